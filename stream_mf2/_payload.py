@@ -1,0 +1,396 @@
+"""HTTP message bodies, decoded step by step.
+
+Used by the WARC reader and the URL fetcher. Everything here is incremental and
+bounded: a decoder takes the body in pieces of any size and yields decoded
+pieces of at most :data:`OUT_MAX` bytes, so neither a large record nor a
+compression bomb is ever held in memory whole. Every failure raises
+:class:`PayloadError` with a one-line reason, so a caller can report it per
+record instead of truncating content silently.
+
+Two lenient fallbacks, both decided before a single byte has been produced,
+match what archived pages need in practice (crawlers often store a body that
+was already de-chunked or decompressed but keep the original headers):
+
+* a chunked body whose first line is not a chunk-size line is passed through;
+* a gzip / deflate body that does not start like one is passed through.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from collections.abc import Iterable, Iterator
+from email.message import Message
+
+import brotli
+import webencodings
+
+#: Largest decoded piece a decoder yields at once.
+OUT_MAX = 64 * 1024
+#: Longest chunk-size or trailer line accepted in a chunked body.
+MAX_CHUNK_LINE = 4096
+#: Most content codings accepted on one body.
+MAX_CODINGS = 4
+#: Largest block of HTTP response headers accepted.
+MAX_HTTP_HEADER = 64 * 1024
+
+_CHUNK_SIZE_RE = re.compile(rb"[ \t]*([0-9A-Fa-f]{1,16})[ \t]*(?:;[^\r\n]*)?\r?\n\Z")
+
+
+class PayloadError(Exception):
+    """A body could not be decoded (bad chunking, bad compressed data, truncation)."""
+
+
+class Decoder:
+    """One decoding step: bytes in, bounded decoded pieces out."""
+
+    def feed(self, data: bytes) -> Iterator[bytes]:
+        """Decode ``data``. The returned iterator must be exhausted before the next call."""
+        raise NotImplementedError
+
+    def finish(self) -> Iterator[bytes]:
+        """Flush what is left; raise :class:`PayloadError` if the body ended early."""
+        return iter(())
+
+
+class IdentityDecoder(Decoder):
+    """No encoding: pieces pass through, split to at most ``OUT_MAX`` bytes."""
+
+    def feed(self, data: bytes) -> Iterator[bytes]:
+        for i in range(0, len(data), OUT_MAX):
+            yield data[i : i + OUT_MAX]
+
+
+class ChunkedDecoder(Decoder):
+    """``Transfer-Encoding: chunked`` (RFC 9112, section 7.1), incrementally."""
+
+    _SIZE, _DATA, _DATA_END, _TRAILER, _DONE, _PASS = range(6)
+
+    def __init__(self, *, lenient_start: bool = True) -> None:
+        self._state = self._SIZE
+        self._line = bytearray()
+        self._left = 0
+        self._started = not lenient_start
+        self._held = bytearray()  # raw input kept until the first size line is validated
+
+    def feed(self, data: bytes) -> Iterator[bytes]:
+        pos = 0
+        n = len(data)
+        while pos < n:
+            state = self._state
+            if state == self._DATA:
+                take = min(self._left, n - pos, OUT_MAX)
+                yield data[pos : pos + take]
+                pos += take
+                self._left -= take
+                if self._left == 0:
+                    self._state = self._DATA_END
+            elif state == self._PASS:
+                yield from IdentityDecoder().feed(data[pos:])
+                return
+            elif state == self._DONE:
+                return  # bytes after the last chunk and trailers are not part of the body
+            else:
+                nl = data.find(b"\n", pos)
+                end = n if nl < 0 else nl + 1
+                self._line += data[pos:end]
+                if not self._started:
+                    self._held += data[pos:end]
+                pos = end
+                if len(self._line) > MAX_CHUNK_LINE:
+                    if not self._started:
+                        yield from self._pass_through(data[pos:])
+                        return
+                    raise PayloadError("chunked body: line too long")
+                if nl < 0:
+                    continue
+                line = bytes(self._line)
+                self._line.clear()
+                if state == self._SIZE:
+                    m = _CHUNK_SIZE_RE.match(line)
+                    if m is None:
+                        if not self._started:
+                            yield from self._pass_through(data[pos:])
+                            return
+                        raise PayloadError(f"chunked body: bad chunk-size line {line[:40]!r}")
+                    self._started = True
+                    self._held.clear()
+                    self._left = int(m.group(1), 16)
+                    self._state = self._DATA if self._left else self._TRAILER
+                elif state == self._DATA_END:
+                    if line.strip():
+                        raise PayloadError("chunked body: chunk data not followed by CRLF")
+                    self._state = self._SIZE
+                elif state == self._TRAILER and not line.strip():
+                    self._state = self._DONE
+
+    def _pass_through(self, rest: bytes) -> Iterator[bytes]:
+        self._state = self._PASS
+        held = bytes(self._held)
+        self._held.clear()
+        self._line.clear()
+        yield from IdentityDecoder().feed(held + rest)
+
+    def finish(self) -> Iterator[bytes]:
+        if self._state == self._SIZE and not self._started and self._held:
+            # The whole body was one unterminated line: not chunked after all.
+            yield from self._pass_through(b"")
+            return
+        if self._state not in (self._DONE, self._PASS):
+            # A missing final CRLF after the last-chunk is common and harmless.
+            if self._state == self._TRAILER and not self._line.strip():
+                return
+            raise PayloadError("chunked body: truncated before the last chunk")
+
+
+class ZlibDecoder(Decoder):
+    """``gzip`` (possibly several members) or ``deflate`` (zlib or raw), bounded output."""
+
+    def __init__(self, coding: str) -> None:
+        self._coding = coding
+        self._gzip = coding in ("gzip", "x-gzip")
+        self._obj: zlib._Decompress | None = None
+        self._head = b""  # first bytes, kept until the format is known
+        self._pass = False
+        self._pending = b""  # bytes after a gzip member's end, too few to tell what follows
+
+    def _start(self, data: bytes) -> None:
+        if self._gzip:
+            if not data.startswith(b"\x1f\x8b"):
+                self._pass = True  # already decompressed by whoever stored it
+                return
+            self._obj = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        elif len(data) >= 2 and (data[0] & 0x0F) == 8 and ((data[0] << 8) | data[1]) % 31 == 0:
+            self._obj = zlib.decompressobj(zlib.MAX_WBITS)  # zlib wrapper, as RFC 9110 says
+        else:
+            self._obj = zlib.decompressobj(-zlib.MAX_WBITS)  # raw deflate, as many servers send
+
+    def feed(self, data: bytes) -> Iterator[bytes]:
+        if self._obj is None and not self._pass:
+            self._head += data
+            if len(self._head) < 2:
+                return
+            data, self._head = self._head, b""
+            self._start(data)
+        if self._pass:
+            yield from IdentityDecoder().feed(data)
+            return
+        yield from self._run(data)
+
+    def _run(self, data: bytes) -> Iterator[bytes]:
+        if self._pending:
+            data, self._pending = self._pending + data, b""
+        while data:
+            obj = self._obj
+            assert obj is not None
+            if obj.eof:
+                # Only another gzip member may follow; anything else after the end is ignored,
+                # as browsers do.
+                if not self._gzip:
+                    return
+                if len(data) < 2 and b"\x1f\x8b".startswith(data):
+                    self._pending = data  # maybe the start of the next member's magic
+                    return
+                if not data.startswith(b"\x1f\x8b"):
+                    return
+                obj = self._obj = zlib.decompressobj(16 + zlib.MAX_WBITS)
+            try:
+                out = obj.decompress(data, OUT_MAX)
+            except zlib.error as e:
+                raise PayloadError(f"{self._coding} body: {e}") from None
+            if out:
+                yield out
+            data = obj.unused_data if obj.eof else obj.unconsumed_tail
+
+    def finish(self) -> Iterator[bytes]:
+        if self._obj is None and not self._pass:
+            if self._head:
+                self._pass = True
+                yield self._head
+            return
+        if self._pass or self._obj is None:
+            return
+        if not self._obj.eof:
+            raise PayloadError(f"{self._coding} body: truncated compressed data")
+
+
+class BrotliDecoder(Decoder):
+    """``br`` content coding, bounded output."""
+
+    def __init__(self) -> None:
+        self._obj = brotli.Decompressor()
+
+    def feed(self, data: bytes) -> Iterator[bytes]:
+        obj = self._obj
+        try:
+            out = obj.process(data, output_buffer_limit=OUT_MAX)
+            # The limit stops the buffer from growing once it is reached (it may overshoot a
+            # little); the rest comes out of further calls with empty input.
+            while out or not obj.can_accept_more_data():
+                yield from IdentityDecoder().feed(out)
+                if obj.is_finished():
+                    break
+                out = obj.process(b"", output_buffer_limit=OUT_MAX)
+        except brotli.error as e:
+            raise PayloadError(f"br body: {e}") from None
+
+    def finish(self) -> Iterator[bytes]:
+        if not self._obj.is_finished():
+            raise PayloadError("br body: truncated compressed data")
+        return iter(())
+
+
+def content_decoder(coding: str) -> Decoder:
+    """The decoder for one Content-Encoding token; :class:`PayloadError` if unknown."""
+    c = coding.strip().lower()
+    if c in ("", "identity"):
+        return IdentityDecoder()
+    if c in ("gzip", "x-gzip", "deflate"):
+        return ZlibDecoder(c)
+    if c == "br":
+        return BrotliDecoder()
+    raise PayloadError(f"unsupported content-encoding {coding!r}")
+
+
+class BodyDecoder:
+    """The whole body pipeline: transfer coding, then the content codings in reverse order."""
+
+    def __init__(self, *, chunked: bool, content_encoding: str | None) -> None:
+        stages: list[Decoder] = [ChunkedDecoder()] if chunked else []
+        codings = [c for c in (content_encoding or "").split(",") if c.strip()]
+        if len(codings) > MAX_CODINGS:
+            raise PayloadError(f"too many content codings ({len(codings)})")
+        # Codings are listed in the order they were applied: undo the last one first.
+        stages.extend(content_decoder(c) for c in reversed(codings))
+        self._stages = stages
+
+    def feed(self, data: bytes) -> Iterator[bytes]:
+        """Decoded pieces of ``data``; exhaust before the next call."""
+        return self._push(0, data)
+
+    def _push(self, i: int, data: bytes) -> Iterator[bytes]:
+        # Explicit loop over a fixed, short list of stages (at most a handful).
+        if i == len(self._stages):
+            if data:
+                yield data
+            return
+        for piece in self._stages[i].feed(data):
+            yield from self._push(i + 1, piece)
+
+    def finish(self) -> Iterator[bytes]:
+        """Flush every stage in order; raise :class:`PayloadError` on a truncated body."""
+        for i, stage in enumerate(self._stages):
+            for piece in stage.finish():
+                yield from self._push(i + 1, piece)
+
+
+def decode_body(pieces: Iterable[bytes], *, chunked: bool, content_encoding: str | None) -> Iterator[bytes]:
+    """Decode a body given as raw pieces, yielding bounded decoded pieces."""
+    dec = BodyDecoder(chunked=chunked, content_encoding=content_encoding)
+    for p in pieces:
+        yield from dec.feed(p)
+    yield from dec.finish()
+
+
+class HttpHead:
+    """The parsed status line and headers of an HTTP response."""
+
+    __slots__ = ("headers", "reason", "status")
+
+    def __init__(self, status: int, reason: str, headers: list[tuple[str, str]]) -> None:
+        self.status = status
+        self.reason = reason
+        self.headers = headers
+
+    def get(self, name: str) -> str | None:
+        """The first header called ``name`` (case-insensitive), or ``None``."""
+        low = name.lower()
+        for k, v in self.headers:
+            if k.lower() == low:
+                return v
+        return None
+
+    def get_all(self, name: str) -> list[str]:
+        """Every header called ``name``, in order."""
+        low = name.lower()
+        return [v for k, v in self.headers if k.lower() == low]
+
+
+_STATUS_RE = re.compile(rb"HTTP/\d(?:\.\d)?[ \t]+(\d{3})(?:[ \t]+([^\r\n]*))?\r?\n\Z", re.IGNORECASE)
+
+
+def parse_http_head(block: bytes) -> HttpHead:
+    """Parse a response head (status line and header lines, final blank line optional)."""
+    lines = block.split(b"\n")
+    first = lines[0] + b"\n"
+    m = _STATUS_RE.match(first)
+    if m is None:
+        shown = lines[0].rstrip(b"\r")[:60]
+        raise PayloadError(f"bad HTTP status line {shown!r}")
+    headers: list[tuple[str, str]] = []
+    for raw in lines[1:]:
+        line = raw.rstrip(b"\r")
+        if not line:
+            continue
+        if line[:1] in (b" ", b"\t") and headers:
+            k, v = headers[-1]  # obsolete line folding
+            headers[-1] = (k, v + " " + line.strip().decode("latin-1"))
+            continue
+        name, sep, value = line.partition(b":")
+        if not sep or not name or name != name.strip() or b" " in name:
+            raise PayloadError(f"bad HTTP header line {line[:60]!r}")
+        headers.append((name.decode("latin-1"), value.strip().decode("latin-1")))
+    reason = (m.group(2) or b"").decode("latin-1").strip()
+    return HttpHead(int(m.group(1)), reason, headers)
+
+
+def media_type(content_type: str | None) -> tuple[str | None, str | None]:
+    """``(essence, charset)`` of a Content-Type value; ``charset`` only if it is a known label."""
+    if not content_type:
+        return None, None
+    msg = Message()
+    msg["content-type"] = content_type
+    essence = msg.get_content_type() if "/" in content_type.split(";", 1)[0] else None
+    charset = msg.get_param("charset")
+    label = charset if isinstance(charset, str) else None
+    # An unknown transport label is ignored, as the HTML encoding sniffing algorithm says.
+    if label is not None and webencodings.lookup(label) is None:
+        label = None
+    return essence, label
+
+
+HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+
+_SNIFF_TAGS = (
+    b"<!doctype html",
+    b"<html",
+    b"<head",
+    b"<script",
+    b"<iframe",
+    b"<h1",
+    b"<div",
+    b"<font",
+    b"<table",
+    b"<a",
+    b"<style",
+    b"<title",
+    b"<b",
+    b"<body",
+    b"<br",
+    b"<p",
+    b"<!--",
+)
+
+
+def sniff_html(head: bytes) -> bool:
+    """Does a body without a declared type look like HTML (WHATWG MIME Sniffing, 7.1)?"""
+    data = head.lstrip(b"\t\n\x0c\r ")
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:].lstrip(b"\t\n\x0c\r ")
+    low = data[:16].lower()
+    for tag in _SNIFF_TAGS:
+        if low.startswith(tag):
+            nxt = low[len(tag) : len(tag) + 1]
+            if nxt in (b" ", b">"):
+                return True
+    return False

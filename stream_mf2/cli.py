@@ -1,0 +1,400 @@
+"""The ``stream-mf2`` command.
+
+::
+
+    stream-mf2 [options] FILE|URL|-          whole-document JSON (or --jsonl: one item per line)
+    stream-mf2 warc [options] FILE...        JSON Lines of items from WARC archives
+    stream-mf2 tokens FILE                   tokenizer output, html5lib-tests format
+    stream-mf2 tree FILE                     tree-construction dump, html5lib-tests format
+    stream-mf2 conformance [PATH]            pass counts on the official microformats suites
+
+User errors (unreadable files, bad options, failed fetches, a closed output
+pipe) end with a one-line message and a non-zero exit status, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import IO, Any, NoReturn
+
+import orjson
+
+from stream_mf2.errors import StreamMF2Error
+
+PROG = "stream-mf2"
+COMMANDS = ("warc", "tokens", "tree", "conformance")
+
+#: Exit status for a closed output pipe (128 + SIGPIPE, as a shell reports it).
+EXIT_BROKEN_PIPE = 141
+
+
+class UserError(Exception):
+    """Something the user can fix; printed as one line."""
+
+
+class _ArgumentParser(argparse.ArgumentParser):
+    """argparse with a one-line error message (the full usage is one ``--help`` away)."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"{self.prog}: error: {message} (see '{self.prog} --help')", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def _dump(obj: Any, *, indent: bool = False) -> bytes:
+    return orjson.dumps(obj, option=(orjson.OPT_INDENT_2 if indent else 0) | orjson.OPT_APPEND_NEWLINE)
+
+
+def _add_parser_options(p: argparse.ArgumentParser, *, url: bool = True) -> None:
+    g = p.add_argument_group("parser options")
+    if url:
+        g.add_argument("--url", help="document URL, the base for relative URLs (default: the fetched URL, if any)")
+    g.add_argument("--encoding", help="character encoding label, as if sent by the server (overrides HTTP charset)")
+    g.add_argument(
+        "--text",
+        choices=("spec", "normalized"),
+        default="spec",
+        help="plain-text algorithm: DOM textContent (spec) or whitespace-normalized",
+    )
+    g.add_argument("--lang", action="store_true", help="add lang to items and e-* values")
+    g.add_argument("--metaformats", action="store_true", help="add a meta-item built from <head>")
+
+
+def _parser_options(ns: argparse.Namespace) -> dict[str, Any]:
+    opts: dict[str, Any] = {"text": ns.text, "lang": ns.lang, "metaformats": ns.metaformats}
+    if ns.encoding:
+        opts["encoding"] = ns.encoding
+    return opts
+
+
+# -- stream-mf2 FILE ----------------------------------------------------------------------------
+
+
+def _parse_command_parser() -> argparse.ArgumentParser:
+    p = _ArgumentParser(
+        prog=PROG,
+        description="Extract microformats2 from HTML as it streams in.",
+        epilog=(
+            "other commands (see 'stream-mf2 COMMAND --help'):\n"
+            "  warc FILE...        items from WARC archives, as JSON Lines\n"
+            "  tokens FILE         tokenizer output in html5lib-tests format\n"
+            "  tree FILE           tree-construction dump in html5lib-tests format\n"
+            "  conformance [PATH]  pass counts on the official microformats test suites"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("source", metavar="FILE|URL|-", help="an HTML file, an http(s):// URL, or - for standard input")
+    p.add_argument(
+        "--jsonl",
+        action="store_true",
+        help="print each item on its own line as soon as it completes, then a line with rels",
+    )
+    p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for a URL's server (default 30)")
+    _add_parser_options(p)
+    return p
+
+
+def _open_source(ns: argparse.Namespace, opts: dict[str, Any]) -> tuple[Any, str | None, Callable[[], None]]:
+    """The byte source, the document URL and a closer for ``ns.source``."""
+    from stream_mf2 import _http
+
+    src: str = ns.source
+    if _http.is_url(src):
+        resp = _http.fetch(src, timeout=ns.timeout)
+        if resp.charset and "encoding" not in opts:
+            opts["encoding"] = resp.charset
+        return iter(resp), ns.url or resp.url, resp.close
+    if src == "-":
+        return sys.stdin.buffer, ns.url, lambda: None
+    try:
+        f = open(src, "rb")  # noqa: SIM115  # closed by the returned closer
+    except OSError as e:
+        raise UserError(f"cannot open {src}: {e.strerror or e}") from None
+    return f, ns.url, f.close
+
+
+def _cmd_parse(argv: Sequence[str], out: IO[bytes]) -> int:
+    ns = _parse_command_parser().parse_args(argv)
+    from stream_mf2.events import DocumentEnd, ItemEvent, MetaItemEvent
+    from stream_mf2.sources import iter_events
+
+    opts = _parser_options(ns)
+    source, url, close = _open_source(ns, opts)
+    try:
+        items: list[Any] = []
+        for event in iter_events(source, url, **opts):
+            if type(event) is ItemEvent:
+                if ns.jsonl:
+                    out.write(_dump(event.item))
+                    out.flush()
+                else:
+                    items.append(event.item)
+            elif type(event) is MetaItemEvent:
+                if ns.jsonl:
+                    out.write(_dump({"meta-item": event.item}))
+                    out.flush()
+            elif type(event) is DocumentEnd:
+                doc: dict[str, Any] = {"rels": event.rels, "rel-urls": event.rel_urls}
+                if ns.jsonl:
+                    out.write(_dump(doc))
+                else:
+                    whole: dict[str, Any] = {"items": items, **doc}
+                    if event.meta_item is not None:
+                        whole["meta-item"] = event.meta_item
+                    out.write(_dump(whole, indent=True))
+                out.flush()
+    finally:
+        close()
+    return 0
+
+
+# -- stream-mf2 warc ---------------------------------------------------------------------------
+
+
+def _warc_parser() -> argparse.ArgumentParser:
+    p = _ArgumentParser(
+        prog=f"{PROG} warc",
+        description="Extract microformats2 items from the HTML records of WARC archives (.warc, .warc.gz). "
+        "Writes JSON Lines: {uri, record_id, date, item} per item, {error, file, record_id, offset, uri} per "
+        "damaged record. A summary goes to standard error.",
+    )
+    p.add_argument("files", nargs="+", metavar="FILE", help="WARC files")
+    p.add_argument("-o", "--output", metavar="OUT", help="write JSON Lines here instead of standard output")
+    p.add_argument("--workers", type=int, default=1, metavar="N", help="parse records in N processes (default 1)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
+    _add_parser_options(p, url=False)
+    return p
+
+
+def _progress(total: int, enabled: bool) -> Any:
+    if not enabled:
+        return None
+    from tqdm import tqdm  # type: ignore[import-untyped]
+
+    return tqdm(
+        total=total, unit="B", unit_scale=True, unit_divisor=1024, file=sys.stderr, dynamic_ncols=True, leave=False
+    )
+
+
+def _cmd_warc(argv: Sequence[str], out: IO[bytes]) -> int:
+    ns = _warc_parser().parse_args(argv)
+    if ns.workers < 1:
+        raise UserError("--workers must be at least 1")
+    from stream_mf2.warc import WarcItem, WarcSummary, iter_warc, iter_warc_parallel
+
+    opts = _parser_options(ns)
+    total = WarcSummary()
+    unreadable = 0
+    sizes: dict[str, int] = {}
+    for name in ns.files:
+        try:
+            sizes[name] = os.path.getsize(name)
+        except OSError as e:
+            raise UserError(f"cannot open {name}: {e.strerror or e}") from None
+    sink: IO[bytes] = out
+    if ns.output:
+        try:
+            sink = open(ns.output, "wb")  # noqa: SIM115  # closed below
+        except OSError as e:
+            raise UserError(f"cannot write {ns.output}: {e.strerror or e}") from None
+    bar = _progress(sum(sizes.values()), sys.stderr.isatty() and not ns.no_progress)
+    t0 = time.perf_counter()
+    done_bytes = 0
+    try:
+        for name in ns.files:
+            reader = iter_warc_parallel(name, ns.workers, **opts) if ns.workers > 1 else iter_warc(name, **opts)
+            try:
+                for entry in reader:
+                    line: dict[str, Any]
+                    if isinstance(entry, WarcItem):
+                        line = {"uri": entry.uri, "record_id": entry.record_id, "date": entry.date, "item": entry.item}
+                    else:
+                        line = {
+                            "error": entry.message,
+                            "file": name,
+                            "record_id": entry.record_id,
+                            "offset": entry.offset,
+                            "uri": entry.uri,
+                        }
+                    sink.write(_dump(line))
+                    if bar is not None:
+                        _tick(bar, done_bytes, reader.summary, total, t0)
+            except StreamMF2Error as e:
+                unreadable += 1
+                print(f"{PROG}: {name}: {e}", file=sys.stderr)
+            total.add(reader.summary)
+            done_bytes += sizes[name]
+            if bar is not None:
+                _tick(bar, done_bytes, None, total, t0)
+        sink.flush()
+    finally:
+        if bar is not None:
+            bar.close()
+        if sink is not out:
+            sink.close()
+    seconds = time.perf_counter() - t0
+    print(
+        f"{PROG} warc: {total.records} records, {total.html_records} HTML records, {total.items} items, "
+        f"{total.errors} errors, {total.skipped} skipped, {seconds:.2f} s",
+        file=sys.stderr,
+    )
+    # Non-zero only when nothing at all could be read.
+    return 1 if total.records == 0 and (unreadable or total.errors) else 0
+
+
+def _tick(bar: Any, done_bytes: int, current: Any, total: Any, t0: float) -> None:
+    records = total.records + (current.records if current is not None else 0)
+    items = total.items + (current.items if current is not None else 0)
+    pos = done_bytes + (current.bytes_read if current is not None else 0)
+    bar.n = min(pos, bar.total or pos)
+    rate = items / max(time.perf_counter() - t0, 1e-9)
+    bar.set_postfix_str(f"{records} records, {items} items, {rate:.0f} items/s", refresh=False)
+    bar.refresh()
+
+
+# -- stream-mf2 tokens / tree --------------------------------------------------------------------
+
+
+def _debug_parser(name: str, what: str) -> argparse.ArgumentParser:
+    p = _ArgumentParser(prog=f"{PROG} {name}", description=what)
+    p.add_argument("file", metavar="FILE", help="an HTML file, or - for standard input")
+    p.add_argument("--encoding", help="character encoding label, as if sent by the server")
+    return p
+
+
+def _decoded_chunks(path: str, encoding: str | None) -> Iterator[str]:
+    from stream_mf2.html.decode import Decoder
+
+    decoder = Decoder(encoding)
+    if path == "-":
+        f: IO[bytes] = sys.stdin.buffer
+        owned = False
+    else:
+        try:
+            f = open(path, "rb")  # noqa: SIM115  # closed in the finally below
+        except OSError as e:
+            raise UserError(f"cannot open {path}: {e.strerror or e}") from None
+        owned = True
+    try:
+        while chunk := f.read(64 * 1024):
+            text = decoder.feed(chunk)
+            if text:
+                yield text
+        text = decoder.close()
+        if text:
+            yield text
+    finally:
+        if owned:
+            f.close()
+
+
+def _cmd_tokens(argv: Sequence[str], out: IO[bytes]) -> int:
+    p = _debug_parser("tokens", "Print the tokenizer's tokens as JSON lines, in the html5lib-tests format.")
+    p.add_argument("--errors", action="store_true", help='also print parse errors, as {"error": ...} lines')
+    ns = p.parse_args(argv)
+    from stream_mf2.html.testing import tokenize_for_test
+
+    tokens, errors = tokenize_for_test(_decoded_chunks(ns.file, ns.encoding), collect_errors=ns.errors)
+    for token in tokens:
+        out.write(_dump(token))
+    for err in errors:
+        out.write(_dump({"error": err}))
+    out.flush()
+    return 0
+
+
+def _cmd_tree(argv: Sequence[str], out: IO[bytes]) -> int:
+    ns = _debug_parser("tree", "Print the tree-construction dump in the html5lib-tests format.").parse_args(argv)
+    testing = importlib.import_module("stream_mf2.html.testing")
+    tree_for_test = getattr(testing, "tree_for_test", None)
+    if tree_for_test is None:
+        raise UserError("the tree dump (stream_mf2.html.testing.tree_for_test) is not available in this build")
+    dump = tree_for_test(_decoded_chunks(ns.file, ns.encoding))
+    text = dump if isinstance(dump, str) else "\n".join(dump)
+    out.write(text.encode("utf-8") + (b"" if text.endswith("\n") else b"\n"))
+    out.flush()
+    return 0
+
+
+# -- stream-mf2 conformance ----------------------------------------------------------------------
+
+
+def _cmd_conformance(argv: Sequence[str], out: IO[bytes]) -> int:
+    p = _ArgumentParser(
+        prog=f"{PROG} conformance",
+        description="Run the official microformats test suites (a checkout of github.com/microformats/tests) "
+        "and print pass counts per suite.",
+    )
+    p.add_argument(
+        "path",
+        nargs="?",
+        metavar="PATH",
+        help="the suite folder (holding tests/); default: $STREAM_MF2_TESTSUITES/microformats-tests",
+    )
+    ns = p.parse_args(argv)
+    root = ns.path
+    if root is None:
+        env = os.environ.get("STREAM_MF2_TESTSUITES")
+        if not env:
+            raise UserError("give the path of the microformats test suite (or set STREAM_MF2_TESTSUITES)")
+        root = os.path.join(env, "microformats-tests")
+    if not os.path.isdir(os.path.join(root, "tests")):
+        raise UserError(f"no microformats test suite at {root} (expected a tests/ folder)")
+    try:
+        runner = importlib.import_module("stream_mf2.conformance")
+    except ImportError:
+        raise UserError("the conformance runner (stream_mf2.conformance) is not available in this build") from None
+    results = runner.run_all(Path(root))
+    out.write((runner.summary(results) + "\n").encode("utf-8"))
+    out.flush()
+    return 0
+
+
+# -- entry point ---------------------------------------------------------------------------------
+
+_COMMANDS: dict[str, Callable[[Sequence[str], IO[bytes]], int]] = {
+    "warc": _cmd_warc,
+    "tokens": _cmd_tokens,
+    "tree": _cmd_tree,
+    "conformance": _cmd_conformance,
+}
+
+
+def _fail(message: str, status: int = 1) -> NoReturn:
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+    raise SystemExit(status)
+
+
+def _silence_stdout() -> None:
+    # The reader went away: point stdout at /dev/null so the interpreter's final flush is quiet.
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    out = sys.stdout.buffer
+    try:
+        if args and args[0] in _COMMANDS:
+            return _COMMANDS[args[0]](args[1:], out)
+        return _cmd_parse(args, out)
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except UserError as e:
+        _fail(str(e))
+    except StreamMF2Error as e:
+        _fail(" ".join(str(e).split()) or type(e).__name__)
+    except OSError as e:
+        _fail(f"{e.strerror or e}" + (f": {e.filename}" if getattr(e, "filename", None) else ""))

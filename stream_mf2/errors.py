@@ -1,0 +1,28 @@
+"""Typed errors. Every failure the library reports is a subclass of :class:`StreamMF2Error`."""
+
+from __future__ import annotations
+
+
+class StreamMF2Error(Exception):
+    """Base class of every error raised by stream_mf2."""
+
+
+class LimitExceeded(StreamMF2Error):
+    """A configured resource limit was exceeded.
+
+    ``limit`` names the limit (the keyword argument that sets it) and ``value``
+    its configured value, so a caller can raise it and retry.
+    """
+
+    def __init__(self, message: str, *, limit: str, value: int) -> None:
+        super().__init__(message)
+        self.limit = limit
+        self.value = value
+
+
+class ParserStateError(StreamMF2Error):
+    """The parser was used out of order: fed after ``close()`` or after a fatal error."""
+
+
+class SourceError(StreamMF2Error):
+    """A byte source (file, socket, URL, WARC record) could not be read."""

@@ -1,0 +1,508 @@
+"""The bounded sink: keep only kept subtrees and what tree construction can still touch.
+
+:class:`BoundedSink` is the :class:`~stream_mf2.html.sink.TreeSink` of the
+streaming parser. A keep predicate is asked once for every created element
+(formatting-element clones included). A *kept subtree* is a kept element with
+everything the tree builder puts inside it; those are stored exactly as
+:class:`~stream_mf2.html.sink.DomSink` would store them. Outside kept subtrees
+the sink keeps open elements (name, namespace, attributes and their parent
+chain) and drops text and comments. A popped element outside every kept
+subtree is detached from its parent as soon as it holds no element children,
+so memory does not grow with the document. ``on_complete(root)`` receives each
+outermost kept subtree once it is final, in document order, while its parent
+chain is still attached (so a consumer can read ancestors' attributes such as
+``lang``); the sink detaches it right after the callback.
+
+When is a popped subtree final? (Spec references: HTML 13.2.6.)
+
+Once an element ``N`` is popped, tree construction only ever inserts new nodes
+at the "appropriate place for inserting a node" (13.2.6.1), whose parent is an
+open element or a template's contents, or moves existing nodes. The only moves
+are in the adoption agency algorithm (13.2.6.4.7, "any other end tag" for a
+formatting element ``F``):
+
+* step 13.8 and step 14 move *lastNode*, which is the furthest block or a
+  fresh clone: both are open elements;
+* step 16 moves every child of the furthest block ``FB`` (possibly popped,
+  completed subtrees) into a clone of ``F``, and step 17 appends that clone to
+  ``FB``;
+* step 13.8/14 also move ``FB`` itself, so ``FB``'s whole subtree changes
+  ancestors.
+
+``FB`` is an open *special* element lower in the stack than ``F``, an open
+formatting element. Elements enter the stack as descendants of the current
+node, so ``F`` is an ancestor of ``FB``. Hence ``N`` can still be moved only if
+some open special ancestor of ``N`` has an open formatting ancestor above it;
+the sink holds ``N`` until that formatting element is popped. No new open
+formatting element can become an ancestor of an existing node except through
+such a move, so once the condition is false it stays false.
+
+Besides moves, two things change a popped subtree's fate:
+
+* foster parenting (13.2.6.1) inserts nodes *before* the last open ``table``;
+  a completed subtree inside an open table can therefore be preceded, in
+  document order, by content that arrives later. Candidates inside an open
+  ``table`` are held until that table is popped, and ready items are only
+  handed over when no held item precedes them (document order);
+* ``<frameset>`` in "in body" (13.2.6.4.7) removes the ``body`` while the
+  frameset-ok flag is "ok"; candidates are held while the attached tree
+  builder's flag is still "ok" and its stack is non-empty.
+
+Holding is bounded by ``max_pending`` held items: beyond it the earliest held
+items (document order) are handed over as they are, which can differ from the
+full DOM only for the misnested cases above; :attr:`BoundedSink.forced` counts
+such hand-overs.
+
+Limits: ``max_kept_nodes`` bounds the nodes stored in not-yet-handed-over kept
+subtrees and raises :class:`~stream_mf2.errors.LimitExceeded`.
+
+The predicate must depend only on the element's name, namespace and
+attributes (a clone must get the same answer as its original).
+
+Known difference from the full DOM: the "maybe clone an option into
+selectedcontent" copies (HTML ``selectedcontent``) are DOM-level copies, not
+parser-created elements; they appear inside kept subtrees but are never asked
+to the keep predicate, and outside kept subtrees they are not made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from stream_mf2.errors import LimitExceeded
+from stream_mf2.html._tb_tables import FORMATTING, SPECIAL_FOREIGN, SPECIAL_HTML
+from stream_mf2.html.dom import (
+    HTML_NS,
+    Comment,
+    Doctype,
+    Document,
+    DocumentFragment,
+    Element,
+    Node,
+    ParentNode,
+)
+from stream_mf2.html.sink import (
+    append_child,
+    append_text_child,
+    detach,
+    insert_child_before,
+    insert_text_child_before,
+    maybe_clone_option,
+    reparent_all,
+)
+
+__all__ = ["BoundedSink"]
+
+_KEPT = 1
+_OPEN = 2
+_INSIDE = 4  # the element is kept or has a kept ancestor
+
+#: Default bound on held (completed but not yet final) kept subtrees.
+DEFAULT_MAX_PENDING = 10_000
+#: Default bound on nodes stored in kept subtrees not yet handed over.
+DEFAULT_MAX_KEPT_NODES = 2_000_000
+
+_FRAMESET = 0  # blocked_by key for "the frameset-ok flag is still ok"
+
+
+def _is_special(el: Element) -> bool:
+    if el.namespace == HTML_NS:
+        return el.name in SPECIAL_HTML
+    return (el.namespace, el.name) in SPECIAL_FOREIGN
+
+
+class BoundedSink:
+    """A tree sink that stores kept subtrees and only the open structure elsewhere.
+
+    ``keep(element)`` decides whether a new element starts a kept subtree.
+    ``on_complete(element)`` receives every outermost kept subtree once final,
+    in document order.
+    """
+
+    def __init__(
+        self,
+        keep: Callable[[Element], bool],
+        on_complete: Callable[[Element], None],
+        *,
+        max_pending: int = DEFAULT_MAX_PENDING,
+        max_kept_nodes: int = DEFAULT_MAX_KEPT_NODES,
+    ) -> None:
+        self.document = Document()
+        self.keep = keep
+        self.on_complete = on_complete
+        self.max_pending = max_pending
+        self.max_kept_nodes = max_kept_nodes
+        #: How many items were handed over early because ``max_pending`` was reached.
+        self.forced = 0
+        self._state: dict[int, int] = {}
+        self._hosts: dict[int, Element] = {}  # id(template contents) -> template
+        self._blocked: dict[int, list[Element]] = {}  # blocker id -> held candidates
+        self._n_blocked = 0
+        self._ready: list[Element] = []
+        self._recheck: list[Element] = []
+        self._kept_nodes = 0
+        self._selectedcontent = False
+        self._builder: Any = None
+
+    def attach_tree_builder(self, builder: Any) -> None:
+        """Called by the tree builder: lets the sink read its frameset-ok flag."""
+        self._builder = builder
+
+    # ------------------------------------------------------------ helpers
+
+    def _inside(self, parent: ParentNode) -> bool:
+        st = self._state.get(id(parent))
+        if st is not None:
+            return bool(st & _INSIDE)
+        if isinstance(parent, DocumentFragment):
+            host = self._hosts.get(id(parent))
+            return host is not None and bool(self._state.get(id(host), 0) & _INSIDE)
+        return False
+
+    def _count(self, n: int) -> None:
+        self._kept_nodes += n
+        if self._kept_nodes > self.max_kept_nodes:
+            raise LimitExceeded(
+                f"kept subtrees hold more than max_kept_nodes={self.max_kept_nodes} nodes",
+                limit="max_kept_nodes",
+                value=self.max_kept_nodes,
+            )
+
+    def _placed(self, node: Node, parent: ParentNode) -> None:
+        """``node`` was (re)inserted under ``parent``: refresh INSIDE flags below it."""
+        if not isinstance(node, Element):
+            return
+        state = self._state
+        stack: list[tuple[Element, bool]] = [(node, self._inside(parent))]
+        while stack:
+            el, parent_inside = stack.pop()
+            st = state.get(id(el))
+            if st is None:
+                continue
+            if st & _KEPT:
+                if not parent_inside and not st & _OPEN:
+                    # A popped kept element that just became outermost. The tree is
+                    # mid-algorithm here; decide at the next pop (same token).
+                    self._recheck.append(el)
+                continue  # a kept element's own INSIDE never changes
+            new = _INSIDE if parent_inside else 0
+            if (st & _INSIDE) == new:
+                continue
+            state[id(el)] = (st & ~_INSIDE) | new
+            for c in el.children:
+                if isinstance(c, Element):
+                    stack.append((c, parent_inside))
+            contents = el.template_contents
+            if contents is not None:
+                for c in contents.children:
+                    if isinstance(c, Element):
+                        stack.append((c, parent_inside))
+
+    # --------------------------------------------------------- TreeSink
+
+    def create_element(self, name: str, namespace: str, attrs: dict[str, str]) -> Element:
+        el = Element(name, namespace, attrs)
+        if namespace == HTML_NS:
+            if name == "template":
+                contents = el.template_contents = DocumentFragment()
+                self._hosts[id(contents)] = el
+            elif name == "selectedcontent":
+                self._selectedcontent = True
+        self._state[id(el)] = (_KEPT | _INSIDE | _OPEN) if self.keep(el) else _OPEN
+        return el
+
+    def create_comment(self, data: str) -> Comment:
+        return Comment(data)
+
+    def append(self, parent: ParentNode, node: Node) -> None:
+        if node.parent is None:
+            inside = self._inside(parent)
+            if isinstance(node, Element):
+                append_child(parent, node)
+                if node.children:
+                    # A clone made by the adoption agency algorithm already holds nodes.
+                    if inside:
+                        self._count(1)
+                    self._placed(node, parent)
+                elif inside:
+                    self._state[id(node)] |= _INSIDE
+                    self._count(1)
+            elif inside:
+                append_child(parent, node)
+                self._count(1)
+            return
+        append_child(parent, node)  # a move (adoption agency algorithm)
+        self._placed(node, parent)
+
+    def append_text(self, parent: ParentNode, data: str) -> None:
+        st = self._state.get(id(parent))
+        if st is not None:
+            if st & _INSIDE:
+                append_text_child(parent, data)
+        elif self._inside(parent):
+            append_text_child(parent, data)
+
+    def insert_before(self, parent: ParentNode, node: Node, ref: Node) -> None:
+        if node.parent is None:
+            inside = self._inside(parent)
+            if isinstance(node, Element):
+                insert_child_before(parent, node, ref)
+                if node.children:
+                    # A clone made by the adoption agency algorithm already holds nodes.
+                    if inside:
+                        self._count(1)
+                    self._placed(node, parent)
+                elif inside:
+                    self._state[id(node)] |= _INSIDE
+                    self._count(1)
+            elif inside:
+                insert_child_before(parent, node, ref)
+                self._count(1)
+            return
+        insert_child_before(parent, node, ref)
+        self._placed(node, parent)
+
+    def insert_text_before(self, parent: ParentNode, data: str, ref: Node) -> None:
+        if self._inside(parent):
+            insert_text_child_before(parent, data, ref)
+
+    def reparent_children(self, old: ParentNode, new: ParentNode) -> None:
+        moved = list(old.children)
+        reparent_all(old, new)
+        for c in moved:
+            self._placed(c, new)
+
+    def remove(self, node: Node) -> None:
+        detach(node)
+
+    def append_doctype(self, name: str, public_id: str, system_id: str) -> None:
+        append_child(self.document, Doctype(name, public_id, system_id))
+
+    def set_quirks_mode(self, mode: str) -> None:
+        self.document.mode = mode
+
+    def add_attrs_if_missing(self, element: Element, attrs: dict[str, str]) -> None:
+        for k, v in attrs.items():
+            if k not in element.attrs:
+                element.attrs[k] = v
+
+    def template_contents(self, element: Element) -> DocumentFragment:
+        contents = element.template_contents
+        if contents is None:
+            contents = element.template_contents = DocumentFragment()
+            self._hosts[id(contents)] = element
+        return contents
+
+    def pop(self, element: Element) -> None:
+        if self._recheck:
+            recheck = self._recheck
+            self._recheck = []
+            for cand in recheck:
+                self._ready_or_hold(cand)
+        key = id(element)
+        st = self._state.get(key)
+        if st is None or not st & _OPEN:
+            return  # the head element can be popped twice; untracked nodes are ignored
+        st &= ~_OPEN
+        self._state[key] = st
+        if self._selectedcontent and st & _INSIDE and element.name == "option" and element.namespace == HTML_NS:
+            maybe_clone_option(element)
+        if st & _KEPT:
+            parent = element.parent
+            if parent is None or not self._inside(parent):
+                self._ready_or_hold(element)
+        elif not st & _INSIDE:
+            self._release(element)
+        woken = self._blocked.pop(key, None)
+        if woken:
+            self._n_blocked -= len(woken)
+            for cand in woken:
+                self._ready_or_hold(cand)
+        if _FRAMESET in self._blocked and not self._frameset_possible():
+            woken = self._blocked.pop(_FRAMESET)
+            self._n_blocked -= len(woken)
+            for cand in woken:
+                self._ready_or_hold(cand)
+        if self._ready or self._n_blocked > self.max_pending:
+            self._hand_over()
+
+    # ---------------------------------------------------------- candidates
+
+    def _frameset_possible(self) -> bool:
+        b = self._builder
+        return b is not None and bool(b.frameset_ok) and bool(b.open) and not b.fragment_case
+
+    def _classify(self, el: Element) -> tuple[str, int]:
+        """("root" | "covered" | "detached" | "blocked", blocker key) for popped kept ``el``."""
+        state = self._state
+        seen_special = False
+        node: ParentNode | None = el.parent
+        crossed_fragment = False
+        covered = False
+        while node is not None:
+            if isinstance(node, Element):
+                st = state.get(id(node), 0)
+                if st & _OPEN:
+                    if node.namespace == HTML_NS and node.name == "table":
+                        return "blocked", id(node)
+                    if _is_special(node):
+                        seen_special = True
+                    elif seen_special and node.namespace == HTML_NS and node.name in FORMATTING:
+                        return "blocked", id(node)
+                if st & _KEPT:
+                    covered = True
+                node = node.parent
+            elif isinstance(node, DocumentFragment):
+                crossed_fragment = True
+                node = self._hosts.get(id(node))
+            else:
+                break
+        if covered:
+            return "covered", 0
+        if crossed_fragment or not isinstance(node, Document):
+            return "detached", 0
+        if self._frameset_possible():
+            return "blocked", _FRAMESET
+        # An element can leave the stack before its descendants (the "a" start
+        # tag and the adoption agency algorithm when a table is open inside it):
+        # content still goes into those open descendants.
+        stack: list[Node] = list(el.children)
+        while stack:
+            n = stack.pop()
+            if isinstance(n, Element):
+                if state.get(id(n), 0) & _OPEN:
+                    return "blocked", id(n)
+                stack.extend(n.children)
+                if n.template_contents is not None:
+                    stack.extend(n.template_contents.children)
+        return "root", 0
+
+    def _ready_or_hold(self, el: Element) -> None:
+        if id(el) not in self._state:
+            return
+        kind, blocker = self._classify(el)
+        if kind == "root":
+            if not any(r is el for r in self._ready):
+                self._ready.append(el)
+        elif kind == "blocked":
+            self._blocked.setdefault(blocker, []).append(el)
+            self._n_blocked += 1
+        elif kind == "detached":
+            self._drop(el)
+        # covered: it will be handed over with the kept element that covers it
+
+    def _hand_over(self) -> None:
+        ready = self._ready
+        if self._n_blocked == 0 and ready:
+            if len(ready) > 1:
+                ready.sort(key=_doc_position)
+            self._ready = []
+            for el in ready:
+                self._emit(el)
+            return
+        if self._n_blocked + len(ready) > self.max_pending:
+            held = [c for cands in self._blocked.values() for c in cands]
+            self._blocked = {}
+            self._n_blocked = 0
+            self.forced += len(held)
+            everything = ready + held
+            everything.sort(key=_doc_position)
+            self._ready = []
+            for el in everything:
+                if id(el) in self._state:
+                    self._emit(el)
+            return
+        first_held = min((_doc_position(c) for cands in self._blocked.values() for c in cands), default=None)
+        keyed = sorted(((_doc_position(r), i) for i, r in enumerate(ready)))
+        emit: list[Element] = []
+        keep: list[Element] = []
+        for pos, i in keyed:
+            if first_held is None or pos < first_held:
+                emit.append(ready[i])
+            else:
+                keep.append(ready[i])
+        self._ready = keep
+        for el in emit:
+            self._emit(el)
+
+    def _emit(self, el: Element) -> None:
+        self.on_complete(el)
+        parent = el.parent
+        detach(el)
+        self._untrack(el)
+        if parent is not None:
+            self._cascade(parent)
+
+    def _drop(self, el: Element) -> None:
+        parent = el.parent
+        detach(el)
+        self._untrack(el)
+        if parent is not None:
+            self._cascade(parent)
+
+    def _untrack(self, root: Element) -> None:
+        state = self._state
+        n = 0
+        stack: list[Node] = [root]
+        while stack:
+            node = stack.pop()
+            n += 1
+            if isinstance(node, ParentNode):
+                stack.extend(node.children)
+            if isinstance(node, Element):
+                state.pop(id(node), None)
+                contents = node.template_contents
+                if contents is not None:
+                    self._hosts.pop(id(contents), None)
+                    stack.extend(contents.children)
+        self._kept_nodes = max(0, self._kept_nodes - n)
+
+    def _release(self, el: Element) -> None:
+        """A popped element outside kept subtrees: detach it once it holds no elements."""
+        if el.name == "head" and el.namespace == HTML_NS:
+            return  # the head element pointer can insert into it again
+        if any(isinstance(c, Element) for c in el.children):
+            return
+        parent = el.parent
+        detach(el)
+        self._state.pop(id(el), None)
+        contents = el.template_contents
+        if contents is not None:
+            self._hosts.pop(id(contents), None)
+        if parent is not None:
+            self._cascade(parent)
+
+    def _cascade(self, parent: ParentNode) -> None:
+        node: ParentNode | None = parent
+        while isinstance(node, Element):
+            st = self._state.get(id(node))
+            if st is None or st & (_OPEN | _INSIDE):
+                return
+            if node.name == "head" and node.namespace == HTML_NS:
+                return
+            if any(isinstance(c, Element) for c in node.children):
+                return
+            nxt = node.parent
+            detach(node)
+            self._state.pop(id(node), None)
+            if node.template_contents is not None:
+                self._hosts.pop(id(node.template_contents), None)
+            node = nxt
+
+
+def _doc_position(node: Node) -> list[int]:
+    """Child-index path from the root: compares in document order (pruned tree is small)."""
+    path: list[int] = []
+    cur: Node = node
+    parent = cur.parent
+    while parent is not None:
+        children = parent.children
+        for i in range(len(children) - 1, -1, -1):
+            if children[i] is cur:
+                path.append(i)
+                break
+        cur = parent
+        parent = cur.parent
+    path.reverse()
+    return path

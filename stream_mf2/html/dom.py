@@ -1,0 +1,144 @@
+"""A minimal DOM: the node types every stage of the HTML engine shares.
+
+The tree builder never touches these classes directly; it talks to a sink
+(see :mod:`stream_mf2.html.sink`). Both sinks build these nodes, so a kept
+subtree from the bounded sink and a subtree from the full DOM sink have the
+same shape and can be compared node by node.
+
+Why plain ``__slots__`` classes and not dataclasses: they are created for every
+element and text run of a document, so construction cost matters.
+"""
+
+from __future__ import annotations
+
+HTML_NS = "http://www.w3.org/1999/xhtml"
+SVG_NS = "http://www.w3.org/2000/svg"
+MATHML_NS = "http://www.w3.org/1998/Math/MathML"
+XLINK_NS = "http://www.w3.org/1999/xlink"
+XML_NS = "http://www.w3.org/XML/1998/namespace"
+XMLNS_NS = "http://www.w3.org/2000/xmlns/"
+
+
+class Node:
+    """Base of every node. ``parent`` is ``None`` for a detached node."""
+
+    __slots__ = ("parent",)
+
+    def __init__(self) -> None:
+        self.parent: ParentNode | None = None
+
+
+class ParentNode(Node):
+    """A node that can hold children: document, fragment or element."""
+
+    __slots__ = ("children",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.children: list[Node] = []
+
+
+class Document(ParentNode):
+    """The document node. ``mode`` is the quirks mode: ``"no-quirks"``,
+    ``"quirks"`` or ``"limited-quirks"``."""
+
+    __slots__ = ("mode",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.mode = "no-quirks"
+
+
+class DocumentFragment(ParentNode):
+    """A fragment: the result of fragment parsing, or a template's contents."""
+
+    __slots__ = ()
+
+
+class Element(ParentNode):
+    """An element.
+
+    ``name`` is the local name (already case-adjusted for SVG), ``namespace``
+    one of the ``*_NS`` constants, ``attrs`` maps the attribute's qualified
+    name (``"xlink:href"`` for an adjusted foreign attribute) to its value, in
+    source order. ``template_contents`` is set only for an HTML ``template``.
+    """
+
+    __slots__ = ("attrs", "name", "namespace", "template_contents")
+
+    def __init__(self, name: str, namespace: str = HTML_NS, attrs: dict[str, str] | None = None) -> None:
+        super().__init__()
+        self.name = name
+        self.namespace = namespace
+        self.attrs: dict[str, str] = attrs if attrs is not None else {}
+        self.template_contents: DocumentFragment | None = None
+
+    def __repr__(self) -> str:
+        return f"<Element {self.name!r} {self.attrs!r}>"
+
+
+class Text(Node):
+    """A run of character data. Adjacent runs are merged by the sinks."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: str) -> None:
+        super().__init__()
+        self.data = data
+
+    def __repr__(self) -> str:
+        return f"<Text {self.data!r}>"
+
+
+class Comment(Node):
+    """A comment."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: str) -> None:
+        super().__init__()
+        self.data = data
+
+
+class Doctype(Node):
+    """A DOCTYPE node (only ever a child of a Document)."""
+
+    __slots__ = ("name", "public_id", "system_id")
+
+    def __init__(self, name: str, public_id: str, system_id: str) -> None:
+        super().__init__()
+        self.name = name
+        self.public_id = public_id
+        self.system_id = system_id
+
+
+def text_content(node: Node) -> str:
+    """DOM ``textContent`` of a node, computed without recursion."""
+    if type(node) is Text:
+        return node.data
+    if not isinstance(node, ParentNode):
+        return ""
+    parts: list[str] = []
+    stack: list[Node] = list(reversed(node.children))
+    while stack:
+        n = stack.pop()
+        if type(n) is Text:
+            parts.append(n.data)
+        elif isinstance(n, Element):
+            stack.extend(reversed(n.children))
+    return "".join(parts)
+
+
+def iter_descendants(node: ParentNode) -> list[Node]:
+    """All descendants of ``node`` in document (pre-)order, without recursion.
+
+    Template contents are not descendants, as in the DOM.
+    """
+    out: list[Node] = []
+    stack: list[Node] = list(reversed(node.children))
+    while stack:
+        n = stack.pop()
+        out.append(n)
+        if isinstance(n, ParentNode):
+            stack.extend(reversed(n.children))
+    return out

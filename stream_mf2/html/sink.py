@@ -1,0 +1,291 @@
+"""Tree sinks: where the tree builder's mutations go.
+
+:class:`TreeSink` is the narrow interface between the tree builder (which owns
+the parser state) and a sink (which owns the nodes). Two sinks implement it:
+
+* :class:`DomSink` builds the complete DOM (:mod:`stream_mf2.html.dom`).
+* :class:`~stream_mf2.html._bounded_sink.BoundedSink` (re-exported here) keeps
+  only kept subtrees plus what the tree construction algorithm can still touch.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from stream_mf2.html.dom import (
+    HTML_NS,
+    Comment,
+    Doctype,
+    Document,
+    DocumentFragment,
+    Element,
+    Node,
+    ParentNode,
+    Text,
+)
+
+__all__ = ["BoundedSink", "DomSink", "TreeSink", "clone_children", "maybe_clone_option"]
+
+
+class TreeSink(Protocol):
+    """What a tree builder needs from a sink (an html5ever-like interface).
+
+    ``document`` is the document node the sink builds under. Elements returned
+    by :meth:`create_element` must expose ``name``, ``namespace``, ``attrs``
+    and ``parent``; the tree builder reads them and never writes them.
+    """
+
+    document: Document
+
+    def create_element(self, name: str, namespace: str, attrs: dict[str, str]) -> Element:
+        """A new element, not yet inserted anywhere."""
+        ...
+
+    def create_comment(self, data: str) -> Comment:
+        """A new comment node, not yet inserted anywhere."""
+        ...
+
+    def append(self, parent: ParentNode, node: Node) -> None:
+        """Append ``node`` (new, or moved from its current parent) to ``parent``."""
+        ...
+
+    def append_text(self, parent: ParentNode, data: str) -> None:
+        """Append text to ``parent``, merging with a last Text child."""
+        ...
+
+    def insert_before(self, parent: ParentNode, node: Node, ref: Node) -> None:
+        """Insert ``node`` (new or moved) into ``parent`` just before ``ref``."""
+        ...
+
+    def insert_text_before(self, parent: ParentNode, data: str, ref: Node) -> None:
+        """Insert text before ``ref``, merging with a Text node just before it."""
+        ...
+
+    def reparent_children(self, old: ParentNode, new: ParentNode) -> None:
+        """Move every child of ``old`` to the end of ``new``, in order."""
+        ...
+
+    def remove(self, node: Node) -> None:
+        """Detach ``node`` from its parent."""
+        ...
+
+    def append_doctype(self, name: str, public_id: str, system_id: str) -> None:
+        """Append a DOCTYPE node to the document."""
+        ...
+
+    def set_quirks_mode(self, mode: str) -> None:
+        """``"no-quirks"``, ``"quirks"`` or ``"limited-quirks"``."""
+        ...
+
+    def add_attrs_if_missing(self, element: Element, attrs: dict[str, str]) -> None:
+        """Add the attributes ``element`` does not have yet (``<html>``/``<body>`` merging)."""
+        ...
+
+    def template_contents(self, element: Element) -> DocumentFragment:
+        """The template contents fragment of an HTML ``template`` element."""
+        ...
+
+    def pop(self, element: Element) -> None:
+        """``element`` left the stack of open elements (after the current token)."""
+        ...
+
+
+# ---------------------------------------------------------------- node helpers
+
+
+def detach(node: Node) -> None:
+    """Remove ``node`` from its parent's children, if it has a parent."""
+    parent = node.parent
+    if parent is None:
+        return
+    children = parent.children
+    # Moved nodes are nearly always the last child or close to it.
+    for i in range(len(children) - 1, -1, -1):
+        if children[i] is node:
+            del children[i]
+            break
+    node.parent = None
+
+
+def append_child(parent: ParentNode, node: Node) -> None:
+    if node.parent is not None:
+        detach(node)
+    node.parent = parent
+    parent.children.append(node)
+
+
+def append_text_child(parent: ParentNode, data: str) -> None:
+    children = parent.children
+    if children:
+        last = children[-1]
+        if type(last) is Text:
+            last.data += data
+            return
+    t = Text(data)
+    t.parent = parent
+    children.append(t)
+
+
+def insert_child_before(parent: ParentNode, node: Node, ref: Node) -> None:
+    if node.parent is not None:
+        detach(node)
+    children = parent.children
+    i = _index(children, ref)
+    node.parent = parent
+    children.insert(i, node)
+
+
+def insert_text_child_before(parent: ParentNode, data: str, ref: Node) -> None:
+    children = parent.children
+    i = _index(children, ref)
+    if i > 0:
+        prev = children[i - 1]
+        if type(prev) is Text:
+            prev.data += data
+            return
+    t = Text(data)
+    t.parent = parent
+    children.insert(i, t)
+
+
+def _index(children: list[Node], ref: Node) -> int:
+    for i in range(len(children) - 1, -1, -1):
+        if children[i] is ref:
+            return i
+    raise ValueError("reference node is not a child of the parent")
+
+
+def reparent_all(old: ParentNode, new: ParentNode) -> None:
+    moved = old.children
+    old.children = []
+    for c in moved:
+        c.parent = new
+    new.children.extend(moved)
+
+
+def clone_children(source: ParentNode, target: ParentNode) -> None:
+    """Append deep clones of ``source``'s children to ``target`` (no recursion)."""
+    stack: list[tuple[ParentNode, ParentNode]] = [(source, target)]
+    while stack:
+        src, dst = stack.pop()
+        for child in src.children:
+            if type(child) is Text:
+                append_text_child(dst, child.data)
+            elif isinstance(child, Element):
+                el = Element(child.name, child.namespace, dict(child.attrs))
+                el.parent = dst
+                dst.children.append(el)
+                if child.children:
+                    stack.append((child, el))
+            elif isinstance(child, Comment):
+                c = Comment(child.data)
+                c.parent = dst
+                dst.children.append(c)
+
+
+def maybe_clone_option(option: Element) -> None:
+    """HTML "maybe clone an option into selectedcontent" (run when an option is popped).
+
+    The option's nearest ancestor ``select`` decides: if it is a single-value
+    select whose selected option is ``option`` and it has a ``selectedcontent``
+    descendant, that element's children are replaced by clones of the option's.
+    """
+    select: ParentNode | None = option.parent
+    while select is not None:
+        if isinstance(select, Element) and select.namespace == HTML_NS:
+            if select.name == "select":
+                break
+            if select.name in ("datalist", "option", "hr"):
+                return
+        select = select.parent
+    if not isinstance(select, Element) or "multiple" in select.attrs:
+        return
+    options: list[Element] = []
+    selectedcontent: Element | None = None
+    stack: list[Node] = list(reversed(select.children))
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Element):
+            if n.namespace == HTML_NS:
+                if n.name == "option":
+                    options.append(n)
+                elif n.name == "selectedcontent" and selectedcontent is None:
+                    selectedcontent = n
+                elif n.name == "select":
+                    continue
+            stack.extend(reversed(n.children))
+    if selectedcontent is None or not options:
+        return
+    chosen = [o for o in options if "selected" in o.attrs]
+    selected = chosen[-1] if chosen else options[0]
+    if selected is not option:
+        return
+    for c in selectedcontent.children:
+        c.parent = None
+    selectedcontent.children = []
+    clone_children(option, selectedcontent)
+
+
+# ---------------------------------------------------------------- DomSink
+
+
+class DomSink:
+    """A sink that builds the complete DOM under :attr:`document`."""
+
+    def __init__(self) -> None:
+        self.document = Document()
+        self._selectedcontent = False
+
+    def create_element(self, name: str, namespace: str, attrs: dict[str, str]) -> Element:
+        el = Element(name, namespace, attrs)
+        if namespace == HTML_NS:
+            if name == "template":
+                el.template_contents = DocumentFragment()
+            elif name == "selectedcontent":
+                self._selectedcontent = True
+        return el
+
+    def create_comment(self, data: str) -> Comment:
+        return Comment(data)
+
+    def append(self, parent: ParentNode, node: Node) -> None:
+        append_child(parent, node)
+
+    def append_text(self, parent: ParentNode, data: str) -> None:
+        append_text_child(parent, data)
+
+    def insert_before(self, parent: ParentNode, node: Node, ref: Node) -> None:
+        insert_child_before(parent, node, ref)
+
+    def insert_text_before(self, parent: ParentNode, data: str, ref: Node) -> None:
+        insert_text_child_before(parent, data, ref)
+
+    def reparent_children(self, old: ParentNode, new: ParentNode) -> None:
+        reparent_all(old, new)
+
+    def remove(self, node: Node) -> None:
+        detach(node)
+
+    def append_doctype(self, name: str, public_id: str, system_id: str) -> None:
+        append_child(self.document, Doctype(name, public_id, system_id))
+
+    def set_quirks_mode(self, mode: str) -> None:
+        self.document.mode = mode
+
+    def add_attrs_if_missing(self, element: Element, attrs: dict[str, str]) -> None:
+        for k, v in attrs.items():
+            if k not in element.attrs:
+                element.attrs[k] = v
+
+    def template_contents(self, element: Element) -> DocumentFragment:
+        contents = element.template_contents
+        if contents is None:
+            contents = element.template_contents = DocumentFragment()
+        return contents
+
+    def pop(self, element: Element) -> None:
+        if self._selectedcontent and element.name == "option" and element.namespace == HTML_NS:
+            maybe_clone_option(element)
+
+
+from stream_mf2.html._bounded_sink import BoundedSink  # noqa: E402  (re-export)

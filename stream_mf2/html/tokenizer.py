@@ -1,0 +1,2255 @@
+"""The push-based WHATWG HTML tokenizer (HTML Standard 13.2.5).
+
+:class:`Tokenizer` receives text through :meth:`Tokenizer.feed` in chunks of
+any size, split anywhere, and calls a :class:`TokenSink` as tokens complete.
+:meth:`Tokenizer.close` runs the end-of-file steps of whatever state the
+tokenizer is in and calls ``sink.eof()``. The tokens are the same however the
+input is split; only the number of ``characters()`` calls for a text run may
+differ.
+
+How it is built
+---------------
+Each state of the spec is an integer and a method; the main loop dispatches
+through a list indexed by state. The states where documents spend their time
+(data, RCDATA, RAWTEXT, script data, tag and attribute names, attribute values,
+comments, DOCTYPE identifiers, CDATA sections) consume whole runs with
+precompiled regular expressions, so there is no per-character Python loop in the
+common case; a start tag that is written plainly is matched in one go.
+Character references are only decoded where an ``&`` occurs.
+
+A state method returns ``False`` when it cannot go on without more input.
+Consumed input is dropped at the end of every ``feed()``. What stays unconsumed
+is short lookahead only: ``<!--``/``<!DOCTYPE``/``<![CDATA[`` (7 characters),
+``PUBLIC``/``SYSTEM`` after a DOCTYPE name (6), a named character reference
+(at most the longest name, 32 characters), and a tag cut off by the end of a chunk when it
+is at most 2,048 characters long (so that the next ``feed()`` can match it whole
+on the fast path; longer ones go through the states). Everything else is folded
+into the unfinished token; numeric character references are read by states of
+their own and keep a single number. So the tokenizer holds at most the
+unfinished token and a bounded lookahead (see :attr:`Tokenizer.pending_chars`).
+
+Input preprocessing (13.2.3.5): CR LF and lone CR become LF; a CR at the end of
+a chunk is remembered so that an LF at the start of the next one is dropped.
+
+Limits
+------
+``max_token_chars`` (default :data:`DEFAULT_MAX_TOKEN_CHARS`, 16 MiB characters)
+caps how much input a single tag (with its attributes), comment or DOCTYPE may
+span, and how much unconsumed lookahead may be held. Going over raises
+:class:`stream_mf2.errors.LimitExceeded` with ``limit="max_token_chars"``.
+Text runs (data, RCDATA, RAWTEXT, script data, PLAINTEXT, CDATA) are not capped:
+they are handed to ``sink.characters()`` in pieces as input arrives, so an
+arbitrarily long text node streams through in bounded memory.
+
+Parse errors
+------------
+With ``collect_errors=True`` every parse error is appended to
+:attr:`Tokenizer.errors` as ``(code, line, col)`` using the spec's error codes;
+positions are 1-based and follow the convention of the html5lib-tests suite
+(the column of the character being looked at, or one past the end at EOF,
+counted in UTF-16 code units, so a character outside the BMP takes two).
+Parse errors are never raised. Errors found while preprocessing the input
+stream (control characters, noncharacters, surrogates) are reported in order
+with the tokenizer's own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Final, Protocol
+
+from stream_mf2.errors import LimitExceeded, ParserStateError
+from stream_mf2.html.charrefs import NAMED, match_named, numeric_reference
+
+__all__ = ["DEFAULT_MAX_TOKEN_CHARS", "STATE_NAMES", "TokenSink", "Tokenizer"]
+
+#: Default for ``max_token_chars``: 16 MiB characters.
+DEFAULT_MAX_TOKEN_CHARS: Final = 16 * 1024 * 1024
+
+
+class TokenSink(Protocol):
+    """What the tokenizer calls as tokens complete (see ARCHITECTURE.md)."""
+
+    def start_tag(self, name: str, attrs: dict[str, str], self_closing: bool) -> None:
+        """A start tag; ``name`` is lowercased, the first of duplicate attributes wins."""
+
+    def end_tag(self, name: str) -> None:
+        """An end tag; attributes on end tags are dropped (a parse error)."""
+
+    def characters(self, data: str) -> None:
+        """Text; one run of text may arrive in several calls."""
+
+    def comment(self, data: str) -> None:
+        """A comment (also bogus comments)."""
+
+    def doctype(self, name: str | None, public_id: str | None, system_id: str | None, force_quirks: bool) -> None:
+        """A DOCTYPE token; missing parts are ``None``."""
+
+    def eof(self) -> None:
+        """End of input; called once, by :meth:`Tokenizer.close`."""
+
+    def cdata_allowed(self) -> bool:
+        """Asked at ``<![CDATA[``: is the adjusted current node in a foreign namespace?"""
+
+
+# --- states ---------------------------------------------------------------------------
+(
+    DATA,
+    RCDATA,
+    RAWTEXT,
+    SCRIPT_DATA,
+    PLAINTEXT,
+    TAG_OPEN,
+    END_TAG_OPEN,
+    TAG_NAME,
+    RCDATA_LT,
+    RCDATA_END_TAG_OPEN,
+    RCDATA_END_TAG_NAME,
+    RAWTEXT_LT,
+    RAWTEXT_END_TAG_OPEN,
+    RAWTEXT_END_TAG_NAME,
+    SCRIPT_LT,
+    SCRIPT_END_TAG_OPEN,
+    SCRIPT_END_TAG_NAME,
+    SCRIPT_ESCAPE_START,
+    SCRIPT_ESCAPE_START_DASH,
+    SCRIPT_ESCAPED,
+    SCRIPT_ESCAPED_DASH,
+    SCRIPT_ESCAPED_DASH_DASH,
+    SCRIPT_ESCAPED_LT,
+    SCRIPT_ESCAPED_END_TAG_OPEN,
+    SCRIPT_ESCAPED_END_TAG_NAME,
+    SCRIPT_DOUBLE_ESCAPE_START,
+    SCRIPT_DOUBLE_ESCAPED,
+    SCRIPT_DOUBLE_ESCAPED_DASH,
+    SCRIPT_DOUBLE_ESCAPED_DASH_DASH,
+    SCRIPT_DOUBLE_ESCAPED_LT,
+    SCRIPT_DOUBLE_ESCAPE_END,
+    BEFORE_ATTR_NAME,
+    ATTR_NAME,
+    AFTER_ATTR_NAME,
+    BEFORE_ATTR_VALUE,
+    ATTR_VALUE_DQ,
+    ATTR_VALUE_SQ,
+    ATTR_VALUE_UQ,
+    AFTER_ATTR_VALUE_QUOTED,
+    SELF_CLOSING_START_TAG,
+    BOGUS_COMMENT,
+    MARKUP_DECLARATION_OPEN,
+    COMMENT_START,
+    COMMENT_START_DASH,
+    COMMENT,
+    COMMENT_LT,
+    COMMENT_LT_BANG,
+    COMMENT_LT_BANG_DASH,
+    COMMENT_LT_BANG_DASH_DASH,
+    COMMENT_END_DASH,
+    COMMENT_END,
+    COMMENT_END_BANG,
+    DOCTYPE,
+    BEFORE_DOCTYPE_NAME,
+    DOCTYPE_NAME,
+    AFTER_DOCTYPE_NAME,
+    AFTER_DOCTYPE_PUBLIC_KEYWORD,
+    BEFORE_DOCTYPE_PUBLIC_ID,
+    DOCTYPE_PUBLIC_ID_DQ,
+    DOCTYPE_PUBLIC_ID_SQ,
+    AFTER_DOCTYPE_PUBLIC_ID,
+    BETWEEN_DOCTYPE_PUBLIC_AND_SYSTEM_IDS,
+    AFTER_DOCTYPE_SYSTEM_KEYWORD,
+    BEFORE_DOCTYPE_SYSTEM_ID,
+    DOCTYPE_SYSTEM_ID_DQ,
+    DOCTYPE_SYSTEM_ID_SQ,
+    AFTER_DOCTYPE_SYSTEM_ID,
+    BOGUS_DOCTYPE,
+    CDATA_SECTION,
+    CDATA_SECTION_BRACKET,
+    CDATA_SECTION_END,
+    AMBIGUOUS_AMPERSAND,
+    NUMERIC_CHARREF,
+    HEX_CHARREF_START,
+    DEC_CHARREF_START,
+    HEX_CHARREF,
+    DEC_CHARREF,
+    N_STATES,
+) = range(78)
+
+#: State names accepted by :meth:`Tokenizer.switch_to` (html5lib-tests spellings).
+STATE_NAMES: Final[dict[str, int]] = {
+    "Data state": DATA,
+    "PLAINTEXT state": PLAINTEXT,
+    "RCDATA state": RCDATA,
+    "RAWTEXT state": RAWTEXT,
+    "Script data state": SCRIPT_DATA,
+    "CDATA section state": CDATA_SECTION,
+}
+
+# States in which no token is open: suspending there holds no token memory.
+_TEXT_STATES: Final = frozenset(
+    {
+        DATA,
+        RCDATA,
+        RAWTEXT,
+        SCRIPT_DATA,
+        PLAINTEXT,
+        SCRIPT_ESCAPED,
+        SCRIPT_ESCAPED_DASH,
+        SCRIPT_ESCAPED_DASH_DASH,
+        SCRIPT_DOUBLE_ESCAPED,
+        SCRIPT_DOUBLE_ESCAPED_DASH,
+        SCRIPT_DOUBLE_ESCAPED_DASH_DASH,
+        SCRIPT_DOUBLE_ESCAPED_LT,
+        SCRIPT_DOUBLE_ESCAPE_START,
+        SCRIPT_DOUBLE_ESCAPE_END,
+        SCRIPT_ESCAPE_START,
+        SCRIPT_ESCAPE_START_DASH,
+        CDATA_SECTION,
+        CDATA_SECTION_BRACKET,
+        CDATA_SECTION_END,
+        # Character references hold no token memory of their own (numeric ones
+        # keep one saturated number); inside an attribute value the tag's span
+        # is still checked when it is emitted.
+        AMBIGUOUS_AMPERSAND,
+        NUMERIC_CHARREF,
+        HEX_CHARREF_START,
+        DEC_CHARREF_START,
+        HEX_CHARREF,
+        DEC_CHARREF,
+    }
+)
+
+_WS: Final = frozenset("\t\n\f ")
+_ALPHA: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_ALNUM: Final = _ALPHA | frozenset("0123456789")
+_ASCII_LOWER: Final = {ord(c): ord(c) + 32 for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
+
+# Runs consumed in one step by the busy states.
+_DATA_STOP = re.compile(r"[<&\0]")
+_RCDATA_STOP = _DATA_STOP
+_RAWTEXT_STOP = re.compile(r"[<\0]")
+_TAG_NAME_RUN = re.compile(r"[^\t\n\f />\0]+")
+_ATTR_NAME_RUN = re.compile(r"[^\t\n\f />=\0\"'<]+")
+_ATTR_DQ_RUN = re.compile(r'[^"&\0]+')
+_ATTR_SQ_RUN = re.compile(r"[^'&\0]+")
+_ATTR_UQ_RUN = re.compile(r"[^\t\n\f >&\0\"'<=`]+")
+_WS_RUN = re.compile(r"[\t\n\f ]+")
+_COMMENT_RUN = re.compile(r"[^<\-\0]+")
+_BOGUS_COMMENT_RUN = re.compile(r"[^>\0]+")
+_DOCTYPE_NAME_RUN = re.compile(r"[^\t\n\f >\0]+")
+_DQ_ID_RUN = re.compile(r'[^"\0>]+')
+_SQ_ID_RUN = re.compile(r"[^'\0>]+")
+_ESCAPED_RUN = re.compile(r"[^\-<\0]+")
+_ALPHA_RUN = re.compile(r"[A-Za-z]+")
+
+# A plainly written start tag: name, then attributes separated by whitespace with
+# double-quoted, single-quoted or unquoted values free of "&" and NUL, then ">" or "/>".
+# Anything it does not match goes through the state machine, which is exact.
+_FAST_DATA = re.compile(
+    r"""([^<&\0]*+)<(?:([a-zA-Z][^\t\n\f />\0]*+)"""
+    r"""((?:[\t\n\f ]++[^\t\n\f />=\0"'<]++(?:[\t\n\f ]*+=[\t\n\f ]*+(?:"[^"&\0]*+"|'[^'&\0]*+'|[^\t\n\f >&\0"'<=`]++))?+)*+)"""
+    r"""[\t\n\f ]*+(/?)>|/([a-zA-Z][^\t\n\f />\0]*+)>)"""
+)
+_SIMPLE_ATTR = re.compile(
+    r"""[\t\n\f ]++([^\t\n\f />=\0"'<]++)(?:[\t\n\f ]*+=[\t\n\f ]*+(?:"([^"&\0]*+)"|'([^'&\0]*+)'|([^\t\n\f >&\0"'<=`]++)))?+"""
+)
+
+# A comment whose states would make no decision: not "<!-->" or "<!--->", no "--",
+# "<!--" or NUL inside. Anything else goes through the comment states.
+_FAST_COMMENT = re.compile(r"<!--(?!>|->)((?:[^\-<\0]++|-(?!-)|<(?!!--))*+)-->")
+# "</name>" ending RCDATA, RAWTEXT or script data when it is the appropriate end tag.
+_FAST_TEXT_END_TAG = re.compile(r"</([A-Za-z]++)>")
+
+# An unfinished tag at the end of the input this short is re-read whole by the next feed().
+_DEFER_MAX: Final = 2048
+
+# Tag and attribute names seen so far -> ASCII-lowercased; bounded so hostile input cannot grow it.
+_NAME_CACHE: dict[str, str] = {}
+_NAME_CACHE_MAX: Final = 4096
+
+
+def _never_match(s: str, pos: int) -> None:
+    """Stands in for the fast-path regex when it is switched off."""
+    return None
+
+
+def _cache_name(raw: str) -> str:
+    name = raw.lower() if raw.isascii() else raw.translate(_ASCII_LOWER)
+    if len(_NAME_CACHE) < _NAME_CACHE_MAX and len(raw) <= 64:
+        _NAME_CACHE[raw] = name
+    return name
+
+
+# Input preprocessing errors (13.2.3.5).
+_PREPROCESS_ERRORS = re.compile(
+    "[\x01-\x08\x0b\x0e-\x1f\x7f-\x9f\ufdd0-\ufdef\ufffe\uffff\ud800-\udfff"
+    + "".join(chr(p * 0x10000 + 0xFFFE) + chr(p * 0x10000 + 0xFFFF) for p in range(1, 17))
+    + "]"
+)
+
+
+def _lower(s: str) -> str:
+    """ASCII lowercase only, as the spec asks (``str.lower`` also folds non-ASCII)."""
+    return s.lower() if s.isascii() else s.translate(_ASCII_LOWER)
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+def _columns(s: str, start: int, end: int) -> int:
+    """Columns taken by ``s[start:end]``, counted in UTF-16 code units as html5lib-tests does."""
+    n = end - start
+    if n:
+        n += len(_ASTRAL.findall(s, start, end))
+    return n
+
+
+def _preprocess_error_code(c: str) -> str:
+    o = ord(c)
+    if 0xD800 <= o <= 0xDFFF:
+        return "surrogate-in-input-stream"
+    if 0xFDD0 <= o <= 0xFDEF or (o & 0xFFFE) == 0xFFFE:
+        return "noncharacter-in-input-stream"
+    return "control-character-in-input-stream"
+
+
+class Tokenizer:
+    """Push tokenizer: :meth:`feed` text as it arrives, :meth:`close` at the end.
+
+    ``sink`` receives the tokens (:class:`TokenSink`). ``collect_errors`` turns on
+    parse-error recording in :attr:`errors`. ``max_token_chars`` caps the input
+    span of one unfinished token (see the module docstring).
+
+    The tree builder steers the tokenizer with :meth:`switch_to` and
+    :attr:`last_start_tag`, also from inside a ``start_tag`` callback.
+    """
+
+    #: Internal switch for tests: ``False`` sends every tag through the state
+    #: machine (no whole-tag regex, no re-reading of a tag cut off by a chunk end),
+    #: so both paths can be checked against the conformance suite.
+    _fast_path: bool = True
+
+    def __init__(
+        self,
+        sink: TokenSink,
+        *,
+        collect_errors: bool = False,
+        max_token_chars: int = DEFAULT_MAX_TOKEN_CHARS,
+    ) -> None:
+        if max_token_chars < 1:
+            raise ValueError("max_token_chars must be positive")
+        self.sink = sink
+        self.collect_errors = collect_errors
+        self.max_token_chars = max_token_chars
+        #: Parse errors as ``(code, line, col)``, when ``collect_errors`` is set.
+        self.errors: list[tuple[str, int, int]] = []
+        #: Name of the last start tag emitted (for "appropriate end tag token").
+        self.last_start_tag: str | None = None
+
+        self._buf = ""  # unconsumed input (a short lookahead, or the current chunk)
+        self._pos = 0
+        self._base = 0  # absolute offset of _buf[0] in the preprocessed stream
+        self._eof = False
+        self._closed = False
+        self._failed = False
+        self._cr_pending = False
+        self._state = DATA
+        self._return_state = DATA
+        self._text: list[str] = []
+        # The token being built.
+        self._tok_start = 0
+        # Names are kept as lists of pieces: a name fed in many small chunks must not
+        # be rebuilt by repeated string concatenation (quadratic time).
+        self._tag_name: list[str] = []
+        self._is_end = False
+        self._self_closing = False
+        self._attrs: dict[str, str] = {}
+        self._attr_name: str | None = None  # set when the name is complete
+        self._attr_name_parts: list[str] = []
+        self._attr_value: list[str] = []
+        self._attr_dup = False
+        self._comment: list[str] = []
+        self._dt_name: list[str] | None = None
+        self._dt_public: list[str] | None = None
+        self._dt_system: list[str] | None = None
+        self._dt_quirks = False
+        self._temp: list[str] = []
+        self._charref_code = 0
+        self._charref_prefix = "&#"
+        # Line/column bookkeeping for errors: newlines and the column before _buf[0].
+        self._lines_before = 0
+        self._col_before = 0
+        self._err_cursor = (0, 0, 0)  # (buffer index, lines before it, its column), both 0-based
+        # Input-stream errors found at feed time, reported in order with the others.
+        self._pre_errors: list[tuple[int, str, int, int]] = []
+        self._pre_next = 0
+        self._fed = 0
+        self._fed_lines = 0
+        self._fed_col = 0
+
+    # --- public API -------------------------------------------------------------------
+
+    @property
+    def pending_chars(self) -> int:
+        """Characters of input held back unconsumed (lookahead) between ``feed()`` calls."""
+        return len(self._buf) - self._pos
+
+    def switch_to(self, state: str) -> None:
+        """Switch to a state named as in html5lib-tests, e.g. ``"RCDATA state"``."""
+        try:
+            self._state = STATE_NAMES[state]
+        except KeyError:
+            raise ValueError(f"unknown tokenizer state {state!r}") from None
+
+    def feed(self, text: str) -> None:
+        """Tokenize ``text``, the next piece of the input; suspends wherever it ends."""
+        if self._closed or self._failed:
+            raise ParserStateError("feed() after close() or after an error")
+        if not text:
+            return
+        if self._cr_pending:
+            self._cr_pending = False
+            if text[0] == "\n":
+                text = text[1:]
+                if not text:
+                    return
+        if "\r" in text:
+            if text[-1] == "\r":
+                self._cr_pending = True
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        if self.collect_errors:
+            self._scan_input_errors(text)
+        pos = self._pos
+        if pos:
+            self._discard(pos)
+            self._buf = self._buf[pos:] + text if pos < len(self._buf) else text
+            self._pos = 0
+        elif self._buf:
+            self._buf += text
+        else:
+            self._buf = text
+        self._guarded_run()
+
+    def close(self) -> None:
+        """Signal end of input: run the EOF steps of the current state, then ``sink.eof()``."""
+        if self._closed or self._failed:
+            raise ParserStateError("close() called twice or after an error")
+        self._closed = True
+        self._eof = True
+        self._guarded_run()
+        if self.collect_errors:
+            self._flush_pre_errors(None)
+        self.sink.eof()
+
+    # --- machinery --------------------------------------------------------------------
+
+    def _guarded_run(self) -> None:
+        try:
+            self._run()
+            self._flush_text()
+            if self.collect_errors:
+                self._flush_pre_errors(self._base + self._pos - 1)
+            self._check_limits()
+            # Drop consumed input now rather than at the next feed().
+            pos = self._pos
+            if pos:
+                self._discard(pos)
+                self._buf = self._buf[pos:]
+                self._pos = 0
+        except BaseException:
+            self._failed = True
+            raise
+
+    def _run(self) -> None:
+        handlers = _HANDLERS
+        eof_handlers = _EOF_HANDLERS
+        while True:
+            if self._pos >= len(self._buf):
+                if not self._eof or not eof_handlers[self._state](self):
+                    return
+            elif not handlers[self._state](self):
+                return
+
+    def _check_limits(self) -> None:
+        cap = self.max_token_chars
+        if len(self._buf) - self._pos > cap:
+            self._limit()
+        if self._state not in _TEXT_STATES and self._base + self._pos - self._tok_start > cap:
+            self._limit()
+
+    def _limit(self) -> None:
+        raise LimitExceeded(
+            f"a token spans more than {self.max_token_chars} characters",
+            limit="max_token_chars",
+            value=self.max_token_chars,
+        )
+
+    def _discard(self, n: int) -> None:
+        """Forget ``_buf[:n]``, keeping the line/column bookkeeping right."""
+        if self.collect_errors:
+            buf = self._buf
+            nl = buf.count("\n", 0, n)
+            if nl:
+                self._lines_before += nl
+                start = buf.rfind("\n", 0, n) + 1
+                self._col_before = _columns(buf, start, n)
+            else:
+                self._col_before += _columns(buf, 0, n)
+            self._err_cursor = (0, self._lines_before, self._col_before)
+        self._base += n
+
+    def _scan_input_errors(self, text: str) -> None:
+        line = self._fed_lines
+        col = self._fed_col
+        last = 0
+        for m in _PREPROCESS_ERRORS.finditer(text):
+            i = m.start()
+            nl = text.count("\n", last, i)
+            if nl:
+                line += nl
+                col = _columns(text, text.rfind("\n", last, i) + 1, i)
+            else:
+                col += _columns(text, last, i)
+            last = i
+            self._pre_errors.append((self._fed + i, _preprocess_error_code(m.group()), line + 1, col + 1))
+        n = len(text)
+        nl = text.count("\n", last)
+        if nl:
+            line += nl
+            col = _columns(text, text.rfind("\n") + 1, n)
+        else:
+            col += _columns(text, last, n)
+        self._fed_lines = line
+        self._fed_col = col
+        self._fed += len(text)
+
+    def _flush_pre_errors(self, upto: int | None) -> None:
+        """Report input-stream errors at absolute offsets ``<= upto`` (all if ``None``)."""
+        pre = self._pre_errors
+        i = self._pre_next
+        n = len(pre)
+        while i < n and (upto is None or pre[i][0] <= upto):
+            _, code, line, col = pre[i]
+            self.errors.append((code, line, col))
+            i += 1
+        if i == n:
+            pre.clear()
+            i = 0
+        self._pre_next = i
+
+    def _err(self, code: str, i: int) -> None:
+        """Record parse error ``code`` at index ``i`` of the current buffer."""
+        if not self.collect_errors:
+            return
+        self._flush_pre_errors(self._base + i)
+        buf = self._buf
+        # Count from the previous error's position when possible, so that many
+        # errors in one large chunk cost linear time, not quadratic.
+        at, lines, col = self._err_cursor
+        if i < at:
+            at, lines, col = 0, self._lines_before, self._col_before
+        nl = buf.count("\n", at, i)
+        if nl:
+            lines += nl
+            col = _columns(buf, buf.rfind("\n", at, i) + 1, i)
+        else:
+            col += _columns(buf, at, i)
+        self._err_cursor = (i, lines, col)
+        self.errors.append((code, lines + 1, col + 1))
+
+    def _flush_text(self) -> None:
+        if self._text:
+            data = "".join(self._text)
+            self._text.clear()
+            if data:
+                self.sink.characters(data)
+
+    # --- token emission ---------------------------------------------------------------
+
+    def _check_span(self) -> None:
+        if self._base + self._pos - self._tok_start > self.max_token_chars:
+            self._limit()
+
+    def _new_tag(self, is_end: bool) -> None:
+        self._tag_name = []
+        self._is_end = is_end
+        self._self_closing = False
+        self._attrs = {}
+        self._attr_name = None
+        self._attr_value = []
+        self._attr_dup = False
+
+    def _start_attr(self, first: str) -> None:
+        if self._attr_name is not None and not self._attr_dup:
+            self._attrs[self._attr_name] = "".join(self._attr_value)
+        self._attr_name = None
+        self._attr_name_parts = [first] if first else []
+        self._attr_value = []
+        self._attr_dup = False
+
+    def _leave_attr_name(self, i: int) -> None:
+        """The name is complete: check for a duplicate; ``i`` is the error position."""
+        self._attr_name = "".join(self._attr_name_parts)
+        if self._attr_name in self._attrs:
+            self._attr_dup = True
+            self._err("duplicate-attribute", i)
+
+    def _emit_tag(self) -> None:
+        """Emit the current tag; the caller has already set the state to return to."""
+        self._check_span()
+        if self._attr_name is not None and not self._attr_dup:
+            self._attrs[self._attr_name] = "".join(self._attr_value)
+        self._attr_name = None
+        if self._text:
+            self._flush_text()
+        name = "".join(self._tag_name)
+        if self._is_end:
+            if self._attrs:
+                self._err("end-tag-with-attributes", self._pos - 1)
+            if self._self_closing:
+                self._err("end-tag-with-trailing-solidus", self._pos - 1)
+            self.sink.end_tag(name)
+        else:
+            self.last_start_tag = name
+            self.sink.start_tag(name, self._attrs, self._self_closing)
+
+    def _emit_comment(self) -> None:
+        self._check_span()
+        if self._text:
+            self._flush_text()
+        self.sink.comment("".join(self._comment))
+
+    def _new_doctype(self) -> None:
+        self._dt_name = None
+        self._dt_public = None
+        self._dt_system = None
+        self._dt_quirks = False
+
+    def _dt_part(self, which: int) -> list[str]:
+        """The DOCTYPE name (0), public (1) or system (2) identifier being built."""
+        if which == 0:
+            if self._dt_name is None:
+                self._dt_name = []
+            return self._dt_name
+        if which == 1:
+            if self._dt_public is None:
+                self._dt_public = []
+            return self._dt_public
+        if self._dt_system is None:
+            self._dt_system = []
+        return self._dt_system
+
+    def _emit_doctype(self) -> None:
+        self._check_span()
+        if self._text:
+            self._flush_text()
+        name, public, system = self._dt_name, self._dt_public, self._dt_system
+        self.sink.doctype(
+            None if name is None else "".join(name),
+            None if public is None else "".join(public),
+            None if system is None else "".join(system),
+            self._dt_quirks,
+        )
+
+    # --- character references (13.2.5.72 ff.) -----------------------------------------
+
+    def _charref(self, in_attr: bool, return_state: int) -> bool:
+        """Handle the ``&`` at ``_buf[_pos]``; ``False`` if more input is needed to decide."""
+        buf = self._buf
+        pos = self._pos
+        n = len(buf)
+        if pos + 1 >= n:
+            if not self._eof:
+                return False
+            self._charref_out("&", in_attr)
+            self._pos = pos + 1
+            return True
+        c = buf[pos + 1]
+        if c == "#":
+            # Numeric references are read by states of their own: their digits can
+            # run on without bound, so they are not kept as lookahead.
+            self._pos = pos + 2
+            self._charref_code = 0
+            self._charref_prefix = "&#"
+            self._return_state = return_state
+            self._state = NUMERIC_CHARREF
+            return True
+        if c not in _ALNUM:
+            self._charref_out("&", in_attr)
+            self._pos = pos + 1
+            return True
+        end = match_named(buf, pos + 1, self._eof)
+        if end is None:
+            return False
+        if end == pos + 1:
+            # No name matches: the "&" is literal and the ambiguous ampersand state
+            # takes the alphanumeric run.
+            self._charref_out("&", in_attr)
+            self._pos = pos + 1
+            self._return_state = return_state
+            self._state = AMBIGUOUS_AMPERSAND
+            return True
+        name = buf[pos + 1 : end]
+        if name[-1] != ";":
+            if in_attr:
+                if end >= n and not self._eof:
+                    return False  # the next character decides
+                if end < n and (buf[end] == "=" or buf[end] in _ALNUM):
+                    # Legacy name without ";" followed by "=" or alphanumeric: literal.
+                    self._charref_out(buf[pos:end], in_attr)
+                    self._pos = end
+                    return True
+            self._err("missing-semicolon-after-character-reference", end)
+        self._charref_out(NAMED[name], in_attr)
+        self._pos = end
+        return True
+
+    def _charref_out(self, s: str, in_attr: bool) -> None:
+        if in_attr:
+            self._attr_value.append(s)
+        else:
+            self._text.append(s)
+
+    def _s_numeric_charref(self) -> bool:
+        c = self._buf[self._pos]
+        if c == "x" or c == "X":
+            self._pos += 1
+            self._charref_prefix = "&#" + c
+            self._state = HEX_CHARREF_START
+        else:
+            self._state = DEC_CHARREF_START
+        return True
+
+    def _eof_numeric_charref(self) -> bool:
+        self._state = DEC_CHARREF_START
+        return True
+
+    def _s_hex_charref_start(self) -> bool:
+        if self._buf[self._pos] in _HEX_DIGITS:
+            self._state = HEX_CHARREF
+        else:
+            self._no_digits()
+        return True
+
+    def _s_dec_charref_start(self) -> bool:
+        if self._buf[self._pos] in _DEC_DIGITS:
+            self._state = DEC_CHARREF
+        else:
+            self._no_digits()
+        return True
+
+    def _no_digits(self) -> bool:
+        self._err("absence-of-digits-in-numeric-character-reference", self._pos)
+        self._charref_out(self._charref_prefix, self._return_state in _ATTR_VALUE_STATES)
+        self._state = self._return_state
+        return True
+
+    def _s_hex_charref(self) -> bool:
+        return self._charref_digits(_HEX_RUN, 16)
+
+    def _s_dec_charref(self) -> bool:
+        return self._charref_digits(_DEC_RUN, 10)
+
+    def _charref_digits(self, run: re.Pattern[str], base: int) -> bool:
+        buf = self._buf
+        pos = self._pos
+        m = run.match(buf, pos)
+        if m is not None:
+            digits = m.group()
+            code = self._charref_code
+            if not code:
+                digits = digits.lstrip("0")
+            # Saturate: anything above U+10FFFF is replaced the same way.
+            if digits:
+                if len(digits) > 8:
+                    code = 0x110000
+                else:
+                    code = min(code * base ** len(digits) + int(digits, base), 0x110000)
+            self._charref_code = code
+            pos = self._pos = m.end()
+            if pos >= len(buf):
+                return True
+        if buf[pos] == ";":
+            self._pos = pos + 1
+        else:
+            self._err("missing-semicolon-after-character-reference", pos)
+        self._numeric_end()
+        return True
+
+    def _eof_charref_digits(self) -> bool:
+        self._err("missing-semicolon-after-character-reference", self._pos)
+        self._numeric_end()
+        return True
+
+    def _numeric_end(self) -> None:
+        text, error = numeric_reference(self._charref_code)
+        if error is not None:
+            self._err(error, self._pos)
+        self._charref_out(text, self._return_state in _ATTR_VALUE_STATES)
+        self._state = self._return_state
+
+    def _s_ambiguous_ampersand(self) -> bool:
+        buf = self._buf
+        pos = self._pos
+        in_attr = self._return_state in _ATTR_VALUE_STATES
+        m = _ALNUM_RUN.match(buf, pos)
+        if m:
+            self._charref_out(m.group(), in_attr)
+            pos = m.end()
+            self._pos = pos
+            if pos >= len(buf):
+                return True
+        if buf[pos] == ";":
+            self._err("unknown-named-character-reference", pos)
+        self._state = self._return_state
+        return True
+
+    def _eof_reconsume_return(self) -> bool:
+        self._state = self._return_state
+        return True
+
+    # --- text states ------------------------------------------------------------------
+
+    def _s_data(self) -> bool:
+        buf = self._buf
+        pos = self._pos
+        text = self._text
+        sink = self.sink
+        cap = self.max_token_chars
+        fast = _FAST_DATA.match if self._fast_path else _never_match
+        findall = _SIMPLE_ATTR.findall
+        cache = _NAME_CACHE
+        characters = sink.characters
+        start_tag = sink.start_tag
+        end_tag = sink.end_tag
+        while True:
+            # Fast path: plain text up to a plainly written tag, matched in one go.
+            # (self._pos is only brought up to date before leaving the loop.)
+            m = fast(buf, pos)
+            if m is not None:
+                piece, raw_name, raw_attrs, slash, raw_end = m.groups()
+                end = m.end()
+                if end - pos > cap and end - pos - len(piece) > cap:
+                    self._pos = pos + len(piece)
+                    self._limit()
+                if piece:
+                    if text:
+                        text.append(piece)
+                        self._flush_text()
+                    else:
+                        characters(piece)
+                elif text:
+                    self._flush_text()
+                if raw_end is not None:
+                    pos = end
+                    end_tag(cache.get(raw_end) or _cache_name(raw_end))
+                    continue
+                name = cache.get(raw_name) or _cache_name(raw_name)
+                if raw_attrs:
+                    found = findall(raw_attrs)
+                    attrs = {(cache.get(an) or _cache_name(an)): dq or sq or uq for an, dq, sq, uq in found}
+                    if len(attrs) != len(found):
+                        # A duplicate attribute: let the state machine report it exactly.
+                        start = pos + len(piece)
+                        self._tok_start = self._base + start
+                        self._pos = start + 1
+                        self._state = TAG_OPEN
+                        return True
+                else:
+                    attrs = {}
+                pos = end
+                self.last_start_tag = name
+                start_tag(name, attrs, slash == "/")
+                if self._state != DATA:
+                    self._pos = pos
+                    return True
+                continue
+            m = _DATA_STOP.search(buf, pos)
+            if m is None:
+                text.append(buf[pos:])
+                self._pos = len(buf)
+                return True
+            j = m.start()
+            if j > pos:
+                text.append(buf[pos:j])
+            c = buf[j]
+            if c == "<":
+                if buf.startswith("!--", j + 1) and self._fast_path:
+                    m = _FAST_COMMENT.match(buf, j)
+                    if m is not None:
+                        # A comment without "--", "<!--" or NUL inside: no decisions to make.
+                        end = m.end()
+                        if end - j > cap:
+                            self._pos = j
+                            self._limit()
+                        if text:
+                            self._flush_text()
+                        sink.comment(m.group(1))
+                        pos = end
+                        continue
+                if not self._eof and len(buf) - j <= _DEFER_MAX and self._fast_path and buf.find(">", j) < 0:
+                    # The input ends inside this tag: keep it unconsumed so that the
+                    # next feed() matches it whole on the fast path (bounded re-scan).
+                    self._pos = j
+                    return False
+                self._tok_start = self._base + j
+                self._pos = j + 1
+                self._state = TAG_OPEN
+                return True
+            if c == "&":
+                self._pos = j
+                if not self._charref(False, DATA):
+                    return False
+                if self._state != DATA:
+                    return True
+                pos = self._pos
+                continue
+            self._err("unexpected-null-character", j)
+            text.append("\0")
+            pos = j + 1
+
+    def _s_rcdata(self) -> bool:
+        buf = self._buf
+        pos = self._pos
+        text = self._text
+        while True:
+            m = _RCDATA_STOP.search(buf, pos)
+            if m is None:
+                text.append(buf[pos:])
+                self._pos = len(buf)
+                return True
+            j = m.start()
+            if j > pos:
+                text.append(buf[pos:j])
+            c = buf[j]
+            if c == "<":
+                if self._fast_text_end_tag(j):
+                    return True
+                self._tok_start = self._base + j
+                self._pos = j + 1
+                self._state = RCDATA_LT
+                return True
+            if c == "&":
+                self._pos = j
+                return self._charref(False, RCDATA)
+            self._err("unexpected-null-character", j)
+            text.append("\ufffd")
+            pos = j + 1
+
+    def _rawtext_like(self, lt_state: int) -> bool:
+        buf = self._buf
+        pos = self._pos
+        text = self._text
+        while True:
+            j = buf.find("<", pos)
+            k = buf.find("\0", pos, j if j >= 0 else len(buf))
+            if k >= 0:
+                if k > pos:
+                    text.append(buf[pos:k])
+                self._err("unexpected-null-character", k)
+                text.append("\ufffd")
+                pos = k + 1
+                continue
+            if j < 0:
+                text.append(buf[pos:])
+                self._pos = len(buf)
+                return True
+            if j > pos:
+                text.append(buf[pos:j])
+            if self._fast_text_end_tag(j):
+                return True
+            self._tok_start = self._base + j
+            self._pos = j + 1
+            self._state = lt_state
+            return True
+
+    def _fast_text_end_tag(self, j: int) -> bool:
+        """At ``_buf[j] == "<"``: emit a plain appropriate end tag in one step if there is one."""
+        m = _FAST_TEXT_END_TAG.match(self._buf, j)
+        if m is None or not self._fast_path:
+            return False
+        name = _lower(m.group(1))
+        if name != self.last_start_tag:
+            return False
+        self._pos = m.end()
+        self._state = DATA
+        if self._text:
+            self._flush_text()
+        self.sink.end_tag(name)
+        return True
+
+    def _s_rawtext(self) -> bool:
+        return self._rawtext_like(RAWTEXT_LT)
+
+    def _s_script_data(self) -> bool:
+        return self._rawtext_like(SCRIPT_LT)
+
+    def _s_plaintext(self) -> bool:
+        buf = self._buf
+        pos = self._pos
+        text = self._text
+        while True:
+            k = buf.find("\0", pos)
+            if k < 0:
+                text.append(buf[pos:])
+                self._pos = len(buf)
+                return True
+            if k > pos:
+                text.append(buf[pos:k])
+            self._err("unexpected-null-character", k)
+            text.append("\ufffd")
+            pos = k + 1
+
+    def _eof_emit(self) -> bool:
+        return False
+
+    # --- tags -------------------------------------------------------------------------
+
+    def _s_tag_open(self) -> bool:
+        pos = self._pos
+        c = self._buf[pos]
+        if c == "!":
+            self._pos = pos + 1
+            self._state = MARKUP_DECLARATION_OPEN
+        elif c == "/":
+            self._pos = pos + 1
+            self._state = END_TAG_OPEN
+        elif c in _ALPHA:
+            self._new_tag(False)
+            self._state = TAG_NAME
+        elif c == "?":
+            self._err("unexpected-question-mark-instead-of-tag-name", pos)
+            self._comment = []
+            self._state = BOGUS_COMMENT
+        else:
+            self._err("invalid-first-character-of-tag-name", pos)
+            self._text.append("<")
+            self._state = DATA
+        return True
+
+    def _eof_tag_open(self) -> bool:
+        self._err("eof-before-tag-name", self._pos)
+        self._text.append("<")
+        return False
+
+    def _s_end_tag_open(self) -> bool:
+        pos = self._pos
+        c = self._buf[pos]
+        if c in _ALPHA:
+            self._new_tag(True)
+            self._state = TAG_NAME
+        elif c == ">":
+            self._err("missing-end-tag-name", pos)
+            self._pos = pos + 1
+            self._state = DATA
+        else:
+            self._err("invalid-first-character-of-tag-name", pos)
+            self._comment = []
+            self._state = BOGUS_COMMENT
+        return True
+
+    def _eof_end_tag_open(self) -> bool:
+        self._err("eof-before-tag-name", self._pos)
+        self._text.append("</")
+        return False
+
+    def _s_tag_name(self) -> bool:
+        buf = self._buf
+        pos = self._pos
+        m = _TAG_NAME_RUN.match(buf, pos)
+        if m is not None:
+            self._tag_name.append(_lower(m.group()))
+            pos = m.end()
+            if pos >= len(buf):
+                self._pos = pos
+                return True
+        c = buf[pos]
+        self._pos = pos + 1
+        if c in _WS:
+            self._state = BEFORE_ATTR_NAME
+        elif c == "/":
+            self._state = SELF_CLOSING_START_TAG
+        elif c == ">":
+            self._state = DATA
+            self._emit_tag()
+        else:  # NUL
+            self._err("unexpected-null-character", pos)
+            self._tag_name.append("\ufffd")
+        return True
+
+    def _eof_in_tag(self) -> bool:
+        self._err("eof-in-tag", self._pos)
+        return False
+
+    def _s_before_attr_name(self) -> bool:
+        buf = self._buf
+        pos = self._pos
+        m = _WS_RUN.match(buf, pos)
+        if m is not None:
+            pos = self._pos = m.end()
+            if pos >= len(buf):
+                return True
+        c = buf[pos]
+        if c == "/" or c == ">":
+            self._state = AFTER_ATTR_NAME
+        elif c == "=":
+            self._err("unexpected-equals-sign-before-attribute-name", pos)
+            self._start_attr("=")
+            self._pos = pos + 1
+            self._state = ATTR_NAME
+        else:
+            self._start_attr("")
+            self._state = ATTR_NAME
+        return True
+
+    def _s_attr_name(self) -> bool:
+        buf = self._buf
+        pos = self._pos
+        m = _ATTR_NAME_RUN.match(buf, pos)
+        if m is not None:
+            self._attr_name_parts.append(_lower(m.group()))
+            pos = self._pos = m.end()
+            if pos >= len(buf):
+                return True
+        c = buf[pos]
+        if c in _WS or c == "/" or c == ">":
+            self._leave_attr_name(pos)
+            self._state = AFTER_ATTR_NAME
+        elif c == "=":
+            self._leave_attr_name(pos)
+            self._pos = pos + 1
+            self._state = BEFORE_ATTR_VALUE
+        elif c == "\0":
+            self._err("unexpected-null-character", pos)
+            self._attr_name_parts.append("\ufffd")
+            self._pos = pos + 1
+        else:  # " ' <
+            self._err("unexpected-character-in-attribute-name", pos)
+            self._attr_name_parts.append(c)
+            self._pos = pos + 1
+        return True
+
+    def _eof_attr_name(self) -> bool:
+        self._leave_attr_name(self._pos)
+        self._state = AFTER_ATTR_NAME
+        return True
+
+    def _s_after_attr_name(self) -> bool:
+        buf = self._buf
+        pos = self._pos
+        m = _WS_RUN.match(buf, pos)
+        if m is not None:
+            pos = self._pos = m.end()
+            if pos >= len(buf):
+                return True
+        c = buf[pos]
+        if c == "/":
+            self._pos = pos + 1
+            self._state = SELF_CLOSING_START_TAG
+        elif c == "=":
+            self._pos = pos + 1
+            self._state = BEFORE_ATTR_VALUE
+        elif c == ">":
+            self._pos = pos + 1
+            self._state = DATA
+            self._emit_tag()
+        else:
+            self._start_attr("")
+            self._state = ATTR_NAME
+        return True
+
+    def _s_before_attr_value(self) -> bool:
+        buf = self._buf
+        pos = self._pos
+        m = _WS_RUN.match(buf, pos)
+        if m is not None:
+            pos = self._pos = m.end()
+            if pos >= len(buf):
+                return True
+        c = buf[pos]
+        if c == '"':
+            self._pos = pos + 1
+            self._state = ATTR_VALUE_DQ
+        elif c == "'":
+            self._pos = pos + 1
+            self._state = ATTR_VALUE_SQ
+        elif c == ">":
+            self._err("missing-attribute-value", pos)
+            self._pos = pos + 1
+            self._state = DATA
+            self._emit_tag()
+        else:
+            self._state = ATTR_VALUE_UQ
+        return True
+
+    def _attr_value_quoted(self, run: re.Pattern[str], quote: str, state: int) -> bool:
+        buf = self._buf
+        pos = self._pos
+        value = self._attr_value
+        n = len(buf)
+        while True:
+            m = run.match(buf, pos)
+            if m is not None:
+                value.append(m.group())
+                pos = m.end()
+                if pos >= n:
+                    self._pos = pos
+                    return True
+            c = buf[pos]
+            if c == quote:
+                self._pos = pos + 1
+                self._state = AFTER_ATTR_VALUE_QUOTED
+                return True
+            if c == "&":
+                self._pos = pos
+                if not self._charref(True, state):
+                    return False
+                if self._state != state:
+                    return True
+                pos = self._pos
+                if pos >= n:
+                    return True
+            else:  # NUL
+                self._err("unexpected-null-character", pos)
+                value.append("\ufffd")
+                pos += 1
+                if pos >= n:
+                    self._pos = pos
+                    return True
+
+    def _s_attr_value_dq(self) -> bool:
+        return self._attr_value_quoted(_ATTR_DQ_RUN, '"', ATTR_VALUE_DQ)
+
+    def _s_attr_value_sq(self) -> bool:
+        return self._attr_value_quoted(_ATTR_SQ_RUN, "'", ATTR_VALUE_SQ)
+
+    def _s_attr_value_uq(self) -> bool:
+        buf = self._buf
+        pos = self._pos
+        m = _ATTR_UQ_RUN.match(buf, pos)
+        if m is not None:
+            self._attr_value.append(m.group())
+            pos = self._pos = m.end()
+            if pos >= len(buf):
+                return True
+        c = buf[pos]
+        if c in _WS:
+            self._pos = pos + 1
+            self._state = BEFORE_ATTR_NAME
+        elif c == "&":
+            return self._charref(True, ATTR_VALUE_UQ)
+        elif c == ">":
+            self._pos = pos + 1
+            self._state = DATA
+            self._emit_tag()
+        elif c == "\0":
+            self._err("unexpected-null-character", pos)
+            self._attr_value.append("\ufffd")
+            self._pos = pos + 1
+        else:  # " ' < = `
+            self._err("unexpected-character-in-unquoted-attribute-value", pos)
+            self._attr_value.append(c)
+            self._pos = pos + 1
+        return True
+
+    def _s_after_attr_value_quoted(self) -> bool:
+        pos = self._pos
+        c = self._buf[pos]
+        if c in _WS:
+            self._pos = pos + 1
+            self._state = BEFORE_ATTR_NAME
+        elif c == "/":
+            self._pos = pos + 1
+            self._state = SELF_CLOSING_START_TAG
+        elif c == ">":
+            self._pos = pos + 1
+            self._state = DATA
+            self._emit_tag()
+        else:
+            self._err("missing-whitespace-between-attributes", pos)
+            self._state = BEFORE_ATTR_NAME
+        return True
+
+    def _s_self_closing_start_tag(self) -> bool:
+        pos = self._pos
+        c = self._buf[pos]
+        if c == ">":
+            self._self_closing = True
+            self._pos = pos + 1
+            self._state = DATA
+            self._emit_tag()
+        else:
+            self._err("unexpected-solidus-in-tag", pos)
+            self._state = BEFORE_ATTR_NAME
+        return True
+
+    # --- RCDATA / RAWTEXT / script data end tags ----------------------------------------
+
+    def _s_text_lt(self) -> bool:
+        # RCDATA, RAWTEXT and script data escaped "<" states share this shape.
+        pos = self._pos
+        state = self._state
+        if self._buf[pos] == "/":
+            self._pos = pos + 1
+            self._temp = []
+            self._state = state + 1  # the matching end tag open state
+        else:
+            self._text.append("<")
+            self._state = _LT_RETURN[state]
+        return True
+
+    def _eof_text_lt(self) -> bool:
+        self._text.append("<")
+        self._state = _LT_RETURN[self._state]
+        return True
+
+    def _s_text_end_tag_open(self) -> bool:
+        state = self._state
+        if self._buf[self._pos] in _ALPHA:
+            self._new_tag(True)
+            self._state = state + 1  # the matching end tag name state
+        else:
+            self._text.append("</")
+            self._state = _LT_RETURN[state]
+        return True
+
+    def _eof_text_end_tag_open(self) -> bool:
+        self._text.append("</")
+        self._state = _LT_RETURN[self._state]
+        return True
+
+    def _s_text_end_tag_name(self) -> bool:
+        buf = self._buf
+        pos = self._pos
+        m = _ALPHA_RUN.match(buf, pos)
+        if m is not None:
+            run = m.group()
+            self._temp.append(run)
+            self._tag_name.append(run.lower())
+            pos = self._pos = m.end()
+            if pos >= len(buf):
+                return True
+        c = buf[pos]
+        if self.last_start_tag is not None and "".join(self._tag_name) == self.last_start_tag:
+            if c in _WS:
+                self._pos = pos + 1
+                self._state = BEFORE_ATTR_NAME
+                return True
+            if c == "/":
+                self._pos = pos + 1
+                self._state = SELF_CLOSING_START_TAG
+                return True
+            if c == ">":
+                self._pos = pos + 1
+                self._state = DATA
+                self._emit_tag()
+                return True
+        self._text.append("</")
+        self._text.extend(self._temp)
+        self._state = _LT_RETURN[self._state]
+        return True
+
+    def _eof_text_end_tag_name(self) -> bool:
+        self._text.append("</")
+        self._text.extend(self._temp)
+        self._state = _LT_RETURN[self._state]
+        return True
+
+    # --- script data escapes ----------------------------------------------------------
+
+    def _s_script_lt(self) -> bool:
+        pos = self._pos
+        c = self._buf[pos]
+        if c == "/":
+            self._pos = pos + 1
+            self._temp = []
+            self._state = SCRIPT_END_TAG_OPEN
+        elif c == "!":
+            self._pos = pos + 1
+            self._text.append("<!")
+            self._state = SCRIPT_ESCAPE_START
+        else:
+            self._text.append("<")
+            self._state = SCRIPT_DATA
+        return True
+
+    def _s_script_escape_start(self) -> bool:
+        if self._buf[self._pos] == "-":
+            self._pos += 1
+            self._text.append("-")
+            self._state = SCRIPT_ESCAPE_START_DASH
+        else:
+            self._state = SCRIPT_DATA
+        return True
+
+    def _s_script_escape_start_dash(self) -> bool:
+        if self._buf[self._pos] == "-":
+            self._pos += 1
+            self._text.append("-")
+            self._state = SCRIPT_ESCAPED_DASH_DASH
+        else:
+            self._state = SCRIPT_DATA
+        return True
+
+    def _eof_reconsume_script(self) -> bool:
+        self._state = SCRIPT_DATA
+        return True
+
+    def _eof_in_script_comment(self) -> bool:
+        self._err("eof-in-script-html-comment-like-text", self._pos)
+        return False
+
+    def _escaped_run(self) -> bool:
+        """Consume a run of ordinary characters; ``True`` if the buffer ran out."""
+        buf = self._buf
+        m = _ESCAPED_RUN.match(buf, self._pos)
+        if m is not None:
+            self._text.append(m.group())
+            self._pos = m.end()
+            return self._pos >= len(buf)
+        return False
+
+    def _s_script_escaped(self) -> bool:
+        if self._escaped_run():
+            return True
+        pos = self._pos
+        c = self._buf[pos]
+        self._pos = pos + 1
+        if c == "-":
+            self._text.append("-")
+            self._state = SCRIPT_ESCAPED_DASH
+        elif c == "<":
+            self._tok_start = self._base + pos
+            self._state = SCRIPT_ESCAPED_LT
+        else:
+            self._err("unexpected-null-character", pos)
+            self._text.append("\ufffd")
+        return True
+
+    def _s_script_escaped_dash(self) -> bool:
+        pos = self._pos
+        c = self._buf[pos]
+        self._pos = pos + 1
+        if c == "-":
+            self._text.append("-")
+            self._state = SCRIPT_ESCAPED_DASH_DASH
+        elif c == "<":
+            self._tok_start = self._base + pos
+            self._state = SCRIPT_ESCAPED_LT
+        elif c == "\0":
+            self._err("unexpected-null-character", pos)
+            self._text.append("\ufffd")
+            self._state = SCRIPT_ESCAPED
+        else:
+            self._text.append(c)
+            self._state = SCRIPT_ESCAPED
+        return True
+
+    def _s_script_escaped_dash_dash(self) -> bool:
+        pos = self._pos
+        c = self._buf[pos]
+        self._pos = pos + 1
+        if c == "-":
+            self._text.append("-")
+        elif c == "<":
+            self._tok_start = self._base + pos
+            self._state = SCRIPT_ESCAPED_LT
+        elif c == ">":
+            self._text.append(">")
+            self._state = SCRIPT_DATA
+        elif c == "\0":
+            self._err("unexpected-null-character", pos)
+            self._text.append("\ufffd")
+            self._state = SCRIPT_ESCAPED
+        else:
+            self._text.append(c)
+            self._state = SCRIPT_ESCAPED
+        return True
+
+    def _s_script_escaped_lt(self) -> bool:
+        pos = self._pos
+        c = self._buf[pos]
+        if c == "/":
+            self._pos = pos + 1
+            self._temp = []
+            self._state = SCRIPT_ESCAPED_END_TAG_OPEN
+        elif c in _ALPHA:
+            self._temp = []
+            self._text.append("<")
+            self._state = SCRIPT_DOUBLE_ESCAPE_START
+        else:
+            self._text.append("<")
+            self._state = SCRIPT_ESCAPED
+        return True
+
+    def _s_script_double_escape_start(self) -> bool:
+        return self._double_escape_boundary(SCRIPT_DOUBLE_ESCAPED, SCRIPT_ESCAPED)
+
+    def _s_script_double_escape_end(self) -> bool:
+        return self._double_escape_boundary(SCRIPT_ESCAPED, SCRIPT_DOUBLE_ESCAPED)
+
+    def _double_escape_boundary(self, if_script: int, otherwise: int) -> bool:
+        buf = self._buf
+        pos = self._pos
+        m = _ALPHA_RUN.match(buf, pos)
+        if m is not None:
+            run = m.group()
+            self._temp.append(run.lower())
+            self._text.append(run)
+            pos = self._pos = m.end()
+            if pos >= len(buf):
+                return True
+        c = buf[pos]
+        if c in _WS or c == "/" or c == ">":
+            self._pos = pos + 1
+            self._text.append(c)
+            self._state = if_script if "".join(self._temp) == "script" else otherwise
+        else:
+            self._state = otherwise
+        return True
+
+    def _eof_reconsume_escaped(self) -> bool:
+        self._state = SCRIPT_ESCAPED
+        return True
+
+    def _eof_reconsume_double_escaped(self) -> bool:
+        self._state = SCRIPT_DOUBLE_ESCAPED
+        return True
+
+    def _s_script_double_escaped(self) -> bool:
+        if self._escaped_run():
+            return True
+        pos = self._pos
+        c = self._buf[pos]
+        self._pos = pos + 1
+        if c == "-":
+            self._text.append("-")
+            self._state = SCRIPT_DOUBLE_ESCAPED_DASH
+        elif c == "<":
+            self._text.append("<")
+            self._state = SCRIPT_DOUBLE_ESCAPED_LT
+        else:
+            self._err("unexpected-null-character", pos)
+            self._text.append("\ufffd")
+        return True
+
+    def _s_script_double_escaped_dash(self) -> bool:
+        pos = self._pos
+        c = self._buf[pos]
+        self._pos = pos + 1
+        if c == "-":
+            self._text.append("-")
+            self._state = SCRIPT_DOUBLE_ESCAPED_DASH_DASH
+        elif c == "<":
+            self._text.append("<")
+            self._state = SCRIPT_DOUBLE_ESCAPED_LT
+        elif c == "\0":
+            self._err("unexpected-null-character", pos)
+            self._text.append("\ufffd")
+            self._state = SCRIPT_DOUBLE_ESCAPED
+        else:
+            self._text.append(c)
+            self._state = SCRIPT_DOUBLE_ESCAPED
+        return True
+
+    def _s_script_double_escaped_dash_dash(self) -> bool:
+        pos = self._pos
+        c = self._buf[pos]
+        self._pos = pos + 1
+        if c == "-":
+            self._text.append("-")
+        elif c == "<":
+            self._text.append("<")
+            self._state = SCRIPT_DOUBLE_ESCAPED_LT
+        elif c == ">":
+            self._text.append(">")
+            self._state = SCRIPT_DATA
+        elif c == "\0":
+            self._err("unexpected-null-character", pos)
+            self._text.append("\ufffd")
+            self._state = SCRIPT_DOUBLE_ESCAPED
+        else:
+            self._text.append(c)
+            self._state = SCRIPT_DOUBLE_ESCAPED
+        return True
+
+    def _s_script_double_escaped_lt(self) -> bool:
+        if self._buf[self._pos] == "/":
+            self._pos += 1
+            self._temp = []
+            self._text.append("/")
+            self._state = SCRIPT_DOUBLE_ESCAPE_END
+        else:
+            self._state = SCRIPT_DOUBLE_ESCAPED
+        return True
+
+    # --- comments ---------------------------------------------------------------------
+
+    def _s_markup_declaration_open(self) -> bool:
+        buf = self._buf
+        pos = self._pos
+        avail = buf[pos : pos + 7]
+        if avail.startswith("--"):
+            self._pos = pos + 2
+            self._comment = []
+            self._state = COMMENT_START
+            return True
+        folded = _lower(avail)
+        if folded == "doctype":
+            self._pos = pos + 7
+            self._state = DOCTYPE
+            return True
+        if avail == "[CDATA[":
+            self._pos = pos + 7
+            if self.sink.cdata_allowed():
+                self._state = CDATA_SECTION
+            else:
+                self._err("cdata-in-html-content", pos + 6)
+                self._comment = ["[CDATA["]
+                self._state = BOGUS_COMMENT
+            return True
+        if len(avail) < 7 and not self._eof:
+            if "--".startswith(avail) or "doctype".startswith(folded) or "[CDATA[".startswith(avail):
+                return False
+        self._err("incorrectly-opened-comment", pos)
+        self._comment = []
+        self._state = BOGUS_COMMENT
+        return True
+
+    def _eof_markup_declaration_open(self) -> bool:
+        self._err("incorrectly-opened-comment", self._pos)
+        self._comment = []
+        self._state = BOGUS_COMMENT
+        return True
+
+    def _s_bogus_comment(self) -> bool:
+        buf = self._buf
+        pos = self._pos
+        m = _BOGUS_COMMENT_RUN.match(buf, pos)
+        if m is not None:
+            self._comment.append(m.group())
+            pos = self._pos = m.end()
+            if pos >= len(buf):
+                return True
+        c = buf[pos]
+        self._pos = pos + 1
+        if c == ">":
+            self._state = DATA
+            self._emit_comment()
+        else:
+            self._err("unexpected-null-character", pos)
+            self._comment.append("\ufffd")
+        return True
+
+    def _eof_bogus_comment(self) -> bool:
+        self._emit_comment()
+        return False
+
+    def _s_comment_start(self) -> bool:
+        pos = self._pos
+        c = self._buf[pos]
+        if c == "-":
+            self._pos = pos + 1
+            self._state = COMMENT_START_DASH
+        elif c == ">":
+            self._err("abrupt-closing-of-empty-comment", pos)
+            self._pos = pos + 1
+            self._state = DATA
+            self._emit_comment()
+        else:
+            self._state = COMMENT
+        return True
+
+    def _s_comment_start_dash(self) -> bool:
+        pos = self._pos
+        c = self._buf[pos]
+        if c == "-":
+            self._pos = pos + 1
+            self._state = COMMENT_END
+        elif c == ">":
+            self._err("abrupt-closing-of-empty-comment", pos)
+            self._pos = pos + 1
+            self._state = DATA
+            self._emit_comment()
+        else:
+            self._comment.append("-")
+            self._state = COMMENT
+        return True
+
+    def _s_comment(self) -> bool:
+        buf = self._buf
+        pos = self._pos
+        comment = self._comment
+        # One step for the run of characters that need no decision ("<", "-" and NUL do).
+        m = _COMMENT_RUN.match(buf, pos)
+        if m is not None:
+            comment.append(m.group())
+            pos = self._pos = m.end()
+            if pos >= len(buf):
+                return True
+        c = buf[pos]
+        self._pos = pos + 1
+        if c == "<":
+            comment.append("<")
+            self._state = COMMENT_LT
+        elif c == "-":
+            self._state = COMMENT_END_DASH
+        else:
+            self._err("unexpected-null-character", pos)
+            comment.append("\ufffd")
+        return True
+
+    def _eof_in_comment(self) -> bool:
+        self._err("eof-in-comment", self._pos)
+        self._emit_comment()
+        return False
+
+    def _eof_reconsume_comment(self) -> bool:
+        self._state = COMMENT
+        return True
+
+    def _eof_reconsume_comment_end_dash(self) -> bool:
+        self._state = COMMENT_END_DASH
+        return True
+
+    def _eof_reconsume_comment_end(self) -> bool:
+        self._state = COMMENT_END
+        return True
+
+    def _s_comment_lt(self) -> bool:
+        c = self._buf[self._pos]
+        if c == "!":
+            self._pos += 1
+            self._comment.append("!")
+            self._state = COMMENT_LT_BANG
+        elif c == "<":
+            self._pos += 1
+            self._comment.append("<")
+        else:
+            self._state = COMMENT
+        return True
+
+    def _s_comment_lt_bang(self) -> bool:
+        if self._buf[self._pos] == "-":
+            self._pos += 1
+            self._state = COMMENT_LT_BANG_DASH
+        else:
+            self._state = COMMENT
+        return True
+
+    def _s_comment_lt_bang_dash(self) -> bool:
+        if self._buf[self._pos] == "-":
+            self._pos += 1
+            self._state = COMMENT_LT_BANG_DASH_DASH
+        else:
+            self._state = COMMENT_END_DASH
+        return True
+
+    def _s_comment_lt_bang_dash_dash(self) -> bool:
+        if self._buf[self._pos] != ">":
+            self._err("nested-comment", self._pos)
+        self._state = COMMENT_END
+        return True
+
+    def _s_comment_end_dash(self) -> bool:
+        if self._buf[self._pos] == "-":
+            self._pos += 1
+            self._state = COMMENT_END
+        else:
+            self._comment.append("-")
+            self._state = COMMENT
+        return True
+
+    def _s_comment_end(self) -> bool:
+        pos = self._pos
+        c = self._buf[pos]
+        if c == ">":
+            self._pos = pos + 1
+            self._state = DATA
+            self._emit_comment()
+        elif c == "!":
+            self._pos = pos + 1
+            self._state = COMMENT_END_BANG
+        elif c == "-":
+            self._pos = pos + 1
+            self._comment.append("-")
+        else:
+            self._comment.append("--")
+            self._state = COMMENT
+        return True
+
+    def _s_comment_end_bang(self) -> bool:
+        pos = self._pos
+        c = self._buf[pos]
+        if c == "-":
+            self._pos = pos + 1
+            self._comment.append("--!")
+            self._state = COMMENT_END_DASH
+        elif c == ">":
+            self._err("incorrectly-closed-comment", pos)
+            self._pos = pos + 1
+            self._state = DATA
+            self._emit_comment()
+        else:
+            self._comment.append("--!")
+            self._state = COMMENT
+        return True
+
+    # --- DOCTYPE ----------------------------------------------------------------------
+
+    def _s_doctype(self) -> bool:
+        pos = self._pos
+        c = self._buf[pos]
+        if c in _WS:
+            self._pos = pos + 1
+        elif c != ">":
+            self._err("missing-whitespace-before-doctype-name", pos)
+        self._state = BEFORE_DOCTYPE_NAME
+        return True
+
+    def _eof_doctype_new(self) -> bool:
+        self._err("eof-in-doctype", self._pos)
+        self._new_doctype()
+        self._dt_quirks = True
+        self._emit_doctype()
+        return False
+
+    def _eof_in_doctype(self) -> bool:
+        self._err("eof-in-doctype", self._pos)
+        self._dt_quirks = True
+        self._emit_doctype()
+        return False
+
+    def _s_before_doctype_name(self) -> bool:
+        buf = self._buf
+        pos = self._pos
+        m = _WS_RUN.match(buf, pos)
+        if m is not None:
+            pos = self._pos = m.end()
+            if pos >= len(buf):
+                return True
+        c = buf[pos]
+        self._new_doctype()
+        if c == ">":
+            self._err("missing-doctype-name", pos)
+            self._dt_quirks = True
+            self._pos = pos + 1
+            self._state = DATA
+            self._emit_doctype()
+            return True
+        self._pos = pos + 1
+        if c == "\0":
+            self._err("unexpected-null-character", pos)
+            c = "\ufffd"
+        self._dt_name = [_lower(c)]
+        self._state = DOCTYPE_NAME
+        return True
+
+    def _s_doctype_name(self) -> bool:
+        buf = self._buf
+        pos = self._pos
+        m = _DOCTYPE_NAME_RUN.match(buf, pos)
+        if m is not None:
+            self._dt_part(0).append(_lower(m.group()))
+            pos = self._pos = m.end()
+            if pos >= len(buf):
+                return True
+        c = buf[pos]
+        self._pos = pos + 1
+        if c in _WS:
+            self._state = AFTER_DOCTYPE_NAME
+        elif c == ">":
+            self._state = DATA
+            self._emit_doctype()
+        else:
+            self._err("unexpected-null-character", pos)
+            self._dt_part(0).append("\ufffd")
+        return True
+
+    def _s_after_doctype_name(self) -> bool:
+        buf = self._buf
+        pos = self._pos
+        m = _WS_RUN.match(buf, pos)
+        if m is not None:
+            pos = self._pos = m.end()
+            if pos >= len(buf):
+                return True
+        c = buf[pos]
+        if c == ">":
+            self._pos = pos + 1
+            self._state = DATA
+            self._emit_doctype()
+            return True
+        word = _lower(buf[pos : pos + 6])
+        if word == "public":
+            self._pos = pos + 6
+            self._state = AFTER_DOCTYPE_PUBLIC_KEYWORD
+            return True
+        if word == "system":
+            self._pos = pos + 6
+            self._state = AFTER_DOCTYPE_SYSTEM_KEYWORD
+            return True
+        if len(word) < 6 and not self._eof and ("public".startswith(word) or "system".startswith(word)):
+            return False
+        self._err("invalid-character-sequence-after-doctype-name", pos)
+        self._dt_quirks = True
+        self._state = BOGUS_DOCTYPE
+        return True
+
+    def _after_doctype_keyword(self, public: bool) -> bool:
+        pos = self._pos
+        c = self._buf[pos]
+        kind = "public" if public else "system"
+        if c in _WS:
+            self._pos = pos + 1
+            self._state = BEFORE_DOCTYPE_PUBLIC_ID if public else BEFORE_DOCTYPE_SYSTEM_ID
+        elif c == '"' or c == "'":
+            self._err(f"missing-whitespace-after-doctype-{kind}-keyword", pos)
+            self._open_doctype_id(public, c)
+        elif c == ">":
+            self._err(f"missing-doctype-{kind}-identifier", pos)
+            self._dt_quirks = True
+            self._pos = pos + 1
+            self._state = DATA
+            self._emit_doctype()
+        else:
+            self._err(f"missing-quote-before-doctype-{kind}-identifier", pos)
+            self._dt_quirks = True
+            self._state = BOGUS_DOCTYPE
+        return True
+
+    def _open_doctype_id(self, public: bool, quote: str) -> None:
+        self._pos += 1
+        if public:
+            self._dt_public = []
+            self._state = DOCTYPE_PUBLIC_ID_DQ if quote == '"' else DOCTYPE_PUBLIC_ID_SQ
+        else:
+            self._dt_system = []
+            self._state = DOCTYPE_SYSTEM_ID_DQ if quote == '"' else DOCTYPE_SYSTEM_ID_SQ
+
+    def _s_after_doctype_public_keyword(self) -> bool:
+        return self._after_doctype_keyword(True)
+
+    def _s_after_doctype_system_keyword(self) -> bool:
+        return self._after_doctype_keyword(False)
+
+    def _before_doctype_id(self, public: bool) -> bool:
+        buf = self._buf
+        pos = self._pos
+        m = _WS_RUN.match(buf, pos)
+        if m is not None:
+            pos = self._pos = m.end()
+            if pos >= len(buf):
+                return True
+        c = buf[pos]
+        kind = "public" if public else "system"
+        if c == '"' or c == "'":
+            self._open_doctype_id(public, c)
+        elif c == ">":
+            self._err(f"missing-doctype-{kind}-identifier", pos)
+            self._dt_quirks = True
+            self._pos = pos + 1
+            self._state = DATA
+            self._emit_doctype()
+        else:
+            self._err(f"missing-quote-before-doctype-{kind}-identifier", pos)
+            self._dt_quirks = True
+            self._state = BOGUS_DOCTYPE
+        return True
+
+    def _s_before_doctype_public_id(self) -> bool:
+        return self._before_doctype_id(True)
+
+    def _s_before_doctype_system_id(self) -> bool:
+        return self._before_doctype_id(False)
+
+    def _doctype_id(self, public: bool, run: re.Pattern[str], quote: str) -> bool:
+        buf = self._buf
+        pos = self._pos
+        m = run.match(buf, pos)
+        piece = ""
+        if m is not None:
+            piece = m.group()
+            pos = self._pos = m.end()
+        if piece:
+            self._dt_part(1 if public else 2).append(piece)
+        if pos >= len(buf):
+            return True
+        c = buf[pos]
+        self._pos = pos + 1
+        if c == quote:
+            self._state = AFTER_DOCTYPE_PUBLIC_ID if public else AFTER_DOCTYPE_SYSTEM_ID
+        elif c == ">":
+            self._err(f"abrupt-doctype-{'public' if public else 'system'}-identifier", pos)
+            self._dt_quirks = True
+            self._state = DATA
+            self._emit_doctype()
+        else:
+            self._err("unexpected-null-character", pos)
+            self._dt_part(1 if public else 2).append("\ufffd")
+        return True
+
+    def _s_doctype_public_id_dq(self) -> bool:
+        return self._doctype_id(True, _DQ_ID_RUN, '"')
+
+    def _s_doctype_public_id_sq(self) -> bool:
+        return self._doctype_id(True, _SQ_ID_RUN, "'")
+
+    def _s_doctype_system_id_dq(self) -> bool:
+        return self._doctype_id(False, _DQ_ID_RUN, '"')
+
+    def _s_doctype_system_id_sq(self) -> bool:
+        return self._doctype_id(False, _SQ_ID_RUN, "'")
+
+    def _s_after_doctype_public_id(self) -> bool:
+        pos = self._pos
+        c = self._buf[pos]
+        if c in _WS:
+            self._pos = pos + 1
+            self._state = BETWEEN_DOCTYPE_PUBLIC_AND_SYSTEM_IDS
+        elif c == ">":
+            self._pos = pos + 1
+            self._state = DATA
+            self._emit_doctype()
+        elif c == '"' or c == "'":
+            self._err("missing-whitespace-between-doctype-public-and-system-identifiers", pos)
+            self._open_doctype_id(False, c)
+        else:
+            self._err("missing-quote-before-doctype-system-identifier", pos)
+            self._dt_quirks = True
+            self._state = BOGUS_DOCTYPE
+        return True
+
+    def _s_between_doctype_ids(self) -> bool:
+        buf = self._buf
+        pos = self._pos
+        m = _WS_RUN.match(buf, pos)
+        if m is not None:
+            pos = self._pos = m.end()
+            if pos >= len(buf):
+                return True
+        c = buf[pos]
+        if c == ">":
+            self._pos = pos + 1
+            self._state = DATA
+            self._emit_doctype()
+        elif c == '"' or c == "'":
+            self._open_doctype_id(False, c)
+        else:
+            self._err("missing-quote-before-doctype-system-identifier", pos)
+            self._dt_quirks = True
+            self._state = BOGUS_DOCTYPE
+        return True
+
+    def _s_after_doctype_system_id(self) -> bool:
+        buf = self._buf
+        pos = self._pos
+        m = _WS_RUN.match(buf, pos)
+        if m is not None:
+            pos = self._pos = m.end()
+            if pos >= len(buf):
+                return True
+        if buf[pos] == ">":
+            self._pos = pos + 1
+            self._state = DATA
+            self._emit_doctype()
+        else:
+            self._err("unexpected-character-after-doctype-system-identifier", pos)
+            self._state = BOGUS_DOCTYPE
+        return True
+
+    def _s_bogus_doctype(self) -> bool:
+        buf = self._buf
+        pos = self._pos
+        m = _BOGUS_COMMENT_RUN.match(buf, pos)
+        if m is not None:
+            pos = self._pos = m.end()
+            if pos >= len(buf):
+                return True
+        self._pos = pos + 1
+        if buf[pos] == ">":
+            self._state = DATA
+            self._emit_doctype()
+        else:
+            self._err("unexpected-null-character", pos)
+        return True
+
+    def _eof_bogus_doctype(self) -> bool:
+        self._emit_doctype()
+        return False
+
+    # --- CDATA sections ---------------------------------------------------------------
+
+    def _s_cdata_section(self) -> bool:
+        buf = self._buf
+        pos = self._pos
+        j = buf.find("]", pos)
+        if j < 0:
+            self._text.append(buf[pos:])
+            self._pos = len(buf)
+            return True
+        if j > pos:
+            self._text.append(buf[pos:j])
+        self._pos = j + 1
+        self._state = CDATA_SECTION_BRACKET
+        return True
+
+    def _eof_cdata(self) -> bool:
+        self._err("eof-in-cdata", self._pos)
+        return False
+
+    def _s_cdata_section_bracket(self) -> bool:
+        if self._buf[self._pos] == "]":
+            self._pos += 1
+            self._state = CDATA_SECTION_END
+        else:
+            self._text.append("]")
+            self._state = CDATA_SECTION
+        return True
+
+    def _eof_cdata_bracket(self) -> bool:
+        self._text.append("]")
+        self._state = CDATA_SECTION
+        return True
+
+    def _s_cdata_section_end(self) -> bool:
+        c = self._buf[self._pos]
+        if c == "]":
+            self._pos += 1
+            self._text.append("]")
+        elif c == ">":
+            self._pos += 1
+            self._state = DATA
+        else:
+            self._text.append("]]")
+            self._state = CDATA_SECTION
+        return True
+
+    def _eof_cdata_end(self) -> bool:
+        self._text.append("]]")
+        self._state = CDATA_SECTION
+        return True
+
+
+_Handler = Callable[[Tokenizer], bool]
+
+
+_ALNUM_RUN = re.compile(r"[A-Za-z0-9]+")
+_HEX_RUN = re.compile(r"[0-9A-Fa-f]+")
+_DEC_RUN = re.compile(r"[0-9]+")
+_HEX_DIGITS: Final = frozenset("0123456789abcdefABCDEF")
+_DEC_DIGITS: Final = frozenset("0123456789")
+_ATTR_VALUE_STATES: Final = frozenset({ATTR_VALUE_DQ, ATTR_VALUE_SQ, ATTR_VALUE_UQ})
+
+# Where the "<"-family states of RCDATA, RAWTEXT and script data go back to.
+_LT_RETURN: Final[dict[int, int]] = {
+    RCDATA_LT: RCDATA,
+    RCDATA_END_TAG_OPEN: RCDATA,
+    RCDATA_END_TAG_NAME: RCDATA,
+    RAWTEXT_LT: RAWTEXT,
+    RAWTEXT_END_TAG_OPEN: RAWTEXT,
+    RAWTEXT_END_TAG_NAME: RAWTEXT,
+    SCRIPT_LT: SCRIPT_DATA,
+    SCRIPT_END_TAG_OPEN: SCRIPT_DATA,
+    SCRIPT_END_TAG_NAME: SCRIPT_DATA,
+    SCRIPT_ESCAPED_LT: SCRIPT_ESCAPED,
+    SCRIPT_ESCAPED_END_TAG_OPEN: SCRIPT_ESCAPED,
+    SCRIPT_ESCAPED_END_TAG_NAME: SCRIPT_ESCAPED,
+}
+
+
+def _build_tables() -> tuple[list[_Handler], list[_Handler]]:
+    """The per-state handler and end-of-file handler tables, indexed by state."""
+    table = {
+        DATA: (Tokenizer._s_data, Tokenizer._eof_emit),
+        RCDATA: (Tokenizer._s_rcdata, Tokenizer._eof_emit),
+        RAWTEXT: (Tokenizer._s_rawtext, Tokenizer._eof_emit),
+        SCRIPT_DATA: (Tokenizer._s_script_data, Tokenizer._eof_emit),
+        PLAINTEXT: (Tokenizer._s_plaintext, Tokenizer._eof_emit),
+        TAG_OPEN: (Tokenizer._s_tag_open, Tokenizer._eof_tag_open),
+        END_TAG_OPEN: (Tokenizer._s_end_tag_open, Tokenizer._eof_end_tag_open),
+        TAG_NAME: (Tokenizer._s_tag_name, Tokenizer._eof_in_tag),
+        RCDATA_LT: (Tokenizer._s_text_lt, Tokenizer._eof_text_lt),
+        RCDATA_END_TAG_OPEN: (Tokenizer._s_text_end_tag_open, Tokenizer._eof_text_end_tag_open),
+        RCDATA_END_TAG_NAME: (Tokenizer._s_text_end_tag_name, Tokenizer._eof_text_end_tag_name),
+        RAWTEXT_LT: (Tokenizer._s_text_lt, Tokenizer._eof_text_lt),
+        RAWTEXT_END_TAG_OPEN: (Tokenizer._s_text_end_tag_open, Tokenizer._eof_text_end_tag_open),
+        RAWTEXT_END_TAG_NAME: (Tokenizer._s_text_end_tag_name, Tokenizer._eof_text_end_tag_name),
+        SCRIPT_LT: (Tokenizer._s_script_lt, Tokenizer._eof_text_lt),
+        SCRIPT_END_TAG_OPEN: (Tokenizer._s_text_end_tag_open, Tokenizer._eof_text_end_tag_open),
+        SCRIPT_END_TAG_NAME: (Tokenizer._s_text_end_tag_name, Tokenizer._eof_text_end_tag_name),
+        SCRIPT_ESCAPE_START: (Tokenizer._s_script_escape_start, Tokenizer._eof_reconsume_script),
+        SCRIPT_ESCAPE_START_DASH: (Tokenizer._s_script_escape_start_dash, Tokenizer._eof_reconsume_script),
+        SCRIPT_ESCAPED: (Tokenizer._s_script_escaped, Tokenizer._eof_in_script_comment),
+        SCRIPT_ESCAPED_DASH: (Tokenizer._s_script_escaped_dash, Tokenizer._eof_in_script_comment),
+        SCRIPT_ESCAPED_DASH_DASH: (Tokenizer._s_script_escaped_dash_dash, Tokenizer._eof_in_script_comment),
+        SCRIPT_ESCAPED_LT: (Tokenizer._s_script_escaped_lt, Tokenizer._eof_text_lt),
+        SCRIPT_ESCAPED_END_TAG_OPEN: (Tokenizer._s_text_end_tag_open, Tokenizer._eof_text_end_tag_open),
+        SCRIPT_ESCAPED_END_TAG_NAME: (Tokenizer._s_text_end_tag_name, Tokenizer._eof_text_end_tag_name),
+        SCRIPT_DOUBLE_ESCAPE_START: (Tokenizer._s_script_double_escape_start, Tokenizer._eof_reconsume_escaped),
+        SCRIPT_DOUBLE_ESCAPED: (Tokenizer._s_script_double_escaped, Tokenizer._eof_in_script_comment),
+        SCRIPT_DOUBLE_ESCAPED_DASH: (Tokenizer._s_script_double_escaped_dash, Tokenizer._eof_in_script_comment),
+        SCRIPT_DOUBLE_ESCAPED_DASH_DASH: (
+            Tokenizer._s_script_double_escaped_dash_dash,
+            Tokenizer._eof_in_script_comment,
+        ),
+        SCRIPT_DOUBLE_ESCAPED_LT: (Tokenizer._s_script_double_escaped_lt, Tokenizer._eof_reconsume_double_escaped),
+        SCRIPT_DOUBLE_ESCAPE_END: (Tokenizer._s_script_double_escape_end, Tokenizer._eof_reconsume_double_escaped),
+        BEFORE_ATTR_NAME: (Tokenizer._s_before_attr_name, Tokenizer._eof_in_tag),
+        ATTR_NAME: (Tokenizer._s_attr_name, Tokenizer._eof_attr_name),
+        AFTER_ATTR_NAME: (Tokenizer._s_after_attr_name, Tokenizer._eof_in_tag),
+        BEFORE_ATTR_VALUE: (Tokenizer._s_before_attr_value, Tokenizer._eof_in_tag),
+        ATTR_VALUE_DQ: (Tokenizer._s_attr_value_dq, Tokenizer._eof_in_tag),
+        ATTR_VALUE_SQ: (Tokenizer._s_attr_value_sq, Tokenizer._eof_in_tag),
+        ATTR_VALUE_UQ: (Tokenizer._s_attr_value_uq, Tokenizer._eof_in_tag),
+        AFTER_ATTR_VALUE_QUOTED: (Tokenizer._s_after_attr_value_quoted, Tokenizer._eof_in_tag),
+        SELF_CLOSING_START_TAG: (Tokenizer._s_self_closing_start_tag, Tokenizer._eof_in_tag),
+        BOGUS_COMMENT: (Tokenizer._s_bogus_comment, Tokenizer._eof_bogus_comment),
+        MARKUP_DECLARATION_OPEN: (Tokenizer._s_markup_declaration_open, Tokenizer._eof_markup_declaration_open),
+        COMMENT_START: (Tokenizer._s_comment_start, Tokenizer._eof_in_comment),
+        COMMENT_START_DASH: (Tokenizer._s_comment_start_dash, Tokenizer._eof_in_comment),
+        COMMENT: (Tokenizer._s_comment, Tokenizer._eof_in_comment),
+        COMMENT_LT: (Tokenizer._s_comment_lt, Tokenizer._eof_reconsume_comment),
+        COMMENT_LT_BANG: (Tokenizer._s_comment_lt_bang, Tokenizer._eof_reconsume_comment),
+        COMMENT_LT_BANG_DASH: (Tokenizer._s_comment_lt_bang_dash, Tokenizer._eof_reconsume_comment_end_dash),
+        COMMENT_LT_BANG_DASH_DASH: (Tokenizer._s_comment_lt_bang_dash_dash, Tokenizer._eof_reconsume_comment_end),
+        COMMENT_END_DASH: (Tokenizer._s_comment_end_dash, Tokenizer._eof_in_comment),
+        COMMENT_END: (Tokenizer._s_comment_end, Tokenizer._eof_in_comment),
+        COMMENT_END_BANG: (Tokenizer._s_comment_end_bang, Tokenizer._eof_in_comment),
+        DOCTYPE: (Tokenizer._s_doctype, Tokenizer._eof_doctype_new),
+        BEFORE_DOCTYPE_NAME: (Tokenizer._s_before_doctype_name, Tokenizer._eof_doctype_new),
+        DOCTYPE_NAME: (Tokenizer._s_doctype_name, Tokenizer._eof_in_doctype),
+        AFTER_DOCTYPE_NAME: (Tokenizer._s_after_doctype_name, Tokenizer._eof_in_doctype),
+        AFTER_DOCTYPE_PUBLIC_KEYWORD: (Tokenizer._s_after_doctype_public_keyword, Tokenizer._eof_in_doctype),
+        BEFORE_DOCTYPE_PUBLIC_ID: (Tokenizer._s_before_doctype_public_id, Tokenizer._eof_in_doctype),
+        DOCTYPE_PUBLIC_ID_DQ: (Tokenizer._s_doctype_public_id_dq, Tokenizer._eof_in_doctype),
+        DOCTYPE_PUBLIC_ID_SQ: (Tokenizer._s_doctype_public_id_sq, Tokenizer._eof_in_doctype),
+        AFTER_DOCTYPE_PUBLIC_ID: (Tokenizer._s_after_doctype_public_id, Tokenizer._eof_in_doctype),
+        BETWEEN_DOCTYPE_PUBLIC_AND_SYSTEM_IDS: (Tokenizer._s_between_doctype_ids, Tokenizer._eof_in_doctype),
+        AFTER_DOCTYPE_SYSTEM_KEYWORD: (Tokenizer._s_after_doctype_system_keyword, Tokenizer._eof_in_doctype),
+        BEFORE_DOCTYPE_SYSTEM_ID: (Tokenizer._s_before_doctype_system_id, Tokenizer._eof_in_doctype),
+        DOCTYPE_SYSTEM_ID_DQ: (Tokenizer._s_doctype_system_id_dq, Tokenizer._eof_in_doctype),
+        DOCTYPE_SYSTEM_ID_SQ: (Tokenizer._s_doctype_system_id_sq, Tokenizer._eof_in_doctype),
+        AFTER_DOCTYPE_SYSTEM_ID: (Tokenizer._s_after_doctype_system_id, Tokenizer._eof_in_doctype),
+        BOGUS_DOCTYPE: (Tokenizer._s_bogus_doctype, Tokenizer._eof_bogus_doctype),
+        CDATA_SECTION: (Tokenizer._s_cdata_section, Tokenizer._eof_cdata),
+        CDATA_SECTION_BRACKET: (Tokenizer._s_cdata_section_bracket, Tokenizer._eof_cdata_bracket),
+        CDATA_SECTION_END: (Tokenizer._s_cdata_section_end, Tokenizer._eof_cdata_end),
+        AMBIGUOUS_AMPERSAND: (Tokenizer._s_ambiguous_ampersand, Tokenizer._eof_reconsume_return),
+        NUMERIC_CHARREF: (Tokenizer._s_numeric_charref, Tokenizer._eof_numeric_charref),
+        HEX_CHARREF_START: (Tokenizer._s_hex_charref_start, Tokenizer._no_digits),
+        DEC_CHARREF_START: (Tokenizer._s_dec_charref_start, Tokenizer._no_digits),
+        HEX_CHARREF: (Tokenizer._s_hex_charref, Tokenizer._eof_charref_digits),
+        DEC_CHARREF: (Tokenizer._s_dec_charref, Tokenizer._eof_charref_digits),
+    }
+    handlers: list[_Handler | None] = [None] * N_STATES
+    eof_handlers: list[_Handler | None] = [None] * N_STATES
+    for state, (handler, eof_handler) in table.items():
+        handlers[state] = handler
+        eof_handlers[state] = eof_handler
+    if None in handlers or None in eof_handlers:
+        raise AssertionError("a tokenizer state has no handler")
+    return [h for h in handlers if h is not None], [e for e in eof_handlers if e is not None]
+
+
+_HANDLERS, _EOF_HANDLERS = _build_tables()

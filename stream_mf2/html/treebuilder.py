@@ -1,0 +1,1998 @@
+"""WHATWG tree construction (HTML 13.2.6), scripting disabled.
+
+:class:`TreeBuilder` receives tokens from the tokenizer through the
+``TokenSink`` callbacks (see ARCHITECTURE.md) and builds a tree through a
+:class:`~stream_mf2.html.sink.TreeSink`. It owns the parser state of the spec:
+insertion mode, stack of open elements, list of active formatting elements,
+template insertion modes, head and form element pointers, frameset-ok flag,
+foster parenting flag and the pending table character tokens. The sink owns the
+nodes.
+
+Implementation notes:
+
+* No recursion on input-controlled depth. Reprocessing a token in another
+  mode is a direct call, but every chain of such calls has a constant bound.
+* Scope checks ("has an element in scope") first look at a per-name count of
+  open HTML elements, so the common negative answer costs O(1) even with a
+  very deep stack; positive answers scan down from the current node and stop
+  at the first scope boundary.
+* Elements leaving the stack of open elements are queued and reported to the
+  sink with ``pop`` once the current token has been processed completely.
+* Parse errors are not reported: they never change the tree.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Protocol
+
+from stream_mf2.errors import LimitExceeded
+from stream_mf2.html._tb_tables import (
+    BREAKOUT,
+    BUTTON_SCOPE_HTML,
+    CLOSE_P_BLOCKS,
+    END_BLOCKS,
+    FORMATTING,
+    FOSTER_TARGETS,
+    HEADINGS,
+    IMPLIED_END,
+    IMPLIED_END_THOROUGH,
+    LIST_ITEM_SCOPE_HTML,
+    MATHML_TEXT_INTEGRATION,
+    SCOPE_FOREIGN,
+    SCOPE_HTML,
+    SPECIAL_FOREIGN,
+    SPECIAL_HTML,
+    SVG_ATTR_ADJUST,
+    SVG_HTML_INTEGRATION,
+    SVG_TAG_ADJUST,
+    TABLE_SCOPE_HTML,
+    WS,
+    quirks_mode_for,
+)
+from stream_mf2.html.dom import HTML_NS, MATHML_NS, SVG_NS, Document, Element, Node, ParentNode
+from stream_mf2.html.sink import TreeSink
+
+__all__ = ["DEFAULT_MAX_DEPTH", "TreeBuilder"]
+
+#: Default bound on the depth of the stack of open elements.
+DEFAULT_MAX_DEPTH = 100_000
+
+# Insertion modes (13.2.4.1).
+INITIAL = 0
+BEFORE_HTML = 1
+BEFORE_HEAD = 2
+IN_HEAD = 3
+IN_HEAD_NOSCRIPT = 4
+AFTER_HEAD = 5
+IN_BODY = 6
+TEXT = 7
+IN_TABLE = 8
+IN_TABLE_TEXT = 9
+IN_CAPTION = 10
+IN_COLUMN_GROUP = 11
+IN_TABLE_BODY = 12
+IN_ROW = 13
+IN_CELL = 14
+IN_TEMPLATE = 15
+AFTER_BODY = 16
+IN_FRAMESET = 17
+AFTER_FRAMESET = 18
+AFTER_AFTER_BODY = 19
+AFTER_AFTER_FRAMESET = 20
+
+_TABLE_TEXT_PARENTS = frozenset(("table", "tbody", "template", "tfoot", "thead", "tr"))
+_HEAD_ELEMENTS = frozenset(
+    ("base", "basefont", "bgsound", "link", "meta", "noframes", "script", "style", "template", "title")
+)
+_TABLE_SECTION = frozenset(("tbody", "tfoot", "thead"))
+_CELL_OR_ROW_START = frozenset(("caption", "col", "colgroup", "tbody", "td", "tfoot", "th", "thead", "tr"))
+_RAWTEXT_CONTEXT = frozenset(("style", "xmp", "iframe", "noembed", "noframes"))
+
+Attrs = dict[str, str]
+
+
+class _Tokenizer(Protocol):
+    """What the tree builder needs from the tokenizer."""
+
+    last_start_tag: str | None
+
+    def switch_to(self, state: str) -> None: ...
+
+
+def _is_special(el: Element) -> bool:
+    if el.namespace == HTML_NS:
+        return el.name in SPECIAL_HTML
+    return (el.namespace, el.name) in SPECIAL_FOREIGN
+
+
+def _is_html_integration_point(el: Element) -> bool:
+    ns = el.namespace
+    if ns == SVG_NS:
+        return el.name in SVG_HTML_INTEGRATION
+    if ns == MATHML_NS and el.name == "annotation-xml":
+        enc = el.attrs.get("encoding")
+        return enc is not None and enc.lower() in ("text/html", "application/xhtml+xml")
+    return False
+
+
+def _adjust_foreign_attrs(attrs: Attrs, namespace: str) -> Attrs:
+    """Adjust MathML/SVG attribute case (the qualified names stay the keys)."""
+    if namespace == SVG_NS:
+        if any(k in SVG_ATTR_ADJUST for k in attrs):
+            return {SVG_ATTR_ADJUST.get(k, k): v for k, v in attrs.items()}
+    elif namespace == MATHML_NS and "definitionurl" in attrs:
+        return {("definitionURL" if k == "definitionurl" else k): v for k, v in attrs.items()}
+    return attrs
+
+
+class TreeBuilder:
+    """The HTML tree construction stage, a ``TokenSink`` driving a ``TreeSink``.
+
+    ``sink`` receives every tree mutation. ``tokenizer`` (also settable later
+    with :meth:`set_tokenizer`) is switched to RCDATA/RAWTEXT/script data/
+    PLAINTEXT when the spec says so. ``fragment_context`` turns on the HTML
+    fragment parsing algorithm with that element as context. ``max_depth``
+    bounds the stack of open elements (:class:`~stream_mf2.errors.LimitExceeded`).
+    """
+
+    def __init__(
+        self,
+        sink: TreeSink,
+        tokenizer: _Tokenizer | None = None,
+        *,
+        fragment_context: Element | None = None,
+        max_depth: int = DEFAULT_MAX_DEPTH,
+    ) -> None:
+        self.sink = sink
+        self.tokenizer: _Tokenizer | None = None
+        self.max_depth = max_depth
+        self.mode = INITIAL
+        self.original_mode = INITIAL
+        self.template_modes: list[int] = []
+        self.open: list[Element] = []
+        self.afe: list[Element | None] = []  # None is a marker
+        self._open_ids: set[int] = set()
+        self._counts: dict[str, int] = {}
+        self._pending_pops: list[Element] = []
+        self.head: Element | None = None
+        self.form: Element | None = None
+        self.frameset_ok = True
+        self.quirks = "no-quirks"
+        self._foster = False
+        self._ignore_lf = False
+        self._table_text: list[str] = []
+        self._context = fragment_context
+        self._done = False
+        attach = getattr(sink, "attach_tree_builder", None)
+        if attach is not None:
+            attach(self)  # lets a sink read the frameset-ok flag (see BoundedSink)
+        if fragment_context is not None:
+            self._init_fragment(fragment_context)
+        if tokenizer is not None:
+            self.set_tokenizer(tokenizer)
+
+    @property
+    def fragment_case(self) -> bool:
+        """Is this the HTML fragment parsing algorithm (a context element is set)?"""
+        return self._context is not None
+
+    # ------------------------------------------------------------------ setup
+
+    def set_tokenizer(self, tokenizer: _Tokenizer) -> None:
+        """Attach the tokenizer; in the fragment case also set its initial state."""
+        self.tokenizer = tokenizer
+        ctx = self._context
+        if ctx is None or ctx.namespace != HTML_NS:
+            return
+        name = ctx.name
+        state = None
+        if name in ("title", "textarea"):
+            state = "RCDATA state"
+        elif name in _RAWTEXT_CONTEXT:
+            state = "RAWTEXT state"
+        elif name == "script":
+            state = "Script data state"
+        elif name == "plaintext":
+            state = "PLAINTEXT state"
+        if state is not None:
+            # No start tag has been emitted, so no end tag is "appropriate":
+            # last_start_tag stays unset (``<script>`` context keeps "</script>" as text).
+            tokenizer.switch_to(state)
+
+    def _init_fragment(self, ctx: Element) -> None:
+        root = self.sink.create_element("html", HTML_NS, {})
+        self.sink.append(self.sink.document, root)
+        self._push(root)
+        if ctx.namespace == HTML_NS and ctx.name == "template":
+            self.template_modes.append(IN_TEMPLATE)
+        self._reset_insertion_mode()
+        if ctx.namespace == HTML_NS and ctx.name == "form":
+            self.form = ctx
+
+    # ------------------------------------------------------- TokenSink API
+
+    def start_tag(self, name: str, attrs: dict[str, str], self_closing: bool) -> None:
+        """A start tag token."""
+        self._ignore_lf = False
+        self._start(name, attrs, self_closing)
+        if self._pending_pops:
+            self._flush_pops()
+
+    def end_tag(self, name: str) -> None:
+        """An end tag token."""
+        self._ignore_lf = False
+        self._end(name)
+        if self._pending_pops:
+            self._flush_pops()
+
+    def characters(self, data: str) -> None:
+        """A run of character tokens."""
+        if not data:
+            return
+        if self._ignore_lf:
+            self._ignore_lf = False
+            if data[0] == "\n":
+                data = data[1:]
+                if not data:
+                    return
+        stack = self.open
+        while data:
+            if (
+                stack
+                and (stack[-1].namespace != HTML_NS or self._context is not None)
+                and self._use_foreign_for_chars()
+            ):
+                self._foreign_chars(data)
+                break
+            data = self._CHARS[self.mode](self, data)
+        if self._pending_pops:
+            self._flush_pops()
+
+    def comment(self, data: str) -> None:
+        """A comment token."""
+        self._ignore_lf = False
+        mode = self.mode
+        if mode == IN_TABLE_TEXT:
+            self._flush_table_text()
+            mode = self.mode
+        if mode in (INITIAL, BEFORE_HTML, AFTER_AFTER_BODY, AFTER_AFTER_FRAMESET):
+            self.sink.append(self.sink.document, self.sink.create_comment(data))
+        elif mode == AFTER_BODY:
+            self.sink.append(self.open[0], self.sink.create_comment(data))
+        else:
+            self._insert_comment(data)
+        if self._pending_pops:
+            self._flush_pops()
+
+    def doctype(self, name: str | None, public_id: str | None, system_id: str | None, force_quirks: bool) -> None:
+        """A DOCTYPE token: only meaningful in the "initial" insertion mode."""
+        self._ignore_lf = False
+        if self.mode == IN_TABLE_TEXT:
+            self._flush_table_text()
+        if self.mode != INITIAL:
+            return  # parse error; ignored in every other mode (and in foreign content)
+        self.sink.append_doctype(name or "", public_id or "", system_id or "")
+        self.quirks = quirks_mode_for(name, public_id, system_id, force_quirks)
+        self.sink.set_quirks_mode(self.quirks)
+        self.mode = BEFORE_HTML
+
+    def eof(self) -> None:
+        """End of input: finish every open element."""
+        self._ignore_lf = False
+        if self._done:
+            return
+        while True:
+            mode = self.mode
+            if mode == IN_TABLE_TEXT:
+                self._flush_table_text()
+                continue
+            if mode == INITIAL:
+                self._set_quirks("quirks")
+                self.mode = BEFORE_HTML
+                continue
+            if mode == BEFORE_HTML:
+                self._insert_html_root({})
+                self.mode = BEFORE_HEAD
+                continue
+            if mode == BEFORE_HEAD:
+                self.head = self._insert_html("head", {})
+                self.mode = IN_HEAD
+                continue
+            if mode == IN_HEAD:
+                self._pop()
+                self.mode = AFTER_HEAD
+                continue
+            if mode == IN_HEAD_NOSCRIPT:
+                self._pop()
+                self.mode = IN_HEAD
+                continue
+            if mode == AFTER_HEAD:
+                self._insert_html("body", {})
+                self.mode = IN_BODY
+                continue
+            if mode == TEXT:
+                self._pop()
+                self.mode = self.original_mode
+                continue
+            if mode in (IN_BODY, IN_TABLE, IN_CAPTION, IN_COLUMN_GROUP, IN_TABLE_BODY, IN_ROW, IN_CELL, IN_TEMPLATE):
+                if self.template_modes and self._counts.get("template"):
+                    # "in template" EOF: close the template and reprocess.
+                    self._pop_until_name("template")
+                    self._clear_afe_to_marker()
+                    self.template_modes.pop()
+                    self._reset_insertion_mode()
+                    continue
+            break
+        # Stop parsing: pop every node off the stack of open elements.
+        while self.open:
+            self._pop()
+        self._done = True
+        self._flush_pops()
+
+    def cdata_allowed(self) -> bool:
+        """Is the adjusted current node an element not in the HTML namespace?"""
+        if not self.open:
+            return False
+        return self._adjusted_current().namespace != HTML_NS
+
+    # --------------------------------------------------------- stack helpers
+
+    def _push(self, el: Element) -> None:
+        self.open.append(el)
+        self._open_ids.add(id(el))
+        if el.namespace == HTML_NS:
+            c = self._counts
+            c[el.name] = c.get(el.name, 0) + 1
+        if len(self.open) > self.max_depth:
+            self._depth_exceeded()
+
+    def _depth_exceeded(self) -> None:
+        if len(self.open) > self.max_depth:
+            raise LimitExceeded(
+                f"stack of open elements deeper than max_depth={self.max_depth}",
+                limit="max_depth",
+                value=self.max_depth,
+            )
+
+    def _forget(self, el: Element) -> None:
+        self._open_ids.discard(id(el))
+        if el.namespace == HTML_NS:
+            self._counts[el.name] -= 1
+        self._pending_pops.append(el)
+
+    def _pop(self) -> Element:
+        el = self.open.pop()
+        self._forget(el)
+        return el
+
+    def _stack_index(self, el: Element) -> int:
+        stack = self.open
+        for i in range(len(stack) - 1, -1, -1):
+            if stack[i] is el:
+                return i
+        return -1
+
+    def _remove_from_stack(self, el: Element) -> None:
+        i = self._stack_index(el)
+        if i >= 0:
+            del self.open[i]
+            self._forget(el)
+
+    def _flush_pops(self) -> None:
+        pops = self._pending_pops
+        self._pending_pops = []
+        pop = self.sink.pop
+        for el in pops:
+            pop(el)
+
+    def _pop_until_name(self, name: str) -> None:
+        """Pop elements until an HTML element named ``name`` has been popped."""
+        if not self._counts.get(name):
+            return
+        while True:
+            el = self._pop()
+            if el.name == name and el.namespace == HTML_NS:
+                return
+
+    def _pop_until_names(self, names: frozenset[str]) -> None:
+        while self.open:
+            el = self._pop()
+            if el.namespace == HTML_NS and el.name in names:
+                return
+
+    def _pop_until_node(self, node: Element) -> None:
+        if id(node) not in self._open_ids:
+            return
+        while True:
+            if self._pop() is node:
+                return
+
+    def _current_is(self, name: str) -> bool:
+        cur = self.open[-1]
+        return cur.name == name and cur.namespace == HTML_NS
+
+    def _adjusted_current(self) -> Element:
+        if self._context is not None and len(self.open) == 1:
+            return self._context
+        return self.open[-1]
+
+    # ------------------------------------------------------------ scopes
+
+    def _in_scope(self, name: str, boundary: frozenset[str] = SCOPE_HTML, foreign: bool = True) -> bool:
+        if not self._counts.get(name):
+            return False
+        for el in reversed(self.open):
+            if el.namespace == HTML_NS:
+                if el.name == name:
+                    return True
+                if el.name in boundary:
+                    return False
+            elif foreign and (el.namespace, el.name) in SCOPE_FOREIGN:
+                return False
+        return False
+
+    def _in_table_scope(self, name: str) -> bool:
+        return self._in_scope(name, TABLE_SCOPE_HTML, False)
+
+    def _any_in_scope(self, names: frozenset[str], boundary: frozenset[str], foreign: bool) -> bool:
+        c = self._counts
+        if not any(c.get(n) for n in names):
+            return False
+        for el in reversed(self.open):
+            if el.namespace == HTML_NS:
+                if el.name in names:
+                    return True
+                if el.name in boundary:
+                    return False
+            elif foreign and (el.namespace, el.name) in SCOPE_FOREIGN:
+                return False
+        return False
+
+    def _node_in_scope(self, node: Element) -> bool:
+        for el in reversed(self.open):
+            if el is node:
+                return True
+            if el.namespace == HTML_NS:
+                if el.name in SCOPE_HTML:
+                    return False
+            elif (el.namespace, el.name) in SCOPE_FOREIGN:
+                return False
+        return False
+
+    def _generate_implied_end_tags(self, exclude: str | None = None) -> None:
+        stack = self.open
+        while stack:
+            cur = stack[-1]
+            if cur.namespace != HTML_NS or cur.name not in IMPLIED_END or cur.name == exclude:
+                return
+            self._pop()
+
+    def _generate_all_implied_end_tags(self) -> None:
+        stack = self.open
+        while stack:
+            cur = stack[-1]
+            if cur.namespace != HTML_NS or cur.name not in IMPLIED_END_THOROUGH:
+                return
+            self._pop()
+
+    def _close_p(self) -> None:
+        self._generate_implied_end_tags("p")
+        self._pop_until_name("p")
+
+    def _close_p_in_button_scope(self) -> None:
+        if self._counts.get("p") and self._in_scope("p", BUTTON_SCOPE_HTML):
+            self._close_p()
+
+    # ------------------------------------------------------------ insertion
+
+    def _appropriate_place(self, override: Element | None = None) -> tuple[ParentNode, Node | None]:
+        target = override if override is not None else self.open[-1]
+        if self._foster and target.namespace == HTML_NS and target.name in FOSTER_TARGETS:
+            stack = self.open
+            last_template = last_table = -1
+            for i in range(len(stack) - 1, -1, -1):
+                el = stack[i]
+                if el.namespace == HTML_NS:
+                    if el.name == "template" and last_template < 0:
+                        last_template = i
+                        break  # a template above any table wins
+                    if el.name == "table" and last_table < 0:
+                        last_table = i
+                        break
+            if last_template >= 0:
+                return self.sink.template_contents(stack[last_template]), None
+            if last_table < 0:
+                return stack[0], None
+            table = stack[last_table]
+            if table.parent is not None:
+                return table.parent, table
+            target = stack[last_table - 1]
+        if target.namespace == HTML_NS and target.name == "template":
+            return self.sink.template_contents(target), None
+        return target, None
+
+    def _insert_node(self, node: Node, place: tuple[ParentNode, Node | None]) -> None:
+        parent, ref = place
+        if ref is None:
+            self.sink.append(parent, node)
+        else:
+            self.sink.insert_before(parent, node, ref)
+
+    def _insert_html(self, name: str, attrs: Attrs) -> Element:
+        el = self.sink.create_element(name, HTML_NS, attrs)
+        target = self.open[-1]
+        if self._foster or (target.name == "template" and target.namespace == HTML_NS):
+            self._insert_node(el, self._appropriate_place())
+        else:
+            self.sink.append(target, el)
+        # _push, inlined: this is the hottest path of tree construction.
+        self.open.append(el)
+        self._open_ids.add(id(el))
+        c = self._counts
+        c[name] = c.get(name, 0) + 1
+        if len(self.open) > self.max_depth:
+            self._depth_exceeded()
+        return el
+
+    def _insert_foreign(self, name: str, namespace: str, attrs: Attrs) -> Element:
+        el = self.sink.create_element(name, namespace, attrs)
+        self._insert_node(el, self._appropriate_place())
+        self._push(el)
+        return el
+
+    def _insert_html_root(self, attrs: Attrs) -> None:
+        root = self.sink.create_element("html", HTML_NS, attrs)
+        self.sink.append(self.sink.document, root)
+        self._push(root)
+
+    def _insert_text(self, data: str) -> None:
+        if not self._foster:
+            target = self.open[-1]
+            if target.namespace == HTML_NS and target.name == "template":
+                self.sink.append_text(self.sink.template_contents(target), data)
+            else:
+                self.sink.append_text(target, data)
+            return
+        parent, ref = self._appropriate_place()
+        if type(parent) is Document:
+            return
+        if ref is None:
+            self.sink.append_text(parent, data)
+        else:
+            self.sink.insert_text_before(parent, data, ref)
+
+    def _insert_comment(self, data: str) -> None:
+        self._insert_node(self.sink.create_comment(data), self._appropriate_place())
+
+    def _set_quirks(self, mode: str) -> None:
+        self.quirks = mode
+        self.sink.set_quirks_mode(mode)
+
+    def _raw_text(self, name: str, attrs: Attrs, state: str) -> None:
+        """Generic raw text / RCDATA element parsing algorithms."""
+        self._insert_html(name, attrs)
+        tok = self.tokenizer
+        if tok is not None:
+            tok.last_start_tag = name
+            tok.switch_to(state)
+        self.original_mode = self.mode
+        self.mode = TEXT
+
+    # -------------------------------------------- active formatting elements
+
+    def _push_afe(self, el: Element) -> None:
+        afe = self.afe
+        count = 0
+        earliest = -1
+        for i in range(len(afe) - 1, -1, -1):
+            e = afe[i]
+            if e is None:
+                break
+            if e.name == el.name and e.namespace == el.namespace and e.attrs == el.attrs:
+                count += 1
+                earliest = i
+        if count >= 3:
+            del afe[earliest]
+        afe.append(el)
+
+    def _afe_index(self, el: Element) -> int:
+        afe = self.afe
+        for i in range(len(afe) - 1, -1, -1):
+            if afe[i] is el:
+                return i
+        return -1
+
+    def _reconstruct(self) -> None:
+        afe = self.afe
+        if not afe:
+            return
+        last = afe[-1]
+        if last is None or id(last) in self._open_ids:
+            return
+        i = len(afe) - 1
+        while i > 0:
+            e = afe[i - 1]
+            if e is None or id(e) in self._open_ids:
+                break
+            i -= 1
+        for j in range(i, len(afe)):
+            old = afe[j]
+            assert old is not None
+            afe[j] = self._insert_html(old.name, dict(old.attrs))
+
+    def _clear_afe_to_marker(self) -> None:
+        afe = self.afe
+        while afe:
+            if afe.pop() is None:
+                return
+
+    def _insert_formatting(self, name: str, attrs: Attrs) -> None:
+        self._reconstruct()
+        self._push_afe(self._insert_html(name, attrs))
+
+    def _adoption_agency(self, subject: str) -> bool:
+        """13.2.6.4.7 adoption agency algorithm. False: act as "any other end tag"."""
+        stack = self.open
+        afe = self.afe
+        cur = stack[-1]
+        if cur.name == subject and cur.namespace == HTML_NS and self._afe_index(cur) < 0:
+            self._pop()
+            return True
+        for _outer in range(8):
+            fe_i = -1
+            for i in range(len(afe) - 1, -1, -1):
+                e = afe[i]
+                if e is None:
+                    break
+                if e.name == subject and e.namespace == HTML_NS:
+                    fe_i = i
+                    break
+            if fe_i < 0:
+                return False
+            fe = afe[fe_i]
+            assert fe is not None
+            if id(fe) not in self._open_ids:
+                del afe[fe_i]
+                return True
+            if not self._node_in_scope(fe):
+                return True
+            fe_s = self._stack_index(fe)
+            fb_s = -1
+            for i in range(fe_s + 1, len(stack)):
+                if _is_special(stack[i]):
+                    fb_s = i
+                    break
+            if fb_s < 0:
+                while self._pop() is not fe:
+                    pass
+                del afe[fe_i]
+                return True
+            fb = stack[fb_s]
+            common = stack[fe_s - 1]
+            bookmark = fe_i
+            node_s = fb_s
+            last_node = fb
+            inner = 0
+            while True:
+                inner += 1
+                node_s -= 1
+                node = stack[node_s]
+                if node is fe:
+                    break
+                node_afe = self._afe_index(node)
+                if inner > 3 and node_afe >= 0:
+                    del afe[node_afe]
+                    if node_afe < bookmark:
+                        bookmark -= 1
+                    node_afe = -1
+                if node_afe < 0:
+                    del stack[node_s]
+                    self._forget(node)
+                    continue
+                clone = self.sink.create_element(node.name, node.namespace, dict(node.attrs))
+                afe[node_afe] = clone
+                stack[node_s] = clone
+                self._open_ids.add(id(clone))
+                self._open_ids.discard(id(node))
+                self._pending_pops.append(node)
+                if last_node is fb:
+                    bookmark = node_afe + 1
+                self.sink.append(clone, last_node)
+                last_node = clone
+            self._insert_node(last_node, self._appropriate_place(common))
+            new = self.sink.create_element(fe.name, fe.namespace, dict(fe.attrs))
+            self.sink.reparent_children(fb, new)
+            self.sink.append(fb, new)
+            fe_afe = self._afe_index(fe)
+            del afe[fe_afe]
+            if fe_afe < bookmark:
+                bookmark -= 1
+            afe.insert(bookmark, new)
+            self._remove_from_stack(fe)
+            fb_s = self._stack_index(fb)
+            stack.insert(fb_s + 1, new)
+            self._open_ids.add(id(new))
+            self._counts[new.name] = self._counts.get(new.name, 0) + 1
+        return True
+
+    # ----------------------------------------------------------- mode reset
+
+    def _reset_insertion_mode(self) -> None:
+        stack = self.open
+        for i in range(len(stack) - 1, -1, -1):
+            node = stack[i]
+            last = i == 0
+            if last and self._context is not None:
+                node = self._context
+            if node.namespace == HTML_NS:
+                name = node.name
+                if name in ("td", "th") and not last:
+                    self.mode = IN_CELL
+                    return
+                if name == "tr":
+                    self.mode = IN_ROW
+                    return
+                if name in _TABLE_SECTION:
+                    self.mode = IN_TABLE_BODY
+                    return
+                if name == "caption":
+                    self.mode = IN_CAPTION
+                    return
+                if name == "colgroup":
+                    self.mode = IN_COLUMN_GROUP
+                    return
+                if name == "table":
+                    self.mode = IN_TABLE
+                    return
+                if name == "template":
+                    self.mode = self.template_modes[-1]
+                    return
+                if name == "head" and not last:
+                    self.mode = IN_HEAD
+                    return
+                if name == "body":
+                    self.mode = IN_BODY
+                    return
+                if name == "frameset":
+                    self.mode = IN_FRAMESET
+                    return
+                if name == "html":
+                    self.mode = BEFORE_HEAD if self.head is None else AFTER_HEAD
+                    return
+            if last:
+                self.mode = IN_BODY
+                return
+
+    # ------------------------------------------------------ token dispatch
+
+    def _use_foreign_for_chars(self) -> bool:
+        if not self.open:
+            return False
+        node = self._adjusted_current()
+        ns = node.namespace
+        if ns == HTML_NS:
+            return False
+        if ns == MATHML_NS and node.name in MATHML_TEXT_INTEGRATION:
+            return False
+        return not _is_html_integration_point(node)
+
+    def _use_foreign_for_start(self, name: str) -> bool:
+        if not self.open:
+            return False
+        node = self._adjusted_current()
+        ns = node.namespace
+        if ns == HTML_NS:
+            return False
+        if ns == MATHML_NS:
+            if node.name in MATHML_TEXT_INTEGRATION and name not in ("mglyph", "malignmark"):
+                return False
+            if node.name == "annotation-xml" and name == "svg":
+                return False
+        return not _is_html_integration_point(node)
+
+    def _start(self, name: str, attrs: Attrs, self_closing: bool) -> None:
+        stack = self.open
+        if (
+            (stack and stack[-1].namespace != HTML_NS) or (self._context is not None and len(stack) == 1)
+        ) and self._use_foreign_for_start(name):
+            self._foreign_start(name, attrs, self_closing)
+        else:
+            self._START[self.mode](self, name, attrs, self_closing)
+
+    def _end(self, name: str) -> None:
+        stack = self.open
+        if (
+            stack
+            and (stack[-1].namespace != HTML_NS or (self._context is not None and len(stack) == 1))
+            and self._adjusted_current().namespace != HTML_NS
+        ):
+            self._foreign_end(name)
+        else:
+            self._END[self.mode](self, name)
+
+    # ----------------------------------------------------- foreign content
+
+    def _foreign_chars(self, data: str) -> None:
+        if self.frameset_ok and data.replace("\0", "").strip(WS):
+            self.frameset_ok = False
+        if "\0" in data:
+            data = data.replace("\0", "\ufffd")
+        self._insert_text(data)
+
+    def _foreign_start(self, name: str, attrs: Attrs, self_closing: bool) -> None:
+        if name in BREAKOUT or (name == "font" and ("color" in attrs or "face" in attrs or "size" in attrs)):
+            self._foreign_breakout()
+            self._START[self.mode](self, name, attrs, self_closing)
+            return
+        ns = self._adjusted_current().namespace
+        if ns == SVG_NS:
+            name = SVG_TAG_ADJUST.get(name, name)
+        self._insert_foreign(name, ns, _adjust_foreign_attrs(attrs, ns))
+        if self_closing:
+            self._pop()
+
+    def _foreign_breakout(self) -> None:
+        stack = self.open
+        while True:
+            cur = stack[-1]
+            if (
+                cur.namespace == HTML_NS
+                or (cur.namespace == MATHML_NS and cur.name in MATHML_TEXT_INTEGRATION)
+                or _is_html_integration_point(cur)
+            ):
+                return
+            self._pop()
+
+    def _foreign_end(self, name: str) -> None:
+        if name in ("br", "p"):
+            self._foreign_breakout()
+            self._END[self.mode](self, name)
+            return
+        stack = self.open
+        i = len(stack) - 1
+        node = stack[i]
+        while i > 0:
+            if node.name.lower() == name:
+                self._pop_until_node(node)
+                return
+            i -= 1
+            node = stack[i]
+            if node.namespace == HTML_NS:
+                self._END[self.mode](self, name)
+                return
+
+    # ------------------------------------------------------ characters
+
+    def _chars_initial(self, data: str) -> str:
+        rest = data.lstrip(WS)
+        if rest:
+            self._set_quirks("quirks")
+            self.mode = BEFORE_HTML
+        return rest
+
+    def _chars_before_html(self, data: str) -> str:
+        rest = data.lstrip(WS)
+        if rest:
+            self._insert_html_root({})
+            self.mode = BEFORE_HEAD
+        return rest
+
+    def _chars_before_head(self, data: str) -> str:
+        rest = data.lstrip(WS)
+        if rest:
+            self.head = self._insert_html("head", {})
+            self.mode = IN_HEAD
+        return rest
+
+    def _chars_in_head(self, data: str) -> str:
+        rest = data.lstrip(WS)
+        if len(rest) != len(data):
+            self._insert_text(data[: len(data) - len(rest)])
+        if rest:
+            self._pop()
+            self.mode = AFTER_HEAD
+        return rest
+
+    def _chars_in_head_noscript(self, data: str) -> str:
+        rest = data.lstrip(WS)
+        if len(rest) != len(data):
+            self._insert_text(data[: len(data) - len(rest)])
+        if rest:
+            self._pop()
+            self.mode = IN_HEAD
+        return rest
+
+    def _chars_after_head(self, data: str) -> str:
+        rest = data.lstrip(WS)
+        if len(rest) != len(data):
+            self._insert_text(data[: len(data) - len(rest)])
+        if rest:
+            self._insert_html("body", {})
+            self.mode = IN_BODY
+        return rest
+
+    def _chars_in_body(self, data: str) -> str:
+        if "\0" in data:
+            data = data.replace("\0", "")
+            if not data:
+                return ""
+        afe = self.afe
+        if afe:
+            last = afe[-1]
+            if last is not None and id(last) not in self._open_ids:
+                self._reconstruct()
+        if self.frameset_ok and data.strip(WS):
+            self.frameset_ok = False
+        self._insert_text(data)
+        return ""
+
+    def _chars_text(self, data: str) -> str:
+        self._insert_text(data)
+        return ""
+
+    def _chars_in_table(self, data: str) -> str:
+        cur = self.open[-1]
+        if cur.namespace == HTML_NS and cur.name in _TABLE_TEXT_PARENTS:
+            self._table_text = []
+            self.original_mode = self.mode
+            self.mode = IN_TABLE_TEXT
+            return data
+        self._foster = True
+        try:
+            self._chars_in_body(data)
+        finally:
+            self._foster = False
+        return ""
+
+    def _chars_in_table_text(self, data: str) -> str:
+        if "\0" in data:
+            data = data.replace("\0", "")
+        if data:
+            self._table_text.append(data)
+        return ""
+
+    def _flush_table_text(self) -> None:
+        data = "".join(self._table_text)
+        self._table_text = []
+        self.mode = self.original_mode
+        if not data:
+            return
+        if data.strip(WS):
+            self._foster = True
+            try:
+                self._chars_in_body(data)
+            finally:
+                self._foster = False
+        else:
+            self._insert_text(data)
+
+    def _chars_in_column_group(self, data: str) -> str:
+        rest = data.lstrip(WS)
+        if len(rest) != len(data):
+            self._insert_text(data[: len(data) - len(rest)])
+        if rest:
+            if not self._current_is("colgroup"):
+                return ""
+            self._pop()
+            self.mode = IN_TABLE
+        return rest
+
+    def _chars_after_body(self, data: str) -> str:
+        rest = data.lstrip(WS)
+        if len(rest) != len(data):
+            self._chars_in_body(data[: len(data) - len(rest)])
+        if rest:
+            self.mode = IN_BODY
+        return rest
+
+    def _chars_frameset(self, data: str) -> str:
+        ws = "".join(c for c in data if c in WS)
+        if ws:
+            self._insert_text(ws)
+        return ""
+
+    def _chars_after_after_frameset(self, data: str) -> str:
+        ws = "".join(c for c in data if c in WS)
+        if ws:
+            self._chars_in_body(ws)
+        return ""
+
+    # ------------------------------------------------------------ initial etc.
+
+    def _start_initial(self, name: str, attrs: Attrs, sc: bool) -> None:
+        self._set_quirks("quirks")
+        self.mode = BEFORE_HTML
+        self._start_before_html(name, attrs, sc)
+
+    def _end_initial(self, name: str) -> None:
+        self._set_quirks("quirks")
+        self.mode = BEFORE_HTML
+        self._end_before_html(name)
+
+    def _start_before_html(self, name: str, attrs: Attrs, sc: bool) -> None:
+        if name == "html":
+            self._insert_html_root(attrs)
+            self.mode = BEFORE_HEAD
+            return
+        self._insert_html_root({})
+        self.mode = BEFORE_HEAD
+        self._start_before_head(name, attrs, sc)
+
+    def _end_before_html(self, name: str) -> None:
+        if name not in ("head", "body", "html", "br"):
+            return
+        self._insert_html_root({})
+        self.mode = BEFORE_HEAD
+        self._end_before_head(name)
+
+    def _start_before_head(self, name: str, attrs: Attrs, sc: bool) -> None:
+        if name == "html":
+            self._start_in_body(name, attrs, sc)
+            return
+        if name == "head":
+            self.head = self._insert_html("head", attrs)
+            self.mode = IN_HEAD
+            return
+        self.head = self._insert_html("head", {})
+        self.mode = IN_HEAD
+        self._start_in_head(name, attrs, sc)
+
+    def _end_before_head(self, name: str) -> None:
+        if name not in ("head", "body", "html", "br"):
+            return
+        self.head = self._insert_html("head", {})
+        self.mode = IN_HEAD
+        self._end_in_head(name)
+
+    def _start_in_head(self, name: str, attrs: Attrs, sc: bool) -> None:
+        if name == "html":
+            self._start_in_body(name, attrs, sc)
+        elif name in ("base", "basefont", "bgsound", "link", "meta"):
+            self._insert_html(name, attrs)
+            self._pop()
+        elif name == "title":
+            self._raw_text(name, attrs, "RCDATA state")
+        elif name == "noscript":
+            self._insert_html(name, attrs)
+            self.mode = IN_HEAD_NOSCRIPT
+        elif name in ("noframes", "style"):
+            self._raw_text(name, attrs, "RAWTEXT state")
+        elif name == "script":
+            self._raw_text(name, attrs, "Script data state")
+        elif name == "template":
+            self._insert_html(name, attrs)
+            self.afe.append(None)
+            self.frameset_ok = False
+            self.mode = IN_TEMPLATE
+            self.template_modes.append(IN_TEMPLATE)
+        elif name == "head":
+            return
+        else:
+            self._pop()
+            self.mode = AFTER_HEAD
+            self._start_after_head(name, attrs, sc)
+
+    def _end_in_head(self, name: str) -> None:
+        if name == "head":
+            self._pop()
+            self.mode = AFTER_HEAD
+        elif name in ("body", "html", "br"):
+            self._pop()
+            self.mode = AFTER_HEAD
+            self._end_after_head(name)
+        elif name == "template":
+            self._end_template()
+
+    def _end_template(self) -> None:
+        if not self._counts.get("template"):
+            return
+        self._generate_all_implied_end_tags()
+        self._pop_until_name("template")
+        self._clear_afe_to_marker()
+        self.template_modes.pop()
+        self._reset_insertion_mode()
+
+    def _start_in_head_noscript(self, name: str, attrs: Attrs, sc: bool) -> None:
+        if name == "html":
+            self._start_in_body(name, attrs, sc)
+        elif name in ("basefont", "bgsound", "link", "meta", "noframes", "style"):
+            self._start_in_head(name, attrs, sc)
+        elif name in ("head", "noscript"):
+            return
+        else:
+            self._pop()
+            self.mode = IN_HEAD
+            self._start_in_head(name, attrs, sc)
+
+    def _end_in_head_noscript(self, name: str) -> None:
+        if name == "noscript":
+            self._pop()
+            self.mode = IN_HEAD
+        elif name == "br":
+            self._pop()
+            self.mode = IN_HEAD
+            self._end_in_head(name)
+
+    def _start_after_head(self, name: str, attrs: Attrs, sc: bool) -> None:
+        if name == "html":
+            self._start_in_body(name, attrs, sc)
+        elif name == "body":
+            self._insert_html(name, attrs)
+            self.frameset_ok = False
+            self.mode = IN_BODY
+        elif name == "frameset":
+            self._insert_html(name, attrs)
+            self.mode = IN_FRAMESET
+        elif name in _HEAD_ELEMENTS:
+            head = self.head
+            assert head is not None
+            self._push(head)
+            self._start_in_head(name, attrs, sc)
+            self._remove_from_stack(head)
+        elif name == "head":
+            return
+        else:
+            self._insert_html("body", {})
+            self.mode = IN_BODY
+            self._start_in_body(name, attrs, sc)
+
+    def _end_after_head(self, name: str) -> None:
+        if name == "template":
+            self._end_in_head(name)
+        elif name in ("body", "html", "br"):
+            self._insert_html("body", {})
+            self.mode = IN_BODY
+            self._end_in_body(name)
+
+    # ---------------------------------------------------------------- in body
+
+    def _start_in_body(self, name: str, attrs: Attrs, sc: bool) -> None:
+        handler = _BODY_START.get(name)
+        if handler is not None:
+            handler(self, name, attrs, sc)
+            return
+        # Any other start tag.
+        afe = self.afe
+        if afe:
+            last = afe[-1]
+            if last is not None and id(last) not in self._open_ids:
+                self._reconstruct()
+        self._insert_html(name, attrs)
+
+    def _b_html(self, name: str, attrs: Attrs, sc: bool) -> None:
+        if self._counts.get("template"):
+            return
+        self.sink.add_attrs_if_missing(self.open[0], attrs)
+
+    def _b_head_rules(self, name: str, attrs: Attrs, sc: bool) -> None:
+        self._start_in_head(name, attrs, sc)
+
+    def _b_body(self, name: str, attrs: Attrs, sc: bool) -> None:
+        stack = self.open
+        if len(stack) == 1 or not (stack[1].name == "body" and stack[1].namespace == HTML_NS):
+            return
+        if self._counts.get("template"):
+            return
+        self.frameset_ok = False
+        self.sink.add_attrs_if_missing(stack[1], attrs)
+
+    def _b_frameset(self, name: str, attrs: Attrs, sc: bool) -> None:
+        stack = self.open
+        if len(stack) == 1 or not (stack[1].name == "body" and stack[1].namespace == HTML_NS):
+            return
+        if not self.frameset_ok:
+            return
+        self.sink.remove(stack[1])
+        while len(stack) > 1:
+            self._pop()
+        self._insert_html(name, attrs)
+        self.mode = IN_FRAMESET
+
+    def _b_close_p_block(self, name: str, attrs: Attrs, sc: bool) -> None:
+        self._close_p_in_button_scope()
+        self._insert_html(name, attrs)
+
+    def _b_heading(self, name: str, attrs: Attrs, sc: bool) -> None:
+        self._close_p_in_button_scope()
+        cur = self.open[-1]
+        if cur.namespace == HTML_NS and cur.name in HEADINGS:
+            self._pop()
+        self._insert_html(name, attrs)
+
+    def _b_pre(self, name: str, attrs: Attrs, sc: bool) -> None:
+        self._close_p_in_button_scope()
+        self._insert_html(name, attrs)
+        self._ignore_lf = True
+        self.frameset_ok = False
+
+    def _b_form(self, name: str, attrs: Attrs, sc: bool) -> None:
+        has_template = bool(self._counts.get("template"))
+        if self.form is not None and not has_template:
+            return
+        self._close_p_in_button_scope()
+        el = self._insert_html(name, attrs)
+        if not has_template:
+            self.form = el
+
+    def _b_li(self, name: str, attrs: Attrs, sc: bool) -> None:
+        self.frameset_ok = False
+        targets = ("li",) if name == "li" else ("dd", "dt")
+        stack = self.open
+        # The loop below can only act if such an element is open (counter check).
+        start = len(stack) - 1 if any(self._counts.get(t) for t in targets) else -1
+        for i in range(start, -1, -1):
+            node = stack[i]
+            if node.namespace == HTML_NS and node.name in targets:
+                self._generate_implied_end_tags(node.name)
+                self._pop_until_name(node.name)
+                break
+            if _is_special(node) and not (node.namespace == HTML_NS and node.name in ("address", "div", "p")):
+                break
+        self._close_p_in_button_scope()
+        self._insert_html(name, attrs)
+
+    def _b_plaintext(self, name: str, attrs: Attrs, sc: bool) -> None:
+        self._close_p_in_button_scope()
+        self._insert_html(name, attrs)
+        if self.tokenizer is not None:
+            self.tokenizer.switch_to("PLAINTEXT state")
+
+    def _b_button(self, name: str, attrs: Attrs, sc: bool) -> None:
+        if self._in_scope("button"):
+            self._generate_implied_end_tags()
+            self._pop_until_name("button")
+        self._reconstruct()
+        self._insert_html(name, attrs)
+        self.frameset_ok = False
+
+    def _b_a(self, name: str, attrs: Attrs, sc: bool) -> None:
+        afe = self.afe
+        for i in range(len(afe) - 1, -1, -1):
+            e = afe[i]
+            if e is None:
+                break
+            if e.name == "a" and e.namespace == HTML_NS:
+                if not self._adoption_agency("a"):
+                    self._end_other_in_body("a")
+                j = self._afe_index(e)
+                if j >= 0:
+                    del afe[j]
+                self._remove_from_stack(e)
+                break
+        self._insert_formatting(name, attrs)
+
+    def _b_formatting(self, name: str, attrs: Attrs, sc: bool) -> None:
+        self._insert_formatting(name, attrs)
+
+    def _b_nobr(self, name: str, attrs: Attrs, sc: bool) -> None:
+        self._reconstruct()
+        if self._in_scope("nobr"):
+            if not self._adoption_agency("nobr"):
+                self._end_other_in_body("nobr")
+            self._reconstruct()
+        self._push_afe(self._insert_html(name, attrs))
+
+    def _b_applet(self, name: str, attrs: Attrs, sc: bool) -> None:
+        self._reconstruct()
+        self._insert_html(name, attrs)
+        self.afe.append(None)
+        self.frameset_ok = False
+
+    def _b_table(self, name: str, attrs: Attrs, sc: bool) -> None:
+        if self.quirks != "quirks":
+            self._close_p_in_button_scope()
+        self._insert_html(name, attrs)
+        self.frameset_ok = False
+        self.mode = IN_TABLE
+
+    def _b_void(self, name: str, attrs: Attrs, sc: bool) -> None:
+        self._reconstruct()
+        self._insert_html(name, attrs)
+        self._pop()
+        self.frameset_ok = False
+
+    def _b_input(self, name: str, attrs: Attrs, sc: bool) -> None:
+        ctx = self._context
+        if ctx is not None and ctx.name == "select" and ctx.namespace == HTML_NS:
+            return
+        if self._in_scope("select"):
+            self._pop_until_name("select")
+        self._reconstruct()
+        self._insert_html(name, attrs)
+        self._pop()
+        t = attrs.get("type")
+        if t is None or t.lower() != "hidden":
+            self.frameset_ok = False
+
+    def _b_param(self, name: str, attrs: Attrs, sc: bool) -> None:
+        self._insert_html(name, attrs)
+        self._pop()
+
+    def _b_hr(self, name: str, attrs: Attrs, sc: bool) -> None:
+        self._close_p_in_button_scope()
+        if self._in_scope("select"):
+            self._generate_implied_end_tags()
+        self._insert_html(name, attrs)
+        self._pop()
+        self.frameset_ok = False
+
+    def _b_image(self, name: str, attrs: Attrs, sc: bool) -> None:
+        self._start("img", attrs, sc)
+
+    def _b_textarea(self, name: str, attrs: Attrs, sc: bool) -> None:
+        self._raw_text(name, attrs, "RCDATA state")
+        self._ignore_lf = True
+        self.frameset_ok = False
+
+    def _b_xmp(self, name: str, attrs: Attrs, sc: bool) -> None:
+        self._close_p_in_button_scope()
+        self._reconstruct()
+        self.frameset_ok = False
+        self._raw_text(name, attrs, "RAWTEXT state")
+
+    def _b_iframe(self, name: str, attrs: Attrs, sc: bool) -> None:
+        self.frameset_ok = False
+        self._raw_text(name, attrs, "RAWTEXT state")
+
+    def _b_noembed(self, name: str, attrs: Attrs, sc: bool) -> None:
+        self._raw_text(name, attrs, "RAWTEXT state")
+
+    def _b_select(self, name: str, attrs: Attrs, sc: bool) -> None:
+        ctx = self._context
+        if ctx is not None and ctx.name == "select" and ctx.namespace == HTML_NS:
+            return
+        if self._in_scope("select"):
+            self._pop_until_name("select")
+            return
+        self._reconstruct()
+        self._insert_html(name, attrs)
+        self.frameset_ok = False
+
+    def _b_option(self, name: str, attrs: Attrs, sc: bool) -> None:
+        if self._in_scope("select"):
+            if name == "option":
+                self._generate_implied_end_tags("optgroup")
+            else:
+                self._generate_implied_end_tags()
+        elif self._current_is("option"):
+            self._pop()
+        self._reconstruct()
+        self._insert_html(name, attrs)
+
+    def _b_rb(self, name: str, attrs: Attrs, sc: bool) -> None:
+        if self._in_scope("ruby"):
+            self._generate_implied_end_tags()
+        self._insert_html(name, attrs)
+
+    def _b_rp(self, name: str, attrs: Attrs, sc: bool) -> None:
+        if self._in_scope("ruby"):
+            self._generate_implied_end_tags("rtc")
+        self._insert_html(name, attrs)
+
+    def _b_math(self, name: str, attrs: Attrs, sc: bool) -> None:
+        self._reconstruct()
+        ns = MATHML_NS if name == "math" else SVG_NS
+        self._insert_foreign(name, ns, _adjust_foreign_attrs(attrs, ns))
+        if sc:
+            self._pop()
+
+    def _b_ignore(self, name: str, attrs: Attrs, sc: bool) -> None:
+        return
+
+    def _end_in_body(self, name: str) -> None:
+        handler = _BODY_END.get(name)
+        if handler is not None:
+            handler(self, name)
+        else:
+            self._end_other_in_body(name)
+
+    def _end_other_in_body(self, name: str) -> None:
+        if not self._counts.get(name):
+            return
+        stack = self.open
+        for i in range(len(stack) - 1, -1, -1):
+            node = stack[i]
+            if node.name == name and node.namespace == HTML_NS:
+                self._generate_implied_end_tags(name)
+                self._pop_until_node(node)
+                return
+            if _is_special(node):
+                return
+
+    def _be_body(self, name: str) -> None:
+        if self._in_scope("body"):
+            self.mode = AFTER_BODY
+
+    def _be_html(self, name: str) -> None:
+        if self._in_scope("body"):
+            self.mode = AFTER_BODY
+            self._end_after_body(name)
+
+    def _be_block(self, name: str) -> None:
+        if not self._in_scope(name):
+            return
+        self._generate_implied_end_tags()
+        self._pop_until_name(name)
+
+    def _be_form(self, name: str) -> None:
+        if not self._counts.get("template"):
+            node = self.form
+            self.form = None
+            if node is None or not self._node_in_scope(node):
+                return
+            self._generate_implied_end_tags()
+            self._remove_from_stack(node)
+        else:
+            if not self._in_scope("form"):
+                return
+            self._generate_implied_end_tags()
+            self._pop_until_name("form")
+
+    def _be_p(self, name: str) -> None:
+        if not self._in_scope("p", BUTTON_SCOPE_HTML):
+            self._insert_html("p", {})
+        self._close_p()
+
+    def _be_li(self, name: str) -> None:
+        if not self._in_scope("li", LIST_ITEM_SCOPE_HTML):
+            return
+        self._generate_implied_end_tags("li")
+        self._pop_until_name("li")
+
+    def _be_dd(self, name: str) -> None:
+        if not self._in_scope(name):
+            return
+        self._generate_implied_end_tags(name)
+        self._pop_until_name(name)
+
+    def _be_heading(self, name: str) -> None:
+        if not self._any_in_scope(HEADINGS, SCOPE_HTML, True):
+            return
+        self._generate_implied_end_tags()
+        self._pop_until_names(HEADINGS)
+
+    def _be_formatting(self, name: str) -> None:
+        if not self._adoption_agency(name):
+            self._end_other_in_body(name)
+
+    def _be_applet(self, name: str) -> None:
+        if not self._in_scope(name):
+            return
+        self._generate_implied_end_tags()
+        self._pop_until_name(name)
+        self._clear_afe_to_marker()
+
+    def _be_br(self, name: str) -> None:
+        self._b_void("br", {}, False)
+
+    def _be_template(self, name: str) -> None:
+        self._end_in_head(name)
+
+    # ------------------------------------------------------------------ text
+
+    def _start_text(self, name: str, attrs: Attrs, sc: bool) -> None:
+        return  # cannot happen: the tokenizer is in a text state
+
+    def _end_text(self, name: str) -> None:
+        self._pop()
+        self.mode = self.original_mode
+
+    # --------------------------------------------------------------- in table
+
+    def _clear_to_context(self, names: tuple[str, ...]) -> None:
+        stack = self.open
+        while True:
+            cur = stack[-1]
+            if cur.namespace == HTML_NS and cur.name in names:
+                return
+            self._pop()
+
+    def _clear_to_table_context(self) -> None:
+        self._clear_to_context(("table", "template", "html"))
+
+    def _clear_to_table_body_context(self) -> None:
+        self._clear_to_context(("tbody", "tfoot", "thead", "template", "html"))
+
+    def _clear_to_row_context(self) -> None:
+        self._clear_to_context(("tr", "template", "html"))
+
+    def _start_in_table(self, name: str, attrs: Attrs, sc: bool) -> None:
+        if name == "caption":
+            self._clear_to_table_context()
+            self.afe.append(None)
+            self._insert_html(name, attrs)
+            self.mode = IN_CAPTION
+        elif name == "colgroup":
+            self._clear_to_table_context()
+            self._insert_html(name, attrs)
+            self.mode = IN_COLUMN_GROUP
+        elif name == "col":
+            self._clear_to_table_context()
+            self._insert_html("colgroup", {})
+            self.mode = IN_COLUMN_GROUP
+            self._start_in_column_group(name, attrs, sc)
+        elif name in _TABLE_SECTION:
+            self._clear_to_table_context()
+            self._insert_html(name, attrs)
+            self.mode = IN_TABLE_BODY
+        elif name in ("td", "th", "tr"):
+            self._clear_to_table_context()
+            self._insert_html("tbody", {})
+            self.mode = IN_TABLE_BODY
+            self._start_in_table_body(name, attrs, sc)
+        elif name == "table":
+            if not self._in_table_scope("table"):
+                return
+            self._pop_until_name("table")
+            self._reset_insertion_mode()
+            self._start(name, attrs, sc)
+        elif name in ("style", "script", "template"):
+            self._start_in_head(name, attrs, sc)
+        elif name == "input":
+            t = attrs.get("type")
+            if t is None or t.lower() != "hidden":
+                self._table_anything_else_start(name, attrs, sc)
+                return
+            self._insert_html(name, attrs)
+            self._pop()
+        elif name == "form":
+            if self._counts.get("template") or self.form is not None:
+                return
+            self.form = self._insert_html(name, attrs)
+            self._pop()
+        else:
+            self._table_anything_else_start(name, attrs, sc)
+
+    def _table_anything_else_start(self, name: str, attrs: Attrs, sc: bool) -> None:
+        self._foster = True
+        try:
+            self._start_in_body(name, attrs, sc)
+        finally:
+            self._foster = False
+
+    def _end_in_table(self, name: str) -> None:
+        if name == "table":
+            if not self._in_table_scope("table"):
+                return
+            self._pop_until_name("table")
+            self._reset_insertion_mode()
+        elif name in ("body", "caption", "col", "colgroup", "html", "tbody", "td", "tfoot", "th", "thead", "tr"):
+            return
+        elif name == "template":
+            self._end_in_head(name)
+        else:
+            self._foster = True
+            try:
+                self._end_in_body(name)
+            finally:
+                self._foster = False
+
+    def _start_in_table_text(self, name: str, attrs: Attrs, sc: bool) -> None:
+        self._flush_table_text()
+        self._start(name, attrs, sc)
+
+    def _end_in_table_text(self, name: str) -> None:
+        self._flush_table_text()
+        self._end(name)
+
+    # ------------------------------------------------------------- in caption
+
+    def _close_caption(self) -> bool:
+        if not self._in_table_scope("caption"):
+            return False
+        self._generate_implied_end_tags()
+        self._pop_until_name("caption")
+        self._clear_afe_to_marker()
+        self.mode = IN_TABLE
+        return True
+
+    def _start_in_caption(self, name: str, attrs: Attrs, sc: bool) -> None:
+        if name in _CELL_OR_ROW_START:
+            if self._close_caption():
+                self._start(name, attrs, sc)
+            return
+        self._start_in_body(name, attrs, sc)
+
+    def _end_in_caption(self, name: str) -> None:
+        if name == "caption":
+            self._close_caption()
+        elif name == "table":
+            if self._close_caption():
+                self._end(name)
+        elif name in ("body", "col", "colgroup", "html", "tbody", "td", "tfoot", "th", "thead", "tr"):
+            return
+        else:
+            self._end_in_body(name)
+
+    # -------------------------------------------------------- in column group
+
+    def _start_in_column_group(self, name: str, attrs: Attrs, sc: bool) -> None:
+        if name == "html":
+            self._start_in_body(name, attrs, sc)
+        elif name == "col":
+            self._insert_html(name, attrs)
+            self._pop()
+        elif name == "template":
+            self._start_in_head(name, attrs, sc)
+        else:
+            if not self._current_is("colgroup"):
+                return
+            self._pop()
+            self.mode = IN_TABLE
+            self._start(name, attrs, sc)
+
+    def _end_in_column_group(self, name: str) -> None:
+        if name == "colgroup":
+            if self._current_is("colgroup"):
+                self._pop()
+                self.mode = IN_TABLE
+        elif name == "col":
+            return
+        elif name == "template":
+            self._end_in_head(name)
+        else:
+            if not self._current_is("colgroup"):
+                return
+            self._pop()
+            self.mode = IN_TABLE
+            self._end(name)
+
+    # ---------------------------------------------------------- in table body
+
+    def _start_in_table_body(self, name: str, attrs: Attrs, sc: bool) -> None:
+        if name == "tr":
+            self._clear_to_table_body_context()
+            self._insert_html(name, attrs)
+            self.mode = IN_ROW
+        elif name in ("th", "td"):
+            self._clear_to_table_body_context()
+            self._insert_html("tr", {})
+            self.mode = IN_ROW
+            self._start_in_row(name, attrs, sc)
+        elif name in ("caption", "col", "colgroup", "tbody", "tfoot", "thead"):
+            if not self._any_in_scope(_TABLE_SECTION, TABLE_SCOPE_HTML, False):
+                return
+            self._clear_to_table_body_context()
+            self._pop()
+            self.mode = IN_TABLE
+            self._start(name, attrs, sc)
+        else:
+            self._start_in_table(name, attrs, sc)
+
+    def _end_in_table_body(self, name: str) -> None:
+        if name in _TABLE_SECTION:
+            if not self._in_table_scope(name):
+                return
+            self._clear_to_table_body_context()
+            self._pop()
+            self.mode = IN_TABLE
+        elif name == "table":
+            if not self._any_in_scope(_TABLE_SECTION, TABLE_SCOPE_HTML, False):
+                return
+            self._clear_to_table_body_context()
+            self._pop()
+            self.mode = IN_TABLE
+            self._end(name)
+        elif name in ("body", "caption", "col", "colgroup", "html", "td", "th", "tr"):
+            return
+        else:
+            self._end_in_table(name)
+
+    # ----------------------------------------------------------------- in row
+
+    def _close_row(self) -> bool:
+        if not self._in_table_scope("tr"):
+            return False
+        self._clear_to_row_context()
+        self._pop()
+        self.mode = IN_TABLE_BODY
+        return True
+
+    def _start_in_row(self, name: str, attrs: Attrs, sc: bool) -> None:
+        if name in ("th", "td"):
+            self._clear_to_row_context()
+            self._insert_html(name, attrs)
+            self.mode = IN_CELL
+            self.afe.append(None)
+        elif name in ("caption", "col", "colgroup", "tbody", "tfoot", "thead", "tr"):
+            if self._close_row():
+                self._start(name, attrs, sc)
+        else:
+            self._start_in_table(name, attrs, sc)
+
+    def _end_in_row(self, name: str) -> None:
+        if name == "tr":
+            self._close_row()
+        elif name == "table":
+            if self._close_row():
+                self._end(name)
+        elif name in _TABLE_SECTION:
+            if not self._in_table_scope(name):
+                return
+            if self._close_row():
+                self._end(name)
+        elif name in ("body", "caption", "col", "colgroup", "html", "td", "th"):
+            return
+        else:
+            self._end_in_table(name)
+
+    # ---------------------------------------------------------------- in cell
+
+    def _close_cell(self) -> None:
+        self._generate_implied_end_tags()
+        self._pop_until_names(frozenset(("td", "th")))
+        self._clear_afe_to_marker()
+        self.mode = IN_ROW
+
+    def _start_in_cell(self, name: str, attrs: Attrs, sc: bool) -> None:
+        if name in _CELL_OR_ROW_START:
+            if not (self._in_table_scope("td") or self._in_table_scope("th")):
+                return
+            self._close_cell()
+            self._start(name, attrs, sc)
+        else:
+            self._start_in_body(name, attrs, sc)
+
+    def _end_in_cell(self, name: str) -> None:
+        if name in ("td", "th"):
+            if not self._in_table_scope(name):
+                return
+            self._generate_implied_end_tags()
+            self._pop_until_name(name)
+            self._clear_afe_to_marker()
+            self.mode = IN_ROW
+        elif name in ("body", "caption", "col", "colgroup", "html"):
+            return
+        elif name in ("table", "tbody", "tfoot", "thead", "tr"):
+            if not self._in_table_scope(name):
+                return
+            self._close_cell()
+            self._end(name)
+        else:
+            self._end_in_body(name)
+
+    # ------------------------------------------------------------ in template
+
+    def _start_in_template(self, name: str, attrs: Attrs, sc: bool) -> None:
+        if name in _HEAD_ELEMENTS:
+            self._start_in_head(name, attrs, sc)
+            return
+        if name in ("caption", "colgroup", "tbody", "tfoot", "thead"):
+            new_mode = IN_TABLE
+        elif name == "col":
+            new_mode = IN_COLUMN_GROUP
+        elif name == "tr":
+            new_mode = IN_TABLE_BODY
+        elif name in ("td", "th"):
+            new_mode = IN_ROW
+        else:
+            new_mode = IN_BODY
+        self.template_modes[-1] = new_mode
+        self.mode = new_mode
+        self._start(name, attrs, sc)
+
+    def _end_in_template(self, name: str) -> None:
+        if name == "template":
+            self._end_in_head(name)
+
+    # ------------------------------------------------------------- after body
+
+    def _start_after_body(self, name: str, attrs: Attrs, sc: bool) -> None:
+        if name == "html":
+            self._start_in_body(name, attrs, sc)
+            return
+        self.mode = IN_BODY
+        self._start(name, attrs, sc)
+
+    def _end_after_body(self, name: str) -> None:
+        if name == "html":
+            if self._context is None:
+                self.mode = AFTER_AFTER_BODY
+            return
+        self.mode = IN_BODY
+        self._end(name)
+
+    # ------------------------------------------------------------ frameset
+
+    def _start_in_frameset(self, name: str, attrs: Attrs, sc: bool) -> None:
+        if name == "html":
+            self._start_in_body(name, attrs, sc)
+        elif name == "frameset":
+            self._insert_html(name, attrs)
+        elif name == "frame":
+            self._insert_html(name, attrs)
+            self._pop()
+        elif name == "noframes":
+            self._start_in_head(name, attrs, sc)
+
+    def _end_in_frameset(self, name: str) -> None:
+        if name != "frameset":
+            return
+        if len(self.open) == 1:
+            return
+        self._pop()
+        if self._context is None and not self._current_is("frameset"):
+            self.mode = AFTER_FRAMESET
+
+    def _start_after_frameset(self, name: str, attrs: Attrs, sc: bool) -> None:
+        if name == "html":
+            self._start_in_body(name, attrs, sc)
+        elif name == "noframes":
+            self._start_in_head(name, attrs, sc)
+
+    def _end_after_frameset(self, name: str) -> None:
+        if name == "html":
+            self.mode = AFTER_AFTER_FRAMESET
+
+    def _start_after_after_body(self, name: str, attrs: Attrs, sc: bool) -> None:
+        if name == "html":
+            self._start_in_body(name, attrs, sc)
+            return
+        self.mode = IN_BODY
+        self._start(name, attrs, sc)
+
+    def _end_after_after_body(self, name: str) -> None:
+        self.mode = IN_BODY
+        self._end(name)
+
+    def _start_after_after_frameset(self, name: str, attrs: Attrs, sc: bool) -> None:
+        if name == "html":
+            self._start_in_body(name, attrs, sc)
+        elif name == "noframes":
+            self._start_in_head(name, attrs, sc)
+
+    def _end_ignore(self, name: str) -> None:
+        return
+
+    # Dispatch tables, indexed by insertion mode (filled in below the class).
+    _CHARS: ClassVar[list[Any]] = []
+    _START: ClassVar[list[Any]] = []
+    _END: ClassVar[list[Any]] = []
+
+
+TreeBuilder._CHARS = [
+    TreeBuilder._chars_initial,
+    TreeBuilder._chars_before_html,
+    TreeBuilder._chars_before_head,
+    TreeBuilder._chars_in_head,
+    TreeBuilder._chars_in_head_noscript,
+    TreeBuilder._chars_after_head,
+    TreeBuilder._chars_in_body,
+    TreeBuilder._chars_text,
+    TreeBuilder._chars_in_table,
+    TreeBuilder._chars_in_table_text,
+    TreeBuilder._chars_in_body,  # in caption
+    TreeBuilder._chars_in_column_group,
+    TreeBuilder._chars_in_table,  # in table body
+    TreeBuilder._chars_in_table,  # in row
+    TreeBuilder._chars_in_body,  # in cell
+    TreeBuilder._chars_in_body,  # in template
+    TreeBuilder._chars_after_body,
+    TreeBuilder._chars_frameset,
+    TreeBuilder._chars_frameset,  # after frameset
+    TreeBuilder._chars_after_body,  # after after body
+    TreeBuilder._chars_after_after_frameset,
+]
+TreeBuilder._START = [
+    TreeBuilder._start_initial,
+    TreeBuilder._start_before_html,
+    TreeBuilder._start_before_head,
+    TreeBuilder._start_in_head,
+    TreeBuilder._start_in_head_noscript,
+    TreeBuilder._start_after_head,
+    TreeBuilder._start_in_body,
+    TreeBuilder._start_text,
+    TreeBuilder._start_in_table,
+    TreeBuilder._start_in_table_text,
+    TreeBuilder._start_in_caption,
+    TreeBuilder._start_in_column_group,
+    TreeBuilder._start_in_table_body,
+    TreeBuilder._start_in_row,
+    TreeBuilder._start_in_cell,
+    TreeBuilder._start_in_template,
+    TreeBuilder._start_after_body,
+    TreeBuilder._start_in_frameset,
+    TreeBuilder._start_after_frameset,
+    TreeBuilder._start_after_after_body,
+    TreeBuilder._start_after_after_frameset,
+]
+TreeBuilder._END = [
+    TreeBuilder._end_initial,
+    TreeBuilder._end_before_html,
+    TreeBuilder._end_before_head,
+    TreeBuilder._end_in_head,
+    TreeBuilder._end_in_head_noscript,
+    TreeBuilder._end_after_head,
+    TreeBuilder._end_in_body,
+    TreeBuilder._end_text,
+    TreeBuilder._end_in_table,
+    TreeBuilder._end_in_table_text,
+    TreeBuilder._end_in_caption,
+    TreeBuilder._end_in_column_group,
+    TreeBuilder._end_in_table_body,
+    TreeBuilder._end_in_row,
+    TreeBuilder._end_in_cell,
+    TreeBuilder._end_in_template,
+    TreeBuilder._end_after_body,
+    TreeBuilder._end_in_frameset,
+    TreeBuilder._end_after_frameset,
+    TreeBuilder._end_after_after_body,
+    TreeBuilder._end_ignore,  # after after frameset
+]
+
+_T = TreeBuilder
+_BODY_START: dict[str, Any] = {"html": _T._b_html, "body": _T._b_body, "frameset": _T._b_frameset}
+for _n in _HEAD_ELEMENTS:
+    _BODY_START[_n] = _T._b_head_rules
+for _n in CLOSE_P_BLOCKS:
+    _BODY_START[_n] = _T._b_close_p_block
+for _n in HEADINGS:
+    _BODY_START[_n] = _T._b_heading
+for _n in FORMATTING:
+    _BODY_START[_n] = _T._b_formatting
+for _n in ("caption", "col", "colgroup", "frame", "head", "tbody", "td", "tfoot", "th", "thead", "tr"):
+    _BODY_START[_n] = _T._b_ignore
+_BODY_START.update(
+    {
+        "pre": _T._b_pre,
+        "listing": _T._b_pre,
+        "form": _T._b_form,
+        "li": _T._b_li,
+        "dd": _T._b_li,
+        "dt": _T._b_li,
+        "plaintext": _T._b_plaintext,
+        "button": _T._b_button,
+        "a": _T._b_a,
+        "nobr": _T._b_nobr,
+        "applet": _T._b_applet,
+        "marquee": _T._b_applet,
+        "object": _T._b_applet,
+        "table": _T._b_table,
+        "area": _T._b_void,
+        "br": _T._b_void,
+        "embed": _T._b_void,
+        "img": _T._b_void,
+        "keygen": _T._b_void,
+        "wbr": _T._b_void,
+        "input": _T._b_input,
+        "param": _T._b_param,
+        "source": _T._b_param,
+        "track": _T._b_param,
+        "hr": _T._b_hr,
+        "image": _T._b_image,
+        "textarea": _T._b_textarea,
+        "xmp": _T._b_xmp,
+        "iframe": _T._b_iframe,
+        "noembed": _T._b_noembed,
+        "select": _T._b_select,
+        "option": _T._b_option,
+        "optgroup": _T._b_option,
+        "rb": _T._b_rb,
+        "rtc": _T._b_rb,
+        "rp": _T._b_rp,
+        "rt": _T._b_rp,
+        "math": _T._b_math,
+        "svg": _T._b_math,
+    }
+)
+_BODY_END: dict[str, Any] = {
+    "body": _T._be_body,
+    "html": _T._be_html,
+    "form": _T._be_form,
+    "p": _T._be_p,
+    "li": _T._be_li,
+    "dd": _T._be_dd,
+    "dt": _T._be_dd,
+    "br": _T._be_br,
+    "template": _T._be_template,
+    "applet": _T._be_applet,
+    "marquee": _T._be_applet,
+    "object": _T._be_applet,
+}
+for _n in END_BLOCKS:
+    _BODY_END[_n] = _T._be_block
+for _n in HEADINGS:
+    _BODY_END[_n] = _T._be_heading
+for _n in FORMATTING:
+    _BODY_END[_n] = _T._be_formatting
+del _n

@@ -1,0 +1,83 @@
+"""microformats2 parsing as pure functions over a DOM subtree.
+
+Nothing here knows about streaming or I/O: the input is
+:mod:`stream_mf2.html.dom` nodes with ``.parent`` pointers, the output is
+plain JSON-ready dicts and lists. The streaming layer and the whole-document
+parse call the same functions.
+
+Per document, make one :class:`Mf2Context` (``url``, :class:`Options`, and a
+``resolve_id`` callback for the mf1 include pattern). Call
+:meth:`Mf2Context.set_base` for the first ``<base href>`` and set
+``ctx.html_lang`` / ``ctx.content_language`` when known. Then:
+
+* :func:`keeps` (the keep predicate): does an element start a subtree the mf2
+  layer needs? True for mf2 and mf1 roots (:func:`is_root`) and for
+  ``a``/``area``/``link`` with ``rel`` and ``href`` (rels need their text).
+* :func:`items_from_subtree` ``(element, ctx)``: the top-level items whose
+  root is ``element`` or inside it. Outermost roots only: nested roots become
+  property values or ``children``. ``element.parent`` may lead to the still
+  open ancestors, which the ``lang`` option reads.
+* :func:`collect_rels` ``(element, ctx)``: adds the subtree's rel links to
+  ``ctx.rels`` (``ctx.rels.rels`` and ``ctx.rels.rel_urls`` are the
+  ``"rels"`` and ``"rel-urls"`` maps).
+* :func:`meta_item` ``(head, ctx)``: the metaformats ``"meta-item"``.
+* :func:`parse_dom` ``(document, url, options)``: the whole-document JSON.
+
+Decisions where the spec or the suites leave room (details in each module):
+datetimes are kept as written unless the value-class pattern assembled them
+from parts (then ``date time zone``, 24-hour clock, offset without colon;
+a lone time there takes the date of an earlier dt-* value of the same item);
+u-* values are always resolved against the base URL, even from text;
+``<template>`` elements are skipped whole; items get ``"id"`` when their
+element has a non-empty id; ``type`` is sorted and de-duplicated; rel-urls
+``rels`` are sorted; e-* ``html`` has every URL attribute made absolute except
+fragment-only ones; a nested item's ``value`` for a p-*/u-* property is its
+first p-name/u-url (implied ones included, a name from another prefix not).
+
+Modules, one job each: ``classes`` (root/property class names), ``text``
+(textContent variants), ``urls`` (safe URL resolution), ``dates`` (date and
+time parts), ``vcp`` (value-class pattern), ``properties`` (p-/u-/dt-/e-
+values), ``implied`` (implied name/photo/url), ``items`` (the item walker,
+with the backcompat hooks), ``rels``, ``metaformats``, ``context``,
+``document``. ``backcompat``/``backcompat_data`` hold the mf1 vocabularies and
+``include`` the mf1 include pattern.
+
+Backcompat hooks called by ``items``: ``backcompat.root_types`` (outside a
+backcompat item) or ``backcompat.nested_root_types`` (inside one) when an
+element has no mf2 root class; ``backcompat.property_classes`` for every
+element inside a backcompat item (its mf2 property classes are then
+ignored); ``backcompat.property_value`` before parsing each such property;
+``backcompat.postprocess`` on each finished backcompat item. Backcompat items
+get no implied properties. ``include.expand_includes(root, ctx.resolve_id)``
+runs on every top-level item root before it is parsed (mf1 include pattern).
+"""
+
+from __future__ import annotations
+
+from stream_mf2.html.dom import Element
+
+from .context import Mf2Context
+from .document import collect_rels, document_context, parse_dom
+from .items import is_root, items_from_subtree
+from .metaformats import meta_item
+from .options import TAILWIND_ROOTS, Options
+from .rels import is_rel_link
+
+__all__ = [
+    "TAILWIND_ROOTS",
+    "Mf2Context",
+    "Options",
+    "collect_rels",
+    "document_context",
+    "is_rel_link",
+    "is_root",
+    "items_from_subtree",
+    "keeps",
+    "meta_item",
+    "parse_dom",
+]
+
+
+def keeps(element: Element, ctx: Mf2Context) -> bool:
+    """The keep predicate: is ``element`` a microformat root or a rel link?"""
+    return is_rel_link(element) or is_root(element, ctx)

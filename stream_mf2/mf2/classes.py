@@ -1,0 +1,83 @@
+"""Class-name rules: which class names are mf2 roots and properties.
+
+A valid name after the prefix is an optional vendor segment of lowercase
+letters and digits followed by a hyphen, then one or more hyphen-separated
+segments of lowercase a-z (microformats2-parsing, "naming conventions").
+Class lists split on ASCII whitespace only, as HTML does.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Literal
+
+from stream_mf2.html.dom import Element
+
+PropertyPrefix = Literal["p", "u", "dt", "e"]
+
+_ASCII_WS = re.compile(r"[ \t\n\f\r]+")
+_NAME = re.compile(r"(?:[a-z0-9]+-)?[a-z]+(?:-[a-z]+)*\Z")
+_PREFIXES: dict[str, PropertyPrefix] = {"p": "p", "u": "u", "dt": "dt", "e": "e"}
+
+
+def class_list(element: Element) -> tuple[str, ...]:
+    """The element's class tokens, in order.
+
+    Duplicates are kept: ``class="p-a p-a"`` gives two values, as most
+    parsers do (tentative suite case); root types are de-duplicated later.
+    """
+    raw = element.attrs.get("class")
+    if not raw:
+        return ()
+    return _split_classes(raw)
+
+
+# Pages repeat the same class attributes over and over: the results of these
+# pure functions are cached by their (string or tuple) arguments.
+@lru_cache(maxsize=16384)
+def _split_classes(raw: str) -> tuple[str, ...]:
+    return tuple(token for token in _ASCII_WS.split(raw) if token)
+
+
+def is_valid_name(name: str) -> bool:
+    """Is ``name`` (the part after ``h-``/``p-``/...) a valid mf2 name?"""
+    return _NAME.match(name) is not None
+
+
+def root_types(classes: Sequence[str], ignored: frozenset[str] = frozenset()) -> list[str]:
+    """The valid ``h-*`` class names, sorted and unique, minus ``ignored``."""
+    found = _root_types(tuple(classes))
+    if ignored and found:
+        return [c for c in found if c not in ignored]
+    return list(found)
+
+
+@lru_cache(maxsize=16384)
+def _root_types(classes: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(sorted({c for c in classes if c.startswith("h-") and _NAME.match(c, 2)}))
+
+
+def property_classes(classes: Sequence[str]) -> tuple[tuple[PropertyPrefix, str], ...]:
+    """The valid property class names as ``(prefix, name)`` pairs, in order."""
+    return _property_classes(tuple(classes))
+
+
+@lru_cache(maxsize=16384)
+def _property_classes(classes: tuple[str, ...]) -> tuple[tuple[PropertyPrefix, str], ...]:
+    out: list[tuple[PropertyPrefix, str]] = []
+    for c in classes:
+        dash = c.find("-")
+        if dash <= 0:
+            continue
+        prefix = _PREFIXES.get(c[:dash])
+        if prefix is not None and _NAME.match(c, dash + 1):
+            out.append((prefix, c[dash + 1 :]))
+    return tuple(out)
+
+
+def parse_property_class(name: str) -> tuple[PropertyPrefix, str] | None:
+    """Split one property class name (``"p-name"``) into prefix and name."""
+    found = _property_classes((name,))
+    return found[0] if found else None

@@ -1,0 +1,62 @@
+"""Per-document state the mf2 functions share: base URL, language, rels."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from stream_mf2.html.dom import Element
+
+from .options import Options
+from .rels import RelCollector
+from .urls import resolve
+
+
+class Mf2Context:
+    """What one document's mf2 parse knows beyond the subtree at hand.
+
+    ``url`` is the document URL. The first ``<base href>`` wins
+    (:meth:`set_base`). ``html_lang`` and ``content_language`` feed the
+    ``lang`` option when no ancestor has a ``lang`` attribute.
+    ``resolve_id`` finds an element by id (for the mf1 include pattern); the
+    caller supplies it because only the caller knows which elements it kept.
+    """
+
+    __slots__ = ("_base", "content_language", "html_lang", "options", "rels", "resolve_id", "url")
+
+    def __init__(
+        self,
+        url: str | None = None,
+        options: Options | None = None,
+        resolve_id: Callable[[str], Element | None] | None = None,
+    ) -> None:
+        self.url = url
+        self.options = options if options is not None else Options()
+        self.resolve_id: Callable[[str], Element | None] = resolve_id if resolve_id is not None else _no_ids
+        self.rels = RelCollector()
+        self.html_lang: str | None = None
+        self.content_language: str | None = None
+        self._base: str | None = None
+
+    def set_base(self, href: str) -> None:
+        """Apply a ``<base href>``; only the first one counts (HTML's "first base element")."""
+        if self._base is None:
+            self._base = resolve(href, self.url)
+
+    @property
+    def has_base(self) -> bool:
+        """Has a ``<base href>`` been applied?"""
+        return self._base is not None
+
+    @property
+    def base_url(self) -> str | None:
+        """The URL relative references resolve against."""
+        return self._base if self._base is not None else self.url
+
+    @property
+    def default_lang(self) -> str | None:
+        """The language of content with no ``lang`` ancestor."""
+        return self.html_lang if self.html_lang else self.content_language or None
+
+
+def _no_ids(_id: str) -> Element | None:
+    return None

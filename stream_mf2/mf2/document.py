@@ -1,0 +1,86 @@
+"""Whole-document parsing, built from the same functions the streaming layer calls."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from stream_mf2.html.dom import HTML_NS, Element, Node, ParentNode, text_content
+
+from .context import Mf2Context
+from .items import items_from_subtree
+from .metaformats import meta_item
+from .options import Options
+from .rels import is_rel_link
+
+
+def collect_rels(element: ParentNode, ctx: Mf2Context) -> None:
+    """Add every rel link in ``element``'s subtree (``element`` included) to ``ctx.rels``."""
+    stack: list[Node] = [element]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Element) and is_rel_link(node):
+            ctx.rels.add(node, ctx.base_url, text_content(node))
+        if isinstance(node, ParentNode):
+            stack.extend(reversed(node.children))
+
+
+def _html_elements(root: ParentNode) -> list[Element]:
+    out: list[Element] = []
+    stack: list[Node] = list(reversed(root.children))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Element):
+            out.append(node)
+            stack.extend(reversed(node.children))
+    return out
+
+
+def document_context(
+    document: ParentNode,
+    url: str | None = None,
+    options: Options | None = None,
+    resolve_id: Callable[[str], Element | None] | None = None,
+) -> tuple[Mf2Context, list[Element]]:
+    """A context for ``document`` with its base URL, languages and an id index; also its elements."""
+    elements = _html_elements(document)
+    ids: dict[str, Element] = {}
+    for el in elements:
+        element_id = el.attrs.get("id")
+        if element_id and element_id not in ids:
+            ids[element_id] = el
+    ctx = Mf2Context(url, options, resolve_id if resolve_id is not None else ids.get)
+    for el in elements:
+        if el.namespace != HTML_NS:
+            continue
+        if el.name == "base" and "href" in el.attrs and not ctx.has_base:
+            ctx.set_base(el.attrs["href"])
+        elif el.name == "html" and ctx.html_lang is None and "lang" in el.attrs:
+            ctx.html_lang = el.attrs["lang"]
+        elif (
+            el.name == "meta"
+            and ctx.content_language is None
+            and el.attrs.get("http-equiv", "").lower() == "content-language"
+            and el.attrs.get("content")
+        ):
+            ctx.content_language = el.attrs["content"]
+    return ctx, elements
+
+
+def parse_dom(
+    document: ParentNode,
+    url: str | None = None,
+    options: Options | None = None,
+    resolve_id: Callable[[str], Element | None] | None = None,
+) -> dict[str, Any]:
+    """The mf2 JSON of a whole DOM: ``{"items", "rels", "rel-urls"}`` (+ ``"meta-item"``)."""
+    ctx, elements = document_context(document, url, options, resolve_id)
+    items = items_from_subtree(document, ctx)
+    collect_rels(document, ctx)
+    out: dict[str, Any] = {"items": items, "rels": ctx.rels.rels, "rel-urls": ctx.rels.rel_urls}
+    if ctx.options.metaformats:
+        head = next((el for el in elements if el.name == "head" and el.namespace == HTML_NS), None)
+        found = meta_item(head, ctx) if head is not None else None
+        if found is not None:
+            out["meta-item"] = found
+    return out

@@ -1,0 +1,350 @@
+"""Microformat items from a DOM subtree, without recursion.
+
+``<template>`` elements are skipped whole, like their (inert) contents.
+
+One explicit stack walks an item's subtree. Entering an element classifies
+it against the innermost open item (its *frame*): a nested root opens a new
+frame; property classes add values to the current frame; everything else is
+just descended into. Leaving a frame finishes the item (implied properties,
+backcompat fix-ups) and hands it to the parent frame as a property value or
+a child, or returns it as a top-level item. Each element is entered once;
+property values read only their own subtree, so the work is linear in the
+input plus the output.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from stream_mf2.html.dom import Element, Node, ParentNode
+
+from . import backcompat
+from .backcompat_data import ROOT_CLASSES
+from .classes import PropertyPrefix, class_list, parse_property_class, property_classes, root_types
+from .context import Mf2Context
+from .dates import date_of
+from .implied import implied_name, implied_photo, implied_url
+from .include import expand_includes
+from .properties import dt_value, e_value, p_value, u_value
+
+Item = dict[str, Any]
+
+
+class _Frame:
+    """An item being parsed."""
+
+    __slots__ = (
+        "attach",
+        "backcompat",
+        "children",
+        "element",
+        "first_p_name",
+        "first_u_url",
+        "implied_date",
+        "lang",
+        "nested",
+        "prefixes",
+        "props",
+        "types",
+    )
+
+    def __init__(
+        self, element: Element, types: list[str], is_backcompat: bool, attach: Sequence[tuple[PropertyPrefix, str]]
+    ) -> None:
+        self.element = element
+        self.types = types
+        self.backcompat = is_backcompat
+        # the property classes by which this item is a value of its parent item
+        self.attach = attach
+        self.props: dict[str, list[Any]] = {}
+        self.children: list[Item] = []
+        self.prefixes: set[str] = set()  # property prefixes seen (for implied properties)
+        self.nested = False  # holds a nested microformat
+        self.implied_date: str | None = None  # date for a later time-only dt-* value
+        # The value a p-* / u-* property of the parent takes from this item:
+        # its first p-name / u-url (implied ones included), not a name or url
+        # given by another prefix.
+        self.first_p_name: Any = None
+        self.first_u_url: Any = None
+        self.lang: str | None = None  # set when the lang option is on
+
+    def add(self, prefix: PropertyPrefix, name: str, value: Any) -> None:
+        self.props.setdefault(name, []).append(value)
+        if prefix == "p" and name == "name" and self.first_p_name is None:
+            self.first_p_name = value
+        elif prefix == "u" and name == "url" and self.first_u_url is None:
+            self.first_u_url = value
+
+
+def element_root_types(
+    element: Element, classes: tuple[str, ...], ctx: Mf2Context, parent: _Frame | None
+) -> tuple[list[str], bool]:
+    """The item types ``element`` roots and whether it is a backcompat root.
+
+    mf2 root classes win over classic ones; inside a backcompat root the
+    vocabulary may also imply a root (an hReview ``item``).
+    """
+    ignored = ctx.options.ignored_roots
+    mf2 = root_types(classes, ignored)
+    if mf2:
+        return mf2, False
+    if ignored and any(c in ignored for c in classes):
+        # a filtered utility class must not hide a classic root on the same element
+        classes = tuple(c for c in classes if c not in ignored)
+    if parent is not None and parent.backcompat:
+        classic = backcompat.nested_root_types(element, classes, parent.types)
+    elif _has_classic_root(classes):  # cheap pre-check: most elements have none
+        classic = backcompat.root_types(classes)
+    else:
+        classic = []
+    return classic, bool(classic)
+
+
+@lru_cache(maxsize=16384)
+def _has_classic_root(classes: tuple[str, ...]) -> bool:
+    return any(c in ROOT_CLASSES for c in classes)
+
+
+def is_root(element: Element, ctx: Mf2Context) -> bool:
+    """Does ``element`` have an mf2 root class or a classic (mf1) root class?"""
+    classes = class_list(element)
+    if not classes:
+        return False
+    return bool(element_root_types(element, classes, ctx, None)[0])
+
+
+def _scope_properties(
+    element: Element, classes: tuple[str, ...], frame: _Frame
+) -> Sequence[tuple[PropertyPrefix, str]]:
+    """The property classes of ``element`` that count inside ``frame``'s item."""
+    if frame.backcompat:
+        out: list[tuple[PropertyPrefix, str]] = []
+        for name in backcompat.property_classes(element, classes, frame.types):
+            parsed = parse_property_class(name)
+            if parsed is not None:
+                out.append(parsed)
+        return out
+    return property_classes(classes)
+
+
+def element_lang(
+    element: Element, ctx: Mf2Context, stop: Element | None = None, stop_lang: str | None = None
+) -> str | None:
+    """The language of ``element``: its own or nearest ancestor ``lang``, else the document default.
+
+    When the walk up reaches ``stop`` (an ancestor whose language is already
+    known to be ``stop_lang``), it ends there, so nested items cost time in
+    proportion to their distance from the enclosing item, not their depth.
+    """
+    node: Node | None = element
+    while node is not None:
+        if node is stop:
+            return stop_lang
+        if isinstance(node, Element):
+            lang = node.attrs.get("lang")
+            if lang is not None:
+                return lang or None
+        node = node.parent
+    return ctx.default_lang
+
+
+class _Walker:
+    """Parses one outermost item; see the module docstring."""
+
+    __slots__ = ("ctx", "frames", "scope")
+
+    def __init__(self, ctx: Mf2Context) -> None:
+        self.ctx = ctx
+        self.frames: list[_Frame] = []
+        # The item whose properties bound the value-class pattern search, when
+        # it is not the innermost open one: a nested root's own value is read
+        # from markup that belongs to the nested item.
+        self.scope: _Frame | None = None
+
+    # -- scope predicates handed to the value-class pattern and implied rules --
+
+    def _boundary(self, element: Element, classes: tuple[str, ...]) -> bool:
+        frame = self.scope if self.scope is not None else self.frames[-1]
+        if element_root_types(element, classes, self.ctx, frame)[0]:
+            return True
+        return bool(_scope_properties(element, classes, frame))
+
+    def _is_root(self, element: Element) -> bool:
+        return is_root(element, self.ctx)
+
+    # -- values --
+
+    def _value(
+        self, prefix: PropertyPrefix, name: str, element: Element, classes: tuple[str, ...], frame: _Frame
+    ) -> Any:
+        if frame.backcompat:
+            override = backcompat.property_value(element, classes, f"{prefix}-{name}", frame.types)
+            if override is not None:
+                return override
+        if prefix == "p":
+            return p_value(element, self.ctx, self._boundary)
+        if prefix == "u":
+            return u_value(element, self.ctx, self._boundary)
+        if prefix == "dt":
+            value = dt_value(element, self.ctx, self._boundary, frame.implied_date)
+            date = date_of(value)
+            if date is not None:
+                frame.implied_date = date
+            return value
+        lang = element_lang(element, self.ctx, frame.element, frame.lang) if self.ctx.options.lang else None
+        return e_value(element, self.ctx, lang)
+
+    def parse(self, root: Element, types: list[str], is_backcompat: bool) -> Item:
+        ctx = self.ctx
+        frames = self.frames
+        root_frame = _Frame(root, types, is_backcompat, [])
+        if ctx.options.lang:
+            root_frame.lang = element_lang(root, ctx)
+        frames.append(root_frame)
+        # An Element on the stack is to be entered; a _Frame marks the end of
+        # the nested root that opened it.
+        stack: list[Element | _Frame] = [root_frame]
+        _push_children(stack, root)
+        result: Item | None = None
+        while stack:
+            top = stack.pop()
+            if type(top) is _Frame:
+                frames.pop()
+                item = self._finish(top)
+                if not frames:
+                    result = item
+                    continue
+                self._attach(top, item, frames[-1])
+                continue
+            assert isinstance(top, Element)
+            element = top
+            frame = frames[-1]
+            classes = class_list(element)
+            if classes:
+                nested_types, nested_bc = element_root_types(element, classes, ctx, frame)
+                props = _scope_properties(element, classes, frame)
+            elif frame.backcompat:
+                # class-less elements matter only in backcompat items (rel=tag and the like)
+                nested_types, nested_bc = [], False
+                props = _scope_properties(element, classes, frame)
+            else:
+                _push_children(stack, element)
+                continue
+            if nested_types:
+                frame.nested = True
+                for prefix, _name in props:
+                    frame.prefixes.add(prefix)
+                nested = _Frame(element, nested_types, nested_bc, props)
+                if ctx.options.lang:
+                    nested.lang = element_lang(element, ctx, frame.element, frame.lang)
+                frames.append(nested)
+                stack.append(nested)
+            else:
+                for prefix, name in props:
+                    frame.prefixes.add(prefix)
+                    frame.add(prefix, name, self._value(prefix, name, element, classes, frame))
+            _push_children(stack, element)
+        assert result is not None
+        return result
+
+    def _finish(self, frame: _Frame) -> Item:
+        ctx = self.ctx
+        element = frame.element
+        props = frame.props
+        if not frame.backcompat:
+            if "name" not in props and not frame.nested and not (frame.prefixes & {"p", "e"}):
+                frame.add("p", "name", implied_name(element, ctx, self._is_root))
+            if "photo" not in props and not frame.nested and "u" not in frame.prefixes:
+                photo = implied_photo(element, ctx, self._is_root)
+                if photo is not None:
+                    frame.add("u", "photo", photo)
+            if "url" not in props and not frame.nested and "u" not in frame.prefixes:
+                url = implied_url(element, ctx, self._is_root)
+                if url is not None:
+                    frame.add("u", "url", url)
+        item: Item = {"type": frame.types, "properties": props}
+        element_id = element.attrs.get("id")
+        if element_id:
+            item["id"] = element_id
+        if frame.children:
+            item["children"] = frame.children
+        if frame.lang:
+            item["lang"] = frame.lang
+        if frame.backcompat:
+            backcompat.postprocess(item, frame.types)
+        return item
+
+    def _attach(self, frame: _Frame, item: Item, parent: _Frame) -> None:
+        """Hand a finished nested item to its parent: as property values, or as a child."""
+        if not frame.attach:
+            parent.children.append(item)
+            return
+        element = frame.element
+        classes = class_list(element)
+        for prefix, name in frame.attach:
+            value: Any = None
+            if prefix == "p":
+                value = _item_value(frame.first_p_name)
+            elif prefix == "u":
+                value = _item_value(frame.first_u_url)
+            if value is None:
+                self.scope = frame
+                try:
+                    value = self._value(prefix, name, element, classes, parent)
+                finally:
+                    self.scope = None
+            # "value" (and an e-* property's "html") first, as the suite writes them
+            merge = prefix == "e" and isinstance(value, dict)
+            entry: Item = dict(value) if merge else {"value": value}
+            entry.update(item)
+            if merge and "lang" in value:
+                entry["lang"] = value["lang"]  # the property's language, as for any e-* value
+            parent.add(prefix, name, entry)
+
+
+def _push_children(stack: list[Element | _Frame], element: ParentNode) -> None:
+    """Push ``element``'s child elements (not templates) so that they pop in document order."""
+    children = element.children
+    for i in range(len(children) - 1, -1, -1):
+        child = children[i]
+        if isinstance(child, Element) and child.name != "template":
+            stack.append(child)
+
+
+def _item_value(value: Any) -> Any:
+    """A nested item's name/url as a plain value: a nested item gives its own ``value``."""
+    if isinstance(value, dict) and "type" in value:
+        return value.get("value")
+    return value
+
+
+def parse_item(element: Element, types: list[str], is_backcompat: bool, ctx: Mf2Context) -> Item:
+    """Parse the microformat rooted at ``element``."""
+    return _Walker(ctx).parse(element, types, is_backcompat)
+
+
+def items_from_subtree(element: ParentNode, ctx: Mf2Context) -> list[Item]:
+    """The top-level items rooted at ``element`` or inside it (outermost roots only).
+
+    ``element`` may also be a document or fragment: then its descendants are searched.
+    """
+    out: list[Item] = []
+    stack: list[Element]
+    if isinstance(element, Element):
+        stack = [element]
+    else:
+        stack = [c for c in reversed(element.children) if isinstance(c, Element) and c.name != "template"]
+    while stack:
+        node = stack.pop()
+        classes = class_list(node)
+        if classes:
+            types, is_bc = element_root_types(node, classes, ctx, None)
+            if types:
+                # mf1 include pattern: parse a copy with the referenced markup in place
+                root = expand_includes(node, ctx.resolve_id)
+                out.append(parse_item(root, types, is_bc, ctx))
+                continue
+        stack.extend(c for c in reversed(node.children) if isinstance(c, Element) and c.name != "template")
+    return out

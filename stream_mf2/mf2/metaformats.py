@@ -1,0 +1,153 @@
+"""Metaformats: a ``"meta-item"`` from ``<head>`` metadata.
+
+The metaformats living spec (microformats.org/wiki/metaformats) adds a
+top-level ``"meta-item"`` parsed from the ``head`` element when neither
+``<html>`` nor ``<head>`` has a root class name. Its property mapping is
+still in flux; this follows the mapping of the reference JavaScript parser
+(written with the spec's editors), first source wins for each property:
+
+* type: ``og:type`` ``profile`` -> ``h-card``, any ``music*``/``video*`` ->
+  ``h-cite``, otherwise ``h-entry``;
+* ``name``: ``og:title``, ``twitter:title``, ``<title>``;
+* ``summary``: ``og:description``, ``twitter:description``, ``description``;
+* ``featured``: ``og:image``, ``twitter:image`` (``...:alt`` gives
+  ``{"value", "alt"}``); ``video``/``audio``: ``og:``/``twitter:`` likewise;
+* ``published``: ``article:published_time``; ``updated``:
+  ``article:modified_time``; ``author``: ``article:author``, ``author``;
+* ``url``: ``og:url``, ``<link rel=canonical>``; ``publication``:
+  ``og:site_name``; for an ``h-card``, ``given-name``/``family-name`` from
+  ``profile:first_name``/``profile:last_name``.
+
+``:url`` and ``:secure_url`` media keys count as the media key itself, and
+repeated values are kept once. URL-valued properties are resolved against
+the base URL. No properties found means no meta-item.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from stream_mf2.html.dom import Element, Node, text_content
+
+from .context import Mf2Context
+from .items import element_lang, is_root
+from .text import trim
+from .urls import resolve
+
+_TITLE = "<title>"
+_CANONICAL = "<canonical>"
+_MEDIA = frozenset({"image", "video", "audio"})
+_ASCII_WS = re.compile(r"[ \t\n\f\r]+")
+
+# (property, source keys in priority order, is a URL)
+_MAPPING: tuple[tuple[str, tuple[str, ...], bool], ...] = (
+    ("name", ("og:title", "twitter:title", _TITLE), False),
+    ("summary", ("og:description", "twitter:description", "description"), False),
+    ("featured", ("og:image", "twitter:image"), True),
+    ("video", ("og:video", "twitter:video"), True),
+    ("audio", ("og:audio", "twitter:audio"), True),
+    ("published", ("article:published_time",), False),
+    ("updated", ("article:modified_time",), False),
+    ("author", ("article:author", "author"), False),
+    ("url", ("og:url", _CANONICAL), True),
+    ("publication", ("og:site_name",), False),
+)
+_CARD_MAPPING: tuple[tuple[str, tuple[str, ...], bool], ...] = (
+    ("given-name", ("profile:first_name",), False),
+    ("family-name", ("profile:last_name",), False),
+)
+
+
+class _MetaValues:
+    """Meta values by key, in document order, without repeats."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, list[Any]] = {}
+
+    def add(self, key: str, value: str) -> None:
+        parts = key.split(":")
+        if len(parts) >= 3 and parts[0] in ("og", "twitter") and parts[1] in _MEDIA:
+            base = f"{parts[0]}:{parts[1]}"
+            if parts[2] == "alt":
+                existing = self.values.get(base)
+                if existing and isinstance(existing[-1], str):
+                    existing[-1] = {"value": existing[-1], "alt": value}
+                return
+            if parts[2] in ("url", "secure_url"):
+                key = base
+        existing = self.values.setdefault(key, [])
+        if all((v["value"] if isinstance(v, dict) else v) != value for v in existing):
+            existing.append(value)
+
+    def first(self, keys: tuple[str, ...]) -> list[Any] | None:
+        for key in keys:
+            found = self.values.get(key)
+            if found:
+                return found
+        return None
+
+
+def _collect(head: Element) -> _MetaValues:
+    found = _MetaValues()
+    stack: list[Node] = list(reversed(head.children))
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, Element):
+            continue
+        attrs = node.attrs
+        if node.name == "meta":
+            content = attrs.get("content")
+            if content:
+                prop = attrs.get("property")
+                if prop:
+                    found.add(prop.strip().lower(), content)
+                name = attrs.get("name")
+                if name and name != prop:
+                    found.add(name.strip().lower(), content)
+        elif node.name == "title":
+            title = trim(text_content(node))
+            if title:
+                found.add(_TITLE, title)
+        elif node.name == "link" and "href" in attrs:
+            rels = _ASCII_WS.split(attrs.get("rel", "").lower())
+            if "canonical" in rels:
+                found.add(_CANONICAL, attrs["href"])
+        stack.extend(reversed(node.children))
+    return found
+
+
+def meta_item(head: Element, ctx: Mf2Context) -> dict[str, Any] | None:
+    """The metaformats item of ``head``, or ``None`` (root class on html/head, or nothing found)."""
+    html = head.parent
+    if is_root(head, ctx) or (isinstance(html, Element) and is_root(html, ctx)):
+        return None
+    values = _collect(head)
+    item_type = "h-entry"
+    og_type = values.first(("og:type",))
+    if og_type and isinstance(og_type[0], str):
+        kind = og_type[0].strip().lower()
+        if kind == "profile":
+            item_type = "h-card"
+        elif "music" in kind or "video" in kind:
+            item_type = "h-cite"
+    props: dict[str, list[Any]] = {}
+    mapping = _MAPPING + (_CARD_MAPPING if item_type == "h-card" else ())
+    for prop, keys, is_url in mapping:
+        found = values.first(keys)
+        if not found:
+            continue
+        if is_url:
+            found = [
+                {**v, "value": resolve(v["value"], ctx.base_url)} if isinstance(v, dict) else resolve(v, ctx.base_url)
+                for v in found
+            ]
+        props[prop] = list(found)
+    if not props:
+        return None
+    item: dict[str, Any] = {"type": [item_type], "properties": props}
+    if ctx.options.lang:
+        lang = element_lang(head, ctx)
+        if lang:
+            item["lang"] = lang
+    return item

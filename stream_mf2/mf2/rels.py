@@ -1,0 +1,80 @@
+"""Rel microformats: the document's ``rels`` and ``rel-urls`` maps."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from stream_mf2.html.dom import HTML_NS, Element
+
+from .urls import resolve
+
+_REL_ELEMENTS = frozenset({"a", "area", "link"})
+_ASCII_WS = re.compile(r"[ \t\n\f\r]+")
+# Attributes copied into a rel-urls entry, the first time each is seen for a URL.
+_COPIED = ("hreflang", "media", "title", "type")
+
+
+def is_rel_link(element: Element) -> bool:
+    """An ``a``, ``area`` or ``link`` element with both ``rel`` and ``href``."""
+    return (
+        element.name in _REL_ELEMENTS
+        and element.namespace == HTML_NS
+        and "rel" in element.attrs
+        and "href" in element.attrs
+    )
+
+
+class RelCollector:
+    """Accumulates rel links in document order.
+
+    ``rels`` maps each rel keyword to the URLs that carry it (each once, in
+    first-seen order); ``rel-urls`` maps each URL to its merged rel keywords
+    (sorted, as the suite expects) and, from the first element that supplies
+    them, ``hreflang``, ``media``, ``title``, ``type`` and ``text``.
+    """
+
+    __slots__ = ("_rels", "_urls")
+
+    def __init__(self) -> None:
+        self._rels: dict[str, dict[str, None]] = {}
+        self._urls: dict[str, dict[str, Any]] = {}
+
+    def add(self, element: Element, base: str | None, text: str) -> None:
+        """Record one rel link; ``text`` is the element's text content."""
+        rel = element.attrs.get("rel")
+        href = element.attrs.get("href")
+        if rel is None or href is None:
+            return
+        keywords = [k for k in _ASCII_WS.split(rel) if k]
+        if not keywords:
+            return
+        url = resolve(href, base)
+        for keyword in keywords:
+            self._rels.setdefault(keyword, {})[url] = None
+        entry = self._urls.get(url)
+        if entry is None:
+            entry = self._urls[url] = {"rels": {}}
+        for keyword in keywords:
+            entry["rels"][keyword] = None
+        for attr in _COPIED:
+            value = element.attrs.get(attr)
+            if value is not None and attr not in entry:
+                entry[attr] = value
+        if "text" not in entry:
+            entry["text"] = text
+
+    @property
+    def rels(self) -> dict[str, list[str]]:
+        """The ``rels`` map: keyword -> URLs."""
+        return {k: list(v) for k, v in self._rels.items()}
+
+    @property
+    def rel_urls(self) -> dict[str, dict[str, Any]]:
+        """The ``rel-urls`` map: URL -> details."""
+        out: dict[str, dict[str, Any]] = {}
+        for url, entry in self._urls.items():
+            item = dict(entry)
+            item["rels"] = sorted(entry["rels"])
+            out[url] = item
+        return out

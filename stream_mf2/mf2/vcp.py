@@ -1,0 +1,92 @@
+"""The value-class pattern (microformats.org/wiki/value-class-pattern).
+
+Value elements are the descendants of a property element with class
+``value`` or ``value-title`` that are not inside another property or
+microformat. Elements that are themselves properties or microformats can
+still be value elements; they only stop the search below them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from stream_mf2.html.dom import Element, Node
+
+from .classes import class_list
+from .dates import DateParts, assemble, merge, parse_part
+from .text import raw_text, trim
+
+Boundary = Callable[[Element, tuple[str, ...]], bool]
+"""Is this element (with these classes) a property or microformat of the current scope?"""
+
+
+def value_elements(element: Element, is_boundary: Boundary) -> list[tuple[Element, bool]]:
+    """The value elements of ``element`` in document order, as ``(element, is_value_title)``."""
+    out: list[tuple[Element, bool]] = []
+    stack: list[Node] = list(reversed(element.children))
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, Element) or node.name == "template":
+            continue
+        classes = class_list(node)
+        if "value-title" in classes:
+            out.append((node, True))
+            continue
+        if "value" in classes:
+            out.append((node, False))
+            continue
+        if classes and is_boundary(node, classes):
+            continue
+        stack.extend(reversed(node.children))
+    return out
+
+
+def _inner_text(element: Element) -> str:
+    return trim(raw_text(element, None, replace_images=False))
+
+
+def _value_of(element: Element, is_title: bool, datetime_attr: bool) -> str:
+    attrs = element.attrs
+    if is_title:
+        return attrs.get("title", "")
+    name = element.name
+    if name in ("img", "area"):
+        return attrs.get("alt", "")
+    if name == "data":
+        return attrs["value"] if "value" in attrs else _inner_text(element)
+    if name == "abbr":
+        return attrs["title"] if "title" in attrs else _inner_text(element)
+    if datetime_attr and name in ("time", "ins", "del"):
+        return attrs["datetime"] if "datetime" in attrs else _inner_text(element)
+    return _inner_text(element)
+
+
+def text_value(element: Element, is_boundary: Boundary) -> str | None:
+    """The pattern's value for a p-/u-/e- property, or ``None`` without value elements.
+
+    The parts are concatenated with nothing in between.
+    """
+    found = value_elements(element, is_boundary)
+    if not found:
+        return None
+    return "".join(_value_of(el, is_title, False) for el, is_title in found)
+
+
+def datetime_value(element: Element, is_boundary: Boundary, implied_date: str | None) -> str | None:
+    """The pattern's value for a dt- property, or ``None`` if no value element gives a date part.
+
+    A single value element holding a whole datetime is kept as written; parts
+    from several value elements are joined and normalised (:mod:`.dates`).
+    """
+    found = DateParts()
+    used: list[str] = []
+    for el, is_title in value_elements(element, is_boundary):
+        raw = _value_of(el, is_title, True)
+        candidate = parse_part(raw)
+        if merge(found, candidate):
+            used.append(raw)
+    if not used:
+        return None
+    if len(used) == 1 and found.date is not None and found.time is not None:
+        return trim(used[0])
+    return assemble(found, implied_date)

@@ -1,0 +1,223 @@
+"""The benchmark harness works: fixtures reproduce, streams are exact, peers run.
+
+No timing is asserted anywhere; these tests only check that the benchmarks
+measure what they claim to measure.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench import make_fixtures, memory, peers, run, streams
+from tests.suites import REPO
+
+FIXTURES = REPO / "fixtures" / "bench"
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+# ---------------------------------------------------------------------------
+# Fixtures
+
+
+def test_fixtures_regenerate_byte_for_byte(tmp_path: Path) -> None:
+    make_fixtures.generate(tmp_path)
+    fresh = {p.name: _sha(p) for p in tmp_path.iterdir()}
+    checked_in = {p.name: _sha(p) for p in FIXTURES.glob("*.html")}
+    assert fresh == checked_in, "fixtures/bench/ is out of date: run python -m bench.make_fixtures"
+
+
+def test_fixture_set_has_the_promised_mix() -> None:
+    sizes = {p.name: p.stat().st_size for p in FIXTURES.glob("*.html")}
+    assert sum(sizes.values()) < 12 * 10**6
+    assert sum(1 for s in sizes.values() if s < 200_000) >= 4
+    assert sum(1 for s in sizes.values() if 500_000 <= s <= 3 * 10**6) >= 2
+    assert sizes["large-inline-svg.html"] > 10**6
+    legacy = (FIXTURES / "legacy-cms-windows-1252.html").read_bytes()
+    assert b"charset=windows-1252" in legacy[:1024]
+    with pytest.raises(UnicodeDecodeError):
+        legacy.decode("utf-8")
+    legacy.decode("cp1252")  # every byte is meaningful in the declared encoding
+    news = (FIXTURES / "news-no-microformats.html").read_bytes()
+    assert b'class="h-' not in news and b"hentry" not in news and b"vcard" not in news
+
+
+def test_feed_page_is_one_feed_of_hundreds_of_entries() -> None:
+    html5lib = pytest.importorskip("html5lib")
+    doc = html5lib.parse((FIXTURES / "feed-large.html").read_bytes(), namespaceHTMLElements=False)
+    feeds = [e for e in doc.iter() if "h-feed" in (e.get("class") or "").split()]
+    assert len(feeds) == 1
+    entries = [e for e in feeds[0].iter() if "h-entry" in (e.get("class") or "").split()]
+    assert len(entries) >= 300
+
+
+# ---------------------------------------------------------------------------
+# Streams
+
+
+@pytest.mark.parametrize("shape", streams.SHAPES)
+@pytest.mark.parametrize("size", [2_000, 123_457, 10**6])
+@pytest.mark.parametrize("chunk_size", [1_000, streams.DEFAULT_CHUNK])
+def test_stream_yields_exactly_the_requested_bytes(shape: str, size: int, chunk_size: int) -> None:
+    chunks = list(streams.stream(shape, size, chunk_size))
+    assert sum(len(c) for c in chunks) == size
+    assert all(chunks), "no empty chunks"
+    whole = b"".join(chunks)
+    whole.decode("utf-8")
+    assert whole == streams.stream_bytes(shape, size), "the document does not depend on the chunking"
+    assert whole.rstrip().endswith(b"</html>")
+
+
+def test_stream_rejects_a_size_below_its_fixed_parts() -> None:
+    with pytest.raises(ValueError):
+        list(streams.stream("feed", 100))
+    with pytest.raises(ValueError):
+        list(streams.stream("nonsense", 10**6))
+
+
+def _classes(el: Any) -> list[str]:
+    value = el.get("class") or ""
+    return value.split() if isinstance(value, str) else []
+
+
+@pytest.mark.parametrize("shape", streams.SHAPES)
+def test_stream_is_valid_html_with_the_promised_items(shape: str) -> None:
+    html5lib = pytest.importorskip("html5lib")
+    data = streams.stream_bytes(shape, 10**6)
+    doc = html5lib.parse(data, namespaceHTMLElements=False)
+    elements = list(doc.iter())
+    entries = [e for e in elements if "h-entry" in _classes(e)]
+    # Every h-entry in the markup is an h-entry element in the parsed tree.
+    assert len(entries) == data.count(b'class="h-entry"')
+    if shape == "plain":
+        assert not entries
+        assert not any(c.startswith("h-") for e in elements for c in _classes(e))
+        return
+    assert len(entries) > 300
+    # An entry is never nested in another one: the tree builder closed each as written.
+    for e in entries:
+        assert not any("h-entry" in _classes(d) for d in e.iter() if d is not e)
+    feeds = [e for e in elements if "h-feed" in _classes(e)]
+    if shape == "feed":
+        assert len(feeds) == 1
+        inside = [e for e in feeds[0].iter() if "h-entry" in _classes(e)]
+        assert len(inside) == len(entries)
+    else:
+        assert not feeds
+
+
+def test_parse_size_and_format_size_round_trip() -> None:
+    for text, n in (("1MB", 10**6), ("10MB", 10**7), ("1GB", 10**9), ("250KB", 250_000), ("42", 42)):
+        assert streams.parse_size(text) == n
+        assert streams.parse_size(streams.format_size(n)) == n
+    with pytest.raises(ValueError):
+        streams.parse_size("ten")
+
+
+# ---------------------------------------------------------------------------
+# Peers
+
+
+SMALL_PAGE = FIXTURES / "profile.html"
+
+
+@pytest.mark.parametrize("runner", peers.peer_runners() + peers.subject_runners(), ids=lambda r: r.name)
+def test_runner_output_on_a_small_page(runner: peers.Runner) -> None:
+    if runner.run is None:
+        pytest.skip(f"{runner.name}: {runner.missing}")
+    data = SMALL_PAGE.read_bytes()
+    arg = runner.prepare(data) if runner.prepare else data
+    out = runner.run(arg, "https://ana.example.org/")
+    if runner.kind == "mf2":
+        assert isinstance(out, list)
+        assert out, "the profile page has top-level items"
+        assert all(isinstance(item, dict) and item.get("type") for item in out)
+        types = {t for item in out for t in item["type"]}
+        assert "h-card" in types
+    elif isinstance(out, int):  # the tokenizer-only runner counts tokens
+        assert out > 100
+    else:
+        assert out is not None
+
+
+def test_a_missing_peer_is_reported_not_raised(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A None entry in sys.modules makes the import raise ImportError, as if uninstalled.
+    monkeypatch.setitem(sys.modules, "mf2dom", None)
+    monkeypatch.setitem(sys.modules, "justhtml", None)
+    r = peers.mf2dom_runner()
+    assert r.run is None and r.missing is not None and "not installed" in r.missing
+    assert peers.justhtml_runner().available is False
+
+
+# ---------------------------------------------------------------------------
+# Harness end to end (tiny inputs, no timing assertions)
+
+
+def test_time_cell_drops_documents_a_parser_raises_on() -> None:
+    def picky(data: bytes, url: str) -> list[dict[str, Any]]:
+        if b"bad" in data:
+            raise ValueError("cannot parse")
+        return [{"type": ["h-entry"]}]
+
+    runner = peers.Runner("picky", "mf2", picky)
+    page = run.Page("batch", run.SUITE_GROUP, [(b"<p>good</p>", "u"), (b"<p>bad</p>", "u"), (b"<p>fine!</p>", "u")])
+    cell = run.time_cell(runner, page, runs=3, budget=60.0)
+    assert cell.failed_docs == 1
+    assert cell.bytes == len(b"<p>good</p>") + len(b"<p>fine!</p>")
+    assert cell.runs == 3 and cell.best_s is not None
+    assert cell.items == 2
+    assert cell.error is not None and "cannot parse" in cell.error
+
+
+def test_run_main_writes_results(tmp_path: Path) -> None:
+    pytest.importorskip("html5lib")
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    (pages / "a.html").write_bytes(SMALL_PAGE.read_bytes())
+    out_json = tmp_path / "r.json"
+    lines: list[str] = []
+    assert run.main(["--quick", "--no-suite", "--only", "html5lib.parse", "--fixtures", str(pages),
+                     "--json", str(out_json)], out=lines.append) == 0
+    result = json.loads(out_json.read_text(encoding="utf-8"))
+    assert result["machine"]["cores"] and result["machine"]["python"]
+    assert [c["runner"] for c in result["cells"]] == ["html5lib.parse"]
+    assert result["cells"][0]["bytes"] == SMALL_PAGE.stat().st_size
+    assert "html5lib.parse" in "\n".join(lines)
+
+
+def test_memory_child_reports_peak_rss(tmp_path: Path) -> None:
+    pytest.importorskip("html5lib")
+    out_json = tmp_path / "m.json"
+    assert memory.main(["--sizes", "200KB", "--shapes", "entries", "--parsers", "html5lib.parse",
+                        "--json", str(out_json)]) == 0
+    rows = json.loads(out_json.read_text(encoding="utf-8"))["rows"]
+    assert len(rows) == 1
+    row = rows[0]
+    assert row.get("error") is None, row
+    assert row["peak_rss_kb"] >= row["baseline_rss_kb"] > 0
+    assert row["input_resident_bytes"] == 200_000
+
+
+def test_memory_child_streams_into_stream_mf2(tmp_path: Path) -> None:
+    import stream_mf2
+
+    if not hasattr(stream_mf2, "Parser"):
+        pytest.skip("stream_mf2.Parser not available yet")
+    out_json = tmp_path / "m.json"
+    assert memory.main(["--sizes", "200KB", "--shapes", "entries", "--parsers", "stream_mf2",
+                        "--chunk-size", "4096", "--json", str(out_json)]) == 0
+    row = json.loads(out_json.read_text(encoding="utf-8"))["rows"][0]
+    assert row.get("error") is None, row
+    # Every article is a top-level h-entry, plus the page's header h-card.
+    expected = streams.stream_bytes("entries", 200_000).count(b'class="h-entry"') + 1
+    assert row["items"] == expected
+    assert row["first_item_s"] is not None and row["first_item_s"] <= row["parse_s"]
+    assert row["input_resident_bytes"] == 0

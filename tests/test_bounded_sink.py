@@ -1,0 +1,252 @@
+"""BoundedSink against the full DOM: same outermost kept subtrees, same order.
+
+For every html5lib-tests tree-construction case the document is built twice:
+with :class:`DomSink` (then the outermost kept elements are collected by a
+document-order walk) and with :class:`BoundedSink` (collecting what
+``on_complete`` receives). Both lists of tree dumps must be equal. Two keep
+predicates: mf2-like (a class token starting with ``h-``) and a stress one that
+keeps every HTML ``b``, ``a`` and ``div`` (so misnested formatting around kept
+roots is exercised by the whole suite).
+"""
+
+from __future__ import annotations
+
+import gc
+import resource
+from collections.abc import Callable
+
+import pytest
+
+from stream_mf2.errors import LimitExceeded
+from stream_mf2.html._testing_tree import build, context_element, dump_tree
+from stream_mf2.html.dom import HTML_NS, DocumentFragment, Element, ParentNode
+from stream_mf2.html.sink import BoundedSink, DomSink
+from stream_mf2.html.testing import tree_for_test
+from tests import chunking
+from tests.test_tree_conformance import CASES
+
+Keep = Callable[[Element], bool]
+
+
+def keep_h(el: Element) -> bool:
+    return any(t.startswith("h-") for t in el.attrs.get("class", "").split())
+
+
+def keep_bad(el: Element) -> bool:
+    return el.namespace == HTML_NS and el.name in ("b", "a", "div")
+
+
+KEEPS: dict[str, Keep] = {"h-class": keep_h, "b-a-div": keep_bad}
+
+#: Cases whose difference is documented in stream_mf2/html/_bounded_sink.py:
+#: "maybe clone an option into selectedcontent" makes DOM copies of <b>
+#: elements that are not parser-created, so the bounded sink does not report them.
+KNOWN = {("webkit02.dat:45", "b-a-div")}
+
+
+def dump_one(el: Element) -> str:
+    holder = DocumentFragment()
+    holder.children = [el]  # not re-parented: the dump only reads children
+    return dump_tree(holder)
+
+
+def outermost_kept(root: ParentNode, keep: Keep) -> list[str]:
+    out: list[str] = []
+    stack = list(reversed(root.children))
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Element):
+            if keep(n):
+                out.append(dump_one(n))
+            else:
+                stack.extend(reversed(n.children))
+    return out
+
+
+def expected(chunks: list[str], keep: Keep, fragment: str | None = None) -> list[str]:
+    sink = DomSink()
+    build(chunks, sink, context_element(fragment) if fragment else None)
+    root: ParentNode = sink.document
+    if fragment:
+        first = sink.document.children[0]
+        assert isinstance(first, Element)
+        root = first
+    return outermost_kept(root, keep)
+
+
+def bounded(chunks: list[str], keep: Keep, fragment: str | None = None, **kw: int) -> tuple[list[str], BoundedSink]:
+    got: list[str] = []
+    sink = BoundedSink(keep, lambda el: got.append(dump_one(el)), **kw)
+    build(chunks, sink, context_element(fragment) if fragment else None)
+    return got, sink
+
+
+@pytest.mark.parametrize("keep_name", list(KEEPS))
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_differential(case: object, keep_name: str) -> None:
+    from stream_mf2.html._testing_tree import TreeTest
+
+    assert isinstance(case, TreeTest)
+    if (case.id, keep_name) in KNOWN:
+        pytest.skip("documented difference: selectedcontent clones")
+    keep = KEEPS[keep_name]
+    for label, chunks in [("whole", [case.data]), *list(chunking.chunkings(case.data, splits=False))[1:]]:
+        exp = expected(chunks, keep, case.fragment_context)
+        got, sink = bounded(chunks, keep, case.fragment_context)
+        assert got == exp, f"{case.id} [{label}] {case.data!r}"
+        # Nothing is left behind once the document is complete (except the
+        # html and head elements: the head element pointer keeps the latter).
+        assert len(sink._state) <= 2, label
+
+
+TARGETED = [
+    # adoption agency around kept roots
+    '<a class="h-card">x<div>y</a>z',
+    "<b><p class=h-x>..</b>more",
+    "<p class=h-x><b>1<div class=h-y>2</b>3</div>4",
+    "<b><div><p class=h-x>a</p><p class=h-y>b</p></b>c",
+    "<font><div id=w><div class=h-card>A</div><div class=h-card>B</div></font>C</div>",
+    # foster parenting
+    "<table><tr><td><p class=h-a>A</td></tr><span class=h-b>B</span></table>",
+    "<table><tr><td><p class=h-a>A</p></td></tr><tr><td class=h-c>C</td></tr><span class=h-b>B</span></table><p class=h-d>D",
+    "<div class=h-x><table><span class=h-y>in</span><tr><td>t</table></div>",
+    # reconstruction of a kept formatting element into a following <p>
+    "<p><a class=h-card href=/a>Jane<p>More</a> after",
+    '<a class="h-entry" href=1>one<p>two</a>',
+    # templates (contents are not in the document)
+    "<template><div class=h-x>t</div></template><div class=h-y>d</div>",
+    "<div class=h-x><template><div class=h-y>t</div></template></div>",
+    # frameset replaces an empty body
+    "<div class=h-x></div><frameset></frameset>",
+    "<div class=h-x>text</div><frameset></frameset>",
+    # the head element pointer inserts again after </head>
+    "<head></head><meta class=h-m content=1><body><p class=h-p>x",
+    # a closes while a table inside it is open
+    "<a class=h-a>aba<table><a class=h-b>br<tr><td></td></tr>x</table>aoe",
+]
+
+
+@pytest.mark.parametrize("html", TARGETED)
+def test_targeted(html: str) -> None:
+    for _label, chunks in chunking.chunkings(html):
+        assert bounded(chunks, keep_h)[0] == expected(chunks, keep_h)
+        assert bounded(chunks, keep_bad)[0] == expected(chunks, keep_bad)
+
+
+def test_foster_order() -> None:
+    html = "<table><tr><td><p class=h-a>A</td></tr><span class=h-b>B</span></table>"
+    got, _ = bounded([html], keep_h)
+    assert [g.split("\n")[0] for g in got] == ["| <span>", "| <p>"]
+
+
+def test_handover_is_prompt_and_in_order() -> None:
+    """Items are handed over when they close, not at the end of the input."""
+    seen: list[str] = []
+    sink = BoundedSink(keep_h, lambda el: seen.append(el.attrs["class"]))
+    from stream_mf2.html.tokenizer import Tokenizer
+    from stream_mf2.html.treebuilder import TreeBuilder
+
+    tb = TreeBuilder(sink)
+    tok = Tokenizer(tb)
+    tb.set_tokenizer(tok)
+    tok.feed("<!doctype html><body><div class=h-1>a</div><p>x")
+    assert seen == ["h-1"]
+    tok.feed("<div class=h-2><div class=h-3>b</div></div>")
+    assert seen == ["h-1", "h-2"]
+    tok.feed("<table><tr><td><div class=h-4>c</div>")
+    assert seen == ["h-1", "h-2"]  # held: a later foster-parented item could precede it
+    tok.feed("</table>")
+    assert seen == ["h-1", "h-2", "h-4"]
+    tok.close()
+
+
+def test_ancestors_readable_on_complete() -> None:
+    langs: list[str | None] = []
+
+    def on_complete(el: Element) -> None:
+        node = el.parent
+        lang = None
+        while isinstance(node, Element):
+            if "lang" in node.attrs:
+                lang = node.attrs["lang"]
+                break
+            node = node.parent
+        langs.append(lang)
+
+    sink = BoundedSink(keep_h, on_complete)
+    build(["<html lang=en><body><section lang=fr><div class=h-x>a</div></section><div class=h-y>b"], sink)
+    assert langs == ["fr", "en"]
+
+
+def test_memory_does_not_grow_with_flat_document() -> None:
+    """Outside kept subtrees popped elements and text are dropped."""
+    live: list[int] = []
+    sink = BoundedSink(keep_h, lambda el: None)
+    from stream_mf2.html.tokenizer import Tokenizer
+    from stream_mf2.html.treebuilder import TreeBuilder
+
+    tb = TreeBuilder(sink)
+    tok = Tokenizer(tb)
+    tb.set_tokenizer(tok)
+    tok.feed("<!doctype html><body>")
+    for i in range(2000):
+        tok.feed(f"<div><p>para {i}<b>bold</b></p><div class=h-x>item</div></div>")
+        if i % 500 == 499:
+            live.append(len(sink._state))
+    body = tb.open[1]
+    assert len(body.children) <= 2
+    assert max(live) < 20, live
+    tok.close()
+
+
+def test_deep_nesting_no_recursion() -> None:
+    depth = 100_000
+    html = "<div class=h-x>" + "<div>" * depth + "x" + "</div>" * depth + "</div>"
+    got: list[Element] = []
+    sink = BoundedSink(keep_h, got.append)
+    build([html[i : i + 65536] for i in range(0, len(html), 65536)], sink, max_depth=depth + 10)
+    assert len(got) == 1
+    # Deep unkept nesting with an item at the bottom.
+    html = "<div>" * depth + "<p class=h-y>y</p>" + "</div>" * depth
+    got2: list[str] = []
+    sink2 = BoundedSink(keep_h, lambda el: got2.append(el.name))
+    build([html], sink2, max_depth=depth + 10)
+    assert got2 == ["p"]
+    gc.collect()
+
+
+def test_deep_nesting_dump_full_dom() -> None:
+    # The dump itself is quadratic in depth (indentation), so keep this moderate.
+    depth = 5_000
+    out = tree_for_test(["<div>" * depth])
+    assert out.count("<div>") == depth
+
+
+def test_max_depth() -> None:
+    with pytest.raises(LimitExceeded) as info:
+        build(["<div>" * 1000], DomSink(), max_depth=500)
+    assert info.value.limit == "max_depth"
+
+
+def test_max_kept_nodes() -> None:
+    with pytest.raises(LimitExceeded) as info:
+        bounded(["<div class=h-x>" + "<span>a</span>" * 1000], keep_h, max_kept_nodes=100)
+    assert info.value.limit == "max_kept_nodes"
+
+
+def test_max_pending_forces_handover() -> None:
+    html = "<table><tr><td>" + "<p class=h-x>a</p>" * 50 + "</table>"
+    got, sink = bounded([html], keep_h, max_pending=10)
+    assert len(got) == 50
+    assert sink.forced > 0
+    assert got == expected([html], keep_h)  # no foster content: order still right
+
+
+def test_many_unclosed_p_fast() -> None:
+    import time
+
+    t = time.perf_counter()
+    tree_for_test(["<p>x" * 70_000])
+    bounded(["<div>" + "<p class=h-x>x" * 70_000], keep_h)
+    assert time.perf_counter() - t < 20
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss > 0

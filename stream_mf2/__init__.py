@@ -4,6 +4,10 @@
 * :class:`Parser` — the sans-IO push parser: ``feed()`` chunks, get items as
   their outermost root closes; ``close()``; then ``rels``/``rel_urls``.
 * :mod:`stream_mf2.events` — the same as small frozen event values.
+* :func:`iter_items` / :func:`aiter_items` (and ``*_events``) — sync and async
+  iteration over files, sockets, iterables and async streams.
+* :func:`iter_warc` / :func:`aiter_warc` — items from WARC archives, with damaged
+  records reported per record.
 """
 
 from __future__ import annotations
@@ -11,6 +15,8 @@ from __future__ import annotations
 from stream_mf2._parser import Parser, parse
 from stream_mf2.errors import LimitExceeded, ParserStateError, SourceError, StreamMF2Error
 from stream_mf2.events import DocumentEnd, Event, ItemEvent, MetaItemEvent
+from stream_mf2.sources import aiter_events, aiter_items, iter_events, iter_items
+from stream_mf2.warc import WarcError, WarcItem, WarcSummary, aiter_warc, iter_warc, iter_warc_parallel
 
 __version__ = "0.1.0"
 
@@ -24,6 +30,16 @@ __all__ = [
     "ParserStateError",
     "SourceError",
     "StreamMF2Error",
+    "WarcError",
+    "WarcItem",
+    "WarcSummary",
     "__version__",
+    "aiter_events",
+    "aiter_items",
+    "aiter_warc",
+    "iter_events",
+    "iter_items",
+    "iter_warc",
+    "iter_warc_parallel",
     "parse",
 ]

@@ -406,6 +406,10 @@ class _Walker:
             except _FramingError as e:
                 if not self.index_only and not isinstance(e, _ReportedFramingError):
                     yield self._error(str(e), start)
+                if inp.tell() <= start:
+                    # The bytes given back start at this member: step past its magic, or the
+                    # scan would find the same (damaged) member again.
+                    inp.read(start + 1 - inp.tell())
                 if not self._more_units() or not inp.find(_GZIP_MAGIC, _valid_gzip_start):
                     return
 

@@ -53,7 +53,12 @@ def slow_server(pieces: Sequence[bytes], delays: Sequence[float]) -> Iterator[Sl
     async def main() -> None:
         done = asyncio.Event()
 
+        handlers: set[asyncio.Task[None]] = set()
+
         async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            task = asyncio.current_task()
+            if task is not None:
+                handlers.add(task)
             state = box["state"]
             try:
                 for piece, delay in zip(pieces, delays, strict=True):
@@ -79,6 +84,9 @@ def slow_server(pieces: Sequence[bytes], delays: Sequence[float]) -> Iterator[Sl
         except TimeoutError:
             pass
         finally:
+            for task in handlers:  # stopped early: end a handler that is still sending
+                task.cancel()
+            await asyncio.gather(*handlers, return_exceptions=True)
             server.close()
             await server.wait_closed()
 

@@ -54,6 +54,8 @@ def test_filter_roots() -> None:
     assert items(el("div", {"class": "h-full vcard"}, "x"), options=Options(filter_roots=True))[0]["type"] == ["h-card"]
     custom = items(*tree, options=Options(filter_roots=frozenset({"h-full"})))
     assert [i["type"] for i in custom] == [["h-screen"], ["h-auto", "h-card"]]
+    bare = items(*tree, options=Options(filter_roots=frozenset({"full", "auto"})))
+    assert [i["type"] for i in bare] == [["h-screen"], ["h-card"]]
 
 
 def test_keep_predicate() -> None:

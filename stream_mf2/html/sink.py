@@ -33,6 +33,11 @@ class TreeSink(Protocol):
     ``document`` is the document node the sink builds under. Elements returned
     by :meth:`create_element` must expose ``name``, ``namespace``, ``attrs``
     and ``parent``; the tree builder reads them and never writes them.
+
+    Optional: a sink with an ``attach_tree_builder(builder)`` method gets the
+    tree builder once, at construction, and may read (never change) its state
+    (``frameset_ok``, ``open``, ``fragment_case``); :class:`BoundedSink` uses
+    it to know whether ``<frameset>`` can still replace the body.
     """
 
     document: Document

@@ -19,6 +19,13 @@ Implementation notes:
 * Elements leaving the stack of open elements are queued and reported to the
   sink with ``pop`` once the current token has been processed completely.
 * Parse errors are not reported: they never change the tree.
+* The ``<select>`` rules are the 2025 relaxed ones: there is no "in select"
+  mode, ``select`` is an element-in-scope boundary, ``option``/``optgroup``/
+  ``hr``/``input`` start tags look at a ``select`` in scope, and popped
+  ``option`` elements feed ``selectedcontent`` (done by the sink).
+* ``max_depth`` (default :data:`DEFAULT_MAX_DEPTH`) bounds the stack of open
+  elements; deeper input raises :class:`~stream_mf2.errors.LimitExceeded`
+  (``limit="max_depth"``).
 """
 
 from __future__ import annotations
@@ -1390,6 +1397,10 @@ class TreeBuilder:
         if not self._counts.get(name):
             return
         stack = self.open
+        cur = stack[-1]
+        if cur.name == name and cur.namespace == HTML_NS:
+            self._pop()  # the common, well-nested case: nothing else to close
+            return
         for i in range(len(stack) - 1, -1, -1):
             node = stack[i]
             if node.name == name and node.namespace == HTML_NS:
@@ -1409,6 +1420,10 @@ class TreeBuilder:
             self._end_after_body(name)
 
     def _be_block(self, name: str) -> None:
+        cur = self.open[-1]
+        if cur.name == name and cur.namespace == HTML_NS:
+            self._pop()  # well nested: in scope, no implied end tags to generate
+            return
         if not self._in_scope(name):
             return
         self._generate_implied_end_tags()

@@ -21,6 +21,10 @@ Per document, make one :class:`Mf2Context` (``url``, :class:`Options`, and a
   ``ctx.rels`` (``ctx.rels.rels`` and ``ctx.rels.rel_urls`` are the
   ``"rels"`` and ``"rel-urls"`` maps).
 * :func:`meta_item` ``(head, ctx)``: the metaformats ``"meta-item"``.
+* :func:`fold_nested` ``(element, ctx)``: optional, for bounded memory inside
+  a large container (a page-wide h-feed): parse a completed nested root
+  early; on ``True`` the caller may drop its children, and the container's
+  later parse uses the stored item. Same output as without folding.
 * :func:`parse_dom` ``(document, url, options)``: the whole-document JSON.
 
 Decisions where the spec or the suites leave room (details in each module):
@@ -58,7 +62,7 @@ from stream_mf2.html.dom import Element
 
 from .context import Mf2Context
 from .document import collect_rels, document_context, parse_dom
-from .items import is_root, items_from_subtree
+from .items import fold_nested, is_root, items_from_subtree
 from .metaformats import meta_item
 from .options import TAILWIND_ROOTS, Options
 from .rels import is_rel_link
@@ -69,6 +73,7 @@ __all__ = [
     "Options",
     "collect_rels",
     "document_context",
+    "fold_nested",
     "is_rel_link",
     "is_root",
     "items_from_subtree",

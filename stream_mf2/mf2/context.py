@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from stream_mf2.html.dom import Element
 
 from .options import Options
 from .rels import RelCollector
 from .urls import resolve
+
+if TYPE_CHECKING:
+    from .items import FoldedItem
 
 
 class Mf2Context:
@@ -21,7 +25,7 @@ class Mf2Context:
     caller supplies it because only the caller knows which elements it kept.
     """
 
-    __slots__ = ("_base", "content_language", "html_lang", "options", "rels", "resolve_id", "url")
+    __slots__ = ("_base", "content_language", "folded", "html_lang", "options", "rels", "resolve_id", "url")
 
     def __init__(
         self,
@@ -36,6 +40,8 @@ class Mf2Context:
         self.html_lang: str | None = None
         self.content_language: str | None = None
         self._base: str | None = None
+        # nested items parsed ahead of their container (items.fold_nested)
+        self.folded: dict[Element, FoldedItem] = {}
 
     def set_base(self, href: str) -> None:
         """Apply a ``<base href>``; only the first one counts (HTML's "first base element")."""

@@ -197,6 +197,10 @@ class _Walker:
         return e_value(element, self.ctx, lang)
 
     def parse(self, root: Element, types: list[str], is_backcompat: bool) -> Item:
+        return self.parse_frame(root, types, is_backcompat)[1]
+
+    def parse_frame(self, root: Element, types: list[str], is_backcompat: bool) -> tuple[_Frame, Item]:
+        """Parse the item rooted at ``root``; also return its finished frame."""
         ctx = self.ctx
         frames = self.frames
         root_frame = _Frame(root, types, is_backcompat, [])
@@ -221,6 +225,11 @@ class _Walker:
             assert isinstance(top, Element)
             element = top
             frame = frames[-1]
+            if ctx.folded:
+                folded = ctx.folded.pop(element, None)
+                if folded is not None:
+                    _use_folded(folded, frame)
+                    continue
             classes = class_list(element)
             if classes:
                 nested_types, nested_bc = element_root_types(element, classes, ctx, frame)
@@ -247,7 +256,7 @@ class _Walker:
                     frame.add(prefix, name, self._value(prefix, name, element, classes, frame))
             _push_children(stack, element)
         assert result is not None
-        return result
+        return root_frame, result
 
     def _finish(self, frame: _Frame) -> Item:
         ctx = self.ctx
@@ -281,6 +290,12 @@ class _Walker:
         if not frame.attach:
             parent.children.append(item)
             return
+        for prefix, name, entry in self._entries(frame, item, parent):
+            parent.add(prefix, name, entry)
+
+    def _entries(self, frame: _Frame, item: Item, parent: _Frame) -> list[tuple[PropertyPrefix, str, Item]]:
+        """The property values a finished nested item gives its parent, one per property class."""
+        out: list[tuple[PropertyPrefix, str, Item]] = []
         element = frame.element
         classes = class_list(element)
         for prefix, name in frame.attach:
@@ -301,7 +316,129 @@ class _Walker:
             entry.update(item)
             if merge and "lang" in value:
                 entry["lang"] = value["lang"]  # the property's language, as for any e-* value
-            parent.add(prefix, name, entry)
+            out.append((prefix, name, entry))
+        return out
+
+
+class FoldedItem:
+    """A nested item parsed before its container completed (see :func:`fold_nested`)."""
+
+    __slots__ = ("entries", "item", "prefixes")
+
+    def __init__(self, item: Item, entries: list[tuple[PropertyPrefix, str, Item]]) -> None:
+        self.item = item
+        self.entries = entries  # empty: the item is a child of its container
+        self.prefixes = {prefix for prefix, _name, _entry in entries}
+
+
+def _use_folded(folded: FoldedItem, frame: _Frame) -> None:
+    """What entering a nested root does, with the nested item already parsed."""
+    frame.nested = True
+    frame.prefixes |= folded.prefixes
+    if not folded.entries:
+        frame.children.append(folded.item)
+        return
+    for prefix, name, entry in folded.entries:
+        frame.add(prefix, name, entry)
+
+
+def _scope_chain(element: Element, ctx: Mf2Context) -> _Frame | None:
+    """The frame of the nearest item enclosing ``element``, if ``element``'s subtree is not needed otherwise.
+
+    ``None`` when no item encloses ``element``, or when some element between
+    ``element`` and the outermost enclosing root is a property of the item it
+    is in (that property's value will read ``element``'s subtree).
+    """
+    ancestors: list[Element] = []
+    node = element.parent
+    while isinstance(node, Element):
+        ancestors.append(node)
+        node = node.parent
+    frame: _Frame | None = None
+    for ancestor in reversed(ancestors):  # outermost first
+        classes = class_list(ancestor)
+        if frame is None:
+            if classes:
+                types, is_bc = element_root_types(ancestor, classes, ctx, None)
+                if types:
+                    frame = _Frame(ancestor, types, is_bc, ())
+            continue
+        if (classes or frame.backcompat) and _scope_properties(ancestor, classes, frame):
+            return None
+        if classes:
+            types, is_bc = element_root_types(ancestor, classes, ctx, frame)
+            if types:
+                frame = _Frame(ancestor, types, is_bc, ())
+    if frame is not None and ctx.options.lang:
+        frame.lang = element_lang(frame.element, ctx)
+    return frame
+
+
+def fold_nested(element: Element, ctx: Mf2Context) -> bool:
+    """Parse a completed nested root now, so that a streaming caller can drop its subtree.
+
+    Call it when ``element`` (with its whole subtree) is final while an
+    enclosing root is still open. When it returns ``True`` the item and the
+    values it gives its container are stored in ``ctx``, and the caller may
+    remove ``element``'s children: when the container is parsed, ``element``
+    stands for the stored item. It returns ``False`` (nothing stored) when
+    ``element`` is not a nested root, or when its subtree is still needed:
+    an element between it and the outermost root is a property (its value
+    reads the subtree), or ``element`` is a dt-* property (its value may
+    depend on earlier dates of the container). The caller must collect
+    ``element``'s rels first, and must not fold inside elements that the mf1
+    include pattern may still copy (include targets). The container's result
+    is the same as without folding.
+    """
+    classes = class_list(element)
+    if not classes:
+        return False
+    parent = _scope_chain(element, ctx)
+    if parent is None:
+        return False
+    types, is_bc = element_root_types(element, classes, ctx, parent)
+    if not types:
+        return False
+    attach = _scope_properties(element, classes, parent)
+    if any(prefix == "dt" for prefix, _name in attach):
+        return False
+    root = expand_includes(element, ctx.resolve_id, in_backcompat=parent.backcompat)
+    walker = _Walker(ctx)
+    frame, item = walker.parse_frame(root, types, is_bc)
+    frame.attach = attach
+    entries = walker._entries(frame, item, parent) if attach else []
+    ctx.folded[element] = FoldedItem(item, entries)
+    return True
+
+
+def _follow_copy(original: Element, copy: Element, ctx: Mf2Context) -> None:
+    """Re-key folded items found under ``original`` to their counterparts in its include copy.
+
+    The include pattern appends included elements after an element's own
+    children and replaces a marker by one element, so child ``i`` of an
+    original element is child ``i`` of its copy.
+    """
+    positions: dict[int, dict[int, int]] = {}  # id(parent) -> {id(child): index}, built once per parent
+    for element in list(ctx.folded):
+        path: list[int] = []
+        node: Node = element
+        while node is not original:
+            parent = node.parent
+            if parent is None:
+                break
+            where = positions.get(id(parent))
+            if where is None:
+                where = positions[id(parent)] = {id(c): i for i, c in enumerate(parent.children)}
+            path.append(where[id(node)])
+            node = parent
+        if node is not original:
+            continue  # not under this root
+        target: Node = copy
+        for index in reversed(path):
+            assert isinstance(target, ParentNode)
+            target = target.children[index]
+        assert isinstance(target, Element)
+        ctx.folded[target] = ctx.folded.pop(element)
 
 
 def _push_children(stack: list[Element | _Frame], element: ParentNode) -> None:
@@ -344,6 +481,8 @@ def items_from_subtree(element: ParentNode, ctx: Mf2Context) -> list[Item]:
             if types:
                 # mf1 include pattern: parse a copy with the referenced markup in place
                 root = expand_includes(node, ctx.resolve_id)
+                if root is not node and ctx.folded:
+                    _follow_copy(node, root, ctx)
                 out.append(parse_item(root, types, is_bc, ctx))
                 continue
         stack.extend(c for c in reversed(node.children) if isinstance(c, Element) and c.name != "template")

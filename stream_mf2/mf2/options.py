@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 # Utility-CSS class names that look like mf2 roots but are not (Tailwind's
@@ -29,7 +30,7 @@ class Options:
 
     ``filter_roots``: ignore root class names that are really utility CSS
     classes; ``True`` uses :data:`TAILWIND_ROOTS`, a frozenset gives the
-    class names (``"h-full"``) to ignore.
+    class names to ignore (``"h-full"``, or ``"full"`` as mf2py spells it).
     """
 
     text: Literal["spec", "normalized"] = "spec"
@@ -39,9 +40,15 @@ class Options:
 
     @property
     def ignored_roots(self) -> frozenset[str]:
-        """The root class names that ``filter_roots`` rules out."""
+        """The root class names that ``filter_roots`` rules out (``h-`` prefixed)."""
         if self.filter_roots is True:
             return TAILWIND_ROOTS
         if self.filter_roots is False:
             return frozenset()
-        return self.filter_roots
+        return _prefixed(self.filter_roots)
+
+
+@lru_cache(maxsize=64)
+def _prefixed(names: frozenset[str]) -> frozenset[str]:
+    # accept "h-full" as well as mf2py's bare "full"
+    return frozenset(n if n.startswith("h-") else "h-" + n for n in names)

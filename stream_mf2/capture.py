@@ -68,7 +68,7 @@ class Capture:
         self._metaformats = ctx.options.metaformats
         self._max_held = max_held_items
         # Roots waiting for include targets, in document order.
-        self._held: deque[Element] = deque()
+        self._held: deque[tuple[Element, list[str]]] = deque()
         # ids some held root waits for -> the kept target once complete.
         self._wanted: set[str] = set()
         self._targets: dict[str, Element] = {}
@@ -126,28 +126,25 @@ class Capture:
         refs = include_references(element)
         if refs or self._held:
             missing = {r for r in refs if self._find(r, element) is None}
-            self._held.append(element)
+            self._held.append((element, refs))
             self._wanted.update(missing)
             self._release(final=False)
             return
-        self._emit(element)
+        self._emit(element, refs)
 
     def finish(self) -> None:
         """The document ended: build every held root with what was seen."""
         self._release(final=True)
 
     # -- internals ------------------------------------------------------------
-    def _emit(self, element: Element) -> None:
-        self._local = index_ids(element) if self._may_include(element) else {}
+    def _emit(self, element: Element, refs: list[str]) -> None:
+        # Targets inside the same root are found through this local index.
+        self._local = index_ids(element) if refs else {}
         try:
             for item in items_from_subtree(element, self.ctx):
                 self.events.append(ItemEvent(item))
         finally:
             self._local = {}
-
-    @staticmethod
-    def _may_include(element: Element) -> bool:
-        return bool(include_references(element))
 
     def _remember_cell(self, id_: str, cell: Element) -> None:
         cells = self._cells
@@ -178,15 +175,15 @@ class Capture:
         """Build held roots from the front while their targets are all there."""
         held = self._held
         while held:
-            root = held[0]
-            missing = [r for r in include_references(root) if self._find(r, root) is None]
+            root, refs = held[0]
+            missing = [r for r in refs if self._find(r, root) is None]
             if missing and not final and len(held) <= self._max_held:
                 return
             if missing:
                 why = "document ended" if final else f"more than max_held_items={self._max_held} items waiting"
                 self.notes.append(f"include target(s) {', '.join('#' + m for m in missing)} not found ({why})")
             held.popleft()
-            self._emit(root)
+            self._emit(root, refs)
         if not held:
             self._wanted.clear()
             self._targets.clear()

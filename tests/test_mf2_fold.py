@@ -35,7 +35,8 @@ def _post_order(root: ParentNode) -> list[Element]:
     return out
 
 
-def _has_id(element: Element) -> bool:
+def _may_be_included(element: Element) -> bool:
+    """Might the mf1 include pattern copy this subtree? (Here: an id on it, inside it or above it.)"""
     stack: list[Node] = [element]
     while stack:
         node = stack.pop()
@@ -43,6 +44,11 @@ def _has_id(element: Element) -> bool:
             if node.attrs.get("id"):
                 return True
             stack.extend(node.children)
+    parent = element.parent
+    while isinstance(parent, Element):
+        if parent.attrs.get("id"):
+            return True
+        parent = parent.parent
     return False
 
 
@@ -51,8 +57,8 @@ def folded_parse(doc: Document, url: str) -> tuple[dict[str, Any], int]:
     ctx, _elements = document_context(doc, url, OPTIONS)
     folded = 0
     for element in _post_order(doc):
-        if _has_id(element):
-            continue  # include targets must stay (a caller's rule, see fold_nested)
+        if _may_be_included(element):
+            continue  # include targets must stay whole (the caller's side of fold_nested's contract)
         collect_rels(element, ctx)
         if fold_nested(element, ctx):
             folded += 1

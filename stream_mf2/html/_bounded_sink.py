@@ -59,10 +59,18 @@ subtrees and raises :class:`~stream_mf2.errors.LimitExceeded`.
 The predicate must depend only on the element's name, namespace and
 attributes (a clone must get the same answer as its original).
 
-Known difference from the full DOM: the "maybe clone an option into
-selectedcontent" copies (HTML ``selectedcontent``) are DOM-level copies, not
-parser-created elements; they appear inside kept subtrees but are never asked
-to the keep predicate, and outside kept subtrees they are not made.
+Known differences from the full DOM:
+
+* the "maybe clone an option into selectedcontent" copies (HTML
+  ``selectedcontent``) are DOM-level copies, not parser-created elements; they
+  appear inside kept subtrees but are never asked to the keep predicate, and
+  outside kept subtrees they are not made;
+* a second ``<html>`` or ``<body>`` start tag adds its missing attributes to
+  the existing element ("in body" insertion mode). The keep predicate was
+  asked when that element was created, so attributes merged later (say a
+  ``class="h-entry"`` on a second ``<body>``) cannot make it a kept root: its
+  earlier content is already gone. The merged attributes are still visible to
+  consumers reading ancestors.
 """
 
 from __future__ import annotations

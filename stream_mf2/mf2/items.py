@@ -26,7 +26,7 @@ from .classes import PropertyPrefix, class_list, parse_property_class, property_
 from .context import Mf2Context
 from .dates import date_of
 from .implied import implied_name, implied_photo, implied_url
-from .include import expand_includes
+from .include import expand_includes, include_references
 from .properties import dt_value, e_value, p_value, u_value
 
 Item = dict[str, Any]
@@ -384,11 +384,13 @@ def fold_nested(element: Element, ctx: Mf2Context) -> bool:
     stands for the stored item. It returns ``False`` (nothing stored) when
     ``element`` is not a nested root, or when its subtree is still needed:
     an element between it and the outermost root is a property (its value
-    reads the subtree), or ``element`` is a dt-* property (its value may
-    depend on earlier dates of the container). The caller must collect
-    ``element``'s rels first, and must not fold inside elements that the mf1
-    include pattern may still copy (include targets). The container's result
-    is the same as without folding.
+    reads the subtree), ``element`` is a dt-* property (its value may
+    depend on earlier dates of the container), or the mf1 include pattern is
+    used inside it. The caller must collect ``element``'s rels first. The
+    container's result is the same as without folding, provided the mf1
+    include pattern (``itemref``, ``headers``, ``a.include``) does not later
+    copy ``element`` or an ancestor as an include target: a caller that has
+    seen such references must not fold inside their targets.
     """
     classes = class_list(element)
     if not classes:
@@ -402,13 +404,23 @@ def fold_nested(element: Element, ctx: Mf2Context) -> bool:
     attach = _scope_properties(element, classes, parent)
     if any(prefix == "dt" for prefix, _name in attach):
         return False
-    root = expand_includes(element, ctx.resolve_id, in_backcompat=parent.backcompat)
+    if include_references(element, in_backcompat=parent.backcompat):
+        return False  # the include pattern may still change this subtree: keep it
     walker = _Walker(ctx)
-    frame, item = walker.parse_frame(root, types, is_bc)
+    frame, item = walker.parse_frame(element, types, is_bc)
     frame.attach = attach
     entries = walker._entries(frame, item, parent) if attach else []
     ctx.folded[element] = FoldedItem(item, entries)
     return True
+
+
+def _expand_includes(root: Element, ctx: Mf2Context, in_backcompat: bool) -> Element:
+    """``root`` with the mf1 include pattern applied (mf1 include pattern: parse a copy with the
+    referenced markup in place); folded items inside follow into the copy."""
+    expanded = expand_includes(root, ctx.resolve_id, in_backcompat=in_backcompat)
+    if expanded is not root and ctx.folded:
+        _follow_copy(root, expanded, ctx)
+    return expanded
 
 
 def _follow_copy(original: Element, copy: Element, ctx: Mf2Context) -> None:
@@ -429,7 +441,10 @@ def _follow_copy(original: Element, copy: Element, ctx: Mf2Context) -> None:
             where = positions.get(id(parent))
             if where is None:
                 where = positions[id(parent)] = {id(c): i for i, c in enumerate(parent.children)}
-            path.append(where[id(node)])
+            found = where.get(id(node))
+            if found is None:
+                break  # detached from its former parent: not under this root
+            path.append(found)
             node = parent
         if node is not original:
             continue  # not under this root
@@ -479,11 +494,7 @@ def items_from_subtree(element: ParentNode, ctx: Mf2Context) -> list[Item]:
         if classes:
             types, is_bc = element_root_types(node, classes, ctx, None)
             if types:
-                # mf1 include pattern: parse a copy with the referenced markup in place
-                root = expand_includes(node, ctx.resolve_id)
-                if root is not node and ctx.folded:
-                    _follow_copy(node, root, ctx)
-                out.append(parse_item(root, types, is_bc, ctx))
+                out.append(parse_item(_expand_includes(node, ctx, False), types, is_bc, ctx))
                 continue
         stack.extend(c for c in reversed(node.children) if isinstance(c, Element) and c.name != "template")
     return out

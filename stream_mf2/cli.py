@@ -24,8 +24,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any, NoReturn
 
-import orjson
-
+from stream_mf2._json import dumps
 from stream_mf2.errors import StreamMF2Error
 
 PROG = "stream-mf2"
@@ -48,7 +47,7 @@ class _ArgumentParser(argparse.ArgumentParser):
 
 
 def _dump(obj: Any, *, indent: bool = False) -> bytes:
-    return orjson.dumps(obj, option=(orjson.OPT_INDENT_2 if indent else 0) | orjson.OPT_APPEND_NEWLINE)
+    return dumps(obj, indent=indent)
 
 
 def _add_parser_options(p: argparse.ArgumentParser, *, url: bool = True) -> None:

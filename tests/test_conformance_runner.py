@@ -67,6 +67,19 @@ def test_official_failures_are_the_known_ones(official: SuiteReport) -> None:
         assert failure.diffs and all(d.startswith("$.items[") for d in failure.diffs)
 
 
+@pytest.mark.parametrize("chunk_size", [1, 2, 7, 1000])
+def test_official_chunked_same_result(official: SuiteReport, chunk_size: int) -> None:
+    """Fed in chunks, the suite gives the same counts and the same failures."""
+    chunked = run_microformats_suite(require_suite(SUITE), chunk_size=chunk_size)
+    assert chunked.suites == official.suites
+    assert chunked.failures == official.failures
+
+
+def test_bad_chunk_size(tmp_path: Path) -> None:
+    with pytest.raises(ValueError):
+        run_microformats_suite(tmp_path, chunk_size=0)
+
+
 def test_official_table(official: SuiteReport) -> None:
     text = official.format()
     assert "microformats-v2-unit" in text and "435/439" in text and "138/140" in text

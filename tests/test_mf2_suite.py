@@ -3,8 +3,11 @@
 Every case is a test: one per file for microformats-v2, -mixed and -v1, one
 per top-level item for microformats-v2-unit (each of its files holds many
 independent items), the latter with both text options since that suite is
-written to pass with either textContent algorithm. Nothing is marked as expected to fail: a case that fails
-shows up as a failure with its differences.
+written to pass with either textContent algorithm.
+
+Four v2-unit items contradict other parts of the suite (see
+``CONTRADICTIONS``); they are strict expected failures, so a change in that
+behaviour shows up at once. Every other case must pass.
 """
 
 from __future__ import annotations
@@ -22,6 +25,23 @@ from tests.suites import require_suite, suite_dir
 
 SUITE = "microformats-tests"
 
+#: Items the suite contradicts elsewhere, with the reason ours differs.
+CONTRADICTIONS = {
+    # The file's own header says "no implementations actually act this way" and
+    # points at microformats2-parsing issue 66: a u-* property on a nested root
+    # without u-url takes the u-* value of the element, and every u-* value is a
+    # normalised absolute URL (as h-test-as-u in nested-microformat.json expects),
+    # so "Valid" becomes "http://example.test/Valid"; this file expects the raw text.
+    "microformats-v2-unit/nested/nested-microformat-mistyped#h-test-as-u-with-p-url": "u-* text is resolved",
+    "microformats-v2-unit/nested/nested-microformat-mistyped#h-test-as-u-with-dt-url": "u-* text is resolved",
+    "microformats-v2-unit/nested/nested-microformat-mistyped#h-test-as-u-with-e-url": "u-* text is resolved",
+    # A date and a time-with-offset joined by the value-class pattern give
+    # "-0800" from "-08:00" in microformats-v2/h-event/time.json, dates.json and
+    # microformats-v1/hcalendar/time.json; this item expects "+00:00" kept.
+    # Ours follows the three files of the main suites.
+    "microformats-v2-unit/value/value-dt#h-test-acceptable": "assembled offset spelled without colon",
+}
+
 
 def _cases() -> list[Any]:
     root = suite_dir(SUITE)
@@ -34,7 +54,10 @@ def _cases() -> list[Any]:
             expected = orjson.loads(case.expected.read_bytes())
             for text in ("spec", "normalized"):
                 for n, item in enumerate(expected["items"]):
-                    params.append(pytest.param((case, n, text), id=f"{case.id}#{item_key(item)}[{text}]"))
+                    key = f"{case.id}#{item_key(item)}"
+                    reason = CONTRADICTIONS.get(key)
+                    marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+                    params.append(pytest.param((case, n, text), id=f"{key}[{text}]", marks=marks))
         else:
             params.append(pytest.param((case, None, "spec"), id=case.id))
     return params

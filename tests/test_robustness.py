@@ -428,14 +428,13 @@ def test_invalid_shift_jis() -> None:
         assert [i["properties"]["name"] for i in items] == [["\u3042\ufffd\x7fx\ufffd"], ["ok\ufffd"]], label
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug reported to the decode owner: Python's cp932 maps the single bytes 0xA0 and 0xFD-0xFF "
-    "to private-use U+F8F0-U+F8F3; the Encoding Standard's Shift_JIS decoder gives U+FFFD",
-)
 def test_shift_jis_unassigned_single_bytes() -> None:
-    doc = b'<meta charset="shift_jis"><p class="h-card">\xa0\xfd\xfe\xff</p>'
-    assert parse(doc)["items"][0]["properties"]["name"] == ["\ufffd\ufffd\ufffd\ufffd"]
+    # Python's cp932 maps the single bytes 0xA0 and 0xFD-0xFF to private-use
+    # U+F8F0-U+F8F3; the Encoding Standard's Shift_JIS decoder gives U+FFFD.
+    doc = b'<meta charset="shift_jis"><p class="h-card">\xa0\xfd\xfe\xff\x80</p>'
+    for label, chunks in chunkings(doc, splits=False):
+        items, _ = _feed_all(chunks)
+        assert items[0]["properties"]["name"] == ["\ufffd\ufffd\ufffd\ufffd\x80"], label
 
 
 def test_nul_bytes() -> None:

@@ -125,6 +125,8 @@ def test_output_is_bounded_for_a_compression_bomb() -> None:
         (brotli.compress(BODY)[:-3], "br", False, "br body"),
         (BODY, "compress", False, "unsupported content-encoding"),
     ],
+    # Explicit ids: the wire bytes hold a gzip mtime, and xdist workers must collect the same ids.
+    ids=["chunked-truncated", "bad-chunk-size", "chunk-not-crlf", "gzip-truncated", "gzip-garbage", "br-truncated", "compress"],
 )
 def test_damaged_bodies_raise(wire: bytes, coding: str | None, chunked_: bool, message: str) -> None:
     with pytest.raises(PayloadError, match=message):

@@ -171,10 +171,32 @@ _CODEC_OVERRIDES: Final[dict[str, tuple[str, str]]] = {
 }
 
 
+#: cp932 (Python's Shift_JIS per the Encoding Standard) decodes the lone bytes 0xA0 and
+#: 0xFD-0xFF to private-use U+F8F0-U+F8F3; the Encoding Standard's Shift_JIS decoder
+#: treats them as errors. No other byte sequence produces these code points in cp932.
+_SHIFT_JIS_FIXES: Final = str.maketrans({0xF8F0: "\ufffd", 0xF8F1: "\ufffd", 0xF8F2: "\ufffd", 0xF8F3: "\ufffd"})
+
+
+class _ShiftJISDecoder(codecs.IncrementalDecoder):
+    """Shift_JIS per the Encoding Standard: cp932 with its four extra single bytes as errors."""
+
+    def __init__(self, errors: str = "replace") -> None:
+        super().__init__(errors)
+        self._inner = codecs.getincrementaldecoder("cp932")("replace")
+
+    def decode(self, input: Buffer, final: bool = False) -> str:
+        return self._inner.decode(input, final).translate(_SHIFT_JIS_FIXES)
+
+    def reset(self) -> None:
+        self._inner.reset()
+
+
 def _make_decoder(encoding: str) -> codecs.IncrementalDecoder:
     """An incremental decoder for a canonical encoding name, in replacement error mode."""
     if encoding == _WINDOWS_1252:
         return _Windows1252Decoder()
+    if encoding == "Shift_JIS":
+        return _ShiftJISDecoder()
     if encoding == "replacement":
         return _ReplacementDecoder()
     override = _CODEC_OVERRIDES.get(encoding)

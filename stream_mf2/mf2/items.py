@@ -428,7 +428,8 @@ def _follow_copy(original: Element, copy: Element, ctx: Mf2Context) -> None:
 
     The include pattern appends included elements after an element's own
     children and replaces a marker by one element, so child ``i`` of an
-    original element is child ``i`` of its copy.
+    original element is child ``i`` of its copy. Where a marker was replaced
+    (the folded item is gone from the copy) nothing is re-keyed.
     """
     positions: dict[int, dict[int, int]] = {}  # id(parent) -> {id(child): index}, built once per parent
     for element in list(ctx.folded):
@@ -448,12 +449,13 @@ def _follow_copy(original: Element, copy: Element, ctx: Mf2Context) -> None:
             node = parent
         if node is not original:
             continue  # not under this root
-        target: Node = copy
+        target: Node | None = copy
         for index in reversed(path):
-            assert isinstance(target, ParentNode)
-            target = target.children[index]
-        assert isinstance(target, Element)
-        ctx.folded[target] = ctx.folded.pop(element)
+            kids = target.children if isinstance(target, ParentNode) else []
+            target = kids[index] if index < len(kids) else None
+        # a marker replaced by its target (even the root itself) has no counterpart
+        if isinstance(target, Element) and target.name == element.name and target.attrs == element.attrs:
+            ctx.folded[target] = ctx.folded.pop(element)
 
 
 def _push_children(stack: list[Element | _Frame], element: ParentNode) -> None:

@@ -20,6 +20,18 @@ Shapes:
 ``nested-p-values``
     one h-card whose ``p-note`` elements nest N levels deep (N values, each the
     text of its subtree).
+``nested-u-items``
+    one h-entry whose ``u-x h-card`` items nest N levels deep (each level's
+    value is read after the levels below it are parsed).
+``nested-value-class``
+    one h-entry whose ``p-x`` properties nest N levels deep, each through a
+    ``value`` element (value-class pattern text at every level).
+``nested-e-values``
+    one h-entry whose ``e-x`` properties nest N levels deep. Each level's
+    ``html`` contains every level below it, so the *output* would be quadratic
+    in N; the ``html`` of values nested in another e-* value is bounded by the
+    mf2 option ``max_nested_html_chars`` (past it, it is left empty and noted),
+    which keeps the work linear.
 ``rel-links``
     N ``<a rel>`` links, half of them repeating an earlier URL (``rel-urls``
     merging).
@@ -29,10 +41,6 @@ Shapes:
 ``deep-markup``
     an e-* property whose content nests N plain elements (serialisation and
     text walk, no recursion).
-
-Nested e-* properties are left out on purpose: each level's ``html`` contains
-every level below it, so the *output* is quadratic in the nesting depth by
-definition and no parser can be linear there.
 
 Not a test: no assertion, just a table and an exit status (1 if a ratio is at
 or over the threshold). Sizes can be changed with ``--n``.
@@ -76,6 +84,18 @@ def nested_p_values(n: int) -> bytes:
     return HEAD + b'<div class="h-card">' + b'<div class="p-note">' * n + b"x" + b"</div>" * (n + 1)
 
 
+def nested_u_items(n: int) -> bytes:
+    return HEAD + b'<div class="h-entry">' + b'<div class="u-x h-card">' * n + b"x" + b"</div>" * (n + 1)
+
+
+def nested_value_class(n: int) -> bytes:
+    return HEAD + b'<div class="h-entry">' + b'<div class="p-x"><span class="value">' * n + b"x"
+
+
+def nested_e_values(n: int) -> bytes:
+    return HEAD + b'<div class="h-entry">' + b'<div class="e-x">' * n + b"x" + b"</div>" * (n + 1)
+
+
 def rel_links(n: int) -> bytes:
     parts = [HEAD]
     for i in range(n):
@@ -103,6 +123,9 @@ SHAPES: dict[str, tuple[Callable[[int], bytes], int]] = {
     "nested-items": (nested_items, 2_000),
     "nested-properties": (nested_properties, 300),
     "nested-p-values": (nested_p_values, 300),
+    "nested-u-items": (nested_u_items, 300),
+    "nested-value-class": (nested_value_class, 300),
+    "nested-e-values": (nested_e_values, 300),
     "rel-links": (rel_links, 5_000),
     "itemref": (itemref, 2_000),
     "deep-markup": (deep_markup, 4_000),

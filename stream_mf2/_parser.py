@@ -23,6 +23,7 @@ from stream_mf2.html.sink import BoundedSink
 from stream_mf2.html.tokenizer import Tokenizer
 from stream_mf2.html.treebuilder import TreeBuilder
 from stream_mf2.mf2 import Mf2Context, Options
+from stream_mf2.mf2.options import DEFAULT_MAX_NESTED_HTML_CHARS
 
 __all__ = ["Parser", "parse"]
 
@@ -49,7 +50,10 @@ class Parser:
     ``max_token_chars`` (one unfinished tag, attribute value, comment or doctype),
     ``max_depth`` (the stack of open elements), ``max_kept_nodes`` (one kept
     subtree), ``max_held_items`` (items waiting for include targets; a recovery,
-    not an error: see :mod:`stream_mf2.capture`).
+    not an error: see :mod:`stream_mf2.capture`), ``max_nested_html_chars`` (the
+    e-* ``html`` of values nested inside other e-* values, which grows with the
+    square of the nesting depth; past it those values keep their text and get an
+    empty ``html``, recorded in :attr:`errors`).
     """
 
     def __init__(
@@ -67,10 +71,17 @@ class Parser:
         max_depth: int | None = None,
         max_kept_nodes: int | None = None,
         max_held_items: int = DEFAULT_MAX_HELD_ITEMS,
+        max_nested_html_chars: int = DEFAULT_MAX_NESTED_HTML_CHARS,
         collect_parse_errors: bool = False,
     ) -> None:
         self.url = url
-        options = Options(text=text, lang=lang, metaformats=metaformats, filter_roots=filter_roots)
+        options = Options(
+            text=text,
+            lang=lang,
+            metaformats=metaformats,
+            filter_roots=filter_roots,
+            max_nested_html_chars=max_nested_html_chars,
+        )
         self._ctx = Mf2Context(url, options)
         self._capture = Capture(self._ctx, max_held_items=max_held_items)
         sink_limits: dict[str, Any] = {}

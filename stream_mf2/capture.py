@@ -140,11 +140,16 @@ class Capture:
     def _emit(self, element: Element, refs: list[str]) -> None:
         # Targets inside the same root are found through this local index.
         self._local = index_ids(element) if refs else {}
+        ctx = self.ctx
         try:
-            for item in items_from_subtree(element, self.ctx):
+            for item in items_from_subtree(element, ctx, includes=bool(refs)):
                 self.events.append(ItemEvent(item))
         finally:
             self._local = {}
+        if ctx.notes:
+            # Recoveries inside item building (e.g. the nested e-* html budget).
+            self.notes.extend(ctx.notes)
+            ctx.notes.clear()
 
     def _remember_cell(self, id_: str, cell: Element) -> None:
         cells = self._cells

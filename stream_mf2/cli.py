@@ -338,7 +338,7 @@ def _cmd_conformance(argv: Sequence[str], out: IO[bytes]) -> int:
         nargs="?",
         metavar="PATH",
         help="the microformats-tests folder, its tests/ folder, or a folder holding microformats-tests/ "
-        "(default: $STREAM_MF2_TESTSUITES)",
+        "(default: $STREAM_MF2_TESTSUITES, else ../shared/testsuites if it exists)",
     )
     p.add_argument("--failures", type=int, default=0, metavar="N", help="also list the first N failures (default 0)")
     p.add_argument("--strict", action="store_true", help="exit with status 1 when any case fails")
@@ -346,6 +346,8 @@ def _cmd_conformance(argv: Sequence[str], out: IO[bytes]) -> int:
     from stream_mf2.conformance import find_suite_root, run_microformats_suite
 
     root = ns.path or os.environ.get("STREAM_MF2_TESTSUITES")
+    if not root and os.path.isdir(os.path.join("..", "shared", "testsuites")):
+        root = os.path.join("..", "shared", "testsuites")
     if not root:
         raise UserError("give the path of the microformats test suite (or set STREAM_MF2_TESTSUITES)")
     try:

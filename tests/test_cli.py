@@ -326,7 +326,16 @@ def test_tree_command(page_file: Path) -> None:
 
 
 def test_conformance_command(tmp_path: Path) -> None:
-    assert_user_error(run_cli("conformance"), 1, "STREAM_MF2_TESTSUITES")
+    # No PATH, no $STREAM_MF2_TESTSUITES and no ../shared/testsuites beside the cwd.
+    lonely = tmp_path / "a" / "b"
+    lonely.mkdir(parents=True)
+    assert_user_error(run_cli("conformance", cwd=lonely), 1, "STREAM_MF2_TESTSUITES")
+    # With the suites at ../shared/testsuites, as beside a checkout, no PATH is needed.
+    suite_root = suite_dir("microformats-tests")
+    if suite_root is not None and (REPO.parent / "shared" / "testsuites" / "microformats-tests").is_dir():
+        found = run_cli("conformance")
+        assert found.returncode == 0, found.stderr
+        assert "microformats-v2-unit" in found.stdout.decode()
     assert_user_error(run_cli("conformance", str(tmp_path)), 1, "no microformats test suite")
     suite = suite_dir("microformats-tests")
     if suite is None:

@@ -244,11 +244,6 @@ def test_broken_document_url() -> None:
     assert result["items"] == [{"type": ["h-card"], "properties": {"name": ["n"], "url": ["/x"]}}]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug reported to the mf2 owner: a <base href> that fails to parse must fall back to the "
-    "document URL (HTML 'set the frozen base URL'); mf2/context.py keeps the broken base",
-)
 def test_broken_base_href_falls_back_to_document_url() -> None:
     result = parse('<base href="http://[::1"><a class="h-card" href="/x">n</a>', BASE)
     assert result["items"][0]["properties"]["url"] == [BASE + "x"]

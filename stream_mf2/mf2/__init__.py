@@ -16,7 +16,9 @@ Per document, make one :class:`Mf2Context` (``url``, :class:`Options`, and a
 * :func:`items_from_subtree` ``(element, ctx)``: the top-level items whose
   root is ``element`` or inside it. Outermost roots only: nested roots become
   property values or ``children``. ``element.parent`` may lead to the still
-  open ancestors, which the ``lang`` option reads.
+  open ancestors, which the ``lang`` option reads. Pass ``includes=False``
+  when :func:`~.include.include_references` just found no include markers in
+  ``element`` (saves a walk).
 * :func:`collect_rels` ``(element, ctx)``: adds the subtree's rel links to
   ``ctx.rels`` (``ctx.rels.rels`` and ``ctx.rels.rel_urls`` are the
   ``"rels"`` and ``"rel-urls"`` maps).
@@ -26,6 +28,14 @@ Per document, make one :class:`Mf2Context` (``url``, :class:`Options`, and a
   early; on ``True`` the caller may drop its children, and the container's
   later parse uses the stored item. Same output as without folding.
 * :func:`parse_dom` ``(document, url, options)``: the whole-document JSON.
+
+Recoveries that change the output are recorded in ``ctx.notes`` (e-* ``html``
+left empty past ``Options.max_nested_html_chars``).
+
+Cost: linear in the input plus the output. Text values come from one
+:class:`~.text.TextIndex` per item (no node's text is walked twice), and the
+``html`` of e-* values nested in other e-* values, the one place where output
+is quadratic in the nesting depth, is bounded by ``max_nested_html_chars``.
 
 Decisions where the spec or the suites leave room (details in each module):
 datetimes are kept as written unless the value-class pattern assembled them

@@ -15,6 +15,8 @@ from typing import Literal
 
 from stream_mf2.html.dom import Element
 
+from .backcompat_data import ROOT_CLASSES
+
 PropertyPrefix = Literal["p", "u", "dt", "e"]
 
 _ASCII_WS = re.compile(r"[ \t\n\f\r]+")
@@ -31,13 +33,14 @@ def class_list(element: Element) -> tuple[str, ...]:
     raw = element.attrs.get("class")
     if not raw:
         return ()
-    return _split_classes(raw)
+    return split_classes(raw)
 
 
 # Pages repeat the same class attributes over and over: the results of these
 # pure functions are cached by their (string or tuple) arguments.
 @lru_cache(maxsize=16384)
-def _split_classes(raw: str) -> tuple[str, ...]:
+def split_classes(raw: str) -> tuple[str, ...]:
+    """A ``class`` attribute value's tokens (cached: class strings repeat)."""
     return tuple(token for token in _ASCII_WS.split(raw) if token)
 
 
@@ -81,3 +84,14 @@ def parse_property_class(name: str) -> tuple[PropertyPrefix, str] | None:
     """Split one property class name (``"p-name"``) into prefix and name."""
     found = _property_classes((name,))
     return found[0] if found else None
+
+
+@lru_cache(maxsize=16384)
+def classify(classes: tuple[str, ...]) -> tuple[tuple[str, ...], bool, tuple[tuple[PropertyPrefix, str], ...]]:
+    """A class list's valid ``h-*`` root types (sorted, unique), whether it has a
+    classic (mf1) root class, and its property classes.
+
+    Class strings repeat across a page, so one cached look-up stands for
+    several calls in the item walker's hot loop.
+    """
+    return _root_types(classes), any(c in ROOT_CLASSES for c in classes), _property_classes(classes)

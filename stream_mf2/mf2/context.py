@@ -9,10 +9,11 @@ from stream_mf2.html.dom import Element
 
 from .options import Options
 from .rels import RelCollector
-from .urls import resolve
+from .urls import parse_url
 
 if TYPE_CHECKING:
     from .items import FoldedItem
+    from .text import TextIndex
 
 
 class Mf2Context:
@@ -25,7 +26,19 @@ class Mf2Context:
     caller supplies it because only the caller knows which elements it kept.
     """
 
-    __slots__ = ("_base", "content_language", "folded", "html_lang", "options", "rels", "resolve_id", "url")
+    __slots__ = (
+        "_base",
+        "_base_set",
+        "content_language",
+        "folded",
+        "html_lang",
+        "notes",
+        "options",
+        "rels",
+        "resolve_id",
+        "texts",
+        "url",
+    )
 
     def __init__(
         self,
@@ -40,18 +53,29 @@ class Mf2Context:
         self.html_lang: str | None = None
         self.content_language: str | None = None
         self._base: str | None = None
+        self._base_set = False
         # nested items parsed ahead of their container (items.fold_nested)
         self.folded: dict[Element, FoldedItem] = {}
+        #: Recoveries that changed the output (e.g. e-* html left out past
+        #: ``Options.max_nested_html_chars``), in the order they happened.
+        self.notes: list[str] = []
+        # the text index of the item being parsed (set by the item walker)
+        self.texts: TextIndex | None = None
 
     def set_base(self, href: str) -> None:
-        """Apply a ``<base href>``; only the first one counts (HTML's "first base element")."""
-        if self._base is None:
-            self._base = resolve(href, self.url)
+        """Apply a ``<base href>``; only the first one counts (HTML's "first base element").
+
+        HTML's "set the frozen base URL": when ``href`` fails to parse, the base
+        is the document URL (and a later ``<base>`` still does not count).
+        """
+        if not self._base_set:
+            self._base_set = True
+            self._base = parse_url(href, self.url)
 
     @property
     def has_base(self) -> bool:
         """Has a ``<base href>`` been applied?"""
-        return self._base is not None
+        return self._base_set
 
     @property
     def base_url(self) -> str | None:

@@ -11,18 +11,24 @@ from .context import Mf2Context
 from .items import items_from_subtree
 from .metaformats import meta_item
 from .options import Options
-from .rels import is_rel_link
+from .rels import REL_ELEMENTS, is_rel_link
 
 
 def collect_rels(element: ParentNode, ctx: Mf2Context) -> None:
     """Add every rel link in ``element``'s subtree (``element`` included) to ``ctx.rels``."""
-    stack: list[Node] = [element]
+    base = ctx.base_url
+    add = ctx.rels.add
+    # only elements are stacked; they pop in document order
+    stack: list[ParentNode] = [element]
     while stack:
         node = stack.pop()
-        if isinstance(node, Element) and is_rel_link(node):
-            ctx.rels.add(node, ctx.base_url, text_content(node))
-        if isinstance(node, ParentNode):
-            stack.extend(reversed(node.children))
+        if type(node) is Element and node.name in REL_ELEMENTS and is_rel_link(node):
+            add(node, base, text_content(node))
+        children = node.children
+        for i in range(len(children) - 1, -1, -1):
+            child = children[i]
+            if type(child) is Element:
+                stack.append(child)
 
 
 def _html_elements(root: ParentNode) -> list[Element]:

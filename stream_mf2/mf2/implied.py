@@ -74,6 +74,8 @@ def implied_name(element: Element, ctx: Mf2Context, is_root: IsRoot) -> str:
             found = _name_from(grandchild)
             if found is not None:
                 return found
+    if ctx.texts is not None:
+        return ctx.texts.text(element, True)
     return element_text(element, ctx.base_url, ctx.options.text, True)
 
 

@@ -125,15 +125,23 @@ def _may_hold_markers(root: Element) -> bool:
     Plain attribute look-ups, no class splitting or scope tracking, so a
     subtree without markers (nearly every one) costs one quick walk.
     """
-    stack: list[Node] = [root]
+    if _is_marker_like(root):
+        return True
+    # elements are checked when their parent is taken; only those with children are stacked
+    stack: list[Element] = [root]
     while stack:
-        node = stack.pop()
-        if isinstance(node, Element):
-            attrs = node.attrs
-            if "itemref" in attrs or "headers" in attrs or _INCLUDE_CLASS in attrs.get("class", ""):
-                return True
-            stack.extend(node.children)
+        for child in stack.pop().children:
+            if type(child) is Element:
+                if child.attrs and _is_marker_like(child):
+                    return True
+                if child.children:
+                    stack.append(child)
     return False
+
+
+def _is_marker_like(element: Element) -> bool:
+    attrs = element.attrs
+    return "itemref" in attrs or "headers" in attrs or _INCLUDE_CLASS in attrs.get("class", "")
 
 
 def _walk_scoped(root: Element, in_backcompat: bool) -> list[tuple[Element, bool]]:

@@ -7,9 +7,12 @@ it against the innermost open item (its *frame*): a nested root opens a new
 frame; property classes add values to the current frame; everything else is
 just descended into. Leaving a frame finishes the item (implied properties,
 backcompat fix-ups) and hands it to the parent frame as a property value or
-a child, or returns it as a top-level item. Each element is entered once;
-property values read only their own subtree, so the work is linear in the
-input plus the output.
+a child, or returns it as a top-level item. Each element is entered once.
+Property values read text through one :class:`~.text.TextIndex` per item
+(built by one walk), so text costs the length of the values; e-* ``html``
+nested inside another e-* value is bounded by
+``Options.max_nested_html_chars``. The work is linear in the input plus the
+output.
 """
 
 from __future__ import annotations
@@ -22,14 +25,32 @@ from stream_mf2.html.dom import Element, Node, ParentNode
 
 from . import backcompat
 from .backcompat_data import ROOT_CLASSES
-from .classes import PropertyPrefix, class_list, parse_property_class, property_classes, root_types
+from .classes import (
+    PropertyPrefix,
+    class_list,
+    classify,
+    parse_property_class,
+    property_classes,
+    root_types,
+    split_classes,
+)
 from .context import Mf2Context
 from .dates import date_of
 from .implied import implied_name, implied_photo, implied_url
 from .include import expand_includes, include_references
 from .properties import dt_value, e_value, p_value, u_value
+from .text import TextIndex
 
 Item = dict[str, Any]
+
+
+class _LeaveE:
+    """Stack marker: the walk leaves an e-* property element's subtree."""
+
+    __slots__ = ()
+
+
+_LEAVE_E = _LeaveE()
 
 
 class _Frame:
@@ -39,6 +60,7 @@ class _Frame:
         "attach",
         "backcompat",
         "children",
+        "e_attached",
         "element",
         "first_p_name",
         "first_u_url",
@@ -69,6 +91,7 @@ class _Frame:
         self.first_p_name: Any = None
         self.first_u_url: Any = None
         self.lang: str | None = None  # set when the lang option is on
+        self.e_attached = False  # an e-* property of its parent (counts in _Walker.e_depth)
 
     def add(self, prefix: PropertyPrefix, name: str, value: Any) -> None:
         self.props.setdefault(name, []).append(value)
@@ -112,6 +135,9 @@ def is_root(element: Element, ctx: Mf2Context) -> bool:
     classes = class_list(element)
     if not classes:
         return False
+    if not ctx.options.ignored_roots:
+        mf2, classic, _props = classify(classes)
+        return bool(mf2) or (classic and bool(backcompat.root_types(classes)))
     return bool(element_root_types(element, classes, ctx, None)[0])
 
 
@@ -153,11 +179,16 @@ def element_lang(
 class _Walker:
     """Parses one outermost item; see the module docstring."""
 
-    __slots__ = ("ctx", "frames", "scope")
+    __slots__ = ("ctx", "e_depth", "frames", "html_left", "html_skipped", "scope")
 
     def __init__(self, ctx: Mf2Context) -> None:
         self.ctx = ctx
         self.frames: list[_Frame] = []
+        # e-* values (property elements and e-* nested roots) the walk is inside:
+        # an e-* value computed while this is positive repeats enclosing html.
+        self.e_depth = 0
+        self.html_left = ctx.options.max_nested_html_chars
+        self.html_skipped = 0
         # The item whose properties bound the value-class pattern search, when
         # it is not the innermost open one: a nested root's own value is read
         # from markup that belongs to the nested item.
@@ -194,7 +225,14 @@ class _Walker:
                 frame.implied_date = date
             return value
         lang = element_lang(element, self.ctx, frame.element, frame.lang) if self.ctx.options.lang else None
-        return e_value(element, self.ctx, lang)
+        if not self.e_depth:
+            return e_value(element, self.ctx, lang)
+        if self.html_left <= 0:
+            self.html_skipped += 1
+            return e_value(element, self.ctx, lang, html=False)
+        e_val = e_value(element, self.ctx, lang)
+        self.html_left -= len(e_val["html"])
+        return e_val
 
     def parse(self, root: Element, types: list[str], is_backcompat: bool) -> Item:
         return self.parse_frame(root, types, is_backcompat)[1]
@@ -202,36 +240,75 @@ class _Walker:
     def parse_frame(self, root: Element, types: list[str], is_backcompat: bool) -> tuple[_Frame, Item]:
         """Parse the item rooted at ``root``; also return its finished frame."""
         ctx = self.ctx
+        outer_texts = ctx.texts
+        ctx.texts = TextIndex(ctx.base_url, ctx.options.text)
+        try:
+            found = self._walk(root, types, is_backcompat)
+        finally:
+            ctx.texts = outer_texts
+        if self.html_skipped:
+            ctx.notes.append(
+                f"e-* html of {self.html_skipped} nested value(s) left empty "
+                f"(max_nested_html_chars={ctx.options.max_nested_html_chars})"
+            )
+            self.html_skipped = 0
+        return found
+
+    def _walk(self, root: Element, types: list[str], is_backcompat: bool) -> tuple[_Frame, Item]:
+        ctx = self.ctx
+        options = ctx.options
+        lang_on = options.lang
         frames = self.frames
         root_frame = _Frame(root, types, is_backcompat, [])
-        if ctx.options.lang:
+        if lang_on:
             root_frame.lang = element_lang(root, ctx)
         frames.append(root_frame)
         # An Element on the stack is to be entered; a _Frame marks the end of
-        # the nested root that opened it.
-        stack: list[Element | _Frame] = [root_frame]
+        # the nested root that opened it; _LEAVE_E the end of an e-* property.
+        stack: list[Element | _Frame | _LeaveE] = [root_frame]
         _push_children(stack, root)
         result: Item | None = None
+        folded_items = ctx.folded
+        # the common case (no ignored roots, outside backcompat items) classifies with one cached call
+        plain = not options.ignored_roots
         while stack:
             top = stack.pop()
-            if type(top) is _Frame:
+            kind = type(top)
+            if kind is _Frame:
+                assert isinstance(top, _Frame)
                 frames.pop()
                 item = self._finish(top)
                 if not frames:
                     result = item
                     continue
+                if top.e_attached:
+                    self.e_depth -= 1
                 self._attach(top, item, frames[-1])
+                continue
+            if kind is _LeaveE:
+                self.e_depth -= 1
                 continue
             assert isinstance(top, Element)
             element = top
             frame = frames[-1]
-            if ctx.folded:
-                folded = ctx.folded.pop(element, None)
+            if folded_items:
+                folded = folded_items.pop(element, None)
                 if folded is not None:
                     _use_folded(folded, frame)
                     continue
-            classes = class_list(element)
-            if classes:
+            raw_class = element.attrs.get("class")
+            classes = split_classes(raw_class) if raw_class else ()
+            props: Sequence[tuple[PropertyPrefix, str]]
+            if classes and plain and not frame.backcompat:
+                mf2, classic, props = classify(classes)
+                if mf2:
+                    nested_types, nested_bc = list(mf2), False
+                elif classic:
+                    nested_types = backcompat.root_types(classes)
+                    nested_bc = bool(nested_types)
+                else:
+                    nested_types, nested_bc = [], False
+            elif classes:
                 nested_types, nested_bc = element_root_types(element, classes, ctx, frame)
                 props = _scope_properties(element, classes, frame)
             elif frame.backcompat:
@@ -239,21 +316,34 @@ class _Walker:
                 nested_types, nested_bc = [], False
                 props = _scope_properties(element, classes, frame)
             else:
-                _push_children(stack, element)
+                children = element.children
+                for i in range(len(children) - 1, -1, -1):  # _push_children, inlined: the hot path
+                    child = children[i]
+                    if type(child) is Element and child.name != "template":
+                        stack.append(child)
                 continue
             if nested_types:
                 frame.nested = True
                 for prefix, _name in props:
                     frame.prefixes.add(prefix)
                 nested = _Frame(element, nested_types, nested_bc, props)
-                if ctx.options.lang:
+                if lang_on:
                     nested.lang = element_lang(element, ctx, frame.element, frame.lang)
+                if any(prefix == "e" for prefix, _name in props):
+                    nested.e_attached = True
+                    self.e_depth += 1
                 frames.append(nested)
                 stack.append(nested)
-            else:
+            elif props:
+                has_e = False
                 for prefix, name in props:
                     frame.prefixes.add(prefix)
                     frame.add(prefix, name, self._value(prefix, name, element, classes, frame))
+                    if prefix == "e":
+                        has_e = True
+                if has_e:
+                    self.e_depth += 1
+                    stack.append(_LEAVE_E)
             _push_children(stack, element)
         assert result is not None
         return root_frame, result
@@ -458,12 +548,12 @@ def _follow_copy(original: Element, copy: Element, ctx: Mf2Context) -> None:
             ctx.folded[target] = ctx.folded.pop(element)
 
 
-def _push_children(stack: list[Element | _Frame], element: ParentNode) -> None:
+def _push_children(stack: list[Element | _Frame | _LeaveE], element: ParentNode) -> None:
     """Push ``element``'s child elements (not templates) so that they pop in document order."""
     children = element.children
     for i in range(len(children) - 1, -1, -1):
         child = children[i]
-        if isinstance(child, Element) and child.name != "template":
+        if type(child) is Element and child.name != "template":
             stack.append(child)
 
 
@@ -479,10 +569,13 @@ def parse_item(element: Element, types: list[str], is_backcompat: bool, ctx: Mf2
     return _Walker(ctx).parse(element, types, is_backcompat)
 
 
-def items_from_subtree(element: ParentNode, ctx: Mf2Context) -> list[Item]:
+def items_from_subtree(element: ParentNode, ctx: Mf2Context, *, includes: bool = True) -> list[Item]:
     """The top-level items rooted at ``element`` or inside it (outermost roots only).
 
     ``element`` may also be a document or fragment: then its descendants are searched.
+    ``includes=False`` skips the mf1 include pattern's look for markers in each
+    root: a caller that has just found ``include_references(element)`` empty
+    knows there are none, and saves a walk of the subtree.
     """
     out: list[Item] = []
     stack: list[Element]
@@ -496,7 +589,8 @@ def items_from_subtree(element: ParentNode, ctx: Mf2Context) -> list[Item]:
         if classes:
             types, is_bc = element_root_types(node, classes, ctx, None)
             if types:
-                out.append(parse_item(_expand_includes(node, ctx, False), types, is_bc, ctx))
+                root = _expand_includes(node, ctx, False) if includes else node
+                out.append(parse_item(root, types, is_bc, ctx))
                 continue
-        stack.extend(c for c in reversed(node.children) if isinstance(c, Element) and c.name != "template")
+        stack.extend(c for c in reversed(node.children) if type(c) is Element and c.name != "template")
     return out

@@ -14,6 +14,10 @@ TAILWIND_ROOTS: frozenset[str] = frozenset(
 )
 
 
+#: Default budget for e-* html nested inside other e-* values, per top-level item.
+DEFAULT_MAX_NESTED_HTML_CHARS = 1024 * 1024
+
+
 @dataclass(frozen=True)
 class Options:
     """How the mf2 rules are applied.
@@ -31,12 +35,23 @@ class Options:
     ``filter_roots``: ignore root class names that are really utility CSS
     classes; ``True`` uses :data:`TAILWIND_ROOTS`, a frozenset gives the
     class names to ignore (``"h-full"``, or ``"full"`` as mf2py spells it).
+
+    ``max_nested_html_chars``: how many characters of e-* ``html`` one
+    top-level item may serialise for e-* values that lie inside another e-*
+    value (a nested e-* property, or a nested item that is an e-* property).
+    Each such ``html`` repeats markup an enclosing value already holds, so
+    nesting them N deep makes output (and work) grow as N squared; e-* values
+    not inside another one are never limited (together they are at most the
+    input). Once the budget is spent, further nested values get ``"html": ""``
+    (their ``value`` text is still computed) and the context records a note in
+    :attr:`Mf2Context.notes`.
     """
 
     text: Literal["spec", "normalized"] = "spec"
     lang: bool = False
     metaformats: bool = False
     filter_roots: bool | frozenset[str] = False
+    max_nested_html_chars: int = DEFAULT_MAX_NESTED_HTML_CHARS
 
     @property
     def ignored_roots(self) -> frozenset[str]:

@@ -2,20 +2,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Any
 
-from stream_mf2.html.dom import Comment, Element, Node, ParentNode, Text
+from stream_mf2.html.dom import HTML_NS, Comment, Element, Node, Text
+from stream_mf2.html.serialize import RAW_TEXT_ELEMENTS, VOID_ELEMENTS, escape_attribute, escape_text
 
 from . import vcp
 from .context import Mf2Context
-from .text import element_text, trim
+from .text import element_text
 from .urls import resolve
 
 _SRC_ELEMENTS = frozenset({"audio", "video", "source", "iframe"})
 
 
 def _text(element: Element, ctx: Mf2Context, replace_images: bool) -> str:
+    texts = ctx.texts
+    if texts is not None:
+        return texts.text(element, replace_images)
     return element_text(element, ctx.base_url, ctx.options.text, replace_images)
+
+
+def _inner_text(ctx: Mf2Context) -> vcp.InnerText:
+    texts = ctx.texts
+    return texts.inner_text if texts is not None else vcp.plain_inner_text
 
 
 def parse_srcset(srcset: str, base: str | None) -> dict[str, str]:
@@ -68,7 +78,7 @@ def image_value(element: Element, ctx: Mf2Context) -> str | dict[str, Any]:
 
 def p_value(element: Element, ctx: Mf2Context, is_boundary: vcp.Boundary) -> str:
     """A p-* property's value."""
-    found = vcp.text_value(element, is_boundary)
+    found = vcp.text_value(element, is_boundary, _inner_text(ctx))
     if found is not None:
         return found
     name = element.name
@@ -97,7 +107,7 @@ def u_value(element: Element, ctx: Mf2Context, is_boundary: vcp.Boundary) -> str
         return resolve(attrs["poster"], base)
     if name == "object" and "data" in attrs:
         return resolve(attrs["data"], base)
-    found = vcp.text_value(element, is_boundary)
+    found = vcp.text_value(element, is_boundary, _inner_text(ctx))
     if found is None:
         if name == "abbr" and "title" in attrs:
             found = attrs["title"]
@@ -110,7 +120,7 @@ def u_value(element: Element, ctx: Mf2Context, is_boundary: vcp.Boundary) -> str
 
 def dt_value(element: Element, ctx: Mf2Context, is_boundary: vcp.Boundary, implied_date: str | None) -> str:
     """A dt-* property's value: the value-class pattern first, then the element's own sources."""
-    found = vcp.datetime_value(element, is_boundary, implied_date)
+    found = vcp.datetime_value(element, is_boundary, implied_date, _inner_text(ctx))
     if found is not None:
         return found
     name = element.name
@@ -161,50 +171,85 @@ def _resolve_srcset(srcset: str, base: str | None) -> str:
     return ", ".join(parts)
 
 
-def _absolute_copy(element: Element, base: str | None) -> Element:
-    """A copy of ``element``'s subtree with relative URL attributes made absolute.
+def _absolute_attrs(element: Element, base: str | None) -> tuple[tuple[str, str], ...]:
+    """``element``'s attributes with relative URL attributes made absolute.
 
     As the spec proposes for e-* html: every URL attribute is resolved, except
     fragment-only references (``href="#note"``).
     """
-    root = Element(element.name, element.namespace, dict(element.attrs))
-    stack: list[tuple[ParentNode, ParentNode]] = [(element, root)]
+    name = element.name
+    url_attrs = _URL_ATTRS.get(name)
+    attrs = element.attrs
+    if url_attrs is None and not ("srcset" in attrs and name in ("img", "source")):
+        return tuple(attrs.items())
+    changed = dict(attrs)
+    for attr in url_attrs or ():
+        value = changed.get(attr)
+        # fragment-only references stay relative: they point inside the embedded content
+        if value is not None and not value.strip(" \t\n\f\r").startswith("#"):
+            changed[attr] = resolve(value, base)
+    if "srcset" in changed and name in ("img", "source"):
+        changed["srcset"] = _resolve_srcset(changed["srcset"], base)
+    return tuple(changed.items())
+
+
+def _start_tag(name: str, attrs: Iterable[tuple[str, str]]) -> str:
+    return "<" + name + "".join(f' {key}="{escape_attribute(value)}"' for key, value in attrs) + ">"
+
+
+def e_html(element: Element, base: str | None) -> str:
+    """``element.innerHTML`` with relative URL attributes made absolute, trimmed.
+
+    The HTML fragment serialisation algorithm (what
+    :func:`stream_mf2.html.serialize.serialize_children` does with its default
+    options, sharing its escaping and element tables), written straight from
+    the tree: no copy of the subtree, no token objects. A template's contents
+    stand for its children and are left as written (they are inert); void
+    elements have no content.
+    """
+    if element.namespace == HTML_NS and element.name in VOID_ELEMENTS:
+        return ""
+    out: list[str] = []
+    append = out.append
+    raw = element.namespace == HTML_NS and element.name in RAW_TEXT_ELEMENTS
+    # per open element: its child nodes, its end tag, whether its text is raw,
+    # whether URL attributes below it are rewritten
+    stack: list[tuple[Iterator[Node], str, bool, bool]] = [(iter(element.children), "", raw, True)]
     while stack:
-        src, dst = stack.pop()
-        for child in src.children:
-            copy: Node
-            if isinstance(child, Element):
-                attrs = dict(child.attrs)
-                for attr in _URL_ATTRS.get(child.name, ()):
-                    value = attrs.get(attr)
-                    # fragment-only references stay relative: they point inside the embedded content
-                    if value is not None and not value.strip(" \t\n\f\r").startswith("#"):
-                        attrs[attr] = resolve(value, base)
-                if "srcset" in attrs and child.name in ("img", "source"):
-                    attrs["srcset"] = _resolve_srcset(attrs["srcset"], base)
-                el = Element(child.name, child.namespace, attrs)
-                el.template_contents = child.template_contents
-                stack.append((child, el))
-                copy = el
-            elif type(child) is Text:
-                copy = Text(child.data)
-            elif type(child) is Comment:
-                copy = Comment(child.data)
-            else:
-                continue
-            copy.parent = dst
-            dst.children.append(copy)
-    return root
+        children, end_tag, raw, rewrite = stack[-1]
+        for node in children:
+            kind = type(node)
+            if kind is Text:
+                data: str = node.data  # type: ignore[attr-defined]
+                append(data if raw else escape_text(data))
+            elif kind is Element:
+                assert isinstance(node, Element)
+                name = node.name
+                html = node.namespace == HTML_NS
+                append(_start_tag(name, _absolute_attrs(node, base) if rewrite else node.attrs.items()))
+                if html and name in VOID_ELEMENTS:
+                    continue
+                contents = node.template_contents
+                if contents is not None and html:
+                    stack.append((iter(contents.children), f"</{name}>", False, False))
+                else:
+                    stack.append((iter(node.children), f"</{name}>", html and name in RAW_TEXT_ELEMENTS, rewrite))
+                break
+            elif kind is Comment:
+                append(f"<!--{node.data}-->")  # type: ignore[attr-defined]
+        else:
+            stack.pop()
+            append(end_tag)
+    return "".join(out).strip(" \t\n\f\r")
 
 
-def e_value(element: Element, ctx: Mf2Context, lang: str | None) -> dict[str, Any]:
-    """An e-* property's value: ``{"html", "value"}`` (+ ``"lang"``)."""
-    # Imported here so that the rest of the mf2 layer does not depend on the
-    # serialiser being importable (it is only needed for e-* properties).
-    from stream_mf2.html.serialize import serialize_children
+def e_value(element: Element, ctx: Mf2Context, lang: str | None, *, html: bool = True) -> dict[str, Any]:
+    """An e-* property's value: ``{"html", "value"}`` (+ ``"lang"``).
 
-    html = serialize_children(_absolute_copy(element, ctx.base_url))
-    out: dict[str, Any] = {"html": trim(html), "value": _text(element, ctx, True)}
+    With ``html=False`` the ``html`` is left empty (the item walker's budget for
+    nested e-* html is spent).
+    """
+    out: dict[str, Any] = {"html": e_html(element, ctx.base_url) if html else "", "value": _text(element, ctx, True)}
     if lang:
         out["lang"] = lang
     return out

@@ -9,7 +9,7 @@ from stream_mf2.html.dom import HTML_NS, Element
 
 from .urls import resolve
 
-_REL_ELEMENTS = frozenset({"a", "area", "link"})
+REL_ELEMENTS = frozenset({"a", "area", "link"})
 _ASCII_WS = re.compile(r"[ \t\n\f\r]+")
 # Attributes copied into a rel-urls entry, the first time each is seen for a URL.
 _COPIED = ("hreflang", "media", "title", "type")
@@ -18,7 +18,7 @@ _COPIED = ("hreflang", "media", "title", "type")
 def is_rel_link(element: Element) -> bool:
     """An ``a``, ``area`` or ``link`` element with both ``rel`` and ``href``."""
     return (
-        element.name in _REL_ELEMENTS
+        element.name in REL_ELEMENTS
         and element.namespace == HTML_NS
         and "rel" in element.attrs
         and "href" in element.attrs

@@ -116,7 +116,11 @@ def normalized_text(element: ParentNode, base: str | None, replace_images: bool)
     spaces next to other spaces or paragraph edges go, spaces next to line
     breaks go (outside ``<pre>``), and the ends are trimmed.
     """
-    tokens = _normalized_tokens(element, base, replace_images)
+    return _finish_normalized(_normalized_tokens(element, base, replace_images))
+
+
+def _finish_normalized(tokens: list[str | int]) -> str:
+    """The normalised text from a token list (which it changes)."""
     last = len(tokens) - 1
     for i, token in enumerate(tokens):
         if token == " " and (
@@ -190,3 +194,163 @@ def element_text(element: ParentNode, base: str | None, mode: str, replace_image
     if mode == "normalized":
         return normalized_text(element, base, replace_images)
     return trim(raw_text(element, base, replace_images))
+
+
+class TextIndex:
+    """The text of elements of one item, without walking any node twice.
+
+    Property values of nested elements each need the text of their own
+    subtree; computing each from scratch costs the subtree's size per level,
+    which is quadratic in the nesting depth. The index keeps, per text
+    variant (images replaced or not), one flat list of text pieces and, for
+    every element it has walked, the slice of pieces that is its text. A query
+    for an element not yet walked walks its subtree, appending pieces; an
+    element met there that an earlier query already walked is not walked
+    again: its pieces are copied (which costs no more than the answer). So
+    every node is walked at most once per variant and a query costs the
+    length of its answer. Empty pieces are left out, so that a slice is never
+    longer than the answer.
+
+    In the ``"normalized"`` mode the pieces are the algorithm's tokens, and a
+    query costs the number of tokens in its subtree (paragraph markers of empty
+    paragraphs included).
+
+    Elements a walk does not enter (script, style, template, replaced images,
+    ``pre`` and ``br`` in the normalised mode) are answered by the plain
+    functions when queried directly.
+    """
+
+    __slots__ = ("_base", "_mode", "_variants")
+
+    def __init__(self, base: str | None, mode: str) -> None:
+        self._base = base
+        self._mode = mode
+        # (replace_images, raw) -> (pieces, element -> (start, end))
+        self._variants: dict[tuple[bool, bool], tuple[list[str | int], dict[Element, tuple[int, int]]]] = {}
+
+    def text(self, element: Element, replace_images: bool) -> str:
+        """``element_text(element, base, mode, replace_images)``."""
+        if self._mode == "normalized":
+            pieces, span = self._span(element, replace_images, False)
+            return _finish_normalized(pieces[span[0] : span[1]])
+        pieces, span = self._span(element, replace_images, True)
+        return "".join(pieces[span[0] : span[1]]).strip(ASCII_WS)  # type: ignore[arg-type]
+
+    def inner_text(self, element: Element) -> str:
+        """``trim(raw_text(element, None, False))``: the value-class pattern's text."""
+        pieces, span = self._span(element, False, True)
+        return "".join(pieces[span[0] : span[1]]).strip(ASCII_WS)  # type: ignore[arg-type]
+
+    def _span(self, element: Element, replace_images: bool, raw: bool) -> tuple[list[str | int], tuple[int, int]]:
+        key = (replace_images, raw)
+        variant = self._variants.get(key)
+        if variant is None:
+            variant = self._variants[key] = ([], {})
+        pieces, spans = variant
+        span = spans.get(element)
+        if span is None:
+            if raw:
+                _raw_pieces(element, self._base, replace_images, pieces, spans)
+            else:
+                _normalized_pieces(element, self._base, replace_images, pieces, spans)
+            span = spans[element]
+        return pieces, span
+
+
+def _raw_pieces(
+    root: Element,
+    base: str | None,
+    replace_images: bool,
+    pieces: list[str | int],
+    spans: dict[Element, tuple[int, int]],
+) -> None:
+    """Append :func:`raw_text` of ``root`` to ``pieces`` as pieces; record the span of
+    every element entered (``root`` included)."""
+    # An Element or Text is to be handled; a tuple (element, start) marks leaving an element.
+    stack: list[Node | tuple[Element, int]] = [(root, len(pieces))]
+    stack.extend(reversed(root.children))
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is Text:
+            data: str = node.data  # type: ignore[union-attr]
+            if data:
+                pieces.append(data)
+        elif kind is Element:
+            assert isinstance(node, Element)
+            name = node.name
+            if name in _SKIP:
+                continue
+            if replace_images and name == "img":
+                data = _image_text(node, base)
+                if data:
+                    pieces.append(data)
+                continue
+            span = spans.get(node)
+            if span is not None:  # walked by an earlier query: copy, do not walk again
+                start = len(pieces)
+                pieces.extend(pieces[span[0] : span[1]])
+                spans[node] = (start, len(pieces))
+                continue
+            stack.append((node, len(pieces)))
+            stack.extend(reversed(node.children))
+        elif kind is tuple:
+            element, start = node  # type: ignore[misc]
+            spans[element] = (start, len(pieces))
+
+
+def _normalized_pieces(
+    root: Element,
+    base: str | None,
+    replace_images: bool,
+    tokens: list[str | int],
+    spans: dict[Element, tuple[int, int]],
+) -> None:
+    """Append :func:`_normalized_tokens` of ``root`` to ``tokens``; record the span of
+    every element entered (``root`` included)."""
+    stack: list[Node | tuple[Element, int]] = [(root, len(tokens))]
+    stack.extend(reversed(root.children))
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is tuple:
+            element, start = node  # type: ignore[misc]
+            spans[element] = (start, len(tokens))
+            if element.name == "p" and element is not root:
+                tokens.extend((_P_AFTER, "\n"))
+            continue
+        if kind is Text:
+            value = _SPACE_RUN.sub(" ", _NEWLINES.sub(" ", node.data))  # type: ignore[union-attr]
+            if value:
+                tokens.append(value)
+            continue
+        if kind is not Element:
+            continue
+        assert isinstance(node, Element)
+        name = node.name
+        if name in _SKIP:
+            continue
+        if name == "pre":
+            tokens.extend((_PRE_BEFORE, raw_text(node, base, False), _PRE_AFTER))
+        elif name == "img":
+            if replace_images:
+                alt = node.attrs.get("alt")
+                if alt is None and "src" in node.attrs:
+                    alt = resolve(node.attrs["src"], base)
+                if alt is not None:
+                    tokens.extend((" ", alt, " ") if alt else (" ", " "))
+        elif name == "br":
+            tokens.append("\n")
+        else:
+            if name == "p":
+                tokens.append(_P_BEFORE)
+            span = spans.get(node)
+            if span is not None:  # walked by an earlier query: copy, do not walk again
+                start = len(tokens)
+                tokens.extend(tokens[span[0] : span[1]])
+                spans[node] = (start, len(tokens))
+                if name == "p":
+                    tokens.extend((_P_AFTER, "\n"))
+                continue
+            stack.append((node, len(tokens)))
+            stack.extend(reversed(node.children))

@@ -19,6 +19,9 @@ from .text import raw_text, trim
 Boundary = Callable[[Element, tuple[str, ...]], bool]
 """Is this element (with these classes) a property or microformat of the current scope?"""
 
+InnerText = Callable[[Element], str]
+"""An element's trimmed text without image replacement (``TextIndex.inner_text``)."""
+
 
 def value_elements(element: Element, is_boundary: Boundary) -> list[tuple[Element, bool]]:
     """The value elements of ``element`` in document order, as ``(element, is_value_title)``."""
@@ -41,11 +44,12 @@ def value_elements(element: Element, is_boundary: Boundary) -> list[tuple[Elemen
     return out
 
 
-def _inner_text(element: Element) -> str:
+def plain_inner_text(element: Element) -> str:
+    """``element``'s trimmed text, images not replaced (computed from scratch)."""
     return trim(raw_text(element, None, replace_images=False))
 
 
-def _value_of(element: Element, is_title: bool, datetime_attr: bool) -> str:
+def _value_of(element: Element, is_title: bool, datetime_attr: bool, inner_text: InnerText) -> str:
     attrs = element.attrs
     if is_title:
         return attrs.get("title", "")
@@ -53,15 +57,15 @@ def _value_of(element: Element, is_title: bool, datetime_attr: bool) -> str:
     if name in ("img", "area"):
         return attrs.get("alt", "")
     if name == "data":
-        return attrs["value"] if "value" in attrs else _inner_text(element)
+        return attrs["value"] if "value" in attrs else inner_text(element)
     if name == "abbr":
-        return attrs["title"] if "title" in attrs else _inner_text(element)
+        return attrs["title"] if "title" in attrs else inner_text(element)
     if datetime_attr and name in ("time", "ins", "del"):
-        return attrs["datetime"] if "datetime" in attrs else _inner_text(element)
-    return _inner_text(element)
+        return attrs["datetime"] if "datetime" in attrs else inner_text(element)
+    return inner_text(element)
 
 
-def text_value(element: Element, is_boundary: Boundary) -> str | None:
+def text_value(element: Element, is_boundary: Boundary, inner_text: InnerText = plain_inner_text) -> str | None:
     """The pattern's value for a p-/u-/e- property, or ``None`` without value elements.
 
     The parts are concatenated with nothing in between.
@@ -69,10 +73,12 @@ def text_value(element: Element, is_boundary: Boundary) -> str | None:
     found = value_elements(element, is_boundary)
     if not found:
         return None
-    return "".join(_value_of(el, is_title, False) for el, is_title in found)
+    return "".join(_value_of(el, is_title, False, inner_text) for el, is_title in found)
 
 
-def datetime_value(element: Element, is_boundary: Boundary, implied_date: str | None) -> str | None:
+def datetime_value(
+    element: Element, is_boundary: Boundary, implied_date: str | None, inner_text: InnerText = plain_inner_text
+) -> str | None:
     """The pattern's value for a dt- property, or ``None`` if no value element gives a date part.
 
     A single value element holding a whole datetime is kept as written; parts
@@ -81,7 +87,7 @@ def datetime_value(element: Element, is_boundary: Boundary, implied_date: str | 
     found = DateParts()
     used: list[str] = []
     for el, is_title in value_elements(element, is_boundary):
-        raw = _value_of(el, is_title, True)
+        raw = _value_of(el, is_title, True, inner_text)
         candidate = parse_part(raw)
         if merge(found, candidate):
             used.append(raw)

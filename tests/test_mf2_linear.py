@@ -1,0 +1,221 @@
+"""Work in the mf2 layer grows linearly with input plus output.
+
+Nested property values each need the text of their own subtree; the text
+index (:class:`stream_mf2.mf2.text.TextIndex`) must answer them without
+walking a subtree again per level. Timing checks compare CPU time for N and
+4N nesting levels (fastest of three runs each): linear work gives about 4x,
+the quadratic walks this guards against gave 15x and more. The bound is
+generous (10x) so that a noisy machine does not fail the test.
+
+Nested e-* ``html`` is quadratic in its output by nature; it is bounded by
+``Options.max_nested_html_chars``, checked here too. The text index and the
+direct e-* serialiser are also compared with the plain functions they stand for.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from stream_mf2 import parse
+from stream_mf2.html.dom import Comment, Element, Node, ParentNode, Text
+from stream_mf2.html.serialize import serialize_children
+from stream_mf2.html.testing import parse_document
+from stream_mf2.mf2 import Mf2Context, Options, document_context, items_from_subtree
+from stream_mf2.mf2.properties import e_html
+from stream_mf2.mf2.text import TextIndex, element_text, raw_text, trim
+from stream_mf2.mf2.urls import resolve
+
+BASE = "http://example.com/dir/"
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "bench"
+
+# Ratio of CPU time for 4N over N at which the work is called superlinear.
+MAX_RATIO = 10.0
+
+
+def _cpu_time(run: Callable[[], object]) -> float:
+    best = float("inf")
+    for _ in range(3):
+        start = time.process_time()
+        run()
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def _ratio(make: Callable[[int], bytes], n: int, **options: Any) -> float:
+    small, large = make(n), make(4 * n)
+    t_small = _cpu_time(lambda: parse(small, BASE, max_depth=1_000_000, **options))
+    t_large = _cpu_time(lambda: parse(large, BASE, max_depth=1_000_000, **options))
+    return t_large / max(t_small, 1e-6)
+
+
+SHAPES: dict[str, Callable[[int], bytes]] = {
+    "p-values": lambda n: b'<div class="h-card">' + b'<div class="p-note">' * n + b"x",
+    "u-values": lambda n: b'<div class="h-card">' + b'<div class="u-x">' * n + b"x",
+    "dt-values": lambda n: b'<div class="h-event">' + b'<div class="dt-x">' * n + b"x",
+    "p-author-h-card": lambda n: b'<div class="h-entry">' + b'<div class="p-author h-card">' * n + b"x",
+    "u-h-card": lambda n: b'<div class="h-entry">' + b'<div class="u-x h-card">' * n + b"x",
+    "value-class": lambda n: b'<div class="h-entry">' + b'<div class="p-x"><span class="value">' * n + b"x",
+    "e-values": lambda n: b'<div class="h-entry">' + b'<div class="e-x">' * n + b"x",
+    "e-h-entry": lambda n: b'<div class="h-entry">' + b'<div class="e-x h-entry">' * n + b"x",
+}
+
+
+@pytest.mark.parametrize("text", ["spec", "normalized"])
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_nested_values_are_linear(shape: str, text: str) -> None:
+    ratio = _ratio(SHAPES[shape], 1_000, text=text)
+    assert ratio < MAX_RATIO, f"{shape}: 4x the nesting took {ratio:.1f}x the CPU time"
+
+
+def test_nested_values_are_still_right() -> None:
+    item = parse(SHAPES["p-values"](3), BASE)["items"][0]
+    assert item["properties"]["note"] == ["x", "x", "x"]
+    item = parse(b'<div class="h-card">' + b'<div class="p-note">a<img alt="i">' * 2, BASE)["items"][0]
+    assert item["properties"]["note"] == ["aiai", "ai"]
+    item = parse(SHAPES["p-author-h-card"](2), BASE)["items"][0]
+    author = item["properties"]["author"][0]
+    assert author["value"] == "x"
+    assert author["properties"]["author"][0]["value"] == "x"
+
+
+# -- e-* html budget ------------------------------------------------------------------------
+
+
+def _items_and_notes(html: str, options: Options) -> tuple[list[dict[str, Any]], list[str]]:
+    ctx, _elements = document_context(parse_document(html), BASE, options)
+    found = items_from_subtree(parse_document(html), ctx)
+    return found, ctx.notes
+
+
+def test_nested_e_html_is_bounded_and_noted() -> None:
+    html = '<div class="h-entry">' + '<div class="e-x">' * 6 + "x"
+    found, notes = _items_and_notes(html, Options(max_nested_html_chars=60))
+    values = found[0]["properties"]["x"]
+    sizes = [len(v["html"]) for v in values]
+    # the outermost value is never limited; nested ones are, once 60 chars are spent
+    assert sizes[0] > 60
+    assert sizes[1] > 0 and sizes[-1] == 0
+    assert sum(sizes[1:]) <= 60 + sizes[1]
+    assert all(v["value"] == "x" for v in values)
+    assert len(notes) == 1 and "max_nested_html_chars=60" in notes[0]
+
+
+def test_nested_e_item_html_is_bounded() -> None:
+    html = '<div class="h-entry">' + '<div class="e-x h-entry">' * 5 + "x"
+    found, notes = _items_and_notes(html, Options(max_nested_html_chars=0))
+    outer = found[0]["properties"]["x"][0]
+    assert outer["html"].startswith('<div class="e-x h-entry">')
+    assert outer["properties"]["x"][0]["html"] == ""
+    assert notes
+
+
+def test_sibling_e_values_are_never_limited() -> None:
+    html = '<div class="h-entry">' + '<div class="e-content"><p>long text</p></div>' * 5 + "</div>"
+    found, notes = _items_and_notes(html, Options(max_nested_html_chars=0))
+    assert [v["html"] for v in found[0]["properties"]["content"]] == ["<p>long text</p>"] * 5
+    assert notes == []
+
+
+def test_default_budget_keeps_ordinary_nesting() -> None:
+    html = '<div class="h-entry"><div class="e-content">a<div class="e-x">b</div></div></div>'
+    found, notes = _items_and_notes(html, Options())
+    props = found[0]["properties"]
+    assert props["content"][0]["html"] == 'a<div class="e-x">b</div>'
+    assert props["x"][0]["html"] == "b"
+    assert notes == []
+
+
+# -- the text index and the e-* serialiser against the plain functions -----------------------
+
+
+def _elements(root: ParentNode) -> list[Element]:
+    out: list[Element] = []
+    stack: list[Node] = list(reversed(root.children))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Element):
+            out.append(node)
+            stack.extend(reversed(node.children))
+    return out
+
+
+SAMPLE = (
+    '<div class="h-entry"><p>One <b>two</b><img alt="alt"> <img src="/i.png"></p>\n'
+    "<pre> keep\n  this </pre><p>three<br>four</p><script>no</script><style>no</style>"
+    "<template><p>inert</p></template><div><p></p><p>  five\tsix </p></div>"
+    "<ul><li>a<li>b<ul><li>c</ul></ul></div>"
+)
+
+
+@pytest.mark.parametrize("mode", ["spec", "normalized"])
+@pytest.mark.parametrize("order", ["document", "reverse", "random"])
+def test_text_index_matches_plain_text(mode: str, order: str) -> None:
+    documents = [parse_document(SAMPLE), parse_document((FIXTURES / "blog-home.html").read_text("utf-8"))]
+    for document in documents:
+        elements = _elements(document)
+        if order == "reverse":
+            elements.reverse()
+        elif order == "random":
+            random.Random(7).shuffle(elements)
+        index = TextIndex(BASE, mode)
+        for element in elements:
+            for replace in (True, False):
+                assert index.text(element, replace) == element_text(element, BASE, mode, replace)
+            assert index.inner_text(element) == trim(raw_text(element, None, False))
+
+
+_URL_ATTRS = {"a": "href", "img": "src", "q": "cite", "form": "action"}
+
+
+def _absolute_copy(node: Node, base: str) -> Node:
+    """Oracle: a deep copy with the tested URL attributes resolved (recursion is fine: small trees)."""
+    if isinstance(node, Text):
+        return Text(node.data)
+    if isinstance(node, Comment):
+        return Comment(node.data)
+    assert isinstance(node, Element)
+    attrs = dict(node.attrs)
+    attr = _URL_ATTRS.get(node.name)
+    if attr in attrs and not attrs[attr].strip().startswith("#"):
+        attrs[attr] = resolve(attrs[attr], base)
+    copy = Element(node.name, node.namespace, attrs)
+    copy.template_contents = node.template_contents
+    for child in node.children:
+        c = _absolute_copy(child, base)
+        c.parent = copy
+        copy.children.append(c)
+    return copy
+
+
+def test_e_html_matches_the_serialiser() -> None:
+    html = (
+        '<div id="r"> <a href="/a?x=1&amp;y">l&lt;</a><a href="#frag">f</a><img src="i.png" alt="&quot;">'
+        '<q cite="../c">q</q><form action="f"></form><script>if (a < b) {}</script><style>a>b{}</style>'
+        "<template><a href='/t'>t</a></template><!-- c --><svg><a href='/s'>s</a><path/></svg>"
+        "<math><mi>x</mi></math><br><textarea>&lt;t</textarea><noscript><b>n</b></noscript>\u00a0</div>"
+    )
+    document = parse_document(html)
+    for element in _elements(document):
+        if element.name == "template":
+            continue  # never an e-* value: the item walker skips templates
+        copy = _absolute_copy(element, BASE)
+        assert isinstance(copy, Element)
+        assert e_html(element, BASE) == trim(serialize_children(copy)), element
+
+
+def test_broken_base_href_uses_document_url() -> None:
+    ctx = Mf2Context(BASE)
+    ctx.set_base("http://[::1")
+    assert ctx.has_base
+    assert ctx.base_url == BASE
+    ctx.set_base("http://other.example/")  # only the first base element counts
+    assert ctx.base_url == BASE
+    ok = Mf2Context(BASE)
+    ok.set_base("/b/")
+    assert ok.base_url == "http://example.com/b/"

@@ -14,6 +14,10 @@ to the first item and the item count, as one JSON line.
 
 * stream_mf2 is fed the stream chunk by chunk through ``stream_mf2.Parser(url)``
   and never sees the whole document; the time spent generating chunks is left out.
+* ``stream_mf2+children`` is the same with ``Parser(url, stream_children=True)``:
+  the children of a container item (the "feed" shape's page-wide ``h-feed``) are
+  yielded as they close and their subtrees freed, so memory stays flat for
+  that shape too (without it, the whole ``h-feed`` is kept until its end).
 * Peers cannot stream: the child first joins the stream into one ``bytes``
   object (its size counts towards the peak, as it would for any caller) and then
   parses it. Peers run only up to ``--peer-cap`` (default 100MB); bigger sizes
@@ -40,6 +44,8 @@ from bench.streams import DEFAULT_CHUNK, SHAPES, format_size, parse_size, stream
 REPO = Path(__file__).resolve().parent.parent
 BASE_URL = "https://stream.example/"
 STREAM_MF2 = "stream_mf2"
+STREAM_MF2_CHILDREN = "stream_mf2+children"
+OURS = (STREAM_MF2, STREAM_MF2_CHILDREN)
 
 
 def _rss_now_kb() -> int | None:
@@ -86,14 +92,14 @@ def _count_out(out: Any) -> int:
     return sum(1 for x in seq if _is_item_event(x) or isinstance(x, dict))
 
 
-def child_stream_mf2(shape: str, size: int, chunk_size: int) -> dict[str, Any]:
+def child_stream_mf2(shape: str, size: int, chunk_size: int, *, stream_children: bool = False) -> dict[str, Any]:
     """Feed the stream to ``stream_mf2.Parser`` chunk by chunk; time parsing only."""
     import stream_mf2
 
     parser_cls = getattr(stream_mf2, "Parser", None)
     if parser_cls is None:
         return {"error": "not available yet (stream_mf2.Parser missing)"}
-    parser = parser_cls(BASE_URL)
+    parser = parser_cls(BASE_URL, stream_children=True) if stream_children else parser_cls(BASE_URL)
     # feed_events()/close_events() yield events as items complete; plain
     # feed()/close() are the fallback if only those exist.
     feed = getattr(parser, "feed_events", None) or parser.feed
@@ -143,8 +149,9 @@ def child_main(args: argparse.Namespace) -> int:
     report: dict[str, Any] = {"baseline_rss_kb": _rss_now_kb(), "baseline_peak_kb": _peak_kb()}
     start = time.perf_counter()
     try:
-        if args.parser == STREAM_MF2:
-            report.update(child_stream_mf2(args.shape, args.size, args.chunk_size))
+        if args.parser in OURS:
+            report.update(child_stream_mf2(args.shape, args.size, args.chunk_size,
+                                           stream_children=args.parser == STREAM_MF2_CHILDREN))
         else:
             report.update(child_peer(args.parser, args.shape, args.size))
     except MemoryError:
@@ -216,10 +223,10 @@ def main(argv: list[str] | None = None) -> int:
     bad = [s for s in shapes if s not in SHAPES]
     if bad:
         ap.error(f"unknown shape(s) {bad}; choose from {SHAPES}")
-    names = [STREAM_MF2, *(r.name for r in peer_runners())]
+    names = [*OURS, *(r.name for r in peer_runners())]
     if args.parsers:
         names = [n.strip() for n in args.parsers.split(",") if n.strip()]
-    known = {r.name for r in all_runners()} | {STREAM_MF2}
+    known = {r.name for r in all_runners()} | set(OURS)
     if any(n not in known for n in names):
         ap.error(f"unknown parser(s); choose from {sorted(known)}")
     cap = parse_size(args.peer_cap)
@@ -232,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
         for shape in shapes:
             for name in names:
                 row: dict[str, Any] = {"parser": name, "shape": shape, "size": size}
-                if name != STREAM_MF2 and size > cap:
+                if name not in OURS and size > cap:
                     row["error"] = f"skipped: above peer cap {format_size(cap)}"
                 else:
                     row.update(run_child(name, shape, size, args.chunk_size, args.timeout, mem_limit))

@@ -4,6 +4,8 @@
 * :class:`Parser` — the sans-IO push parser: ``feed()`` chunks, get items as
   their outermost root closes; ``close()``; then ``rels``/``rel_urls``.
 * :mod:`stream_mf2.events` — the same as small frozen event values.
+* :func:`reassemble` — whole-document items from events streamed with
+  ``stream_children`` (children of a page-wide container yielded as they close).
 * :func:`iter_items` / :func:`aiter_items` (and ``*_events``) — sync and async
   iteration over files, sockets, iterables and async streams.
 * :func:`iter_warc` / :func:`aiter_warc` — items from WARC archives, with damaged
@@ -15,6 +17,7 @@ from __future__ import annotations
 from stream_mf2._parser import Parser, parse
 from stream_mf2.errors import LimitExceeded, ParserStateError, SourceError, StreamMF2Error
 from stream_mf2.events import DocumentEnd, Event, ItemEvent, MetaItemEvent
+from stream_mf2.reassemble import reassemble
 from stream_mf2.sources import aiter_events, aiter_items, iter_events, iter_items
 from stream_mf2.warc import WarcError, WarcItem, WarcSummary, aiter_warc, iter_warc, iter_warc_parallel
 
@@ -42,4 +45,5 @@ __all__ = [
     "iter_warc",
     "iter_warc_parallel",
     "parse",
+    "reassemble",
 ]

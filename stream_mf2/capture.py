@@ -35,6 +35,44 @@ Include pattern and order
     on real pages come after the item (as in the official suite); ``headers``
     point back at header cells, which are kept.
 
+Streaming the children of a container (``stream_children``)
+    A page-wide ``h-feed`` is one outermost root, so normally it is yielded
+    only at the end and its whole subtree is kept. With ``stream_children``
+    (``True``: every outermost mf2 root; a set: outermost mf2 roots with one of
+    those types) each item that will land in the container's ``children`` list
+    is yielded as soon as the bounded sink says it is final (the nested
+    hand-over, with the same finality rules as for outermost subtrees):
+    ``ItemEvent(item, path=(i, j))``, where ``i`` is the container's index among
+    the top-level items and ``j`` the child's index in the container's full
+    ``children`` list. The child is built with
+    :func:`~stream_mf2.mf2.fold_nested`, so its item is exactly what the whole
+    parse gives, and then its subtree is dropped. The first streamed child stays
+    as a childless placeholder that stands for a marker item, so the
+    container still counts as having nested microformats (no implied name,
+    photo or url, as in the whole parse); later ones are removed entirely,
+    since all they could change is already decided. The container's own event
+    comes at its end, with the streamed children left out of its ``children``
+    and ``children_streamed`` set; :func:`stream_mf2.reassemble` gives back the
+    whole-document items.
+
+    A child is not streamed (it stays inside the container's event) when
+    :func:`~stream_mf2.mf2.fold_nested` refuses it (it sits inside a property
+    of the container, or uses the mf1 include pattern), when it sits inside a
+    rel link (whose text reads it), while items are held for include
+    targets, or while another outermost kept subtree is open or held in the
+    sink (misnested markup: the container might then not be the next
+    top-level item). Classic (mf1) roots are never containers: the include
+    pattern, which only works in their scope, may point anywhere inside them.
+
+    Rels keep document order: inside a container, rel links are added to
+    ``rels`` when they are final (not when the container ends), each once.
+
+    Known limits of streamed containers: a ``<base href>`` that first appears
+    inside the container after a streamed child, or an mf1 include reference
+    (inside an mf1 item nested in the container) to an element of an already
+    streamed child, sees what the stream saw, not the whole document; the
+    ``max_nested_html_chars`` budget is counted per streamed child.
+
 Base URL
     The first ``<base href>`` applies to every item completed after it. Real
     pages put ``<base>`` in ``<head>``, before any item, where this equals the
@@ -45,22 +83,65 @@ Base URL
 from __future__ import annotations
 
 from collections import OrderedDict, deque
+from typing import Any
 
 from stream_mf2.events import Event, ItemEvent, MetaItemEvent
-from stream_mf2.html.dom import HTML_NS, Element
-from stream_mf2.mf2 import Mf2Context, collect_rels, items_from_subtree, keeps, meta_item
+from stream_mf2.html import sink as _sink  # noqa: F401  (sink.py must load before _bounded_sink)
+from stream_mf2.html._bounded_sink import NESTED_EMPTY, NESTED_KEEP, NESTED_REMOVE
+from stream_mf2.html.dom import HTML_NS, Element, ParentNode, text_content
+from stream_mf2.mf2 import (
+    Mf2Context,
+    child_of,
+    collect_rels,
+    element_root_types,
+    fold_nested,
+    is_rel_link,
+    is_root,
+    items_from_subtree,
+    keeps,
+    meta_item,
+)
+from stream_mf2.mf2.classes import class_list
 from stream_mf2.mf2.include import include_references, index_ids
+from stream_mf2.mf2.items import FoldedItem
 
 DEFAULT_MAX_HELD_ITEMS = 10_000
 #: How many id'd ``th`` cells are remembered for ``headers`` references.
 RECENT_HEADER_CELLS = 64
 
 
-class Capture:
-    """The keep predicate and completion handler for one document."""
+class _Container:
+    """Streaming state of one outermost root whose children are streamed."""
 
-    def __init__(self, ctx: Mf2Context, *, max_held_items: int = DEFAULT_MAX_HELD_ITEMS) -> None:
+    __slots__ = ("marker", "next_index", "rels_done", "streamed", "streams")
+
+    def __init__(self, streams: bool) -> None:
+        self.streams = streams
+        self.next_index = 0  # index of the next child in the container's full ``children``
+        self.streamed = 0
+        # The item the placeholder of the first streamed child stands for.
+        self.marker: dict[str, Any] | None = None
+        # Rel links already added to ``rels``, still in the tree (by id; they stay alive there).
+        self.rels_done: dict[int, Element] = {}
+
+
+class Capture:
+    """The keep predicate, completion and nested hand-over handlers for one document."""
+
+    def __init__(
+        self,
+        ctx: Mf2Context,
+        *,
+        max_held_items: int = DEFAULT_MAX_HELD_ITEMS,
+        stream_children: bool | frozenset[str] = False,
+    ) -> None:
         self.ctx = ctx
+        #: ``True``, ``False``, or the container types whose children are streamed.
+        self.stream_children = stream_children
+        self._containers: dict[Element, _Container] = {}
+        self._top_items = 0  # top-level items handed out so far
+        # completed containers with streamed children -> (marker item, how many)
+        self._streamed: dict[Element, tuple[dict[str, Any], int]] = {}
         self.events: list[Event] = []
         #: Recoveries that changed the output (unresolved includes); never silent.
         self.notes: list[str] = []
@@ -114,7 +195,13 @@ class Capture:
             id_ = element.attrs.get("id")
             if id_:
                 self._remember_cell(id_, element)
-        collect_rels(element, ctx)
+        container = self._containers.pop(element, None) if self._containers else None
+        if container is not None and container.streams:
+            self._collect_rels(element, container, forget=True)
+            if container.streamed and container.marker is not None:
+                self._streamed[element] = (container.marker, container.streamed)
+        else:
+            collect_rels(element, ctx)
         if self._metaformats and not self._head_done and element.name == "head" and element.namespace == HTML_NS:
             self._head_done = True
             meta = meta_item(element, ctx)
@@ -132,6 +219,106 @@ class Capture:
             return
         self._emit(element, refs)
 
+    # -- nested hand-over (stream_children) -----------------------------------
+    def watch_nested(self, element: Element, top: Element) -> bool:
+        """Does the nested kept ``element`` (inside ``top``) matter to the child stream?"""
+        container = self._containers.get(top)
+        if container is None:
+            container = self._containers[top] = _Container(self._is_container(top))
+        if not container.streams:
+            return False
+        return is_rel_link(element) or is_root(element, self.ctx)
+
+    def nested(self, element: Element, top: Element, alone: bool) -> int:
+        """A watched nested element is final: add its rels; stream it if it is a child of ``top``.
+
+        ``alone``: ``top`` is the only outermost kept subtree not yet handed over,
+        so it will be the next top-level item (the ``path`` must name it).
+        """
+        container = self._containers.get(top)
+        if container is None or not container.streams:
+            return NESTED_KEEP
+        ctx = self.ctx
+        in_rel_link = self._in_rel_link(element, top)
+        if not in_rel_link and is_rel_link(element):
+            self._collect_rels(element, container, forget=False)
+        if child_of(element, ctx) is not top:
+            return NESTED_KEEP
+        index = container.next_index
+        container.next_index += 1
+        # inside a rel link the subtree is still needed: the link's text reads it
+        if self._held or not alone or in_rel_link or not fold_nested(element, ctx):
+            return NESTED_KEEP
+        folded = ctx.folded[element]
+        if folded.entries:  # not a child after all; the stored item serves the container
+            return NESTED_KEEP
+        self._collect_rels(element, container, forget=True)
+        if container.marker is None:
+            container.marker = {}
+            ctx.folded[element] = FoldedItem(container.marker, [])
+            action = NESTED_EMPTY
+        else:
+            del ctx.folded[element]
+            action = NESTED_REMOVE
+        container.streamed += 1
+        self.events.append(ItemEvent(folded.item, path=(self._top_items, index)))
+        if ctx.notes:
+            self.notes.extend(ctx.notes)
+            ctx.notes.clear()
+        return action
+
+    def _is_container(self, top: Element) -> bool:
+        option = self.stream_children
+        if not option:
+            return False
+        classes = class_list(top)
+        if not classes:
+            return False
+        types, is_backcompat = element_root_types(top, classes, self.ctx, None)
+        if not types or is_backcompat:
+            return False
+        return option is True or not option.isdisjoint(types)
+
+    @staticmethod
+    def _in_rel_link(element: Element, top: Element) -> bool:
+        """Is ``element`` inside another rel link, up to and including ``top``? (That one adds it.)"""
+        node = element.parent
+        while isinstance(node, Element):
+            if is_rel_link(node):
+                return True
+            if node is top:
+                break
+            node = node.parent
+        return False
+
+    def _collect_rels(self, root: ParentNode, container: _Container, *, forget: bool) -> None:
+        """Add the rel links under ``root`` not added yet, in document order.
+
+        ``forget``: ``root``'s subtree leaves the tree now (or for good), so the
+        ones it holds are dropped from the added set instead of being recorded.
+        """
+        done = container.rels_done
+        ctx = self.ctx
+        add = ctx.rels.add
+        base = ctx.base_url
+        stack: list[ParentNode] = [root]
+        while stack:
+            node = stack.pop()
+            if type(node) is Element and is_rel_link(node):
+                key = id(node)
+                if key in done:
+                    if forget:
+                        del done[key]
+                else:
+                    add(node, base, text_content(node))
+                    if not forget:
+                        done[key] = node
+            children = node.children
+            for i in range(len(children) - 1, -1, -1):
+                child = children[i]
+                if type(child) is Element:
+                    stack.append(child)
+
     def finish(self) -> None:
         """The document ended: build every held root with what was seen."""
         self._release(final=True)
@@ -141,9 +328,21 @@ class Capture:
         # Targets inside the same root are found through this local index.
         self._local = index_ids(element) if refs else {}
         ctx = self.ctx
+        streamed = self._streamed.pop(element, None) if self._streamed else None
         try:
             for item in items_from_subtree(element, ctx, includes=bool(refs)):
-                self.events.append(ItemEvent(item))
+                self._top_items += 1
+                if streamed is not None:
+                    marker, count = streamed
+                    streamed = None
+                    children = [c for c in item.get("children", ()) if c is not marker]
+                    if children:
+                        item["children"] = children
+                    else:
+                        item.pop("children", None)
+                    self.events.append(ItemEvent(item, children_streamed=count))
+                else:
+                    self.events.append(ItemEvent(item))
         finally:
             self._local = {}
         if ctx.notes:

@@ -94,9 +94,35 @@ def _parse_command_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="print each item on its own line as soon as it completes, then a line with rels",
     )
+    p.add_argument(
+        "--stream-children",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="TYPES",
+        help="with --jsonl, print the children of a container item (e.g. a page-wide h-feed) as they close, as "
+        '{"path": [i, j], "item": ...} lines, and the container later as {"children-streamed": N, "item": ...}; '
+        "TYPES (comma-separated, e.g. h-feed) limits which containers (default: every top-level item)",
+    )
     p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for a URL's server (default 30)")
     _add_parser_options(p)
     return p
+
+
+def _stream_children_option(value: str | None) -> bool | frozenset[str]:
+    if value is None:
+        return False
+    types = frozenset(t.strip() for t in value.split(",") if t.strip())
+    return types or True
+
+
+def _jsonl_item(event: Any) -> Any:
+    """The JSON Lines form of an item event: the item, or wrapped when children are streamed."""
+    if event.path:
+        return {"path": list(event.path), "item": event.item}
+    if event.children_streamed:
+        return {"children-streamed": event.children_streamed, "item": event.item}
+    return event.item
 
 
 def _open_source(ns: argparse.Namespace, opts: dict[str, Any]) -> tuple[Any, str | None, Callable[[], None]]:
@@ -121,19 +147,23 @@ def _open_source(ns: argparse.Namespace, opts: dict[str, Any]) -> tuple[Any, str
 def _cmd_parse(argv: Sequence[str], out: IO[bytes]) -> int:
     ns = _parse_command_parser().parse_args(argv)
     from stream_mf2.events import DocumentEnd, ItemEvent, MetaItemEvent
+    from stream_mf2.reassemble import reassemble
     from stream_mf2.sources import iter_events
 
     opts = _parser_options(ns)
+    stream_children = _stream_children_option(ns.stream_children)
+    if stream_children:
+        opts["stream_children"] = stream_children
     source, url, close = _open_source(ns, opts)
     try:
-        items: list[Any] = []
+        item_events: list[Any] = []
         for event in iter_events(source, url, **opts):
             if type(event) is ItemEvent:
                 if ns.jsonl:
-                    out.write(_dump(event.item))
+                    out.write(_dump(_jsonl_item(event)))
                     out.flush()
                 else:
-                    items.append(event.item)
+                    item_events.append(event)
             elif type(event) is MetaItemEvent:
                 if ns.jsonl:
                     out.write(_dump({"meta-item": event.item}))
@@ -143,7 +173,7 @@ def _cmd_parse(argv: Sequence[str], out: IO[bytes]) -> int:
                 if ns.jsonl:
                     out.write(_dump(doc))
                 else:
-                    whole: dict[str, Any] = {"items": items, **doc}
+                    whole: dict[str, Any] = {"items": reassemble(item_events), **doc}
                     if event.meta_item is not None:
                         whole["meta-item"] = event.meta_item
                     out.write(_dump(whole, indent=True))

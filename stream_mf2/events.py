@@ -4,6 +4,8 @@ A stream of events carries everything a whole-document parse returns, in the
 order it becomes known, so a caller never has to parse twice:
 
 * :class:`ItemEvent` for each top-level item, as soon as its outermost root closes;
+  with the ``stream_children`` option also for each child of a container item
+  (``path`` non-empty), before the container itself;
 * :class:`MetaItemEvent` once, at the end of ``<head>``, when metaformats is on
   and the head yields a meta item;
 * :class:`DocumentEnd` last, with the final ``rels``, ``rel-urls`` and encoding.
@@ -19,9 +21,21 @@ Item = dict[str, Any]
 
 @dataclass(frozen=True, slots=True)
 class ItemEvent:
-    """A completed top-level microformats item."""
+    """A completed microformats item.
+
+    A top-level item has an empty ``path``. With the ``stream_children``
+    option, a child of a container item (an item in the container's
+    ``children`` list) is an event of its own, yielded as soon as it is final,
+    before its container: its ``path`` is ``(i, j)``, meaning the whole-document
+    result has it at ``items[i]["children"][j]``. The container's own event
+    comes later, without those children (its ``children`` list holds only the
+    ones that were not streamed, or is absent), and ``children_streamed``
+    says how many were. :func:`stream_mf2.reassemble` puts them back.
+    """
 
     item: Item
+    path: tuple[int, ...] = ()
+    children_streamed: int = 0
 
 
 @dataclass(frozen=True, slots=True)

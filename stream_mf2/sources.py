@@ -184,7 +184,7 @@ def iter_events(
     of ``<head>`` (with ``metaformats=True``), and one
     :class:`~stream_mf2.events.DocumentEnd` last with the rels. ``options`` are
     the :class:`~stream_mf2.Parser` options (``encoding``, ``text``, ``lang``,
-    ``metaformats``, limits). Raises :class:`~stream_mf2.errors.SourceError`
+    ``metaformats``, ``stream_children``, limits). Raises :class:`~stream_mf2.errors.SourceError`
     when the source cannot be read.
     """
     if chunk_size < 1:
@@ -218,7 +218,10 @@ def iter_events(
 def iter_items(source: Any, url: str | None = None, **options: Any) -> Generator[dict[str, Any], None, None]:
     """Parse ``source`` and yield each top-level item as soon as it completes.
 
-    Takes the same sources and options as :func:`iter_events`.
+    Takes the same sources and options as :func:`iter_events`. With
+    ``stream_children`` the children of a container item are yielded too, as
+    they close and before their container (which then leaves them out); use
+    :func:`iter_events` for their ``path``.
     """
     events = iter_events(source, url, **options)
     try:

@@ -447,3 +447,67 @@ def test_decision_and_text_do_not_depend_on_chunking(parts: list[bytes], cuts: l
     one, d1 = decode_chunks([data[i : i + 1] for i in range(len(data))], prescan_bytes=window)
     assert state(d1) == state(ref)
     assert one == whole_text
+
+
+def test_change_encoding_at_redecodes_the_bytes_after_the_tag() -> None:
+    tag = b"<meta charset=iso-8859-2>"
+    data = b"<!--" + b"x" * 1100 + b"-->" + tag + b"\xa3\xa3"
+    at = data.index(tag) + len(tag)
+    for label, chunks in chunkings(data, splits=False):
+        d = Decoder(detect_utf8=False, keep_for_change=True)
+        old = "".join(d.feed(c) for c in chunks)
+        assert old.endswith("\u00a3\u00a3"), label  # windows-1252 so far
+        assert d.change_encoding_at("latin2", at) == (True, "\u0141\u0141"), label
+        assert state(d) == ("ISO-8859-2", "certain", "meta-change")
+        assert not d.keeping
+        assert d.feed(b"\xa3") + d.close() == "\u0141", label
+
+
+def test_change_encoding_at_ignores_non_ascii_after_the_tag() -> None:
+    # Only the bytes before the tag's end decide, not how much has been fed.
+    d = Decoder(detect_utf8=False, keep_for_change=True)
+    d.feed(b"x" * 1100 + b"\xe9\xe9")
+    assert d.change_encoding_at("iso-8859-2", 1100) == (True, "\u00e9\u00e9")
+    d = Decoder(detect_utf8=False, keep_for_change=True)
+    d.feed(b"x" * 1100 + b"\xe9\xe9")
+    assert d.change_encoding_at("iso-8859-2", 1101) == (False, "")
+    assert state(d) == ("windows-1252", "certain", "default")
+
+
+def test_change_encoding_at_splits_no_multibyte_sequence() -> None:
+    # The old decoder (UTF-8) already turned the byte after the tag into U+FFFD (the
+    # caller drops that text); decoded again, it starts a Shift_JIS sequence.
+    d = Decoder(default="utf-8", detect_utf8=False, keep_for_change=True)
+    assert d.feed(b"y" * 1100 + b"\x82") == "y" * 1100 + "\ufffd"
+    assert d.change_encoding_at("shift_jis", 1100) == (True, "")
+    assert d.feed(b"\xa0") + d.close() == "\u3042"
+
+
+def test_release_bounds_the_kept_bytes() -> None:
+    d = Decoder(detect_utf8=False, keep_for_change=True)
+    assert d.keeping
+    d.feed(b"a" * 2000)
+    d.release(1990)
+    assert d.keeping
+    assert d.change_encoding_at("koi8-r", 1995) == (True, "aaaaa")
+    d = Decoder(detect_utf8=False, keep_for_change=True)
+    d.feed(b"a" * 2000 + b"\xe9")
+    d.release(2000)
+    assert d.keeping  # the non-ASCII byte is not consumed yet
+    d.release(2001)
+    assert not d.keeping
+    assert d.change_encoding_at("koi8-r", 2001) == (False, "")
+    with pytest.raises(RuntimeError):
+        d = Decoder(detect_utf8=False, keep_for_change=True)
+        d.feed(b"a" * 2000)
+        d.release(1990)
+        d.change_encoding_at("koi8-r", 1980)
+
+
+def test_nothing_is_kept_when_certain() -> None:
+    d = Decoder("utf-8", keep_for_change=True)
+    d.feed(b"abc")
+    assert not d.keeping
+    d = Decoder(keep_for_change=True)
+    d.feed(b"\xef\xbb\xbfabc")
+    assert not d.keeping

@@ -48,6 +48,27 @@ Besides moves, two things change a popped subtree's fate:
   frameset-ok flag is "ok"; candidates are held while the attached tree
   builder's flag is still "ok" and its stack is non-empty.
 
+Nested hand-over (optional): after ``set_nested(on_nested, watch_nested)``, a
+kept element *inside* another kept subtree can be handed over too, for a
+consumer that builds a large container piece by piece. When such an element is
+popped, ``watch_nested(element, top)`` (``top``: the outermost kept ancestor)
+says whether it matters; if so it becomes a candidate under exactly the rules
+above (moves, open tables, the frameset-ok flag, open descendants) and takes
+its place in the same document-order hand-over, as ``on_nested(element,
+top, alone)``, while it is still inside ``top`` (``alone``: no other
+outermost kept subtree is open or held, so ``top`` is the next one handed
+over). A nested candidate whose ``top`` was
+handed over first is skipped (it went with ``top``). The callback's answer
+says what the consumer no longer needs: :data:`NESTED_KEEP` (nothing),
+:data:`NESTED_EMPTY` (the element's children: it stays, childless, as a
+placeholder with its name and attributes, so sibling structure is unchanged)
+or :data:`NESTED_REMOVE` (the element itself and the text run right before
+it, so that the text between removed siblings does not pile up into one
+ever-growing text node; the consumer vouches that nothing reads it). Removed nodes stop counting
+toward ``max_kept_nodes``. Removing a final element changes nothing the tree
+builder can still see: by the rules above nothing will be inserted into it,
+moved out of it, or placed relative to it.
+
 Holding is bounded by ``max_pending`` held items: beyond it the earliest held
 items (document order) are handed over as they are, which can differ from the
 full DOM only for the misnested cases above; :attr:`BoundedSink.forced` counts
@@ -89,6 +110,7 @@ from stream_mf2.html.dom import (
     Element,
     Node,
     ParentNode,
+    Text,
 )
 from stream_mf2.html.sink import (
     append_child,
@@ -100,7 +122,12 @@ from stream_mf2.html.sink import (
     reparent_all,
 )
 
-__all__ = ["BoundedSink"]
+__all__ = ["NESTED_EMPTY", "NESTED_KEEP", "NESTED_REMOVE", "BoundedSink"]
+
+#: ``on_nested`` answers: keep the nested subtree, drop its children, drop it whole.
+NESTED_KEEP = 0
+NESTED_EMPTY = 1
+NESTED_REMOVE = 2
 
 _KEPT = 1
 _OPEN = 2
@@ -125,7 +152,8 @@ class BoundedSink:
 
     ``keep(element)`` decides whether a new element starts a kept subtree.
     ``on_complete(element)`` receives every outermost kept subtree once final,
-    in document order.
+    in document order. :meth:`set_nested` turns on the optional nested
+    hand-over described in the module docstring.
     """
 
     def __init__(
@@ -139,6 +167,8 @@ class BoundedSink:
         self.document = Document()
         self.keep = keep
         self.on_complete = on_complete
+        self.on_nested: Callable[[Element, Element, bool], int] | None = None
+        self.watch_nested: Callable[[Element, Element], bool] | None = None
         self.max_pending = max_pending
         self.max_kept_nodes = max_kept_nodes
         #: How many items were handed over early because ``max_pending`` was reached.
@@ -148,10 +178,19 @@ class BoundedSink:
         self._blocked: dict[int, list[Element]] = {}  # blocker id -> held candidates
         self._n_blocked = 0
         self._ready: list[Element] = []
+        # kept elements not popped yet (only tracked for the nested hand-over)
+        self._kept_open: dict[int, Element] = {}
         self._recheck: list[Element] = []
         self._kept_nodes = 0
         self._selectedcontent = False
         self._builder: Any = None
+
+    def set_nested(
+        self, on_nested: Callable[[Element, Element, bool], int], watch_nested: Callable[[Element, Element], bool]
+    ) -> None:
+        """Turn on the nested hand-over (module docstring); before the first element is created."""
+        self.on_nested = on_nested
+        self.watch_nested = watch_nested
 
     def attach_tree_builder(self, builder: Any) -> None:
         """Called by the tree builder: lets the sink read its frameset-ok flag."""
@@ -217,7 +256,12 @@ class BoundedSink:
                 self._hosts[id(contents)] = el
             elif name == "selectedcontent":
                 self._selectedcontent = True
-        self._state[id(el)] = (_KEPT | _INSIDE | _OPEN) if self.keep(el) else _OPEN
+        if self.keep(el):
+            self._state[id(el)] = _KEPT | _INSIDE | _OPEN
+            if self.on_nested is not None:
+                self._kept_open[id(el)] = el
+        else:
+            self._state[id(el)] = _OPEN
         return el
 
     def create_comment(self, data: str) -> Comment:
@@ -314,11 +358,14 @@ class BoundedSink:
             return  # the head element can be popped twice; untracked nodes are ignored
         st &= ~_OPEN
         self._state[key] = st
+        if st & _KEPT and self._kept_open:
+            self._kept_open.pop(key, None)
         if self._selectedcontent and st & _INSIDE and element.name == "option" and element.namespace == HTML_NS:
             maybe_clone_option(element)
         if st & _KEPT:
             parent = element.parent
-            if parent is None or not self._inside(parent):
+            outermost = parent is None or not self._inside(parent)
+            if outermost or (self.on_nested is not None and self._watched(element)):
                 self._ready_or_hold(element)
         elif not st & _INSIDE:
             self._release(element)
@@ -342,12 +389,14 @@ class BoundedSink:
         return b is not None and bool(b.frameset_ok) and bool(b.open) and not b.fragment_case
 
     def _classify(self, el: Element) -> tuple[str, int]:
-        """("root" | "covered" | "detached" | "blocked", blocker key) for popped kept ``el``."""
+        """("root" | "nested" | "covered" | "detached" | "blocked", blocker key) for popped kept ``el``."""
         state = self._state
         seen_special = False
         node: ParentNode | None = el.parent
         crossed_fragment = False
         covered = False
+        top: Element | None = None
+        watch = self.watch_nested if self.on_nested is not None else None
         while node is not None:
             if isinstance(node, Element):
                 st = state.get(id(node), 0)
@@ -360,6 +409,7 @@ class BoundedSink:
                         return "blocked", id(node)
                 if st & _KEPT:
                     covered = True
+                    top = node
                 node = node.parent
             elif isinstance(node, DocumentFragment):
                 crossed_fragment = True
@@ -367,8 +417,15 @@ class BoundedSink:
             else:
                 break
         if covered:
-            return "covered", 0
-        if crossed_fragment or not isinstance(node, Document):
+            if (
+                watch is None
+                or top is None
+                or crossed_fragment
+                or not isinstance(node, Document)
+                or not watch(el, top)
+            ):
+                return "covered", 0
+        elif crossed_fragment or not isinstance(node, Document):
             return "detached", 0
         if self._frameset_possible():
             return "blocked", _FRAMESET
@@ -384,13 +441,13 @@ class BoundedSink:
                 stack.extend(n.children)
                 if n.template_contents is not None:
                     stack.extend(n.template_contents.children)
-        return "root", 0
+        return ("nested" if covered else "root"), 0
 
     def _ready_or_hold(self, el: Element) -> None:
         if id(el) not in self._state:
             return
         kind, blocker = self._classify(el)
-        if kind == "root":
+        if kind == "root" or kind == "nested":
             if not any(r is el for r in self._ready):
                 self._ready.append(el)
         elif kind == "blocked":
@@ -435,12 +492,77 @@ class BoundedSink:
             self._emit(el)
 
     def _emit(self, el: Element) -> None:
+        if id(el) not in self._state:
+            return  # a nested candidate whose outermost kept ancestor was handed over first
+        parent = el.parent
+        if parent is not None and self._inside(parent):
+            self._emit_nested(el)
+            return
         self.on_complete(el)
         parent = el.parent
         detach(el)
         self._untrack(el)
         if parent is not None:
             self._cascade(parent)
+
+    def _top_kept(self, el: Element) -> Element | None:
+        """The outermost kept ancestor of ``el``."""
+        state = self._state
+        top: Element | None = None
+        node = el.parent
+        while isinstance(node, Element):
+            if state.get(id(node), 0) & _KEPT:
+                top = node
+            node = node.parent
+        return top
+
+    def _alone(self, top: Element) -> bool:
+        """Is ``top`` the only outermost kept subtree not handed over yet (open or held)?
+
+        Only then is ``top`` sure to be the next outermost subtree handed over.
+        """
+        state = self._state
+        for el in self._kept_open.values():
+            if el is not top:
+                parent = el.parent
+                if parent is None or not self._inside(parent):
+                    return False
+        for cand in [*self._ready, *self._recheck, *(c for cands in self._blocked.values() for c in cands)]:
+            if cand is not top and id(cand) in state:
+                parent = cand.parent
+                if parent is None or not self._inside(parent):
+                    return False
+        return True
+
+    def _watched(self, el: Element) -> bool:
+        watch = self.watch_nested
+        top = self._top_kept(el)
+        return watch is not None and top is not None and watch(el, top)
+
+    def _emit_nested(self, el: Element) -> None:
+        on_nested = self.on_nested
+        top = self._top_kept(el)
+        if on_nested is None or top is None:
+            return
+        action = on_nested(el, top, self._alone(top))
+        if action == NESTED_EMPTY:
+            children = el.children
+            el.children = []
+            for c in children:
+                c.parent = None
+                self._untrack(c)
+        elif action == NESTED_REMOVE:
+            parent = el.parent
+            if parent is not None:
+                siblings = parent.children
+                for i in range(len(siblings) - 1, 0, -1):
+                    if siblings[i] is el:
+                        before = siblings[i - 1]
+                        if type(before) is Text:
+                            detach(before)  # text is not counted in max_kept_nodes
+                        break
+            detach(el)
+            self._untrack(el)
 
     def _drop(self, el: Element) -> None:
         parent = el.parent
@@ -449,7 +571,7 @@ class BoundedSink:
         if parent is not None:
             self._cascade(parent)
 
-    def _untrack(self, root: Element) -> None:
+    def _untrack(self, root: Node) -> None:
         state = self._state
         n = 0
         stack: list[Node] = [root]
@@ -460,6 +582,8 @@ class BoundedSink:
                 stack.extend(node.children)
             if isinstance(node, Element):
                 state.pop(id(node), None)
+                if self._kept_open:
+                    self._kept_open.pop(id(node), None)
                 contents = node.template_contents
                 if contents is not None:
                     self._hosts.pop(id(contents), None)

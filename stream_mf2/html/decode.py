@@ -41,16 +41,24 @@ rarely used code points.
 
 A ``<meta>`` declaration beyond the prescan window is seen only by the tree builder,
 which then asks to *change the encoding* (HTML §13.2.3.4):
-:meth:`Decoder.change_encoding`. A streaming parser cannot restart the navigation,
-so it uses the spec's step 5 only: the decoder is swapped on the fly when every byte
-converted so far means the same in both encodings (all ASCII, both encodings
+:meth:`Decoder.change_encoding_at`. A streaming parser cannot restart the navigation,
+so it uses the spec's step 5 only: the decoder is swapped when every byte *before the
+end of the declaring tag* means the same in both encodings (all ASCII, both encodings
 ASCII-compatible); otherwise the current encoding is kept with confidence *certain*
-and the method says so.
+and the method says so. "The bytes converted so far" would depend on where the chunks
+end, so the criterion is tied to the tag's end instead, and the bytes after the tag,
+which the old decoder may already have converted, are decoded again with the new
+encoding: the caller discards the text the old decoder gave for them. For that the
+decoder keeps the raw bytes (``keep_for_change=True``) while the confidence is
+tentative and no non-ASCII byte has been consumed by the caller; the caller releases
+them as it consumes text (:meth:`Decoder.release`), so only the bytes not yet
+consumed are held.
 """
 
 from __future__ import annotations
 
 import codecs
+import re
 from typing import TYPE_CHECKING, Final, cast
 
 import webencodings
@@ -213,6 +221,8 @@ def _make_decoder(encoding: str) -> codecs.IncrementalDecoder:
 #: Encodings in which ASCII bytes do not simply stand for ASCII characters: UTF-16,
 #: ISO-2022-JP (ESC sequences switch its state) and replacement.
 _NOT_ASCII_SAFE: Final = frozenset({_UTF16BE, _UTF16LE, "ISO-2022-JP", "replacement"})
+
+_NON_ASCII_BYTE: Final = re.compile(rb"[\x80-\xff]")
 
 # --------------------------------------------------------------------------- prescan
 
@@ -528,11 +538,16 @@ class Decoder:
     both ways).
 
     ``prescan_bytes`` is the prescan's end condition (1024 in the spec's advice) and
-    the most bytes this decoder ever holds back.
+    the most bytes this decoder ever holds back for sniffing.
+
+    ``keep_for_change`` makes the decoder keep the raw bytes that
+    :meth:`change_encoding_at` may have to decode again: only while the confidence
+    is tentative, and only from the offset last passed to :meth:`release` (the
+    caller's consumed position); once the caller has consumed a non-ASCII byte no
+    switch is possible and nothing is kept.
     """
 
     __slots__ = (
-        "_ascii_only",
         "_bom_len",
         "_buf",
         "_closed",
@@ -541,6 +556,10 @@ class Decoder:
         "_default",
         "_detect_utf8",
         "_encoding",
+        "_fed",
+        "_kept",
+        "_kept_start",
+        "_non_ascii_at",
         "_prescan_bytes",
         "_scan_pos",
         "_source",
@@ -554,6 +573,7 @@ class Decoder:
         default: str = "windows-1252",
         detect_utf8: bool = True,
         prescan_bytes: int = 1024,
+        keep_for_change: bool = False,
     ) -> None:
         self._transport = lookup_encoding(transport_encoding) if transport_encoding else None
         default_enc = lookup_encoding(default)
@@ -572,7 +592,11 @@ class Decoder:
         self._confidence: str | None = None
         self._source: str | None = None
         self._closed = False
-        self._ascii_only = True  # every byte converted so far is ASCII
+        self._fed = 0  # bytes fed so far
+        self._non_ascii_at: int | None = None  # offset of the first non-ASCII byte fed
+        # Raw bytes from offset _kept_start on, for change_encoding_at().
+        self._kept: bytearray | None = bytearray() if keep_for_change else None
+        self._kept_start = 0
 
     # -- public state -------------------------------------------------------
 
@@ -596,6 +620,11 @@ class Decoder:
         return self._source
 
     @property
+    def keeping(self) -> bool:
+        """Whether raw bytes are still kept for :meth:`change_encoding_at`."""
+        return self._kept is not None
+
+    @property
     def decided(self) -> bool:
         """Whether the encoding has been chosen."""
         return self._decoder is not None
@@ -606,9 +635,14 @@ class Decoder:
         """Take the next chunk; return the text decodable so far (``""`` while sniffing)."""
         if self._closed:
             raise ValueError("feed() after close()")
+        if self._non_ascii_at is None and not data.isascii():
+            m = _NON_ASCII_BYTE.search(data)
+            assert m is not None
+            self._non_ascii_at = self._fed + m.start()
+        self._fed += len(data)
+        if self._kept is not None:
+            self._kept += data
         if self._decoder is not None:
-            if self._ascii_only and not data.isascii():
-                self._ascii_only = False
             return self._decoder.decode(data)
         self._buf += data
         if self._sniff(final=False):
@@ -642,43 +676,93 @@ class Decoder:
         self._closed = True
         return out + self._decoder.decode(b"", final=True)
 
+    def release(self, upto: int) -> None:
+        """The caller has consumed the text of the first ``upto`` bytes (no BOM, so while
+        that text is ASCII, characters and bytes are counted alike).
+
+        Bytes before ``upto`` are no longer kept. Once ``upto`` is past a non-ASCII
+        byte, no later declaration can switch the encoding, so nothing more is kept.
+        """
+        kept = self._kept
+        if kept is None:
+            return
+        if self._non_ascii_at is not None and upto > self._non_ascii_at:
+            self._kept = None
+            return
+        drop = upto - self._kept_start
+        if drop > 0:
+            del kept[:drop]
+            self._kept_start = upto
+
     def change_encoding(self, label: str) -> bool:
-        """HTML *change the encoding*, for a ``<meta>`` the tree builder meets while the
-        confidence is *tentative*.
+        """HTML *change the encoding* at the current position of the byte stream.
 
         Returns ``True`` when the rest of the stream is (now) decoded with the encoding
         ``label`` names: it already was, or the decoder could switch on the fly because
-        every byte converted so far was ASCII and both encodings agree on ASCII. Returns
+        every byte fed so far was ASCII and both encodings agree on ASCII. Returns
         ``False`` when the label is unknown, the confidence was already *certain*, or
         the spec would re-parse the document from the start, which a streaming parser
         cannot do: the current encoding is then kept. Either way the confidence ends
         *certain*, so later declarations are ignored, as the spec requires.
+
+        "Every byte fed so far" depends on how the input was split; a parser uses
+        :meth:`change_encoding_at`, which does not.
         """
+        return self._change(label, self._fed)[0]
+
+    def change_encoding_at(self, label: str, at: int) -> tuple[bool, str]:
+        """HTML *change the encoding* for a declaration whose tag ends at byte offset ``at``.
+
+        As :meth:`change_encoding`, but the criterion for switching is that every byte
+        before ``at`` is ASCII, whatever has been fed after it, and on a switch the
+        kept bytes from ``at`` on (fed already, and converted by the old decoder) are
+        decoded again with the new encoding. Returns ``(in_use, text)``: ``in_use`` as
+        for :meth:`change_encoding`; ``text`` is the new decoding of the bytes from
+        ``at`` to the end of what was fed (``""`` unless the decoder switched), which
+        replaces whatever the old decoder produced for them. Needs ``keep_for_change``.
+        """
+        return self._change(label, at)
+
+    def _change(self, label: str, at: int) -> tuple[bool, str]:
         if self._decoder is None:
             raise RuntimeError("change_encoding() before the encoding was decided")
         new = lookup_encoding(label)
         if new is None:
-            return False
+            return False, ""
         if self._confidence == "certain":
-            return new == self._encoding
+            return new == self._encoding, ""
         self._confidence = "certain"
+        kept, kept_start = self._kept, self._kept_start
+        self._kept = None
         current = self._encoding
         if current in (_UTF16BE, _UTF16LE):
-            return False  # step 1: a UTF-16 document ignores the declaration
+            return False, ""  # step 1: a UTF-16 document ignores the declaration
         if new in (_UTF16BE, _UTF16LE):
             new = _UTF8
         elif new == "x-user-defined":
             new = _WINDOWS_1252
         if new == current:
-            return True
-        if not self._ascii_only or current in _NOT_ASCII_SAFE or new in _NOT_ASCII_SAFE:
-            return False  # step 6 (re-navigate) is not possible while streaming
+            return True, ""
+        if (
+            (self._non_ascii_at is not None and self._non_ascii_at < at)
+            or current in _NOT_ASCII_SAFE
+            or new in _NOT_ASCII_SAFE
+        ):
+            return False, ""  # step 6 (re-navigate) is not possible while streaming
         # Step 5: an ASCII-only prefix means the same in both encodings and leaves no
-        # partial sequence in the old decoder, so the new one can take over here.
-        self._decoder = _make_decoder(new)
+        # partial sequence in the old decoder, so the new one can take over at ``at``.
+        decoder = _make_decoder(new)
+        text = ""
+        if at < self._fed:
+            if kept is None or at < kept_start:
+                raise RuntimeError("the bytes after the declaration were not kept (keep_for_change)")
+            text = decoder.decode(bytes(kept[at - kept_start :]), final=self._closed)
+        elif self._closed:
+            text = decoder.decode(b"", final=True)
+        self._decoder = decoder
         self._encoding = new
         self._source = "meta-change"
-        return True
+        return True, text
 
     # -- internals ----------------------------------------------------------
 
@@ -726,5 +810,6 @@ class Decoder:
         self._decoder = _make_decoder(self._encoding)
         held = bytes(self._buf[self._bom_len :])
         self._buf = bytearray()
-        self._ascii_only = held.isascii()
+        if self._confidence == "certain":
+            self._kept = None  # no declaration can change a certain encoding
         return self._decoder.decode(held)

@@ -31,6 +31,18 @@ unfinished token and a bounded lookahead (see :attr:`Tokenizer.pending_chars`).
 Input preprocessing (13.2.3.5): CR LF and lone CR become LF; a CR at the end of
 a chunk is remembered so that an LF at the start of the next one is dropped.
 
+Stopping after a token
+----------------------
+For the encoding change a ``<meta>`` can cause (HTML 13.2.3.4), a sink callback
+may call :meth:`Tokenizer.suspend`: ``feed()`` then returns right after the token
+being emitted, leaving the rest of its input unconsumed. The caller either
+calls :meth:`Tokenizer.resume`, or :meth:`Tokenizer.discard_unconsumed` and
+feeds the rest of the input again (decoded differently). With ``count_raw`` set
+before the first ``feed()``, :attr:`Tokenizer.raw_consumed` says how many
+characters of the input *as fed* (before CR LF became LF) have been consumed, so
+the caller knows where to resume; the cost is a list of the CR LF positions still
+in the unconsumed input.
+
 Limits
 ------
 ``max_token_chars`` (default :data:`DEFAULT_MAX_TOKEN_CHARS`, 16 MiB characters)
@@ -56,6 +68,7 @@ with the tokenizer's own.
 from __future__ import annotations
 
 import re
+from collections import deque
 from collections.abc import Callable
 from typing import Final, Protocol
 
@@ -262,6 +275,7 @@ _FAST_TEXT_END_TAG = re.compile(r"</([A-Za-z]++)>")
 
 # An unfinished tag at the end of the input this short is re-read whole by the next feed().
 _DEFER_MAX: Final = 2048
+_CRLF: Final = re.compile("\r\n")
 
 # Tag and attribute names seen so far -> ASCII-lowercased; bounded so hostile input cannot grow it.
 _NAME_CACHE: dict[str, str] = {}
@@ -386,6 +400,13 @@ class Tokenizer:
         self._fed = 0
         self._fed_lines = 0
         self._fed_col = 0
+        #: Track :attr:`raw_consumed` (set before the first ``feed()``).
+        self.count_raw = False
+        # Preprocessed offsets p where a raw LF (of a CR LF) was dropped just before
+        # p, for those not yet discarded; the discarded ones are counted.
+        self._raw_extra: deque[int] = deque()
+        self._raw_dropped = 0
+        self._suspended = False
 
     # --- public API -------------------------------------------------------------------
 
@@ -393,6 +414,61 @@ class Tokenizer:
     def pending_chars(self) -> int:
         """Characters of input held back unconsumed (lookahead) between ``feed()`` calls."""
         return len(self._buf) - self._pos
+
+    @property
+    def raw_consumed(self) -> int:
+        """Characters of the input as fed (a CR LF counting two) consumed so far.
+
+        Only meaningful when :attr:`count_raw` was set before the first ``feed()``.
+        """
+        p = self._base + self._pos
+        return p + self._raw_dropped + sum(1 for q in self._raw_extra if q <= p)
+
+    def suspend(self) -> None:
+        """From a sink callback: stop right after the token being emitted.
+
+        ``feed()`` (or :meth:`resume`) returns with the rest of its input
+        unconsumed; call :meth:`resume` or :meth:`discard_unconsumed` before the
+        next ``feed()``.
+        """
+        self._suspended = True
+
+    @property
+    def suspended(self) -> bool:
+        """Whether :meth:`suspend` stopped the tokenizer and it has not been resumed."""
+        return self._suspended
+
+    def resume(self) -> None:
+        """Go on with the input left unconsumed by :meth:`suspend`."""
+        if self._closed or self._failed:
+            raise ParserStateError("resume() after close() or after an error")
+        self._suspended = False
+        self._guarded_run()
+
+    def discard_unconsumed(self) -> None:
+        """Forget the unconsumed input, as if the input had ended after the last token.
+
+        The next ``feed()`` continues right after the last consumed character
+        (:attr:`raw_consumed`), with no CR pending. Unconsumed input is at most the
+        short lookahead described in the module docstring, or the rest of the
+        chunk after a :meth:`suspend`.
+        """
+        if self._closed or self._failed:
+            raise ParserStateError("discard_unconsumed() after close() or after an error")
+        pos = self._pos
+        if pos:
+            self._discard(pos)
+        self._buf = ""
+        self._pos = 0
+        self._raw_extra.clear()
+        self._cr_pending = False
+        self._suspended = False
+        if self.collect_errors:
+            self._err_cursor = (0, self._lines_before, self._col_before)
+            del self._pre_errors[self._pre_next :]
+            self._fed = self._base
+            self._fed_lines = self._lines_before
+            self._fed_col = self._col_before
 
     def switch_to(self, state: str) -> None:
         """Switch to a state named as in html5lib-tests, e.g. ``"RCDATA state"``."""
@@ -405,17 +481,23 @@ class Tokenizer:
         """Tokenize ``text``, the next piece of the input; suspends wherever it ends."""
         if self._closed or self._failed:
             raise ParserStateError("feed() after close() or after an error")
+        if self._suspended:
+            raise ParserStateError("feed() while suspended; resume() or discard_unconsumed() first")
         if not text:
             return
         if self._cr_pending:
             self._cr_pending = False
             if text[0] == "\n":
                 text = text[1:]
+                if self.count_raw:
+                    self._raw_extra.append(self._base + len(self._buf))
                 if not text:
                     return
         if "\r" in text:
             if text[-1] == "\r":
                 self._cr_pending = True
+            if self.count_raw and "\r\n" in text:
+                self._note_crlf(text)
             text = text.replace("\r\n", "\n").replace("\r", "\n")
         if self.collect_errors:
             self._scan_input_errors(text)
@@ -434,6 +516,8 @@ class Tokenizer:
         """Signal end of input: run the EOF steps of the current state, then ``sink.eof()``."""
         if self._closed or self._failed:
             raise ParserStateError("close() called twice or after an error")
+        if self._suspended:
+            raise ParserStateError("close() while suspended; resume() or discard_unconsumed() first")
         self._closed = True
         self._eof = True
         self._guarded_run()
@@ -442,6 +526,13 @@ class Tokenizer:
         self.sink.eof()
 
     # --- machinery --------------------------------------------------------------------
+
+    def _note_crlf(self, text: str) -> None:
+        """Record where each CR LF of raw ``text`` (about to be fed) loses its LF."""
+        at = self._base + len(self._buf) + 1
+        extra = self._raw_extra
+        for n, m in enumerate(_CRLF.finditer(text)):
+            extra.append(at + m.start() - n)
 
     def _guarded_run(self) -> None:
         try:
@@ -467,7 +558,7 @@ class Tokenizer:
             if self._pos >= len(self._buf):
                 if not self._eof or not eof_handlers[self._state](self):
                     return
-            elif not handlers[self._state](self):
+            elif not handlers[self._state](self) or self._suspended:
                 return
 
     def _check_limits(self) -> None:
@@ -497,6 +588,12 @@ class Tokenizer:
                 self._col_before += _columns(buf, 0, n)
             self._err_cursor = (0, self._lines_before, self._col_before)
         self._base += n
+        extra = self._raw_extra
+        if extra:
+            base = self._base
+            while extra and extra[0] <= base:
+                extra.popleft()
+                self._raw_dropped += 1
 
     def _scan_input_errors(self, text: str) -> None:
         line = self._fed_lines
@@ -860,7 +957,7 @@ class Tokenizer:
                 pos = end
                 self.last_start_tag = name
                 start_tag(name, attrs, slash == "/")
-                if self._state != DATA:
+                if self._state != DATA or self._suspended:
                     self._pos = pos
                     return True
                 continue

@@ -30,6 +30,7 @@ Implementation notes:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar, Protocol
 
 from stream_mf2.errors import LimitExceeded
@@ -56,6 +57,7 @@ from stream_mf2.html._tb_tables import (
     WS,
     quirks_mode_for,
 )
+from stream_mf2.html.decode import extract_encoding_from_meta, lookup_encoding
 from stream_mf2.html.dom import HTML_NS, MATHML_NS, SVG_NS, Document, Element, Node, ParentNode
 from stream_mf2.html.sink import TreeSink
 
@@ -140,6 +142,13 @@ class TreeBuilder:
     PLAINTEXT when the spec says so. ``fragment_context`` turns on the HTML
     fragment parsing algorithm with that element as context. ``max_depth``
     bounds the stack of open elements (:class:`~stream_mf2.errors.LimitExceeded`).
+
+    :attr:`meta_encoding_hook`, when set, is called with the encoding a ``<meta>``
+    declares (``charset``, or ``http-equiv=content-type`` with a ``content`` that
+    names one) each time a ``meta`` start tag is handled by the "in head" rules,
+    wherever in the document: that is where the spec says to *change the
+    encoding* if the confidence is tentative, a decision left to the hook's owner,
+    which knows the confidence.
     """
 
     def __init__(
@@ -170,6 +179,8 @@ class TreeBuilder:
         self._table_text: list[str] = []
         self._context = fragment_context
         self._done = False
+        #: Called with the canonical encoding name a ``<meta>`` declares (see above).
+        self.meta_encoding_hook: Callable[[str], None] | None = None
         attach = getattr(sink, "attach_tree_builder", None)
         if attach is not None:
             attach(self)  # lets a sink read the frameset-ok flag (see BoundedSink)
@@ -1057,6 +1068,8 @@ class TreeBuilder:
         elif name in ("base", "basefont", "bgsound", "link", "meta"):
             self._insert_html(name, attrs)
             self._pop()
+            if name == "meta" and self.meta_encoding_hook is not None:
+                self._meta_encoding(attrs)
         elif name == "title":
             self._raw_text(name, attrs, "RCDATA state")
         elif name == "noscript":
@@ -1078,6 +1091,21 @@ class TreeBuilder:
             self._pop()
             self.mode = AFTER_HEAD
             self._start_after_head(name, attrs, sc)
+
+    def _meta_encoding(self, attrs: Attrs) -> None:
+        """The encoding steps of the "in head" ``meta`` rule (HTML 13.2.6.4.4).
+
+        The spec's "active speculative HTML parser" is always null here.
+        """
+        assert self.meta_encoding_hook is not None
+        charset = attrs.get("charset")
+        enc = lookup_encoding(charset) if charset is not None else None
+        if enc is None:
+            content = attrs.get("content")
+            if content is not None and attrs.get("http-equiv", "").lower() == "content-type":
+                enc = extract_encoding_from_meta(content)
+        if enc is not None:
+            self.meta_encoding_hook(enc)
 
     def _end_in_head(self, name: str) -> None:
         if name == "head":

@@ -27,6 +27,10 @@ Per document, make one :class:`Mf2Context` (``url``, :class:`Options`, and a
   a large container (a page-wide h-feed): parse a completed nested root
   early; on ``True`` the caller may drop its children, and the container's
   later parse uses the stored item. Same output as without folding.
+* :func:`child_of` ``(element, ctx)``: the root whose ``children`` list will
+  hold ``element``'s item (``None`` for property values and non-roots); with
+  :func:`element_root_types`, what a streaming caller needs to yield the
+  children of a container one by one.
 * :func:`parse_dom` ``(document, url, options)``: the whole-document JSON.
 
 Recoveries that change the output are recorded in ``ctx.notes`` (e-* ``html``
@@ -72,7 +76,7 @@ from stream_mf2.html.dom import Element
 
 from .context import Mf2Context
 from .document import collect_rels, document_context, parse_dom
-from .items import fold_nested, is_root, items_from_subtree
+from .items import child_of, element_root_types, fold_nested, is_root, items_from_subtree
 from .metaformats import meta_item
 from .options import TAILWIND_ROOTS, Options
 from .rels import is_rel_link
@@ -81,8 +85,10 @@ __all__ = [
     "TAILWIND_ROOTS",
     "Mf2Context",
     "Options",
+    "child_of",
     "collect_rels",
     "document_context",
+    "element_root_types",
     "fold_nested",
     "is_rel_link",
     "is_root",

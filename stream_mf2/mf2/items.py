@@ -504,6 +504,39 @@ def fold_nested(element: Element, ctx: Mf2Context) -> bool:
     return True
 
 
+def child_of(element: Element, ctx: Mf2Context) -> Element | None:
+    """The root element whose item will list ``element``'s item in its ``children``.
+
+    ``None`` when ``element`` is not a nested root, or when its item becomes
+    a property value (it has property classes in its parent item's scope).
+    Unlike :func:`fold_nested` this does not look at what lies between the
+    two: a root inside a property element of its parent is still a child.
+    """
+    classes = class_list(element)
+    if not classes or element.name == "template":
+        return None
+    ancestors: list[Element] = []
+    node = element.parent
+    while isinstance(node, Element):
+        if node.name == "template":
+            return None  # the item walker never enters templates
+        ancestors.append(node)
+        node = node.parent
+    frame: _Frame | None = None
+    for ancestor in reversed(ancestors):  # outermost first, as the item walker meets them
+        ancestor_classes = class_list(ancestor)
+        if ancestor_classes:
+            types, is_bc = element_root_types(ancestor, ancestor_classes, ctx, frame)
+            if types:
+                frame = _Frame(ancestor, types, is_bc, ())
+    if frame is None:
+        return None
+    types, _is_bc = element_root_types(element, classes, ctx, frame)
+    if not types or _scope_properties(element, classes, frame):
+        return None
+    return frame.element
+
+
 def _expand_includes(root: Element, ctx: Mf2Context, in_backcompat: bool) -> Element:
     """``root`` with the mf1 include pattern applied (mf1 include pattern: parse a copy with the
     referenced markup in place); folded items inside follow into the copy."""

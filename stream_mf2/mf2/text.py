@@ -68,39 +68,9 @@ _NEWLINES = re.compile(r"[\n\t\r]+")
 
 
 def _normalized_tokens(element: ParentNode, base: str | None, replace_images: bool) -> list[str | int]:
+    """The normalised algorithm's token list for ``element``'s content (one walk, no index kept)."""
     tokens: list[str | int] = []
-    stack: list[Node | str] = list(reversed(element.children))
-    while stack:
-        node = stack.pop()
-        if isinstance(node, str):  # only _P_END is pushed as a string
-            tokens.extend((_P_AFTER, "\n"))
-            continue
-        if type(node) is Text:
-            value = _SPACE_RUN.sub(" ", _NEWLINES.sub(" ", node.data))
-            if value:
-                tokens.append(value)
-            continue
-        if not isinstance(node, Element):
-            continue
-        name = node.name
-        if name in _SKIP:
-            continue
-        if name == "pre":
-            tokens.extend((_PRE_BEFORE, raw_text(node, base, False), _PRE_AFTER))
-        elif name == "img":
-            if replace_images:
-                alt = node.attrs.get("alt")
-                if alt is None and "src" in node.attrs:
-                    alt = resolve(node.attrs["src"], base)
-                if alt is not None:
-                    tokens.extend((" ", alt, " ") if alt else (" ", " "))
-        elif name == "br":
-            tokens.append("\n")
-        else:
-            if name == "p":
-                tokens.append(_P_BEFORE)
-                stack.append(_P_END)
-            stack.extend(reversed(node.children))
+    _normalized_pieces(element, base, replace_images, tokens, {})
     return tokens
 
 
@@ -226,7 +196,7 @@ class TextIndex:
         self._base = base
         self._mode = mode
         # (replace_images, raw) -> (pieces, element -> (start, end))
-        self._variants: dict[tuple[bool, bool], tuple[list[str | int], dict[Element, tuple[int, int]]]] = {}
+        self._variants: dict[tuple[bool, bool], tuple[list[str | int], dict[ParentNode, tuple[int, int]]]] = {}
 
     def text(self, element: Element, replace_images: bool) -> str:
         """``element_text(element, base, mode, replace_images)``."""
@@ -262,7 +232,7 @@ def _raw_pieces(
     base: str | None,
     replace_images: bool,
     pieces: list[str | int],
-    spans: dict[Element, tuple[int, int]],
+    spans: dict[ParentNode, tuple[int, int]],
 ) -> None:
     """Append :func:`raw_text` of ``root`` to ``pieces`` as pieces; record the span of
     every element entered (``root`` included)."""
@@ -300,15 +270,15 @@ def _raw_pieces(
 
 
 def _normalized_pieces(
-    root: Element,
+    root: ParentNode,
     base: str | None,
     replace_images: bool,
     tokens: list[str | int],
-    spans: dict[Element, tuple[int, int]],
+    spans: dict[ParentNode, tuple[int, int]],
 ) -> None:
-    """Append :func:`_normalized_tokens` of ``root`` to ``tokens``; record the span of
-    every element entered (``root`` included)."""
-    stack: list[Node | tuple[Element, int]] = [(root, len(tokens))]
+    """Append the normalised algorithm's tokens for ``root``'s content to ``tokens``;
+    record the span of every element entered (``root`` included)."""
+    stack: list[Node | tuple[ParentNode, int]] = [(root, len(tokens))]
     stack.extend(reversed(root.children))
     while stack:
         node = stack.pop()
@@ -316,7 +286,7 @@ def _normalized_pieces(
         if kind is tuple:
             element, start = node  # type: ignore[misc]
             spans[element] = (start, len(tokens))
-            if element.name == "p" and element is not root:
+            if element is not root and element.name == "p":  # type: ignore[union-attr]
                 tokens.extend((_P_AFTER, "\n"))
             continue
         if kind is Text:

@@ -10,7 +10,9 @@ pass by skipping everything.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -43,3 +45,23 @@ def require_suite(name: str) -> Path:
     if os.environ.get("CI", "").lower() == "true":
         pytest.fail(reason, pytrace=False)
     pytest.skip(reason)
+
+
+MF2_SUITE = "microformats-tests"
+
+
+def mf2_base_url(path: Path) -> str:
+    """The base URL an official microformats case assumes (see the suite's SOURCE.txt)."""
+    return "http://example.test" if "microformats-v2-unit" in path.parts else "http://example.com"
+
+
+def mf2_pages() -> Iterator[Any]:
+    """``pytest.param(path, base_url)`` for every official suite page with expected JSON, then
+    every ``fixtures/**/*.html``: the pages the whole-pipeline invariants are checked on."""
+    root = suite_dir(MF2_SUITE)
+    if root is not None:
+        for html in sorted((root / "tests").rglob("*.html")):
+            if html.with_suffix(".json").exists():
+                yield pytest.param(html, mf2_base_url(html), id=str(html.relative_to(root / "tests")))
+    for html in sorted((REPO / "fixtures").rglob("*.html")):
+        yield pytest.param(html, "https://fixture.example/", id="fixtures/" + str(html.relative_to(REPO / "fixtures")))

@@ -23,27 +23,12 @@ from stream_mf2 import ItemEvent, Parser, reassemble
 from stream_mf2.events import DocumentEnd, Event
 from stream_mf2.html.dom import Element, Text
 from tests.chunking import RANDOM_RUNS, SEED, random_chunks
-from tests.suites import REPO, suite_dir
+from tests.suites import MF2_SUITE, mf2_pages, suite_dir
 
-MF2_SUITE = "microformats-tests"
 #: Pages up to this size are also fed one byte at a time.
 ONE_BY_ONE_LIMIT = 20_000
 MODES: list[bool | frozenset[str]] = [True, frozenset({"h-feed"})]
 URL = "http://example.com/"
-
-
-def _base_for(path: Path) -> str:
-    return "http://example.test" if "microformats-v2-unit" in path.parts else "http://example.com"
-
-
-def _pages() -> Iterator[Any]:
-    root = suite_dir(MF2_SUITE)
-    if root is not None:
-        for html in sorted((root / "tests").rglob("*.html")):
-            if html.with_suffix(".json").exists():
-                yield pytest.param(html, _base_for(html), id=str(html.relative_to(root / "tests")))
-    for html in sorted((REPO / "fixtures").rglob("*.html")):
-        yield pytest.param(html, "https://fixture.example/", id="fixtures/" + str(html.relative_to(REPO / "fixtures")))
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -80,7 +65,7 @@ STREAMED_PAGES: dict[str, int] = {}
 
 
 @pytest.mark.parametrize("mode", MODES, ids=["all", "h-feed"])
-@pytest.mark.parametrize(("path", "url"), list(_pages()))
+@pytest.mark.parametrize(("path", "url"), list(mf2_pages()))
 def test_reassembled_equals_whole(path: Path, url: str, mode: bool | frozenset[str]) -> None:
     data = path.read_bytes()
     whole = stream_mf2.parse(data, url)
@@ -95,7 +80,7 @@ def test_reassembled_equals_whole(path: Path, url: str, mode: bool | frozenset[s
     assert orjson.dumps(stream_mf2.parse(data, url, stream_children=mode)) == expected
 
 
-@pytest.mark.parametrize(("path", "url"), [p for p in _pages() if "h-feed" in p.values[0].name or "fixtures" in p.id])
+@pytest.mark.parametrize(("path", "url"), [p for p in mf2_pages() if "h-feed" in p.values[0].name or "fixtures" in p.id])
 def test_reassembled_with_options(path: Path, url: str) -> None:
     data = path.read_bytes()
     options: dict[str, Any] = {"text": "normalized", "lang": True, "metaformats": True}

@@ -23,27 +23,12 @@ import stream_mf2
 from stream_mf2.html.testing import parse_document
 from stream_mf2.mf2 import Options, parse_dom
 from tests.chunking import chunkings, random_chunks
-from tests.suites import REPO, suite_dir
+from tests.suites import MF2_SUITE, mf2_pages
 
-MF2_SUITE = "microformats-tests"
 #: Pages bigger than this are not fed one byte at a time (too slow to be useful).
 ONE_BY_ONE_LIMIT = 40_000
 #: Bounded number of 2-way and 3-way splits per page.
 MAX_SPLITS = 24
-
-
-def _base_for(path: Path) -> str:
-    return "http://example.test" if "microformats-v2-unit" in path.parts else "http://example.com"
-
-
-def _pages() -> Iterator[Any]:
-    root = suite_dir(MF2_SUITE)
-    if root is not None:
-        for html in sorted((root / "tests").rglob("*.html")):
-            if html.with_suffix(".json").exists():
-                yield pytest.param(html, _base_for(html), id=str(html.relative_to(root / "tests")))
-    for html in sorted((REPO / "fixtures").rglob("*.html")):
-        yield pytest.param(html, "https://fixture.example/", id="fixtures/" + str(html.relative_to(REPO / "fixtures")))
 
 
 def _stream(chunks: list[bytes], url: str, **options: Any) -> dict[str, Any]:
@@ -80,7 +65,7 @@ def _suite_present() -> None:
     require_suite(MF2_SUITE)
 
 
-@pytest.mark.parametrize(("path", "url"), list(_pages()))
+@pytest.mark.parametrize(("path", "url"), list(mf2_pages()))
 def test_streaming_equals_whole(path: Path, url: str) -> None:
     data = path.read_bytes()
     whole = stream_mf2.parse(data, url)
@@ -89,7 +74,7 @@ def test_streaming_equals_whole(path: Path, url: str) -> None:
         assert got == whole, f"{path.name}: chunking {label} differs from the whole-document parse"
 
 
-@pytest.mark.parametrize(("path", "url"), list(_pages()))
+@pytest.mark.parametrize(("path", "url"), list(mf2_pages()))
 def test_bounded_tree_equals_full_dom(path: Path, url: str) -> None:
     data = path.read_bytes()
     for options in ({}, {"text": "normalized", "lang": True, "metaformats": True}):

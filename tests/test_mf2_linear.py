@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from stream_mf2 import parse
-from stream_mf2.html.dom import Comment, Element, Node, ParentNode, Text
+from stream_mf2.html.dom import Comment, Element, Node, ParentNode, Text, iter_descendants
 from stream_mf2.html.serialize import serialize_children
 from stream_mf2.html.testing import parse_document
 from stream_mf2.mf2 import Mf2Context, Options, document_context, items_from_subtree
@@ -135,14 +135,7 @@ def test_default_budget_keeps_ordinary_nesting() -> None:
 
 
 def _elements(root: ParentNode) -> list[Element]:
-    out: list[Element] = []
-    stack: list[Node] = list(reversed(root.children))
-    while stack:
-        node = stack.pop()
-        if isinstance(node, Element):
-            out.append(node)
-            stack.extend(reversed(node.children))
-    return out
+    return [n for n in iter_descendants(root) if type(n) is Element]
 
 
 SAMPLE = (

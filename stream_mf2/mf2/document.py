@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from stream_mf2.html.dom import HTML_NS, Element, Node, ParentNode, text_content
+from stream_mf2.html.dom import HTML_NS, Element, ParentNode, iter_descendants, text_content
 
 from .context import Mf2Context
 from .items import items_from_subtree
@@ -31,17 +31,6 @@ def collect_rels(element: ParentNode, ctx: Mf2Context) -> None:
                 stack.append(child)
 
 
-def _html_elements(root: ParentNode) -> list[Element]:
-    out: list[Element] = []
-    stack: list[Node] = list(reversed(root.children))
-    while stack:
-        node = stack.pop()
-        if isinstance(node, Element):
-            out.append(node)
-            stack.extend(reversed(node.children))
-    return out
-
-
 def document_context(
     document: ParentNode,
     url: str | None = None,
@@ -49,7 +38,7 @@ def document_context(
     resolve_id: Callable[[str], Element | None] | None = None,
 ) -> tuple[Mf2Context, list[Element]]:
     """A context for ``document`` with its base URL, languages and an id index; also its elements."""
-    elements = _html_elements(document)
+    elements = [n for n in iter_descendants(document) if type(n) is Element]
     ids: dict[str, Element] = {}
     for el in elements:
         element_id = el.attrs.get("id")

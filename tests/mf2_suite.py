@@ -28,16 +28,11 @@ from typing import Any
 
 import orjson
 
+from stream_mf2.conformance import SUITES as SUITES
+from stream_mf2.conformance import UNIT_SUITE as UNIT_SUITE
+from stream_mf2.conformance import base_url as base_url
 from stream_mf2.html.dom import Document, Element, Node, ParentNode, Text
 from stream_mf2.mf2 import Options, parse_dom
-
-SUITES = ("microformats-v2", "microformats-v2-unit", "microformats-mixed", "microformats-v1")
-UNIT_SUITE = "microformats-v2-unit"
-
-
-def base_url(suite: str) -> str:
-    """The base URL the suite's expected output assumes."""
-    return "http://example.test" if suite == UNIT_SUITE else "http://example.com"
 
 
 @dataclass(frozen=True)

@@ -117,7 +117,6 @@ class Parser:
         self._encoding_notes: list[str] = []
         self._input_kind: type | None = None
         self._state: Literal["open", "closed", "failed"] = "open"
-        self._end: DocumentEnd | None = None
 
     # -- feeding --------------------------------------------------------------
     def feed(self, data: bytes | str) -> list[Item]:
@@ -166,8 +165,7 @@ class Parser:
             raise
         self._state = "closed"
         events = self._take()
-        self._end = DocumentEnd(self.rels, self.rel_urls, self.meta_item, self.encoding)
-        events.append(self._end)
+        events.append(DocumentEnd(self.rels, self.rel_urls, self.meta_item, self.encoding))
         return events
 
     def commit_encoding(self) -> None:

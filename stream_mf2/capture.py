@@ -149,7 +149,8 @@ class Capture:
         self._metaformats = ctx.options.metaformats
         self._max_held = max_held_items
         # Roots waiting for include targets, in document order.
-        self._held: deque[tuple[Element, list[str]]] = deque()
+        # Each with its include references and the index of the ids inside it.
+        self._held: deque[tuple[Element, list[str], dict[str, Element]]] = deque()
         # ids some held root waits for -> the kept target once complete.
         self._wanted: set[str] = set()
         self._targets: dict[str, Element] = {}
@@ -211,13 +212,15 @@ class Capture:
         if self._wanted:
             self._collect_targets(element)
         refs = include_references(element)
+        # Targets inside the same root are found through its own id index.
+        local = index_ids(element) if refs else {}
         if refs or self._held:
-            missing = {r for r in refs if self._find(r, element) is None}
-            self._held.append((element, refs))
+            missing = {r for r in refs if self._lookup(r, local) is None}
+            self._held.append((element, refs, local))
             self._wanted.update(missing)
             self._release(final=False)
             return
-        self._emit(element, refs)
+        self._emit(element, refs, local)
 
     # -- nested hand-over (stream_children) -----------------------------------
     def watch_nested(self, element: Element, top: Element) -> bool:
@@ -324,9 +327,8 @@ class Capture:
         self._release(final=True)
 
     # -- internals ------------------------------------------------------------
-    def _emit(self, element: Element, refs: list[str]) -> None:
-        # Targets inside the same root are found through this local index.
-        self._local = index_ids(element) if refs else {}
+    def _emit(self, element: Element, refs: list[str], local: dict[str, Element]) -> None:
+        self._local = local
         ctx = self.ctx
         streamed = self._streamed.pop(element, None) if self._streamed else None
         try:
@@ -358,15 +360,14 @@ class Capture:
             cells.popitem(last=False)
 
     def _resolve(self, id_: str) -> Element | None:
-        found = self._local.get(id_)
+        """``ctx.resolve_id`` while a root is built (its own ids through ``_local``)."""
+        return self._lookup(id_, self._local)
+
+    def _lookup(self, id_: str, local: dict[str, Element]) -> Element | None:
+        """An include target: inside the root itself, a watched later target, or a header cell."""
+        found = local.get(id_)
         if found is None:
             found = self._targets.get(id_)
-        return found if found is not None else self._cells.get(id_)
-
-    def _find(self, id_: str, within: Element) -> Element | None:
-        found = self._targets.get(id_)
-        if found is None:
-            found = index_ids(within).get(id_)
         return found if found is not None else self._cells.get(id_)
 
     def _collect_targets(self, element: Element) -> None:
@@ -379,15 +380,15 @@ class Capture:
         """Build held roots from the front while their targets are all there."""
         held = self._held
         while held:
-            root, refs = held[0]
-            missing = [r for r in refs if self._find(r, root) is None]
+            root, refs, local = held[0]
+            missing = [r for r in refs if self._lookup(r, local) is None]
             if missing and not final and len(held) <= self._max_held:
                 return
             if missing:
                 why = "document ended" if final else f"more than max_held_items={self._max_held} items waiting"
                 self.notes.append(f"include target(s) {', '.join('#' + m for m in missing)} not found ({why})")
             held.popleft()
-            self._emit(root, refs)
+            self._emit(root, refs, local)
         if not held:
             self._wanted.clear()
             self._targets.clear()

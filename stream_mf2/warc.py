@@ -491,6 +491,8 @@ class _Walker:
                 else:
                     yield from self._process(record, offset)
             else:
+                if prev is not None and not self.index_only:
+                    yield from self._check_last_length(it, offset, prev)
                 return
             # warcio gave up at ``offset``: resume at the next record header, if we can go back.
             if not self._more_units():
@@ -502,6 +504,21 @@ class _Walker:
             inp.seek(offset + 1)
             if not inp.find(_WARC_MAGIC, _valid_warc_start):
                 return
+
+    def _check_last_length(self, it: _Records, offset: int, record: Any) -> Iterator[WarcError]:
+        """Report a wrong Content-Length of the last record read when no further record is asked for.
+
+        warcio notices the damage only when it finishes a record, on the way to the next one. A
+        parallel worker reads exactly one record (``max_units=1``) and never asks for the next, so
+        it finishes the record here, as the single-process walk would, and reports the same error.
+        """
+        warned = it.err_count
+        try:
+            it.read_to_end()
+        except Exception:  # a failure past this record belongs to the next unit, whose worker reports it
+            return
+        if it.err_count > warned:
+            yield self._bad_length(offset, record)
 
     # -- one record -------------------------------------------------------------------------------
 

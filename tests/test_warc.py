@@ -559,24 +559,35 @@ def test_payload_is_streamed_not_loaded(tmp_path: Path, monkeypatch: pytest.Monk
 
 def test_wrong_content_length_is_reported(tmp_path: Path) -> None:
     recs = standard_records()
-    bad = 1  # the plain UTF-8 page; its body ends with "</html>", 7 bytes the reader will not see
-    for compress in (True, False):
-        blobs = []
-        for i, rec in enumerate(recs):
-            data = write_record(rec, compress=False)
-            if i == bad:
-                head, sep, rest = data.partition(b"\r\n\r\n")
-                length = int(head.split(b"Content-Length: ")[1].split(b"\r\n")[0])
-                head = head.replace(b"Content-Length: %d" % length, b"Content-Length: %d" % (length - 7))
-                data = head + sep + rest
-            blobs.append(gzip.compress(data) if compress else data)
-        path = tmp_path / f"cl{compress}.warc"
-        path.write_bytes(b"".join(blobs))
-        items, errors, summary = read_all(path)
-        assert len(errors) == 1 and "Content-Length" in errors[0].message, errors
-        assert errors[0].offset == sum(map(len, blobs[:bad]))
-        # The short record lost only its closing tag: every item, its own included, is still there.
-        check_clean(recs, items, errors, summary, n_errors=1)
+    # A record in the middle (the plain UTF-8 page) and the last one (the 404 page); each body ends
+    # with "</html>", 7 bytes the reader will not see. A parallel worker reads one record and never
+    # asks for the next, so the last record of an uncompressed archive needs its own check there.
+    for bad in (1, len(recs) - 1):
+        for compress in (True, False):
+            blobs = []
+            for i, rec in enumerate(recs):
+                data = write_record(rec, compress=False)
+                if i == bad:
+                    head, sep, rest = data.partition(b"\r\n\r\n")
+                    length = int(head.split(b"Content-Length: ")[1].split(b"\r\n")[0])
+                    head = head.replace(b"Content-Length: %d" % length, b"Content-Length: %d" % (length - 7))
+                    data = head + sep + rest
+                blobs.append(gzip.compress(data) if compress else data)
+            path = tmp_path / f"cl{bad}{compress}.warc"
+            path.write_bytes(b"".join(blobs))
+            sync_reader = iter_warc(path)
+            sync_entries = list(sync_reader)
+            items = [e for e in sync_entries if isinstance(e, WarcItem)]
+            errors = [e for e in sync_entries if isinstance(e, WarcError)]
+            assert len(errors) == 1 and "Content-Length" in errors[0].message, errors
+            assert errors[0].offset == sum(map(len, blobs[:bad]))
+            assert errors[0].uri == recs[bad].uri
+            # The short record lost only its closing tag: every item, its own included, is still there.
+            check_clean(recs, items, errors, sync_reader.summary, n_errors=1)
+            # The parallel reader reports the same error record, in the same place, and counts it.
+            par = warc_mod.iter_warc_parallel(path, 2)
+            assert list(par) == sync_entries, (bad, compress)
+            assert par.summary.errors == 1
 
 
 _ARCHIVES: dict[bool, bytes] = {}

@@ -174,19 +174,26 @@ def _short(value: Any) -> str:
     return text if len(text) <= _MAX_VALUE_CHARS else text[: _MAX_VALUE_CHARS - 1] + "…"
 
 
-def json_diff(expected: Any, actual: Any, path: str = "$", *, base: str | None = None) -> list[str]:
+def json_diff(
+    expected: Any, actual: Any, path: str = "$", *, base: str | None = None, normalise_keys: bool = False
+) -> list[str]:
     """Short lines naming each difference between two JSON values (empty when equal).
 
     With ``base``, a string that is exactly ``base`` or ``base + "/"`` equals
-    the other spelling (see the module docstring). Walks with an explicit
+    the other spelling (see the module docstring). ``normalise_keys`` extends
+    that to dictionary keys (``rel-urls`` is keyed by URL): a key spelled one
+    way matches the same key spelled the other way. Walks with an explicit
     stack, so any nesting depth is fine.
     """
     spellings = (base, base + "/") if base is not None else ()
+    keyed = normalise_keys and base is not None
     out: list[str] = []
     stack: list[tuple[Any, Any, str]] = [(expected, actual, path)]
     while stack:
         exp, act, where = stack.pop()
         if isinstance(exp, dict) and isinstance(act, dict):
+            if keyed:
+                exp, act = _one_spelling(exp, spellings), _one_spelling(act, spellings)
             for key in sorted(exp.keys() - act.keys()):
                 out.append(f"{where}.{key}: missing, expected {_short(exp[key])}")
             for key in sorted(act.keys() - exp.keys()):
@@ -200,6 +207,13 @@ def json_diff(expected: Any, actual: Any, path: str = "$", *, base: str | None =
         elif type(exp) is not type(act) or exp != act:
             out.append(f"{where}: expected {_short(exp)}, got {_short(act)}")
     return out
+
+
+def _one_spelling(d: dict[Any, Any], spellings: tuple[str, ...]) -> dict[Any, Any]:
+    """``d`` with a key spelled as either base URL spelling renamed to the one with the slash."""
+    if not any(k in spellings for k in d):
+        return d
+    return {spellings[-1] if k in spellings else k: v for k, v in d.items()}
 
 
 def _item_type(item: Any) -> str:

@@ -6,13 +6,15 @@ Layout: ``tests/<suite>/<format>/<case>.html`` with the expected mf2 JSON in
 ``http://example.test`` for ``microformats-v2-unit``, ``http://example.com``
 for the others.
 
-Comparison is on data (dict key order never matters), with one allowance
+Comparison is :func:`stream_mf2.conformance.json_diff`, the one ``stream-mf2
+conformance`` uses: on data (dict key order never matters), with one allowance
 where the suite contradicts itself: resolving an empty reference
 (``href=""``) against the slash-less base URL gives ``http://example.com/``
 in ``microformats-v2/h-card/impliedurlempty.json`` but
 ``http://example.test`` (no slash) in 60 places of ``microformats-v2-unit``.
 So a string that is exactly the case's base URL, with or without the
-trailing slash, compares equal to the other spelling. No other URL is
+trailing slash, compares equal to the other spelling; here that holds for
+dictionary keys too (``rel-urls`` is keyed by URL). No other URL is
 normalised.
 
 ``microformats-v2-unit`` files hold many independent top-level items; they
@@ -31,6 +33,7 @@ import orjson
 from stream_mf2.conformance import SUITES as SUITES
 from stream_mf2.conformance import UNIT_SUITE as UNIT_SUITE
 from stream_mf2.conformance import base_url as base_url
+from stream_mf2.conformance import json_diff
 from stream_mf2.html.dom import Document, Element, Node, ParentNode, Text
 from stream_mf2.mf2 import Options, parse_dom
 
@@ -73,37 +76,13 @@ def iter_cases(root: Path, suites: tuple[str, ...] = SUITES) -> Iterator[Case]:
                 yield Case(suite, html.relative_to(folder).with_suffix("").as_posix(), html, expected)
 
 
-def canon(value: Any, base: str) -> Any:
-    """Normalise the one inconsistent spelling (see the module docstring); copy containers."""
-    if isinstance(value, str):
-        return base + "/" if value in (base, base + "/") else value
-    if isinstance(value, list):
-        return [canon(v, base) for v in value]
-    if isinstance(value, dict):
-        return {canon(k, base): canon(v, base) for k, v in value.items()}
-    return value
+def diff(expected: Any, actual: Any, path: str = "$", *, base: str | None = None) -> list[str]:
+    """Differences between two JSON values (empty when equal), with the one allowance for ``base``.
 
-
-def diff(expected: Any, actual: Any, path: str = "$") -> list[str]:
-    """Human-readable differences between two JSON values (empty when equal)."""
-    out: list[str] = []
-    stack: list[tuple[Any, Any, str]] = [(expected, actual, path)]
-    while stack:
-        exp, act, where = stack.pop()
-        if isinstance(exp, dict) and isinstance(act, dict):
-            for key in exp:
-                if key not in act:
-                    out.append(f"{where}.{key}: missing (expected {exp[key]!r})")
-                else:
-                    stack.append((exp[key], act[key], f"{where}.{key}"))
-            for key in act:
-                if key not in exp:
-                    out.append(f"{where}.{key}: unexpected {act[key]!r}")
-        elif isinstance(exp, list) and isinstance(act, list) and len(exp) == len(act):
-            stack.extend((e, a, f"{where}[{i}]") for i, (e, a) in enumerate(zip(exp, act, strict=True)))
-        elif exp != act or type(exp) is not type(act):
-            out.append(f"{where}: expected {exp!r}, got {act!r}")
-    return out
+    The comparison of ``stream-mf2 conformance`` (:func:`stream_mf2.conformance.json_diff`), with
+    dictionary keys normalised as well, since ``rel-urls`` is keyed by URL.
+    """
+    return json_diff(expected, actual, path, base=base, normalise_keys=True)
 
 
 def item_key(item: Any) -> str:
@@ -113,9 +92,9 @@ def item_key(item: Any) -> str:
 def run_case(case: Case, parse_html: Callable[[str], Document], options: Options | None = None) -> CaseResult:
     """Parse ``case.html`` with ``parse_html`` and compare with ``case.expected``."""
     base = base_url(case.suite)
-    expected = canon(orjson.loads(case.expected.read_bytes()), base)
+    expected = orjson.loads(case.expected.read_bytes())
     document = parse_html(case.html.read_text(encoding="utf-8"))
-    actual = canon(parse_dom(document, base, options), base)
+    actual = parse_dom(document, base, options)
     result = CaseResult(case)
     exp_items: list[Any] = expected.get("items", [])
     act_items: list[Any] = actual.get("items", [])
@@ -132,17 +111,17 @@ def run_case(case: Case, parse_html: Callable[[str], Document], options: Options
             if act_item is None:
                 result.diffs.append(f"$.items[{n}] ({key}): missing")
                 continue
-            d = diff(exp_item, act_item, f"$.items[{n}] ({key})")
+            d = diff(exp_item, act_item, f"$.items[{n}] ({key})", base=base)
             result.diffs.extend(d)
             result.items_passed += not d
         for key, left in by_type.items():
             result.diffs.extend(f"$.items: unexpected item {key}" for _ in left)
     else:
-        d = diff(exp_items, act_items, "$.items")
+        d = diff(exp_items, act_items, "$.items", base=base)
         result.diffs.extend(d)
         result.items_passed = result.items_total if not d else 0
     for key in ("rels", "rel-urls"):
-        result.diffs.extend(diff(expected.get(key, {}), actual.get(key, {}), f"$.{key}"))
+        result.diffs.extend(diff(expected.get(key, {}), actual.get(key, {}), f"$.{key}", base=base))
     return result
 
 

@@ -213,6 +213,16 @@ def test_json_diff() -> None:
     assert json_diff(["http://example.com"], ["http://example.com/"], base=base) == []
     assert json_diff(["http://example.com/a"], ["http://example.com/a/"], base=base) != []
     assert json_diff(["http://example.com"], ["http://example.com/"]) != []
+    # keys (rel-urls is keyed by URL) are compared as written unless asked to normalise them too
+    exp_keys = {"http://example.com": {"rels": ["me"]}, "http://example.com/a": {"rels": ["me"]}}
+    act_keys = {"http://example.com/": {"rels": ["me"]}, "http://example.com/a": {"rels": ["me"]}}
+    assert json_diff(exp_keys, act_keys, base=base) == [
+        "$.http://example.com: missing, expected {\"rels\": [\"me\"]}",
+        "$.http://example.com/: unexpected {\"rels\": [\"me\"]}",
+    ]
+    assert json_diff(exp_keys, act_keys, base=base, normalise_keys=True) == []
+    assert json_diff({"http://example.com/a/": 1}, {"http://example.com/a": 1}, base=base, normalise_keys=True) != []
+    assert json_diff(exp_keys, act_keys, normalise_keys=True) != []  # no base: nothing to normalise
     # deep nesting: no recursion
     deep: object = "x"
     other: object = "y"

@@ -6,6 +6,10 @@ the final URL, the base URL of the document. The charset of the
 encoding. ``Transfer-Encoding: chunked`` is undone by :mod:`http.client`; a
 ``Content-Encoding`` (gzip, deflate, br) is undone step by step here. Bodies
 are read with ``read1`` so pieces arrive as the server sends them.
+
+A response is a source for :func:`stream_mf2.sources.iter_events`, which
+applies the stall rule of the other network sources to it (see
+:mod:`stream_mf2.sources`).
 """
 
 from __future__ import annotations
@@ -61,6 +65,10 @@ class UrlResponse:
             while True:
                 data = self._resp.read1(READ_SIZE)
                 if not data:
+                    # read1 (unlike read) ends quietly when the server closes before the
+                    # Content-Length is reached: ``length`` is then what was still owed.
+                    if self._resp.length:
+                        raise http.client.IncompleteRead(b"", self._resp.length)
                     break
                 yield from self._body.feed(data)
             yield from self._body.finish()
@@ -72,6 +80,28 @@ class UrlResponse:
     def close(self) -> None:
         """Close the connection."""
         self._resp.close()
+
+    def interrupt(self) -> None:
+        """Make a read blocked in another thread return now, by shutting the connection down.
+
+        :func:`stream_mf2.sources.iter_events` reads a response in a thread (see its stall
+        rule); a consumer that stops early calls this so that the thread does not sit in a
+        read until the server sends more or the timeout runs out. Call :meth:`close` after.
+        """
+        try:
+            fd = self._resp.fileno()
+        except (AttributeError, OSError, ValueError):  # already closed
+            return
+        try:
+            sock = socket.socket(fileno=fd)
+        except OSError:  # not a socket this platform can wrap (the read then ends with its timeout)
+            return
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass  # the peer is gone already
+        finally:
+            sock.detach()  # the descriptor stays the response's, closed by close()
 
     def __enter__(self) -> UrlResponse:
         return self

@@ -134,7 +134,7 @@ def _open_source(ns: argparse.Namespace, opts: dict[str, Any]) -> tuple[Any, str
         resp = _http.fetch(src, timeout=ns.timeout)
         if resp.charset and "encoding" not in opts:
             opts["encoding"] = resp.charset
-        return iter(resp), ns.url or resp.url, resp.close
+        return resp, ns.url or resp.url, resp.close  # the response itself: iter_events applies the stall rule
     if src == "-":
         return sys.stdin.buffer, ns.url, lambda: None
     try:

@@ -7,6 +7,8 @@ Sync front ends (:func:`iter_items`, :func:`iter_events`) take
 * ``bytes`` / ``bytearray`` / ``memoryview``: a whole document;
 * a binary (or text) file object: anything with ``read(n)``;
 * a connected :class:`socket.socket`: read with ``recv`` until the peer closes;
+* an open ``http(s)://`` response (``stream_mf2._http.fetch``, what the command
+  line does with a URL): its decoded body pieces;
 * any iterable of ``bytes`` / ``str`` chunks (a generator, an HTTP response's
   ``iter_content()``, …).
 
@@ -23,14 +25,19 @@ event loop.
 
 Stalled streams. The parser holds back up to 1024 bytes while it looks for a
 ``<meta charset>``. A network peer that sends a short page and then pauses
-would stall every item behind that decision. Sockets and async sources are
-therefore read with a ``stall_timeout`` (default 0.5 s) while the encoding is
-undecided: when no data arrives within it, the parser is told to decide now
-(:meth:`Parser.commit_encoding`) and items keep flowing. After the decision a
-socket gets its own timeout back; a timeout then raises :class:`SourceError`.
-File objects over a pipe, socket or terminal (standard input in a pipeline) are
-watched the same way with :func:`select.select` (not on Windows). Regular files
-and plain iterables cannot stall in that sense and are read as they come.
+would stall every item behind that decision. Sockets, URL responses and async
+sources are therefore read with a ``stall_timeout`` (default 0.5 s) while the
+encoding is undecided: when no data arrives within it, the parser is told to
+decide now (:meth:`Parser.commit_encoding`) and items keep flowing. After the
+decision a socket gets its own timeout back; a timeout then raises
+:class:`SourceError`. File objects over a pipe, socket or terminal (standard
+input in a pipeline) are watched the same way with :func:`select.select` (not
+on Windows). A URL response cannot be watched that way (http.client and TLS
+buffer bytes the descriptor no longer shows, and a chunked body can block
+between chunks), so its body is read in a thread and handed over through a
+small queue; waiting on the queue is what times out, and the read itself is
+never cancelled, as with the async sources. Regular files and plain iterables
+cannot stall in that sense and are read as they come.
 """
 
 from __future__ import annotations
@@ -39,15 +46,18 @@ import asyncio
 import contextlib
 import inspect
 import os
+import queue
 import select
 import socket
 import stat
 import sys
+import threading
 from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Callable, Generator, Iterable, Iterator
 from typing import Any, TypeAlias
 
 import aiofiles
 
+from stream_mf2._http import UrlResponse
 from stream_mf2._parser import Parser
 from stream_mf2.errors import SourceError
 from stream_mf2.events import Event, ItemEvent
@@ -153,6 +163,60 @@ def _socket_chunks(
             sock.settimeout(original)
 
 
+# The URL reader thread's last message when the body ended normally.
+_END = object()
+#: Pieces a URL reader thread may read ahead of the parser (bounded memory for a slow consumer).
+_URL_AHEAD = 4
+
+
+def _url_chunks(
+    resp: UrlResponse, stall_timeout: float | None, undecided: Callable[[], bool]
+) -> Iterator[_MaybeChunk]:
+    if stall_timeout is None:
+        yield from resp
+        return
+    handoff: queue.Queue[object] = queue.Queue(maxsize=_URL_AHEAD)
+    stop = threading.Event()
+
+    def put(message: object) -> bool:
+        # A timed put, so a consumer that stopped early never leaves this thread blocked on a full queue.
+        while not stop.is_set():
+            try:
+                handoff.put(message, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def pump() -> None:
+        try:
+            for piece in resp:
+                if not put(piece):
+                    return
+            put(_END)
+        except BaseException as e:  # handed to the consumer and raised there
+            put(e)
+
+    reader = threading.Thread(target=pump, name="stream-mf2 URL reader", daemon=True)
+    reader.start()
+    try:
+        while True:
+            try:
+                message = handoff.get(timeout=stall_timeout if undecided() else None)
+            except queue.Empty:
+                yield None  # the server stalled
+                continue
+            if message is _END:
+                return
+            if isinstance(message, BaseException):
+                raise message
+            yield _as_chunk(message)
+    finally:
+        stop.set()
+        if reader.is_alive():
+            resp.interrupt()  # stopped early: wake the thread if it sits in a read
+
+
 def _sync_chunks(
     source: object, size: int, stall_timeout: float | None, undecided: Callable[[], bool]
 ) -> Iterator[_MaybeChunk]:
@@ -162,6 +226,8 @@ def _sync_chunks(
         return iter([source])
     if isinstance(source, socket.socket):
         return _socket_chunks(source, size, stall_timeout, undecided)
+    if isinstance(source, UrlResponse):
+        return _url_chunks(source, stall_timeout, undecided)
     if callable(getattr(source, "read", None)):
         return _reader_chunks(source, size, stall_timeout, undecided)
     if isinstance(source, Iterable):

@@ -24,6 +24,7 @@ from stream_mf2.html.decode import Decoder
 from stream_mf2.html.testing import tokenize_for_test
 from tests.conftest import make_page
 from tests.suites import REPO, suite_dir
+from tests.test_sources import STALL_HEAD, STALL_TAIL, stalling_http_server
 from tests.test_warc import SJIS_NAME, expected_items, standard_records, write_archive
 
 URL = "http://example.com/dir/page.html"
@@ -239,6 +240,27 @@ def test_url_redirect_uses_the_final_url_as_base(http_base: str) -> None:
     # --url still wins when given
     r = run_cli(http_base + "/redirect", "--url", "http://other.example/x/")
     assert orjson.loads(r.stdout)["items"][0]["properties"]["url"] == ["http://other.example/x/post/1"]
+
+
+def test_url_stall_rule_first_item_before_the_rest() -> None:
+    # The server sends a short page head without <meta charset>, then holds the rest until the
+    # test has seen the first item: the stall rule must decide the encoding meanwhile.
+    with stalling_http_server(STALL_HEAD, STALL_TAIL, hold=10.0) as server:
+        url = f"{server.base}/chunked"
+        env = dict(os.environ, PYTHONPATH=str(REPO))
+        cmd = [sys.executable, "-m", "stream_mf2", url, "--jsonl"]
+        with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO, env=env) as proc:
+            assert proc.stdout is not None
+            ready, _, _ = select.select([proc.stdout], [], [], 8.0)
+            first = proc.stdout.readline() if ready else b""
+            tail_was_sent = server.tail_sent.is_set()
+            server.release.set()
+            rest, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert first and not tail_was_sent
+    lines = [orjson.loads(line) for line in [first, *rest.splitlines()]]
+    want = parse(STALL_HEAD + STALL_TAIL, url)
+    assert lines == [*want["items"], {"rels": want["rels"], "rel-urls": want["rel-urls"]}]
 
 
 def test_url_errors(http_base: str) -> None:

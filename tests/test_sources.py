@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import http.server
 import io
 import os
 import socket
 import sys
 import threading
 import time
-from collections.abc import Callable
+import zlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from stream_mf2._http import fetch
 from stream_mf2._parser import parse
 from stream_mf2.errors import SourceError
 from stream_mf2.events import DocumentEnd, ItemEvent
@@ -212,3 +217,139 @@ def test_text_mode_pipe_with_a_stall() -> None:
         items = list(iter_items(f, URL, stall_timeout=0.1))
     thread.join(10)
     assert items == parse(page.decode(), URL)["items"]
+
+
+# -- http(s) URL responses -----------------------------------------------------------------------
+
+
+@dataclass
+class StallingServer:
+    """Where a stalling HTTP server listens; it sends the tail only once ``release`` is set."""
+
+    base: str
+    release: threading.Event
+    tail_sent: threading.Event
+
+
+@contextmanager
+def stalling_http_server(head: bytes, tail: bytes, hold: float = 5.0) -> Iterator[StallingServer]:
+    """A local http.server that sends ``head``, waits for ``release`` (at most ``hold`` s), then ``tail``.
+
+    The path picks the framing: ``/length`` (Content-Length), ``/chunked``, ``/close`` (HTTP/1.0,
+    the body ends when the connection closes), ``/gzip`` (chunked, gzip flushed after the head) and
+    ``/short`` (a Content-Length larger than the body).
+    No charset in Content-Type, so the parser has to find the encoding in the body.
+    """
+    release = threading.Event()
+    tail_sent = threading.Event()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass  # keep test output clean
+
+        def do_GET(self) -> None:
+            pieces = [head, tail]
+            if self.path == "/gzip":
+                z = zlib.compressobj(wbits=31)
+                pieces = [z.compress(head) + z.flush(zlib.Z_SYNC_FLUSH), z.compress(tail) + z.flush()]
+            chunked = self.path in ("/chunked", "/gzip")
+            if self.path == "/close":
+                self.protocol_version = "HTTP/1.0"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            if chunked:
+                self.send_header("Transfer-Encoding", "chunked")
+            elif self.path in ("/length", "/short"):
+                # /short promises 100 bytes more than it sends, then closes
+                self.send_header("Content-Length", str(len(head) + len(tail) + 100 * (self.path == "/short")))
+            if self.path == "/gzip":
+                self.send_header("Content-Encoding", "gzip")
+            self.end_headers()
+            try:
+                for n, piece in enumerate(pieces):
+                    if n:
+                        release.wait(hold)
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece) if chunked else piece)
+                    self.wfile.flush()
+                if chunked:
+                    self.wfile.write(b"0\r\n\r\n")
+                tail_sent.set()
+            except OSError:
+                pass  # the client went away early: fine for a test server
+            self.close_connection = True
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        yield StallingServer(f"http://127.0.0.1:{server.server_address[1]}", release, tail_sent)
+    finally:
+        release.set()
+        server.shutdown()
+        server.server_close()
+        thread.join(10)
+
+
+# Shorter than the 1024-byte prescan window and no <meta charset>: without the stall rule the
+# decoder holds everything until the server sends the rest.
+STALL_HEAD = b'<!doctype html><div class="h-card"><span class="p-name">Ann</span></div>\n'
+STALL_TAIL = b'<div class="h-card"><span class="p-name">Bob</span></div>'
+
+
+@pytest.mark.parametrize("framing", ["length", "chunked", "close", "gzip"])
+def test_stalled_url_decides_the_encoding_and_items_flow(framing: str) -> None:
+    with stalling_http_server(STALL_HEAD, STALL_TAIL) as server:
+        url = f"{server.base}/{framing}"
+        with fetch(url, timeout=10) as resp:
+            t0 = time.monotonic()
+            items = iter_items(resp, url, stall_timeout=0.2)
+            first = next(items)
+            waited = time.monotonic() - t0
+            tail_was_sent = server.tail_sent.is_set()
+            server.release.set()
+            rest = list(items)
+    assert not tail_was_sent and waited < 3
+    assert [first, *rest] == parse(STALL_HEAD + STALL_TAIL, url)["items"]
+
+
+def test_url_without_stall_timeout_waits_for_the_prescan() -> None:
+    with stalling_http_server(STALL_HEAD, STALL_TAIL, hold=0.5) as server:
+        url = f"{server.base}/chunked"
+        with fetch(url, timeout=10) as resp:
+            items = iter_items(resp, url, stall_timeout=None)
+            first = next(items)
+            tail_was_sent = server.tail_sent.is_set()
+            rest = list(items)
+    assert tail_was_sent  # the first item came only after the whole body
+    assert [first, *rest] == parse(STALL_HEAD + STALL_TAIL, url)["items"]
+
+
+def test_url_stopped_early_while_the_server_stalls() -> None:
+    # The reader thread sits in a read; closing the generator must not wait for the server.
+    with stalling_http_server(STALL_HEAD, STALL_TAIL, hold=8.0) as server:
+        url = f"{server.base}/length"
+        resp = fetch(url, timeout=10)
+        items = iter_items(resp, url, stall_timeout=0.2)
+        next(items)
+        t0 = time.monotonic()
+        items.close()
+        resp.close()
+        assert time.monotonic() - t0 < 2
+        assert not server.tail_sent.is_set()
+
+
+def test_url_read_errors_reach_the_consumer() -> None:
+    # The server closes before the promised Content-Length: the error of the reading thread is
+    # raised in the consumer, after the items that were complete.
+    with stalling_http_server(STALL_HEAD, STALL_TAIL, hold=0.6) as server:
+        url = f"{server.base}/short"
+        with fetch(url, timeout=10) as resp:
+            items = iter_items(resp, url, stall_timeout=0.2)
+            got: list[dict[str, Any]] = []
+            with pytest.raises(SourceError, match="connection closed before the end of the body"):
+                for item in items:
+                    got.append(item)
+    assert got == parse(STALL_HEAD + STALL_TAIL, url)["items"]

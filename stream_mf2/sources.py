@@ -169,9 +169,7 @@ _END = object()
 _URL_AHEAD = 4
 
 
-def _url_chunks(
-    resp: UrlResponse, stall_timeout: float | None, undecided: Callable[[], bool]
-) -> Iterator[_MaybeChunk]:
+def _url_chunks(resp: UrlResponse, stall_timeout: float | None, undecided: Callable[[], bool]) -> Iterator[_MaybeChunk]:
     if stall_timeout is None:
         yield from resp
         return

@@ -217,8 +217,8 @@ def test_json_diff() -> None:
     exp_keys = {"http://example.com": {"rels": ["me"]}, "http://example.com/a": {"rels": ["me"]}}
     act_keys = {"http://example.com/": {"rels": ["me"]}, "http://example.com/a": {"rels": ["me"]}}
     assert json_diff(exp_keys, act_keys, base=base) == [
-        "$.http://example.com: missing, expected {\"rels\": [\"me\"]}",
-        "$.http://example.com/: unexpected {\"rels\": [\"me\"]}",
+        '$.http://example.com: missing, expected {"rels": ["me"]}',
+        '$.http://example.com/: unexpected {"rels": ["me"]}',
     ]
     assert json_diff(exp_keys, act_keys, base=base, normalise_keys=True) == []
     assert json_diff({"http://example.com/a/": 1}, {"http://example.com/a": 1}, base=base, normalise_keys=True) != []

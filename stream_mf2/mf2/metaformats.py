@@ -1,17 +1,32 @@
 """Metaformats: a ``"meta-item"`` from ``<head>`` metadata.
 
-The metaformats living spec (microformats.org/wiki/metaformats) adds a
-top-level ``"meta-item"`` parsed from the ``head`` element when neither
-``<html>`` nor ``<head>`` has a root class name. Its property mapping is
-still in flux; this follows the mapping of the reference JavaScript parser
-(written with the spec's editors), first source wins for each property:
+Spec: the metaformats living specification, https://microformats.org/wiki/metaformats
+(an extension of microformats2-parsing). What is checked against its text:
+
+* "parse a document for microformats": the result gets a top-level
+  ``"meta-item"`` hash next to ``"items"``, ``"rels"`` and ``"rel-urls"``, built
+  from the ``head`` element ("parse the head element for backcompat
+  metaformats"); it is not one of ``"items"``.
+* "parse an element for class microformats": only when no root class name was
+  found on the ``head`` element and none on the ``html`` element.
+* the type: "if there is a ``meta[property=og:type]``" -- only the ``property``
+  attribute names ``og:type`` (a ``<meta name="og:type">`` does not).
+* ``og:image`` gives ``photo``. The reference JavaScript parser
+  (microformats-parser, PR 229) returns ``featured`` instead and lists that as
+  a change from the spec; mf2py, written from the spec, gives ``photo``. This
+  follows the spec.
+
+The spec's table of meta names ("meta backward compatible parsing") was not
+available to check row by row, so the other rows follow the reference
+JavaScript parser, first source wins for each property:
 
 * type: ``og:type`` ``profile`` -> ``h-card``, any ``music*``/``video*`` ->
   ``h-cite``, otherwise ``h-entry``;
 * ``name``: ``og:title``, ``twitter:title``, ``<title>``;
 * ``summary``: ``og:description``, ``twitter:description``, ``description``;
-* ``featured``: ``og:image``, ``twitter:image`` (``...:alt`` gives
-  ``{"value", "alt"}``); ``video``/``audio``: ``og:``/``twitter:`` likewise;
+* ``photo``: ``og:image``, ``twitter:image`` (``...:alt`` gives
+  ``{"value", "alt"}``, as an ``img`` with ``alt`` does in mf2);
+  ``video``/``audio``: ``og:``/``twitter:`` likewise;
 * ``published``: ``article:published_time``; ``updated``:
   ``article:modified_time``; ``author``: ``article:author``, ``author``;
 * ``url``: ``og:url``, ``<link rel=canonical>``; ``publication``:
@@ -19,8 +34,10 @@ still in flux; this follows the mapping of the reference JavaScript parser
   ``profile:first_name``/``profile:last_name``.
 
 ``:url`` and ``:secure_url`` media keys count as the media key itself, and
-repeated values are kept once. URL-valued properties are resolved against
-the base URL. No properties found means no meta-item.
+repeated values are kept once (both from the JavaScript parser). URL-valued
+properties (``photo``, ``video``, ``audio``, ``url``: the ``u-*`` ones) are
+resolved against the base URL, as every ``u-*`` value is in mf2. No
+properties found means no meta-item.
 """
 
 from __future__ import annotations
@@ -37,6 +54,8 @@ from .urls import resolve
 
 _TITLE = "<title>"
 _CANONICAL = "<canonical>"
+# og:type counts only from the property attribute ("if there is a meta[property=og:type]").
+_OG_TYPE = "<og:type>"
 _MEDIA = frozenset({"image", "video", "audio"})
 _ASCII_WS = re.compile(r"[ \t\n\f\r]+")
 
@@ -44,7 +63,8 @@ _ASCII_WS = re.compile(r"[ \t\n\f\r]+")
 _MAPPING: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     ("name", ("og:title", "twitter:title", _TITLE), False),
     ("summary", ("og:description", "twitter:description", "description"), False),
-    ("featured", ("og:image", "twitter:image"), True),
+    # spec: og:image gives photo (the JavaScript parser's "featured" is its own change)
+    ("photo", ("og:image", "twitter:image"), True),
     ("video", ("og:video", "twitter:video"), True),
     ("audio", ("og:audio", "twitter:audio"), True),
     ("published", ("article:published_time",), False),
@@ -101,7 +121,10 @@ def _collect(head: Element) -> _MetaValues:
             if content:
                 prop = attrs.get("property")
                 if prop:
-                    found.add(prop.strip().lower(), content)
+                    key = prop.strip().lower()
+                    found.add(key, content)
+                    if key == "og:type":
+                        found.add(_OG_TYPE, content)
                 name = attrs.get("name")
                 if name and name != prop:
                     found.add(name.strip().lower(), content)
@@ -120,11 +143,13 @@ def _collect(head: Element) -> _MetaValues:
 def meta_item(head: Element, ctx: Mf2Context) -> dict[str, Any] | None:
     """The metaformats item of ``head``, or ``None`` (root class on html/head, or nothing found)."""
     html = head.parent
+    # spec, "parse an element for class microformats": only for a head without a root class
+    # name, in an html element without one.
     if is_root(head, ctx) or (isinstance(html, Element) and is_root(html, ctx)):
         return None
     values = _collect(head)
     item_type = "h-entry"
-    og_type = values.first(("og:type",))
+    og_type = values.first((_OG_TYPE,))
     if og_type and isinstance(og_type[0], str):
         kind = og_type[0].strip().lower()
         if kind == "profile":

@@ -18,7 +18,7 @@ from typing import IO, Any, Literal
 from stream_mf2.capture import DEFAULT_MAX_HELD_ITEMS, Capture
 from stream_mf2.errors import ParserStateError
 from stream_mf2.events import DocumentEnd, Event, Item, ItemEvent
-from stream_mf2.html.decode import Decoder, lookup_encoding
+from stream_mf2.html.decode import Decoder, decoded_length
 from stream_mf2.html.sink import BoundedSink
 from stream_mf2.html.tokenizer import Tokenizer
 from stream_mf2.html.treebuilder import TreeBuilder
@@ -30,6 +30,8 @@ __all__ = ["Parser", "parse"]
 
 #: Default limit on one unfinished token (tag, attribute value, comment), in characters.
 DEFAULT_MAX_TOKEN_CHARS = 16 * 1024 * 1024
+#: Default byte budget for re-parsing a document whose late ``<meta>`` changes the encoding.
+DEFAULT_MAX_REPARSE_BYTES = 1024 * 1024
 
 
 class Parser:
@@ -43,9 +45,16 @@ class Parser:
     bytes are valid, non-ASCII UTF-8. A ``<meta>`` declaration past the first 1024
     bytes still changes the encoding while the confidence is tentative, when every
     character before the end of that tag is ASCII: the rest is decoded with the new
-    encoding, whatever the chunking. After non-ASCII content the spec would re-parse
-    the document, which a stream cannot: the encoding is then kept and a note added
-    to :attr:`errors`.
+    encoding, whatever the chunking. After non-ASCII content the spec parses the
+    document again from the start with the new encoding, confidence certain. The
+    parser does so while it still can: it has produced no event at all before that
+    ``<meta>`` (no item, no meta item), and the tag ends within the first
+    ``max_reparse_bytes`` bytes (default 1 MiB; ``0`` turns re-parsing off). For
+    that it holds the bytes it is fed until the first event, the budget, or a
+    certain encoding, whichever comes first (then it holds nothing). Both
+    conditions are positions in the stream, so chunking never changes the answer.
+    The re-parse is recorded in :attr:`errors`; where it is not possible the
+    encoding is kept (certain), with a note in :attr:`errors` saying why.
 
     Options: ``text`` (``"spec"``: DOM textContent, trimmed; ``"normalized"``: the
     whitespace-normalising algorithm), ``lang`` (add ``lang`` to items and e-*
@@ -65,7 +74,8 @@ class Parser:
     not an error: see :mod:`stream_mf2.capture`), ``max_nested_html_chars`` (the
     e-* ``html`` of values nested inside other e-* values, which grows with the
     square of the nesting depth; past it those values keep their text and get an
-    empty ``html``, recorded in :attr:`errors`).
+    empty ``html``, recorded in :attr:`errors`). ``max_reparse_bytes`` (above) is a
+    budget, not an error: past it the encoding is kept as described.
     """
 
     def __init__(
@@ -85,38 +95,62 @@ class Parser:
         max_kept_nodes: int | None = None,
         max_held_items: int = DEFAULT_MAX_HELD_ITEMS,
         max_nested_html_chars: int = DEFAULT_MAX_NESTED_HTML_CHARS,
+        max_reparse_bytes: int = DEFAULT_MAX_REPARSE_BYTES,
         collect_parse_errors: bool = False,
     ) -> None:
+        if max_reparse_bytes < 0:
+            raise ValueError("max_reparse_bytes must be >= 0")
         self.url = url
-        options = Options(
+        self._options = Options(
             text=text,
             lang=lang,
             metaformats=metaformats,
             filter_roots=filter_roots,
             max_nested_html_chars=max_nested_html_chars,
         )
-        self._ctx = Mf2Context(url, options)
-        self._capture = Capture(self._ctx, max_held_items=max_held_items, stream_children=stream_children)
-        sink_limits: dict[str, Any] = {}
+        self._max_held_items = max_held_items
+        self._stream_children = stream_children
+        self._sink_limits: dict[str, Any] = {}
         if max_kept_nodes is not None:
-            sink_limits["max_kept_nodes"] = max_kept_nodes
-        self._sink = BoundedSink(self._capture.keep, self._capture.complete, **sink_limits)
-        if stream_children:
-            self._sink.set_nested(self._capture.nested, self._capture.watch_nested)
-        tb_limits: dict[str, Any] = {}
+            self._sink_limits["max_kept_nodes"] = max_kept_nodes
+        self._tb_limits: dict[str, Any] = {}
         if max_depth is not None:
-            tb_limits["max_depth"] = max_depth
-        self._tree = TreeBuilder(self._sink, **tb_limits)
-        self._tokenizer = Tokenizer(self._tree, collect_errors=collect_parse_errors, max_token_chars=max_token_chars)
-        self._tree.set_tokenizer(self._tokenizer)
+            self._tb_limits["max_depth"] = max_depth
+        self._collect_parse_errors = collect_parse_errors
+        self._max_token_chars = max_token_chars
+        self._build()
         self._decoder = Decoder(encoding, default=default_encoding, detect_utf8=detect_utf8, keep_for_change=True)
         # A <meta> past the prescan window may change the encoding (see _feed_text).
         self._tokenizer.count_raw = True
-        self._tree.meta_encoding_hook = self._on_meta_encoding
         self._meta_encoding: str | None = None
         self._encoding_notes: list[str] = []
         self._input_kind: type | None = None
         self._state: Literal["open", "closed", "failed"] = "open"
+        # For a re-parse (see _reparse): every byte fed so far, while one is possible.
+        # A chunk that takes the total past the budget is referenced, not copied, in
+        # _held_tail until the end of its feed(); the buffer is dropped then.
+        self._max_reparse_bytes = max_reparse_bytes
+        self._held: bytearray | None = bytearray() if max_reparse_bytes > 0 else None
+        self._held_tail = b""
+        self._fed = 0
+        # Why _held is None, for the note when a re-parse is refused.
+        self._no_reparse = "re-parsing is off (max_reparse_bytes=0)"
+        # Whether an event had been produced when the <meta> being decided was met.
+        self._events_before_meta = False
+
+    def _build(self) -> None:
+        """Make the stages after the decoder (again, for a re-parse)."""
+        self._ctx = Mf2Context(self.url, self._options)
+        self._capture = Capture(self._ctx, max_held_items=self._max_held_items, stream_children=self._stream_children)
+        self._sink = BoundedSink(self._capture.keep, self._capture.complete, **self._sink_limits)
+        if self._stream_children:
+            self._sink.set_nested(self._capture.nested, self._capture.watch_nested)
+        self._tree = TreeBuilder(self._sink, **self._tb_limits)
+        self._tokenizer = Tokenizer(
+            self._tree, collect_errors=self._collect_parse_errors, max_token_chars=self._max_token_chars
+        )
+        self._tree.set_tokenizer(self._tokenizer)
+        self._tree.meta_encoding_hook = self._on_meta_encoding
 
     # -- feeding --------------------------------------------------------------
     def feed(self, data: bytes | str) -> list[Item]:
@@ -143,8 +177,13 @@ class Parser:
             raise TypeError("feed() got both bytes and str in one document; use one kind")
         try:
             if kind is bytes:
+                if self._held is not None:
+                    self._hold(data)  # type: ignore[arg-type]
                 self._feed_text(self._decoder.feed(data))  # type: ignore[arg-type]
+                if self._held is not None:
+                    self._settle_held()
             else:
+                self._held = None
                 self._tokenizer.count_raw = False
                 self._tokenizer.feed(data)  # type: ignore[arg-type]
         except BaseException:
@@ -179,6 +218,8 @@ class Parser:
             return
         try:
             self._feed_text(self._decoder.commit())
+            if self._held is not None:
+                self._settle_held()
         except BaseException:
             self._state = "failed"
             raise
@@ -223,15 +264,18 @@ class Parser:
         """Tokenize decoded ``text``, carrying out an encoding change a late ``<meta>`` asks for.
 
         HTML *change the encoding* (13.2.3.4), for a declaration the prescan did not
-        see: the switch is made when every character before the end of the ``<meta>``
-        tag is ASCII (and both encodings are ASCII-compatible). That criterion, unlike
-        the spec's "the bytes converted so far", does not depend on where chunks
-        end. The tokenizer stops right after the tag, the text it had not consumed
-        is dropped, and the bytes from the tag's end are decoded again with the new
-        encoding. The decoder keeps those bytes only while a switch is possible: the
-        confidence is tentative and no non-ASCII character has been consumed; they
-        are released as the tokenizer consumes text, so what is kept is bounded by
-        the tokenizer's lookahead plus the chunk being parsed.
+        see. Step 5, the switch on the fly, is made when every character before the
+        end of the ``<meta>`` tag is ASCII (and both encodings are ASCII-compatible).
+        That criterion, unlike the spec's "the bytes converted so far", does not
+        depend on where chunks end. The tokenizer stops right after the tag, the text
+        it had not consumed is dropped, and the bytes from the tag's end are decoded
+        again with the new encoding. The decoder keeps those bytes only while a switch
+        is possible: the confidence is tentative and no non-ASCII character has been
+        consumed; they are released as the tokenizer consumes text, so what is kept
+        is bounded by the tokenizer's lookahead plus the chunk being parsed.
+
+        Step 6, navigating to the document again, is :meth:`_reparse`, when
+        :meth:`_reparse_refusal` finds nothing against it.
         """
         tokenizer = self._tokenizer
         if text:
@@ -240,19 +284,28 @@ class Parser:
             encoding = self._meta_encoding
             assert encoding is not None
             self._meta_encoding = None
-            before = self._decoder.encoding
-            in_use, redecoded = self._decoder.change_encoding_at(encoding, tokenizer.raw_consumed)
-            if in_use and self._decoder.encoding != before:
+            decoder = self._decoder
+            before = decoder.encoding
+            assert before is not None
+            at = tokenizer.raw_consumed
+            in_use, redecoded = decoder.change_encoding_at(encoding, at)
+            if in_use and decoder.encoding != before:
                 tokenizer.discard_unconsumed()
                 if redecoded:
                     tokenizer.feed(redecoded)
-            else:
-                self._note_kept_encoding(encoding, in_use, before)
-                tokenizer.resume()
+                continue
+            again = decoder.reparse_encoding
+            if again is not None:
+                refusal = self._reparse_refusal(before, at)
+                if refusal is None:
+                    self._reparse(again, encoding, before)
+                    return
+                self._note_kept_encoding(encoding, before, refusal)
+            tokenizer.resume()
         if tokenizer.count_raw:
             self._decoder.release(tokenizer.raw_consumed)
-            if not self._decoder.keeping:
-                tokenizer.count_raw = False  # no switch is possible any more
+            if not self._decoder.keeping and self._held is None:
+                tokenizer.count_raw = False  # no switch and no re-parse is possible any more
 
     def _on_meta_encoding(self, encoding: str) -> None:
         """Tree builder hook: a ``<meta>`` handled by the "in head" rules declares ``encoding``."""
@@ -261,20 +314,111 @@ class Parser:
             return
         if self._tokenizer.count_raw:
             # Decide once the tokenizer has stopped right after this tag (_feed_text).
+            # Events are produced in token order, so "any event before this tag" is
+            # the same in every chunking.
             self._meta_encoding = encoding
+            self._events_before_meta = bool(self._capture.events)
             self._tokenizer.suspend()
         else:
-            # A non-ASCII character was consumed before this tag: no switch possible.
+            # A non-ASCII character was consumed before this tag and the bytes are no
+            # longer held: neither a switch nor a re-parse is possible.
             before = decoder.encoding
-            self._note_kept_encoding(encoding, decoder.change_encoding(encoding), before)
+            decoder.change_encoding(encoding)
+            if decoder.reparse_encoding is not None:
+                self._note_kept_encoding(encoding, before, self._no_reparse)
 
-    def _note_kept_encoding(self, encoding: str, in_use: bool, kept: str | None) -> None:
-        if not in_use and kept not in ("UTF-16BE", "UTF-16LE") and lookup_encoding(encoding) != kept:
-            self._encoding_notes.append(
-                f"encoding: a <meta> beyond the prescan window declares {encoding}; kept {kept}, since"
-                " switching needs a re-parse (non-ASCII before it, or an encoding that is not"
-                " ASCII-compatible), which a stream cannot do"
-            )
+    # -- re-parsing -------------------------------------------------------------
+    def _hold(self, data: bytes) -> None:
+        """Keep ``data`` for a possible re-parse (before it is decoded)."""
+        held = self._held
+        assert held is not None
+        self._fed += len(data)
+        if self._fed <= self._max_reparse_bytes:
+            held += data
+        else:
+            self._held_tail = data  # dropped (or, before the decision, kept) by _settle_held
+
+    def _settle_held(self) -> None:
+        """After a chunk: drop the held bytes once no later ``<meta>`` can use them.
+
+        That is when an event has been produced, when the encoding is certain, or when
+        the total fed is past the budget and the encoding has been decided: then every
+        ``<meta>`` whose tag ends within the budget has been decoded and tokenized
+        already (the decoder holds back at most an incomplete multi-byte sequence, never
+        an ASCII ``>``; the tokenizer emits a tag as soon as its ``>`` arrives), so any
+        later one ends past the budget. Before the decision (a budget smaller than the
+        prescan window) the bytes are kept, at most the prescan window.
+        """
+        held = self._held
+        assert held is not None
+        decoder = self._decoder
+        reason = None
+        if self._capture.events:
+            reason = "output (an item or the meta item) was produced before it"
+        elif decoder.confidence == "certain":
+            reason = "the encoding is certain"
+        elif decoder.decided and self._fed > self._max_reparse_bytes:
+            reason = f"the document is longer than max_reparse_bytes ({self._max_reparse_bytes} bytes)"
+        if reason is not None:
+            self._held = None
+            self._held_tail = b""
+            self._no_reparse = reason
+            if not decoder.keeping:
+                self._tokenizer.count_raw = False
+        elif self._held_tail:
+            held += self._held_tail
+            self._held_tail = b""
+
+    def _reparse_refusal(self, current: str, at: int) -> str | None:
+        """Why the document cannot be parsed again for a ``<meta>`` ending at character ``at``.
+
+        ``None`` when it can: every byte is still held, no event had been produced
+        before the tag, and the tag ends within the first ``max_reparse_bytes`` bytes.
+        """
+        held = self._held
+        if held is None:
+            return self._no_reparse
+        if self._events_before_meta:
+            return "output (an item or the meta item) was produced before it"
+        budget = self._max_reparse_bytes
+        if self._fed > budget:
+            # This chunk crossed the budget: does the tag end within it? ``at`` counts
+            # characters, so compare with the text of the first ``budget`` bytes.
+            prefix = bytes(held[:budget]) + self._held_tail[: max(0, budget - len(held))]
+            if decoded_length(current, prefix) < at:
+                return f"the tag ends past max_reparse_bytes ({budget} bytes)"
+        return None
+
+    def _reparse(self, encoding: str, declared: str, before: str) -> None:
+        """Step 6 of *change the encoding*: parse the held bytes again as ``encoding``, certain.
+
+        Nothing has left the parser yet, so a fresh pipeline fed the same bytes gives
+        exactly what parsing with that encoding from the start gives.
+        """
+        held = self._held
+        assert held is not None
+        data = bytes(held) + self._held_tail
+        closed = self._decoder.closed
+        self._held = None
+        self._held_tail = b""
+        self._no_reparse = "the document was parsed again already"
+        self._build()
+        self._decoder = Decoder.for_reparse(encoding)
+        self._encoding_notes.append(
+            f"encoding: a <meta> beyond the prescan window declares {declared}; the bytes before it do not"
+            f" mean the same in {before}, so the document was parsed again from the start as {encoding}"
+        )
+        text = self._decoder.feed(data)
+        if closed:
+            text += self._decoder.close()
+        self._feed_text(text)
+
+    def _note_kept_encoding(self, encoding: str, kept: str | None, reason: str) -> None:
+        self._encoding_notes.append(
+            f"encoding: a <meta> beyond the prescan window declares {encoding}; kept {kept}, since"
+            " switching needs a re-parse (non-ASCII before it, or an encoding that is not"
+            f" ASCII-compatible), and {reason}"
+        )
 
     def _check_open(self) -> None:
         if self._state == "closed":

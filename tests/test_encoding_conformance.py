@@ -8,9 +8,10 @@ Every case is fed, chunk by chunk, to the real :class:`stream_mf2.Parser`, and
 Most cases are decided by the decoder alone (BOM, prescan, default). Seven cases in
 ``tests1.dat`` (#47-#53) put the ``<meta>`` after the 1024-byte prescan window: the
 tree builder finds it and the parser *changes the encoding*. In #53 non-ASCII bytes
-come before that ``<meta>``; the spec then re-parses the document, which a streaming
-parser that has already handed out items cannot do, so it keeps the encoding and
-records a note: a strict expected failure (the note is checked separately).
+come before that ``<meta>``; the spec then parses the document again from the start
+with the new encoding, which the parser does because it has produced nothing yet and
+the tag ends within its re-parse budget (``max_reparse_bytes``). Without that budget
+it keeps the encoding and records a note (checked separately).
 
 ``scripted/tests1.dat`` builds its ``<meta>`` with ``document.write``; stream_mf2
 parses with scripting disabled, so it is skipped.
@@ -87,29 +88,17 @@ def _chunkings_for(data: bytes, mode: str) -> Iterator[tuple[str, list[bytes]]]:
 REPARSE_CASE = ("tests1.dat", 53)
 
 
-def _parse(chunks: list[bytes], detect_utf8: bool) -> stream_mf2.Parser:
-    parser = stream_mf2.Parser(detect_utf8=detect_utf8)
+def _parse(chunks: list[bytes], detect_utf8: bool, **options: int) -> stream_mf2.Parser:
+    parser = stream_mf2.Parser(detect_utf8=detect_utf8, **options)
     for chunk in chunks:
         parser.feed(chunk)
     parser.close()
     return parser
 
 
-def _marks(file: str, index: int) -> list[pytest.MarkDecorator]:
-    if (file, index) == REPARSE_CASE:
-        return [
-            pytest.mark.xfail(
-                strict=True,
-                reason="the <meta> follows non-ASCII bytes beyond the prescan window: the spec re-parses"
-                " the document, which a streaming parser that has handed out items cannot do",
-            )
-        ]
-    return []
-
-
 @pytest.mark.parametrize("detect_utf8", [False, True], ids=["spec", "detect-utf8"])
 @pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize(("file", "index"), [pytest.param(f, i, id=f"{f}#{i}", marks=_marks(f, i)) for f, i in CASES])
+@pytest.mark.parametrize(("file", "index"), [pytest.param(f, i, id=f"{f}#{i}") for f, i in CASES])
 def test_encoding(file: str, index: int, mode: str, detect_utf8: bool) -> None:
     root = require_suite(SUITE)
     if file.startswith("scripted/"):
@@ -122,19 +111,44 @@ def test_encoding(file: str, index: int, mode: str, detect_utf8: bool) -> None:
         assert parser.encoding == want, f"{label}: got {parser.encoding} ({parser.encoding_confidence}), want {want}"
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_reparse_case_keeps_encoding_with_a_note(mode: str) -> None:
-    """#53: the same outcome in every chunking: the prescan's choice, certain, and a note."""
+def _reparse_case() -> tuple[bytes, str, int]:
+    """#53's data, the encoding its late ``<meta>`` declares, and the byte offset of that tag's end."""
     root = require_suite(SUITE)
     file, index = REPARSE_CASE
     data, expected = parse_dat((root / file).read_bytes())[index]
     declared, after = prescan(data, 0, len(data))
     assert declared is not None and declared == lookup_encoding(expected) and after > 1024
     assert not data[:after].isascii()
+    return data, declared, after
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_reparse_case_is_parsed_again_with_a_note(mode: str) -> None:
+    """#53: the same outcome in every chunking: the declared encoding, certain, and a note."""
+    data, declared, after = _reparse_case()
+    for detect_utf8 in (False, True):
+        for label, chunks in _chunkings_for(data, mode):
+            parser = _parse(chunks, detect_utf8)
+            assert (parser.encoding, parser.encoding_confidence) == (declared, "certain"), label
+            assert len(parser.errors) == 1, (label, parser.errors)
+            assert declared in parser.errors[0] and "parsed again" in parser.errors[0], (label, parser.errors)
+    # The smallest budget that still holds the whole tag.
     for label, chunks in _chunkings_for(data, mode):
-        parser = _parse(chunks, detect_utf8=False)
-        assert (parser.encoding, parser.encoding_confidence) == ("windows-1252", "certain"), label
-        assert any(declared in e and "re-parse" in e for e in parser.errors), (label, parser.errors)
+        parser = _parse(chunks, detect_utf8=False, max_reparse_bytes=after)
+        assert parser.encoding == declared, label
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_reparse_case_without_budget_keeps_encoding_with_a_note(mode: str) -> None:
+    """#53 with no re-parse budget, or one that ends inside the tag: the prescan's choice, certain, a note."""
+    data, declared, after = _reparse_case()
+    for budget in (0, after - 1):
+        for label, chunks in _chunkings_for(data, mode):
+            parser = _parse(chunks, detect_utf8=False, max_reparse_bytes=budget)
+            assert (parser.encoding, parser.encoding_confidence) == ("windows-1252", "certain"), (budget, label)
+            assert len(parser.errors) == 1, (budget, label, parser.errors)
+            assert declared in parser.errors[0] and "re-parse" in parser.errors[0], (budget, label, parser.errors)
+            assert "max_reparse_bytes" in parser.errors[0], (budget, label, parser.errors)
 
 
 def test_case_count() -> None:

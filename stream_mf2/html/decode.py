@@ -41,18 +41,25 @@ rarely used code points.
 
 A ``<meta>`` declaration beyond the prescan window is seen only by the tree builder,
 which then asks to *change the encoding* (HTML §13.2.3.4):
-:meth:`Decoder.change_encoding_at`. A streaming parser cannot restart the navigation,
-so it uses the spec's step 5 only: the decoder is swapped when every byte *before the
-end of the declaring tag* means the same in both encodings (all ASCII, both encodings
-ASCII-compatible); otherwise the current encoding is kept with confidence *certain*
-and the method says so. "The bytes converted so far" would depend on where the chunks
-end, so the criterion is tied to the tag's end instead, and the bytes after the tag,
-which the old decoder may already have converted, are decoded again with the new
-encoding: the caller discards the text the old decoder gave for them. For that the
-decoder keeps the raw bytes (``keep_for_change=True``) while the confidence is
-tentative and no non-ASCII byte has been consumed by the caller; the caller releases
-them as it consumes text (:meth:`Decoder.release`), so only the bytes not yet
-consumed are held.
+:meth:`Decoder.change_encoding_at`. Its steps: a UTF-16 document ignores the
+declaration (1); a UTF-16 label means UTF-8 (2) and x-user-defined means windows-1252
+(3); the encoding in use already is certain (4); the decoder is swapped on the fly
+when every byte *before the end of the declaring tag* means the same in both encodings
+(all ASCII, both encodings ASCII-compatible) (5); otherwise the spec navigates to the
+document again with the new encoding (6). The decoder cannot restart a document: it
+keeps the current encoding with confidence *certain*, returns ``False`` and names the
+encoding the document should be parsed again with in
+:attr:`Decoder.reparse_encoding`; the caller may then start over with
+:meth:`Decoder.for_reparse` if it still has every byte (the parser does so within a
+byte budget, see :class:`stream_mf2.Parser`).
+
+"The bytes converted so far" would depend on where the chunks end, so the step-5
+criterion is tied to the tag's end instead, and the bytes after the tag, which the
+old decoder may already have converted, are decoded again with the new encoding: the
+caller discards the text the old decoder gave for them. For that the decoder keeps
+the raw bytes (``keep_for_change=True``) while the confidence is tentative and no
+non-ASCII byte has been consumed by the caller; the caller releases them as it
+consumes text (:meth:`Decoder.release`), so only the bytes not yet consumed are held.
 """
 
 from __future__ import annotations
@@ -68,6 +75,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Decoder",
+    "decoded_length",
     "extract_encoding_from_meta",
     "get_xml_encoding",
     "lookup_encoding",
@@ -216,6 +224,18 @@ def _make_decoder(encoding: str) -> codecs.IncrementalDecoder:
     factory = enc.codec_info.incrementaldecoder
     assert factory is not None, encoding
     return cast(codecs.IncrementalDecoder, factory("replace"))
+
+
+def decoded_length(encoding: str, data: bytes) -> int:
+    """How many characters an incremental decoder for ``encoding`` has produced after ``data``.
+
+    ``encoding`` is a canonical name (as :func:`lookup_encoding` returns it) and
+    ``data`` the start of a stream without a byte order mark. An incomplete sequence
+    at the end is not counted (the stream goes on), so the answer does not depend on
+    how the bytes were split when they were first decoded: a character offset in the
+    decoded text can be compared with a byte offset in the stream.
+    """
+    return len(_make_decoder(encoding).decode(data))
 
 
 #: Encodings in which ASCII bytes do not simply stand for ASCII characters: UTF-16,
@@ -545,6 +565,9 @@ class Decoder:
     is tentative, and only from the offset last passed to :meth:`release` (the
     caller's consumed position); once the caller has consumed a non-ASCII byte no
     switch is possible and nothing is kept.
+
+    :meth:`for_reparse` makes the decoder for a document parsed again after *change
+    the encoding* asked for it (:attr:`reparse_encoding`).
     """
 
     __slots__ = (
@@ -561,6 +584,7 @@ class Decoder:
         "_kept_start",
         "_non_ascii_at",
         "_prescan_bytes",
+        "_reparse",
         "_scan_pos",
         "_source",
         "_transport",
@@ -597,6 +621,24 @@ class Decoder:
         # Raw bytes from offset _kept_start on, for change_encoding_at().
         self._kept: bytearray | None = bytearray() if keep_for_change else None
         self._kept_start = 0
+        self._reparse: str | None = None
+
+    @classmethod
+    def for_reparse(cls, label: str) -> Decoder:
+        """The decoder for a document navigated to again by *change the encoding* (step 6).
+
+        The spec's second parse skips the sniffing algorithm: the encoding ``label``
+        names (normally :attr:`reparse_encoding`), confidence *certain*, ``source``
+        ``"meta-reparse"``. No byte order mark is looked for: a document that had one
+        was *certain* from the start and never asks for a re-parse.
+        """
+        encoding = lookup_encoding(label)
+        if encoding is None:
+            raise ValueError(f"unknown encoding label {label!r}")
+        decoder = cls(detect_utf8=False)
+        decoder._decide(encoding, "certain", "meta-reparse")
+        decoder._decoder = _make_decoder(encoding)
+        return decoder
 
     # -- public state -------------------------------------------------------
 
@@ -615,9 +657,27 @@ class Decoder:
     def source(self) -> str | None:
         """What decided: ``"bom"``, ``"transport"``, ``"meta"`` (the prescan), ``"xml"``
         (an XML declaration, including the UTF-16 ``<?x`` pattern), ``"utf8-detect"``,
-        ``"default"``, or ``"meta-change"`` after :meth:`change_encoding` switched;
-        ``None`` while sniffing."""
+        ``"default"``, ``"meta-change"`` after :meth:`change_encoding` switched, or
+        ``"meta-reparse"`` for a decoder made by :meth:`for_reparse`; ``None`` while
+        sniffing."""
         return self._source
+
+    @property
+    def reparse_encoding(self) -> str | None:
+        """The encoding a *change the encoding* refused at step 6 asked for, else ``None``.
+
+        Set when :meth:`change_encoding` or :meth:`change_encoding_at` returned
+        ``False`` because switching on the fly was not possible and the spec navigates
+        to the document again: the document should be parsed from its first byte with
+        this encoding (:meth:`for_reparse`). Already mapped by steps 2 and 3 (UTF-16
+        labels give UTF-8, x-user-defined gives windows-1252).
+        """
+        return self._reparse
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` has been called."""
+        return self._closed
 
     @property
     def keeping(self) -> bool:
@@ -700,10 +760,11 @@ class Decoder:
         Returns ``True`` when the rest of the stream is (now) decoded with the encoding
         ``label`` names: it already was, or the decoder could switch on the fly because
         every byte fed so far was ASCII and both encodings agree on ASCII. Returns
-        ``False`` when the label is unknown, the confidence was already *certain*, or
-        the spec would re-parse the document from the start, which a streaming parser
-        cannot do: the current encoding is then kept. Either way the confidence ends
-        *certain*, so later declarations are ignored, as the spec requires.
+        ``False`` when the label is unknown, the confidence was already *certain*, the
+        document is UTF-16, or the spec would re-parse the document from the start
+        (then :attr:`reparse_encoding` names the encoding to re-parse with): the
+        current encoding is kept. Either way the confidence ends *certain*, so later
+        declarations are ignored, as the spec requires.
 
         "Every byte fed so far" depends on how the input was split; a parser uses
         :meth:`change_encoding_at`, which does not.
@@ -748,7 +809,10 @@ class Decoder:
             or current in _NOT_ASCII_SAFE
             or new in _NOT_ASCII_SAFE
         ):
-            return False, ""  # step 6 (re-navigate) is not possible while streaming
+            # Step 6: navigate to the document again. A decoder cannot restart the
+            # stream; it names the encoding, and the caller re-parses if it can.
+            self._reparse = new
+            return False, ""
         # Step 5: an ASCII-only prefix means the same in both encodings and leaves no
         # partial sequence in the old decoder, so the new one can take over at ``at``.
         decoder = _make_decoder(new)

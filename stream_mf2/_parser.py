@@ -33,6 +33,8 @@ DEFAULT_MAX_TOKEN_CHARS = 16 * 1024 * 1024
 #: Default byte budget for re-parsing a document whose late ``<meta>`` changes the encoding.
 DEFAULT_MAX_REPARSE_BYTES = 1024 * 1024
 
+_PRODUCED_BEFORE = "output (an item or the meta item) was produced before it"
+
 
 class Parser:
     """Push parser for one document: :meth:`feed` chunks, then :meth:`close`.
@@ -135,7 +137,9 @@ class Parser:
         self._fed = 0
         # Why _held is None, for the note when a re-parse is refused.
         self._no_reparse = "re-parsing is off (max_reparse_bytes=0)"
-        # Whether an event had been produced when the <meta> being decided was met.
+        # Whether any event has been produced (taken or queued), and whether one had
+        # been when the <meta> being decided was met.
+        self._produced = False
         self._events_before_meta = False
 
     def _build(self) -> None:
@@ -317,7 +321,7 @@ class Parser:
             # Events are produced in token order, so "any event before this tag" is
             # the same in every chunking.
             self._meta_encoding = encoding
-            self._events_before_meta = bool(self._capture.events)
+            self._events_before_meta = self._produced or bool(self._capture.events)
             self._tokenizer.suspend()
         else:
             # A non-ASCII character was consumed before this tag and the bytes are no
@@ -325,7 +329,8 @@ class Parser:
             before = decoder.encoding
             decoder.change_encoding(encoding)
             if decoder.reparse_encoding is not None:
-                self._note_kept_encoding(encoding, before, self._no_reparse)
+                produced = self._produced or bool(self._capture.events)
+                self._note_kept_encoding(encoding, before, _PRODUCED_BEFORE if produced else self._no_reparse)
 
     # -- re-parsing -------------------------------------------------------------
     def _hold(self, data: bytes) -> None:
@@ -342,23 +347,24 @@ class Parser:
         """After a chunk: drop the held bytes once no later ``<meta>`` can use them.
 
         That is when an event has been produced, when the encoding is certain, or when
-        the total fed is past the budget and the encoding has been decided: then every
-        ``<meta>`` whose tag ends within the budget has been decoded and tokenized
-        already (the decoder holds back at most an incomplete multi-byte sequence, never
-        an ASCII ``>``; the tokenizer emits a tag as soon as its ``>`` arrives), so any
-        later one ends past the budget. Before the decision (a budget smaller than the
-        prescan window) the bytes are kept, at most the prescan window.
+        the total fed is past the budget and the encoding has been decided: the
+        decoder has then turned the first ``max_reparse_bytes`` bytes into text (all but
+        an incomplete sequence at their end, which is what "the tag ends within the
+        budget" means, see :meth:`_reparse_refusal`) and the tokenizer has emitted every
+        tag whose ``>`` is in that text, so any later ``<meta>`` ends past the budget.
+        Before the decision (a budget smaller than the prescan window) the bytes are
+        kept, at most the prescan window.
         """
         held = self._held
         assert held is not None
         decoder = self._decoder
         reason = None
         if self._capture.events:
-            reason = "output (an item or the meta item) was produced before it"
+            reason = _PRODUCED_BEFORE
         elif decoder.confidence == "certain":
             reason = "the encoding is certain"
         elif decoder.decided and self._fed > self._max_reparse_bytes:
-            reason = f"the document is longer than max_reparse_bytes ({self._max_reparse_bytes} bytes)"
+            reason = self._past_budget()
         if reason is not None:
             self._held = None
             self._held_tail = b""
@@ -373,21 +379,31 @@ class Parser:
         """Why the document cannot be parsed again for a ``<meta>`` ending at character ``at``.
 
         ``None`` when it can: every byte is still held, no event had been produced
-        before the tag, and the tag ends within the first ``max_reparse_bytes`` bytes.
+        before the tag, and the tag ends within the first ``max_reparse_bytes`` bytes:
+        their text, as the decoder gives it before it has seen more, includes the tag's
+        ``>``. (That is the byte offset of the tag's end, except where a decoder holds
+        an ASCII byte back after an invalid lead byte, as Python's EUC-JP does after
+        ``0x8F``; either way it depends on the bytes only, not on the chunking.)
         """
+        # Events first: the held bytes may have been dropped for the budget in one
+        # chunking and for an event in another, and the note must not differ.
+        if self._events_before_meta:
+            return _PRODUCED_BEFORE
         held = self._held
         if held is None:
             return self._no_reparse
-        if self._events_before_meta:
-            return "output (an item or the meta item) was produced before it"
         budget = self._max_reparse_bytes
         if self._fed > budget:
             # This chunk crossed the budget: does the tag end within it? ``at`` counts
             # characters, so compare with the text of the first ``budget`` bytes.
             prefix = bytes(held[:budget]) + self._held_tail[: max(0, budget - len(held))]
             if decoded_length(current, prefix) < at:
-                return f"the tag ends past max_reparse_bytes ({budget} bytes)"
+                return self._past_budget()
         return None
+
+    def _past_budget(self) -> str:
+        # One wording whichever way the budget is found exceeded (the same in every chunking).
+        return f"the tag ends past the first {self._max_reparse_bytes} bytes (max_reparse_bytes)"
 
     def _reparse(self, encoding: str, declared: str, before: str) -> None:
         """Step 6 of *change the encoding*: parse the held bytes again as ``encoding``, certain.
@@ -430,6 +446,7 @@ class Parser:
         events = self._capture.events
         if not events:
             return []
+        self._produced = True
         self._capture.events = []
         return events
 

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from stream_mf2.html.decode import (
     Decoder,
+    decoded_length,
     extract_encoding_from_meta,
     get_xml_encoding,
     lookup_encoding,
@@ -511,3 +512,59 @@ def test_nothing_is_kept_when_certain() -> None:
     d = Decoder(keep_for_change=True)
     d.feed(b"\xef\xbb\xbfabc")
     assert not d.keeping
+
+
+def test_change_encoding_names_the_reparse_encoding() -> None:
+    # Step 6: the decoder cannot switch, keeps its encoding (certain) and says which
+    # encoding a re-parse should use, after the step 2 and 3 mappings.
+    for label, want in (("iso-8859-2", "ISO-8859-2"), ("utf-16be", "UTF-8"), ("iso-2022-kr", "replacement")):
+        d = Decoder(detect_utf8=False, keep_for_change=True)
+        d.feed(b"x" * 1100 + b"\xe9")
+        assert d.reparse_encoding is None
+        assert d.change_encoding_at(label, 1102) == (False, "")
+        assert (d.encoding, d.confidence, d.reparse_encoding) == ("windows-1252", "certain", want)
+    d = Decoder(default="utf-8", detect_utf8=False)
+    d.feed("é".encode() * 600)
+    assert d.change_encoding("x-user-defined") is False
+    assert d.reparse_encoding == "windows-1252"
+    # No re-parse asked for: switched on the fly, the same encoding, UTF-16, certain.
+    d = Decoder(detect_utf8=False, keep_for_change=True)
+    d.feed(b"x" * 1100)
+    assert d.change_encoding_at("koi8-r", 1100) == (True, "")
+    assert d.change_encoding_at("iso-8859-2", 1100) == (False, "")
+    assert d.reparse_encoding is None
+    d = Decoder(detect_utf8=False)
+    d.feed(b"\xe9" * 1100)
+    assert d.change_encoding("latin1") is True and d.reparse_encoding is None
+    d = Decoder()
+    d.feed(b"\xff\xfe" + "é".encode("utf-16le") * 600)
+    assert d.change_encoding("utf-8") is False and d.reparse_encoding is None
+
+
+def test_for_reparse_skips_sniffing() -> None:
+    d = Decoder.for_reparse("sjis")
+    assert (d.encoding, d.confidence, d.source, d.decided, d.keeping) == (
+        "Shift_JIS",
+        "certain",
+        "meta-reparse",
+        True,
+        False,
+    )
+    data = "<meta charset=utf-8>山田".encode("shift_jis")
+    for label, chunks in chunkings(data, splits=True):
+        d = Decoder.for_reparse("shift_jis")
+        assert "".join(d.feed(c) for c in chunks) + d.close() == "<meta charset=utf-8>山田", label
+        assert d.closed
+    assert d.change_encoding("utf-8") is False  # certain
+    with pytest.raises(ValueError):
+        Decoder.for_reparse("bogus")
+
+
+def test_decoded_length_counts_complete_characters() -> None:
+    data = "a山b".encode("shift_jis")
+    assert [decoded_length("Shift_JIS", data[:n]) for n in range(len(data) + 1)] == [0, 1, 1, 2, 3]
+    utf8 = "é€𝄞>".encode()
+    assert decoded_length("UTF-8", utf8) == 4
+    assert decoded_length("UTF-8", utf8[:-2]) == 2  # an incomplete 4-byte sequence is not counted
+    assert decoded_length("windows-1252", b"\x81\x8d>") == 3
+    assert decoded_length("UTF-8", b"\xe9>") == 2  # an invalid byte before ASCII: U+FFFD, then '>'

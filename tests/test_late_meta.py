@@ -9,6 +9,11 @@ where the input is split (CR LF pairs, the tag itself, multi-byte characters).
 The first tests check the tokenizer API this rests on: stopping right after a
 token, dropping the unconsumed input, and counting consumed characters before
 CR LF normalisation.
+
+When non-ASCII comes before the ``<meta>`` the spec parses the document again from
+the start with the new encoding. The parser does so while it has produced no event
+and the tag ends within ``max_reparse_bytes``; otherwise it keeps the encoding with a
+note. Those conditions are positions in the stream, tested here in every chunking.
 """
 
 from __future__ import annotations
@@ -220,15 +225,26 @@ def test_late_meta_naming_the_current_encoding() -> None:
     assert _outcomes(doc) == {("windows-1252", "certain", (name,), ())}
 
 
-def test_late_meta_after_non_ascii_keeps_the_encoding_with_a_note() -> None:
+def test_late_meta_after_non_ascii_reparses() -> None:
     doc = _doc(b"<meta charset=shift_jis>", head=b"<title>caf\xe9</title>")
     outcomes = _outcomes(doc)
+    assert len(outcomes) == 1
+    ((encoding, confidence, names, errors),) = outcomes
+    assert (encoding, confidence, names) == ("Shift_JIS", "certain", (NAME[:2] + "\n" + NAME[2:],))
+    assert len(errors) == 1 and "Shift_JIS" in errors[0] and "parsed again" in errors[0]
+
+
+def test_late_meta_after_non_ascii_keeps_the_encoding_with_a_note() -> None:
+    # Re-parsing off: the encoding in use is kept, certain.
+    doc = _doc(b"<meta charset=shift_jis>", head=b"<title>caf\xe9</title>")
+    outcomes = _outcomes(doc, max_reparse_bytes=0)
     assert len(outcomes) == 1
     ((encoding, confidence, names, errors),) = outcomes
     assert (encoding, confidence) == ("windows-1252", "certain")
     sjis = NAME.encode("shift_jis")
     assert names == (sjis[:4].decode("windows-1252") + "\n" + sjis[4:].decode("windows-1252"),)
     assert len(errors) == 1 and "Shift_JIS" in errors[0] and "re-parse" in errors[0]
+    assert "max_reparse_bytes=0" in errors[0]
 
 
 def test_meta_in_body_uses_the_in_head_rules() -> None:
@@ -275,9 +291,18 @@ def test_certain_encoding_ignores_late_meta() -> None:
     assert _outcomes(doc, splits=False, encoding="euc-jp") == {("EUC-JP", "certain", (NAME[:2] + "\n" + NAME[2:],), ())}
 
 
+def test_late_meta_to_a_non_ascii_compatible_encoding_reparses() -> None:
+    # ASCII before the tag does not mean the same in the replacement encoding, so the
+    # switch needs a re-parse; the whole document then decodes to one U+FFFD.
+    doc = _doc(b"<meta charset=iso-2022-kr>")  # the replacement encoding
+    ((encoding, confidence, names, errors),) = _outcomes(doc, splits=False)
+    assert (encoding, confidence, names) == ("replacement", "certain", ())
+    assert len(errors) == 1 and "replacement" in errors[0] and "parsed again" in errors[0]
+
+
 def test_late_meta_to_a_non_ascii_compatible_encoding_is_refused() -> None:
     doc = _doc(b"<meta charset=iso-2022-kr>")  # the replacement encoding
-    ((encoding, confidence, _names, errors),) = _outcomes(doc, splits=False)
+    ((encoding, confidence, _names, errors),) = _outcomes(doc, splits=False, max_reparse_bytes=0)
     assert (encoding, confidence) == ("windows-1252", "certain")
     assert len(errors) == 1 and "replacement" in errors[0]
 
@@ -298,7 +323,7 @@ def test_str_input_has_no_encoding_steps() -> None:
 def test_kept_bytes_are_bounded() -> None:
     # While a switch is still possible the decoder keeps only what the tokenizer has
     # not consumed yet; after non-ASCII text it keeps nothing.
-    parser = stream_mf2.Parser()
+    parser = stream_mf2.Parser(max_reparse_bytes=0)
     parser.feed(FILLER)
     for _ in range(100):
         parser.feed(b"<p>" + b"ascii text " * 100 + b"</p>\r\n")
@@ -307,3 +332,224 @@ def test_kept_bytes_are_bounded() -> None:
     assert not parser._decoder.keeping
     assert not parser._tokenizer.count_raw
     parser.close()
+
+
+# --------------------------------------------------------------------------- re-parsing
+
+SJIS_NAME = (NAME[:2] + "\n" + NAME[2:],)
+CAFE = b"<title>caf\xe9</title>"  # non-ASCII before the late <meta>
+
+
+def _result(parser: stream_mf2.Parser, chunks: list[bytes]) -> tuple[Any, ...]:
+    """Everything a caller sees: the items of each feed(), then close(), rels and state."""
+    per_feed = [parser.feed(chunk) for chunk in chunks]
+    items = [item for got in per_feed for item in got] + parser.close()
+    return (items, parser.rels, parser.rel_urls, parser.encoding, parser.encoding_confidence, parser.errors)
+
+
+def test_reparse_gives_what_the_declared_encoding_gives_from_the_start() -> None:
+    # Items, rels, parse errors and their positions: all as if the document had been
+    # labelled Shift_JIS by the transport layer, plus the note of the re-parse.
+    doc = _doc(
+        b"<meta charset=shift_jis>",
+        head=CAFE + b'<link rel="me" href="/caf\xe9">',
+        after_meta=b"\r\n\x01</p>\r\x00",
+        body_before=b'<a rel="tag" href="/t">t</a>',
+    )
+    oracle = stream_mf2.Parser(encoding="shift_jis", collect_parse_errors=True)
+    want = _result(oracle, [doc])
+    assert want[3:5] == ("Shift_JIS", "certain") and want[0]
+    for label, chunks in chunkings(doc, splits=False):
+        parser = stream_mf2.Parser(collect_parse_errors=True)
+        got = _result(parser, chunks)
+        assert got[:5] == want[:5], label
+        assert got[5][1:] == want[5], label
+        assert "parsed again" in got[5][0], label
+        assert not parser._decoder.keeping and parser._held is None
+
+
+def test_reparse_with_metaformats_and_stream_children() -> None:
+    # Nothing left the parser before the <meta>, so the meta item and the streamed
+    # children come from the second parse only.
+    doc = (
+        _doc(
+            b"<meta charset=shift_jis>",
+            head=CAFE,
+            after_meta=b'<meta name="description" content="' + NAME.encode("shift_jis") + b'">',
+            body_before=b'<div class="h-feed"><div class="h-entry"><p class="p-name">x</p></div>',
+        )
+        + b"</div>"
+    )
+    for label, chunks in chunkings(doc, splits=False):
+        parser = stream_mf2.Parser(metaformats=True, stream_children=True)
+        events = [e for chunk in chunks for e in parser.feed_events(chunk)] + parser.close_events()
+        assert parser.encoding == "Shift_JIS", label
+        assert parser.meta_item is not None
+        assert parser.meta_item["properties"]["summary"] == [NAME], label
+        kinds = [type(e).__name__ for e in events]
+        assert kinds.count("MetaItemEvent") == 1, label
+        assert kinds[-1] == "DocumentEnd", label
+
+
+def test_item_before_the_meta_prevents_the_reparse() -> None:
+    item = b'<p class="h-card"><span class="p-name">A</span></p>'
+    doc = _doc(b"", body_before=b"<p>caf\xe9</p>" + item + b"<meta charset=shift_jis>")
+    outcomes = _outcomes(doc)
+    assert len(outcomes) == 1
+    ((encoding, confidence, names, errors),) = outcomes
+    sjis = NAME.encode("shift_jis")
+    assert (encoding, confidence) == ("windows-1252", "certain")
+    assert names == ("A", sjis[:4].decode("windows-1252") + "\n" + sjis[4:].decode("windows-1252"))
+    assert len(errors) == 1 and "Shift_JIS" in errors[0] and "produced before it" in errors[0]
+    # The item comes after the budget too: the held bytes are dropped for one reason
+    # or the other depending on the chunking, and the note is still the same.
+    budget = doc.index(item) - 8
+    ((encoding, _confidence, _names, errors2),) = _outcomes(doc, max_reparse_bytes=budget)
+    assert (encoding, errors2) == ("windows-1252", errors)
+
+
+def test_item_before_the_meta_does_not_prevent_a_switch_on_the_fly() -> None:
+    # Step 5 (ASCII before the tag) needs no re-parse: events before it do not matter.
+    item = b'<p class="h-card"><span class="p-name">A</span></p>'
+    doc = _doc(b"", body_before=item + b"<meta charset=shift_jis>")
+    assert _outcomes(doc) == {("Shift_JIS", "certain", ("A", *SJIS_NAME), ())}
+
+
+def test_item_after_the_meta_does_not_prevent_the_reparse() -> None:
+    item = b'<p class="h-card"><span class="p-name">A</span></p>'
+    doc = _doc(b"<meta charset=shift_jis>", head=CAFE, after_meta=b"</head><body>" + item)
+    ((encoding, confidence, names, errors),) = _outcomes(doc)
+    assert (encoding, confidence, names) == ("Shift_JIS", "certain", ("A", *SJIS_NAME))
+    assert len(errors) == 1 and "parsed again" in errors[0]
+
+
+def test_meta_item_before_the_meta_prevents_the_reparse() -> None:
+    # With metaformats the end of <head> produces the meta item: an event.
+    doc = _doc(b"", head=CAFE, body_before=b"<p>x</p><meta charset=shift_jis>")
+    ((encoding, confidence, _names, errors),) = _outcomes(doc, metaformats=True)
+    assert (encoding, confidence) == ("windows-1252", "certain")
+    assert len(errors) == 1 and "produced before it" in errors[0]
+    # Without metaformats nothing was produced: the same document is parsed again.
+    ((encoding, confidence, names, errors),) = _outcomes(doc)
+    assert (encoding, confidence, names) == ("Shift_JIS", "certain", SJIS_NAME)
+    assert len(errors) == 1 and "parsed again" in errors[0]
+
+
+def test_budget_is_the_byte_offset_of_the_tag_end() -> None:
+    # Non-ASCII and multi-byte text before the tag, so bytes and characters differ:
+    # the budget counts bytes, whatever the chunking.
+    doc = _doc(b"<meta charset=shift_jis>", head=b"<title>caf\xc3\xa9 \xe5\xb1\xb1</title>", codec="shift_jis")
+    end = doc.index(b"<meta charset=shift_jis>") + len(b"<meta charset=shift_jis>")
+    ((encoding, confidence, names, errors),) = _outcomes(doc, max_reparse_bytes=end, detect_utf8=False)
+    assert (encoding, confidence, names) == ("Shift_JIS", "certain", SJIS_NAME)
+    assert "parsed again" in errors[0]
+    for budget in (end - 1, 1024, 1):
+        splits = budget == end - 1
+        outcomes = _outcomes(doc, splits=splits, max_reparse_bytes=budget, detect_utf8=False)
+        ((encoding, confidence, _names, errors),) = outcomes
+        assert (encoding, confidence) == ("windows-1252", "certain"), budget
+        assert len(errors) == 1 and "max_reparse_bytes" in errors[0] and "Shift_JIS" in errors[0], budget
+    # detect_utf8 makes it UTF-8 tentatively (valid UTF-8 in the first 1024 bytes).
+    ((encoding, _c, names, errors),) = _outcomes(doc, splits=False, max_reparse_bytes=end, detect_utf8=True)
+    assert (encoding, names) == ("Shift_JIS", SJIS_NAME)
+    ((encoding, _c, _names, errors),) = _outcomes(doc, splits=False, max_reparse_bytes=end - 1, detect_utf8=True)
+    assert encoding == "UTF-8" and "max_reparse_bytes" in errors[0]
+
+
+def test_held_bytes_are_bounded_and_dropped() -> None:
+    parser = stream_mf2.Parser(max_reparse_bytes=4096)
+    parser.feed(FILLER + CAFE)
+    assert parser._held is not None and parser._tokenizer.count_raw
+    for _ in range(10):
+        parser.feed(b"<p>" + b"text " * 100 + b"</p>")
+        assert len(parser._held or b"") <= 4096
+    assert parser._held is None  # past the budget: nothing held any more
+    assert not parser._tokenizer.count_raw  # and no switch is possible (non-ASCII consumed)
+    parser.feed(b"<meta charset=shift_jis>")
+    parser.close()
+    assert parser.encoding == "windows-1252" and "max_reparse_bytes" in parser.errors[0]
+    # The first event ends the holding.
+    parser = stream_mf2.Parser()
+    parser.feed(FILLER + CAFE)
+    assert parser._held is not None
+    assert parser.feed(b'<p class="h-card">A</p>')
+    assert parser._held is None
+    # So does a certain encoding.
+    parser = stream_mf2.Parser(encoding="utf-8")
+    parser.feed(b"<p>x</p>")
+    assert parser._held is None and not parser._tokenizer.count_raw
+
+
+def test_a_chunk_crossing_the_budget_is_not_copied() -> None:
+    budget = 4096
+    doc = _doc(b"<meta charset=shift_jis>", head=CAFE) + b"<!--" + b"x" * 10_000 + b"-->"
+    end = doc.index(b"<meta charset=shift_jis>") + len(b"<meta charset=shift_jis>")
+    assert end <= budget
+    for cut in (1, end - 1, end, end + 1, budget, len(doc) - 1):
+        parser = stream_mf2.Parser(max_reparse_bytes=budget)
+        parser.feed(doc[:cut])
+        assert len(parser._held or b"") <= budget
+        parser.feed(doc[cut:])
+        parser.close()
+        assert parser.encoding == "Shift_JIS", cut
+
+
+def test_utf16_document_ignores_the_late_meta() -> None:
+    # Step 1: a UTF-16 document (here tentatively, from the "<?x" pattern) becomes
+    # certain and keeps its encoding, with nothing to note.
+    doc = ('<?xml version="1.0"?>' + _doc(b"<meta charset=shift_jis>", head=CAFE).decode("latin-1")).encode("utf-16le")
+    for label, chunks in chunkings(doc, splits=False):
+        parser = stream_mf2.Parser()
+        items = [i for c in chunks for i in parser.feed(c)] + parser.close()
+        assert (parser.encoding, parser.encoding_confidence, parser.errors) == ("UTF-16LE", "certain", []), label
+        assert len(items) == 1, label
+
+
+def test_utf16_label_reparses_as_utf8() -> None:
+    # Step 2: a UTF-16 label means UTF-8; after non-ASCII that needs a re-parse.
+    doc = _doc(b"<meta charset=utf-16le>", head=CAFE, codec="utf-8")
+    ((encoding, confidence, names, errors),) = _outcomes(doc, detect_utf8=False)
+    assert (encoding, confidence, names) == ("UTF-8", "certain", SJIS_NAME)
+    assert len(errors) == 1 and "parsed again from the start as UTF-8" in errors[0]
+
+
+def test_x_user_defined_label_reparses_as_windows_1252() -> None:
+    # Step 3: x-user-defined means windows-1252. UTF-8 was picked tentatively by
+    # detect_utf8 from the non-ASCII in the first 1024 bytes.
+    doc = _doc(b"<meta charset=x-user-defined>", head="<title>café</title>".encode(), codec="utf-8")
+    ((encoding, confidence, names, errors),) = _outcomes(doc)
+    name = NAME.encode("utf-8")
+    assert (encoding, confidence) == ("windows-1252", "certain")
+    assert names == (name[:6].decode("windows-1252") + "\n" + name[6:].decode("windows-1252"),)
+    assert len(errors) == 1 and "parsed again from the start as windows-1252" in errors[0]
+    # Naming the encoding in use (windows-1252 with detect_utf8 off) just makes it certain.
+    ((encoding, confidence, _names, errors),) = _outcomes(doc, splits=False, detect_utf8=False)
+    assert (encoding, confidence, errors) == ("windows-1252", "certain", ())
+
+
+def test_str_input_holds_nothing() -> None:
+    parser = stream_mf2.Parser()
+    parser.feed("<p>caf\u00e9</p>")
+    assert parser._held is None
+    parser.close()
+
+
+def test_max_reparse_bytes_must_not_be_negative() -> None:
+    with pytest.raises(ValueError, match="max_reparse_bytes"):
+        stream_mf2.Parser(max_reparse_bytes=-1)
+
+
+def test_budget_boundary_with_a_decoder_that_delays_the_tag_end() -> None:
+    # Python's EUC-JP decoder gives the ">" after a lone 0x8F only with the next byte,
+    # so the tag is tokenized one feed later when a chunk ends right after it. The
+    # budget counts the bytes the decoder needed to produce the ">": one more here,
+    # in every chunking.
+    tag = b"<meta charset=shift_jis x=\x8f>"
+    doc = _doc(tag, head=b"<title>\xa4\xa2</title>")
+    end = doc.index(tag) + len(tag)
+    options: dict[str, Any] = {"default_encoding": "euc-jp", "detect_utf8": False}
+    ((encoding, _c, names, errors),) = _outcomes(doc, max_reparse_bytes=end + 1, **options)
+    assert (encoding, names) == ("Shift_JIS", SJIS_NAME)
+    assert "parsed again" in errors[0]
+    ((encoding, _c, _names, errors),) = _outcomes(doc, max_reparse_bytes=end, **options)
+    assert encoding == "EUC-JP" and "max_reparse_bytes" in errors[0]

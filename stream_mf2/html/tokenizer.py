@@ -255,14 +255,40 @@ _SQ_ID_RUN = re.compile(r"[^'\0>]+")
 _ESCAPED_RUN = re.compile(r"[^\-<\0]+")
 _ALPHA_RUN = re.compile(r"[A-Za-z]+")
 
-# A plainly written start tag: name, then attributes separated by whitespace with
-# double-quoted, single-quoted or unquoted values free of "&" and NUL, then ">" or "/>".
-# Anything it does not match goes through the state machine, which is exact.
-_FAST_DATA = re.compile(
-    r"""([^<&\0]*+)<(?:([a-zA-Z][^\t\n\f />\0]*+)"""
-    r"""((?:[\t\n\f ]++[^\t\n\f />=\0"'<]++(?:[\t\n\f ]*+=[\t\n\f ]*+(?:"[^"&\0]*+"|'[^'&\0]*+'|[^\t\n\f >&\0"'<=`]++))?+)*+)"""
-    r"""[\t\n\f ]*+(/?)>|/([a-zA-Z][^\t\n\f />\0]*+)>)"""
+# A plainly written tag, matched in one go together with the text before it. The
+# text may not hold "<", "&" or NUL. Two kinds of start tag, tried in this order:
+#
+# * common: no ASCII capital in the tag or attribute names (so nothing needs
+#   lowercasing), every value double-quoted and free of "&" and NUL. The first
+#   three attributes are captured by the expression itself (name, value); more are
+#   left to ``_COMMON_ATTR.findall``, whose (name, value) pairs ``dict()`` takes as is.
+# * general: names with capitals, single-quoted and unquoted values too
+#   (still free of "&" and NUL); names are lowercased through ``_NAME_CACHE``.
+#
+# End tags likewise: a lowercase name is used as is. Anything the expression does
+# not match goes through the state machine, which is exact. An absent group reads
+# as "" (``groups("")``): names are never empty, so a group is present when true.
+_WSC: Final = r"[\t\n\f ]"
+_LOWER_NAME: Final = r"[a-z][^\t\n\f />\0A-Z]*+"
+_ANY_NAME: Final = r"[a-zA-Z][^\t\n\f />\0]*+"
+_COMMON_ATTR_SRC: Final = rf"""{_WSC}++([^\t\n\f />=\0"'<A-Z]++)(?:{_WSC}*+={_WSC}*+"([^"&\0]*+)")?+"""
+_COMMON_ATTRS: Final = rf"""(?:{_WSC}++[^\t\n\f />=\0"'<A-Z]++(?:{_WSC}*+={_WSC}*+"[^"&\0]*+")?+)*+"""
+_ANY_ATTRS: Final = (
+    rf"""(?:{_WSC}++[^\t\n\f />=\0"'<]++"""
+    rf"""(?:{_WSC}*+={_WSC}*+(?:"[^"&\0]*+"|'[^'&\0]*+'|[^\t\n\f >&\0"'<=`]++))?+)*+"""
 )
+_FAST_DATA = re.compile(
+    rf"""([^<&\0]*+)<(?:"""
+    # 2 name, 3-8 three (name, value) pairs, 9 further attributes, 10 "/"
+    rf"""({_LOWER_NAME})(?:{_COMMON_ATTR_SRC}(?:{_COMMON_ATTR_SRC}(?:{_COMMON_ATTR_SRC}({_COMMON_ATTRS}))?+)?+)?+"""
+    rf"""{_WSC}*+(/?)>"""
+    # 11 lowercase end tag name
+    rf"""|/({_LOWER_NAME})>"""
+    # 12-14 general start tag (name, attributes, "/"), 15 general end tag name
+    rf"""|({_ANY_NAME})({_ANY_ATTRS}){_WSC}*+(/?)>|/({_ANY_NAME})>)"""
+)
+# Applied only to attributes the expression above has matched, so it need not check them again.
+_COMMON_ATTR = re.compile(r"""[\t\n\f ]++([^\t\n\f />=]++)(?:[\t\n\f ]*+=[\t\n\f ]*+"([^"]*+)")?+""")
 _SIMPLE_ATTR = re.compile(
     r"""[\t\n\f ]++([^\t\n\f />=\0"'<]++)(?:[\t\n\f ]*+=[\t\n\f ]*+(?:"([^"&\0]*+)"|'([^'&\0]*+)'|([^\t\n\f >&\0"'<=`]++)))?+"""
 )
@@ -270,8 +296,13 @@ _SIMPLE_ATTR = re.compile(
 # A comment whose states would make no decision: not "<!-->" or "<!--->", no "--",
 # "<!--" or NUL inside. Anything else goes through the comment states.
 _FAST_COMMENT = re.compile(r"<!--(?!>|->)((?:[^\-<\0]++|-(?!-)|<(?!!--))*+)-->")
-# "</name>" ending RCDATA, RAWTEXT or script data when it is the appropriate end tag.
-_FAST_TEXT_END_TAG = re.compile(r"</([A-Za-z]++)>")
+# "</" and the letters after it, in RCDATA, RAWTEXT or script data.
+_TEXT_END_TAG_NAME = re.compile(r"</([A-Za-z]*+)")
+# What ends an appropriate end tag's name in those states (anything else makes it text).
+_END_TAG_NAME_END: Final = frozenset("\t\n\f />")
+# A named character reference written with its ";" (looked up in NAMED; if it is
+# there, it is the longest match and needs no lookahead).
+_NAMED_REF = re.compile(r"&([A-Za-z][A-Za-z0-9]{0,31};)")
 
 # An unfinished tag at the end of the input this short is re-read whole by the next feed().
 _DEFER_MAX: Final = 2048
@@ -913,7 +944,9 @@ class Tokenizer:
         text = self._text
         sink = self.sink
         cap = self.max_token_chars
-        fast = _FAST_DATA.match if self._fast_path else _never_match
+        fast_refs = self._fast_path
+        fast = _FAST_DATA.match if fast_refs else _never_match
+        common = _COMMON_ATTR.findall
         findall = _SIMPLE_ATTR.findall
         cache = _NAME_CACHE
         characters = sink.characters
@@ -924,7 +957,23 @@ class Tokenizer:
             # (self._pos is only brought up to date before leaving the loop.)
             m = fast(buf, pos)
             if m is not None:
-                piece, raw_name, raw_attrs, slash, raw_end = m.groups()
+                (
+                    piece,
+                    name,
+                    n1,
+                    v1,
+                    n2,
+                    v2,
+                    n3,
+                    v3,
+                    more,
+                    slash,
+                    end_name,
+                    any_name,
+                    any_attrs,
+                    any_slash,
+                    any_end,
+                ) = m.groups("")
                 end = m.end()
                 if end - pos > cap and end - pos - len(piece) > cap:
                     self._pos = pos + len(piece)
@@ -937,23 +986,42 @@ class Tokenizer:
                         characters(piece)
                 elif text:
                     self._flush_text()
-                if raw_end is not None:
+                if name:
+                    if not n1:
+                        attrs = {}
+                    elif not n2:
+                        attrs = {n1: v1}
+                    elif not n3:
+                        attrs = {n1: v1, n2: v2}
+                        if len(attrs) != 2:
+                            return self._fast_dup(pos + len(piece))
+                    else:
+                        attrs = {n1: v1, n2: v2, n3: v3}
+                        if more:
+                            found = common(more)
+                            attrs.update(found)
+                            if len(attrs) != 3 + len(found):
+                                return self._fast_dup(pos + len(piece))
+                        elif len(attrs) != 3:
+                            return self._fast_dup(pos + len(piece))
+                elif end_name:
                     pos = end
-                    end_tag(cache.get(raw_end) or _cache_name(raw_end))
+                    end_tag(end_name)
                     continue
-                name = cache.get(raw_name) or _cache_name(raw_name)
-                if raw_attrs:
-                    found = findall(raw_attrs)
-                    attrs = {(cache.get(an) or _cache_name(an)): dq or sq or uq for an, dq, sq, uq in found}
-                    if len(attrs) != len(found):
-                        # A duplicate attribute: let the state machine report it exactly.
-                        start = pos + len(piece)
-                        self._tok_start = self._base + start
-                        self._pos = start + 1
-                        self._state = TAG_OPEN
-                        return True
+                elif any_name:
+                    name = cache.get(any_name) or _cache_name(any_name)
+                    slash = any_slash
+                    if any_attrs:
+                        found = findall(any_attrs)
+                        attrs = {(cache.get(an) or _cache_name(an)): dq or sq or uq for an, dq, sq, uq in found}
+                        if len(attrs) != len(found):
+                            return self._fast_dup(pos + len(piece))
+                    else:
+                        attrs = {}
                 else:
-                    attrs = {}
+                    pos = end
+                    end_tag(cache.get(any_end) or _cache_name(any_end))
+                    continue
                 pos = end
                 self.last_start_tag = name
                 start_tag(name, attrs, slash == "/")
@@ -994,6 +1062,14 @@ class Tokenizer:
                 self._state = TAG_OPEN
                 return True
             if c == "&":
+                if fast_refs:
+                    m = _NAMED_REF.match(buf, j)
+                    if m is not None:
+                        value = NAMED.get(m.group(1))
+                        if value is not None:
+                            text.append(value)
+                            pos = m.end()
+                            continue
                 self._pos = j
                 if not self._charref(False, DATA):
                     return False
@@ -1004,6 +1080,13 @@ class Tokenizer:
             self._err("unexpected-null-character", j)
             text.append("\0")
             pos = j + 1
+
+    def _fast_dup(self, start: int) -> bool:
+        """A tag the fast path matched has a duplicate attribute: let the state machine report it exactly."""
+        self._tok_start = self._base + start
+        self._pos = start + 1
+        self._state = TAG_OPEN
+        return True
 
     def _s_rcdata(self) -> bool:
         buf = self._buf
@@ -1020,13 +1103,25 @@ class Tokenizer:
                 text.append(buf[pos:j])
             c = buf[j]
             if c == "<":
-                if self._fast_text_end_tag(j):
-                    return True
+                if self._fast_path:
+                    pos = self._lt_in_text(j, False)
+                    if pos >= 0:
+                        continue
+                    if pos == -1:
+                        return True
                 self._tok_start = self._base + j
                 self._pos = j + 1
                 self._state = RCDATA_LT
                 return True
             if c == "&":
+                if self._fast_path:
+                    m = _NAMED_REF.match(buf, j)
+                    if m is not None:
+                        value = NAMED.get(m.group(1))
+                        if value is not None:
+                            text.append(value)
+                            pos = m.end()
+                            continue
                 self._pos = j
                 return self._charref(False, RCDATA)
             self._err("unexpected-null-character", j)
@@ -1037,6 +1132,7 @@ class Tokenizer:
         buf = self._buf
         pos = self._pos
         text = self._text
+        fast = self._fast_path
         while True:
             j = buf.find("<", pos)
             k = buf.find("\0", pos, j if j >= 0 else len(buf))
@@ -1053,27 +1149,54 @@ class Tokenizer:
                 return True
             if j > pos:
                 text.append(buf[pos:j])
-            if self._fast_text_end_tag(j):
-                return True
+            if fast:
+                pos = self._lt_in_text(j, lt_state == SCRIPT_LT)
+                if pos >= 0:
+                    continue
+                if pos == -1:
+                    return True
             self._tok_start = self._base + j
             self._pos = j + 1
             self._state = lt_state
             return True
 
-    def _fast_text_end_tag(self, j: int) -> bool:
-        """At ``_buf[j] == "<"``: emit a plain appropriate end tag in one step if there is one."""
-        m = _FAST_TEXT_END_TAG.match(self._buf, j)
-        if m is None or not self._fast_path:
-            return False
-        name = _lower(m.group(1))
-        if name != self.last_start_tag:
-            return False
-        self._pos = m.end()
-        self._state = DATA
-        if self._text:
-            self._flush_text()
-        self.sink.end_tag(name)
-        return True
+    def _lt_in_text(self, j: int, script: bool) -> int:
+        """At ``_buf[j] == "<"`` in RCDATA, RAWTEXT or script data: decide without the states.
+
+        Returns where the text goes on after a ``<`` that turned out to be text
+        (appended to the pending text), -1 when a plain appropriate end tag was
+        emitted (the state is DATA now), or -2 when the states must decide: an
+        end tag with attributes or ``/``, ``<!`` in script data, or the input
+        ends too soon to tell. None of these steps reports a parse error.
+        """
+        buf = self._buf
+        k = j + 1
+        if k >= len(buf):
+            return -2
+        if buf[k] != "/":
+            if script and buf[k] == "!":
+                return -2
+            self._text.append("<")
+            return k
+        m = _TEXT_END_TAG_NAME.match(buf, j)
+        assert m is not None  # the pattern matches "</" alone
+        end = m.end()
+        if end >= len(buf):
+            return -2
+        raw = m.group(1)
+        c = buf[end]
+        if raw and c in _END_TAG_NAME_END and _lower(raw) == self.last_start_tag:
+            if c != ">":
+                return -2
+            self._pos = end + 1
+            self._state = DATA
+            if self._text:
+                self._flush_text()
+            self.sink.end_tag(self.last_start_tag)
+            return -1
+        # Not the appropriate end tag: "</" and the name are text.
+        self._text.append(m.group())
+        return end
 
     def _s_rawtext(self) -> bool:
         return self._rawtext_like(RAWTEXT_LT)

@@ -255,30 +255,34 @@ _SQ_ID_RUN = re.compile(r"[^'\0>]+")
 _ESCAPED_RUN = re.compile(r"[^\-<\0]+")
 _ALPHA_RUN = re.compile(r"[A-Za-z]+")
 
-# A plainly written tag, matched in one go together with the text before it. The
-# text may not hold "<", "&" or NUL. Two kinds of start tag, tried in this order:
+# A plainly written tag, matched in one go together with the text before it.
+# The data state matches it only within a stretch of input free of "&" and NUL
+# (``endpos`` is the next one), so the expressions need not exclude them: text and
+# quoted values are then runs of "anything but one character", which the regular
+# expression engine scans much faster than a character class. Two kinds of start
+# tag, tried in this order:
 #
 # * common: no ASCII capital in the tag or attribute names (so nothing needs
-#   lowercasing), every value double-quoted and free of "&" and NUL. The first
-#   three attributes are captured by the expression itself (name, value); more are
-#   left to ``_COMMON_ATTR.findall``, whose (name, value) pairs ``dict()`` takes as is.
-# * general: names with capitals, single-quoted and unquoted values too
-#   (still free of "&" and NUL); names are lowercased through ``_NAME_CACHE``.
+#   lowercasing), every value double-quoted. The first three attributes are
+#   captured by the expression itself (name, value); more are left to
+#   ``_COMMON_ATTR.findall``, whose (name, value) pairs ``dict()`` takes as is.
+# * general: names with capitals, single-quoted and unquoted values too; names
+#   are lowercased through ``_NAME_CACHE``.
 #
 # End tags likewise: a lowercase name is used as is. Anything the expression does
 # not match goes through the state machine, which is exact. An absent group reads
 # as "" (``groups("")``): names are never empty, so a group is present when true.
 _WSC: Final = r"[\t\n\f ]"
-_LOWER_NAME: Final = r"[a-z][^\t\n\f />\0A-Z]*+"
-_ANY_NAME: Final = r"[a-zA-Z][^\t\n\f />\0]*+"
-_COMMON_ATTR_SRC: Final = rf"""{_WSC}++([^\t\n\f />=\0"'<A-Z]++)(?:{_WSC}*+={_WSC}*+"([^"&\0]*+)")?+"""
-_COMMON_ATTRS: Final = rf"""(?:{_WSC}++[^\t\n\f />=\0"'<A-Z]++(?:{_WSC}*+={_WSC}*+"[^"&\0]*+")?+)*+"""
+_LOWER_NAME: Final = r"[a-z][^\t\n\f />A-Z]*+"
+_ANY_NAME: Final = r"[a-zA-Z][^\t\n\f />]*+"
+_COMMON_ATTR_SRC: Final = rf"""{_WSC}++([^\t\n\f />="'<A-Z]++)(?:{_WSC}*+={_WSC}*+"([^"]*+)")?+"""
+_COMMON_ATTRS: Final = rf"""(?:{_WSC}++[^\t\n\f />="'<A-Z]++(?:{_WSC}*+={_WSC}*+"[^"]*+")?+)*+"""
 _ANY_ATTRS: Final = (
-    rf"""(?:{_WSC}++[^\t\n\f />=\0"'<]++"""
-    rf"""(?:{_WSC}*+={_WSC}*+(?:"[^"&\0]*+"|'[^'&\0]*+'|[^\t\n\f >&\0"'<=`]++))?+)*+"""
+    rf"""(?:{_WSC}++[^\t\n\f />="'<]++"""
+    rf"""(?:{_WSC}*+={_WSC}*+(?:"[^"]*+"|'[^']*+'|[^\t\n\f >"'<=`]++))?+)*+"""
 )
 _FAST_DATA = re.compile(
-    rf"""([^<&\0]*+)<(?:"""
+    rf"""([^<]*+)<(?:"""
     # 2 name, 3-8 three (name, value) pairs, 9 further attributes, 10 "/"
     rf"""({_LOWER_NAME})(?:{_COMMON_ATTR_SRC}(?:{_COMMON_ATTR_SRC}(?:{_COMMON_ATTR_SRC}({_COMMON_ATTRS}))?+)?+)?+"""
     rf"""{_WSC}*+(/?)>"""
@@ -287,15 +291,37 @@ _FAST_DATA = re.compile(
     # 12-14 general start tag (name, attributes, "/"), 15 general end tag name
     rf"""|({_ANY_NAME})({_ANY_ATTRS}){_WSC}*+(/?)>|/({_ANY_NAME})>)"""
 )
-# Applied only to attributes the expression above has matched, so it need not check them again.
+# Applied only to attributes the expression above has matched, so they need no checking again.
 _COMMON_ATTR = re.compile(r"""[\t\n\f ]++([^\t\n\f />=]++)(?:[\t\n\f ]*+=[\t\n\f ]*+"([^"]*+)")?+""")
 _SIMPLE_ATTR = re.compile(
-    r"""[\t\n\f ]++([^\t\n\f />=\0"'<]++)(?:[\t\n\f ]*+=[\t\n\f ]*+(?:"([^"&\0]*+)"|'([^'&\0]*+)'|([^\t\n\f >&\0"'<=`]++)))?+"""
+    r"""[\t\n\f ]++([^\t\n\f />=]++)(?:[\t\n\f ]*+=[\t\n\f ]*+(?:"([^"]*+)"|'([^']*+)'|([^\t\n\f >]++)))?+"""
 )
 
 # A comment whose states would make no decision: not "<!-->" or "<!--->", no "--",
 # "<!--" or NUL inside. Anything else goes through the comment states.
 _FAST_COMMENT = re.compile(r"<!--(?!>|->)((?:[^\-<\0]++|-(?!-)|<(?!!--))*+)-->")
+_Search = Callable[[str, int, int], "re.Match[str] | None"]
+# last start tag name -> search for "</name" (any case), and in script data for "<!--" too.
+_TEXT_END_FINDERS: dict[tuple[str, bool], _Search] = {}
+
+
+def _text_end_finder(name: str, script: bool) -> _Search | None:
+    """The search :meth:`Tokenizer._rawtext_fast` uses, or ``None`` for a name no end tag can have.
+
+    End tag names in these states are read as ASCII letters only, so a last start
+    tag name with anything else in it is never matched by an end tag.
+    """
+    finder = _TEXT_END_FINDERS.get((name, script))
+    if finder is None:
+        if not (name.isascii() and name.isalpha()):
+            return None
+        letters = "".join(f"[{c}{c.upper()}]" for c in name)
+        finder = re.compile(f"<(?:/{letters}|!--)" if script else f"</{letters}").search
+        if len(_TEXT_END_FINDERS) < 64:
+            _TEXT_END_FINDERS[(name, script)] = finder
+    return finder
+
+
 # "</" and the letters after it, in RCDATA, RAWTEXT or script data.
 _TEXT_END_TAG_NAME = re.compile(r"</([A-Za-z]*+)")
 # What ends an appropriate end tag's name in those states (anything else makes it text).
@@ -313,7 +339,7 @@ _NAME_CACHE: dict[str, str] = {}
 _NAME_CACHE_MAX: Final = 4096
 
 
-def _never_match(s: str, pos: int) -> None:
+def _never_match(s: str, pos: int, endpos: int) -> None:
     """Stands in for the fast-path regex when it is switched off."""
     return None
 
@@ -438,6 +464,9 @@ class Tokenizer:
         self._raw_extra: deque[int] = deque()
         self._raw_dropped = 0
         self._suspended = False
+        # Where the data state's fast path found the next "&" and NUL in _buf (see _s_data).
+        self._stops_buf: str | None = None
+        self._stops = (0, 0)
 
     # --- public API -------------------------------------------------------------------
 
@@ -568,6 +597,7 @@ class Tokenizer:
     def _guarded_run(self) -> None:
         try:
             self._run()
+            self._stops_buf = None  # the buffer is about to change; hold no reference to it
             self._flush_text()
             if self.collect_errors:
                 self._flush_pre_errors(self._base + self._pos - 1)
@@ -952,11 +982,52 @@ class Tokenizer:
         characters = sink.characters
         start_tag = sink.start_tag
         end_tag = sink.end_tag
+        # The fast path looks only at input before the next "&" or NUL (``limit``).
+        # Where they are is remembered for this buffer (``_stops``): script and style
+        # elements leave and re-enter this state, and searching the rest of the buffer
+        # again each time would cost time proportional to the buffer per element.
+        n = len(buf)
+        if self._stops_buf is buf:
+            amp, nul = self._stops
+            limit = amp if amp < nul else nul
+        else:
+            amp = nul = limit = -1
         while True:
+            if pos > limit:
+                # Past that "&" or NUL: find the next (each search starts where the last ended).
+                if pos > amp:
+                    amp = buf.find("&", pos)
+                    if amp < 0:
+                        amp = n
+                if pos > nul:
+                    nul = buf.find("\0", pos)
+                    if nul < 0:
+                        nul = n
+                limit = amp if amp < nul else nul
+                self._stops_buf = buf
+                self._stops = (amp, nul)
             # Fast path: plain text up to a plainly written tag, matched in one go.
             # (self._pos is only brought up to date before leaving the loop.)
-            m = fast(buf, pos)
+            m = fast(buf, pos, limit)
             if m is not None:
+                if m.lastindex == 11:
+                    # An end tag with a lowercase name, the most common token: two groups suffice.
+                    piece = m[1]
+                    end = m.end()
+                    if end - pos > cap and end - pos - len(piece) > cap:
+                        self._pos = pos + len(piece)
+                        self._limit()
+                    if piece:
+                        if text:
+                            text.append(piece)
+                            self._flush_text()
+                        else:
+                            characters(piece)
+                    elif text:
+                        self._flush_text()
+                    pos = end
+                    end_tag(m[11])
+                    continue
                 (
                     piece,
                     name,
@@ -1133,6 +1204,10 @@ class Tokenizer:
         pos = self._pos
         text = self._text
         fast = self._fast_path
+        if fast and self.last_start_tag is not None:
+            find_end = _text_end_finder(self.last_start_tag, lt_state == SCRIPT_LT)
+            if find_end is not None:
+                return self._rawtext_fast(find_end, lt_state)
         while True:
             j = buf.find("<", pos)
             k = buf.find("\0", pos, j if j >= 0 else len(buf))
@@ -1159,6 +1234,83 @@ class Tokenizer:
             self._pos = j + 1
             self._state = lt_state
             return True
+
+    def _rawtext_fast(self, find_end: _Search, lt_state: int) -> bool:
+        """RAWTEXT or script data, jumping from one place that matters to the next.
+
+        Only ``</`` followed by the last start tag's name, ``<!--`` in script data
+        and NUL can do anything but add text in these states; ``find_end`` finds
+        the first two (see :func:`_text_end_finder`), and NULs are bounded by
+        ``endpos``. Where the next character is needed and the input has ended, or
+        the states have a decision to make (an end tag with attributes, an escape),
+        the state machine goes on from the ``<``.
+        """
+        buf = self._buf
+        pos = self._pos
+        text = self._text
+        n = len(buf)
+        nul = self._next_nul(buf, pos)
+        while True:
+            m = find_end(buf, pos, nul)
+            if m is None:
+                if nul >= n:
+                    # The input may end in the first characters of an end tag: the
+                    # states take over from a "<" that near the end.
+                    j = buf.rfind("<", max(pos, n - len(self.last_start_tag or "") - 3), n)
+                    if j >= 0:
+                        if j > pos:
+                            text.append(buf[pos:j])
+                        self._tok_start = self._base + j
+                        self._pos = j + 1
+                        self._state = lt_state
+                        return True
+                if nul > pos:
+                    text.append(buf[pos:nul])
+                if nul >= n:
+                    self._pos = n
+                    return True
+                self._err("unexpected-null-character", nul)
+                text.append("\ufffd")
+                pos = nul + 1
+                nul = self._next_nul(buf, pos)
+                continue
+            j = m.start()
+            if j > pos:
+                text.append(buf[pos:j])
+            end = m.end()
+            if end < n and buf[j + 1] == "/":
+                c = buf[end]
+                if c == ">":
+                    self._pos = end + 1
+                    self._state = DATA
+                    if text:
+                        self._flush_text()
+                    self.sink.end_tag(self.last_start_tag)  # type: ignore[arg-type]
+                    return True
+                if c not in _END_TAG_NAME_END:
+                    # A longer name, or something else after it: text.
+                    text.append(buf[j:end])
+                    pos = end
+                    continue
+            self._tok_start = self._base + j
+            self._pos = j + 1
+            self._state = lt_state
+            return True
+
+    def _next_nul(self, buf: str, pos: int) -> int:
+        """Index of the next NUL in ``buf`` at or after ``pos``, or ``len(buf)``; remembered per buffer."""
+        if self._stops_buf is buf:
+            amp, nul = self._stops
+            if nul >= pos:
+                return nul
+        else:
+            amp = -1
+        nul = buf.find("\0", pos)
+        if nul < 0:
+            nul = len(buf)
+        self._stops_buf = buf
+        self._stops = (amp, nul)
+        return nul
 
     def _lt_in_text(self, j: int, script: bool) -> int:
         """At ``_buf[j] == "<"`` in RCDATA, RAWTEXT or script data: decide without the states.

@@ -356,6 +356,50 @@ def test_fast_path_agrees_with_state_machine(monkeypatch: pytest.MonkeyPatch) ->
     assert whole[1] == []
 
 
+# Tag and text shapes around the fast paths' edges: attribute counts and quoting
+# around the three captured attributes, duplicates at each place, capitals,
+# character references in values (decoded, kept as written, or left to the states
+# because they are parse errors) and in text, comments, and RAWTEXT/script ends.
+_FAST_PATH_SHAPES = [
+    "<p>", "<p/>", "<p >", "<p\t/>", "<br a>", "<br a b c d e>", '<i a="1">', '<i a="1" b="2" c="3">',
+    '<i a="1" b="2" c="3" d="4" e=\'5\' f=6 g>', "<i a='1' b=\"2\">", '<i a=1 b="2">', '<i a="1" b=2>',
+    '<i a="1" a="2">', '<i a="1" b="2" a="3">', '<i a="1" b="2" c="3" c="4">', "<i a b a>", '<i a="1" b c=\'3\' b>',
+    '<I A="1">', '<svg viewBox="0 0 1 1">', '<i a = "1" b= "2" c ="3">', "<i a = '1'>", "<i a=\"1\"b>", "<i a=\"1\"/>",
+    '<a href="?a=1&amp;b=2">', '<a href="?a=1&b=2">', "<a href='&copy=1'>", '<a title="&notit; &notin; &not">',
+    '<a title="&#38;&#x26;&#X26;">', '<a title="&#0;">', '<a title="&#x110000;">', '<a title="&#;">',
+    '<a title="&foo; &">', '<a title="&amp">', "<a title=&amp;x>", "<a title=a&b>", '<a t="&&amp;&" u="&amp-">',
+    '<a t="&ampx">', '<a t="&#99999999999;">', '<a&b c&d="&amp;">', '<a x="&amp;" x="&lt;">', '<a x="\0&amp;">',
+    "a &amp; b", "&rarr;&middot;", "&amp", "&ampx", "&#38;", "&foo;", "x & y", "<!-- c -->", "<!-- a & b -->",
+    "<!---->", "<!-- a <!-- b -->", "</p>", "</P>", "</p x>", "</p/>", "\0", "<p>\0</p>", "text",
+    "<script>a<b</script>", "<script>x</SCRIPT >", "<script><!--<script></script>--></script>",
+    "<script></scripts></script>", "<style>a</stylex></style/>", "<title>&amp;<b></title>",
+]
+
+
+@pytest.mark.parametrize("collect_errors", [False, True], ids=["no-errors", "errors"])
+def test_fast_paths_agree_with_state_machine_on_edge_shapes(
+    collect_errors: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    switches = ("script", "style", "title")
+    doc = "".join(_FAST_PATH_SHAPES) + "".join(f"</{name}>" for name in switches)
+    for shape in [*_FAST_PATH_SHAPES, doc]:
+        fast = {}
+        for label, chunks in chunkings(shape):
+            fast[label] = run(chunks, TREE_SWITCHES, collect_errors=collect_errors)
+        monkeypatch.setattr(Tokenizer, "_fast_path", False)
+        slow_sink, slow_tok = run([shape], TREE_SWITCHES, collect_errors=collect_errors)
+        monkeypatch.setattr(Tokenizer, "_fast_path", True)
+        for label, (sink, tok) in fast.items():
+            assert sink.merged() == slow_sink.merged(), (shape, label)
+            assert tok.errors == slow_tok.errors, (shape, label)
+
+
+def test_attribute_references_on_the_fast_path() -> None:
+    sink, tok = run(['<a href="?a=1&amp;b=2&c=3" title=\'&copy=1 &notit; &#x26;\' x="&">'], collect_errors=True)
+    assert sink.calls[0] == ("start", "a", {"href": "?a=1&b=2&c=3", "title": "&copy=1 &notit; &", "x": "&"}, False)
+    assert tok.errors == []
+
+
 _ALPHABET = st.sampled_from(
     ["<", ">", "/", "!", "-", "--", "&", "#", ";", "x", "a", "A", "amp", "not", "in", "=", '"', "'", " ", "\n", "\r",
      "\0", "[CDATA[", "]]", "DOCTYPE", "PUBLIC", "script", "?", "`", "\U0001f600", "\x01", "\ufffe"]

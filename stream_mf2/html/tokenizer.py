@@ -263,11 +263,10 @@ _ALPHA_RUN = re.compile(r"[A-Za-z]+")
 # tag, tried in this order:
 #
 # * common: no ASCII capital in the tag or attribute names (so nothing needs
-#   lowercasing), every value double-quoted. The first three attributes are
-#   captured by the expression itself (name, value); more are left to
-#   ``_COMMON_ATTR.findall``, whose (name, value) pairs ``dict()`` takes as is.
-# * general: names with capitals, single-quoted and unquoted values too; names
-#   are lowercased through ``_NAME_CACHE``.
+#   lowercasing). The first attributes, up to three, that are double-quoted or
+#   have no value are captured by the expression itself (name, value); the rest,
+#   from the first one written otherwise, are left to ``_SIMPLE_ATTR.findall``.
+# * general: names with capitals; they are lowercased through ``_NAME_CACHE``.
 #
 # End tags likewise: a lowercase name is used as is. Anything the expression does
 # not match goes through the state machine, which is exact. An absent group reads
@@ -275,16 +274,16 @@ _ALPHA_RUN = re.compile(r"[A-Za-z]+")
 _WSC: Final = r"[\t\n\f ]"
 _LOWER_NAME: Final = r"[a-z][^\t\n\f />A-Z]*+"
 _ANY_NAME: Final = r"[a-zA-Z][^\t\n\f />]*+"
-_COMMON_ATTR_SRC: Final = rf"""{_WSC}++([^\t\n\f />="'<A-Z]++)(?:{_WSC}*+={_WSC}*+"([^"]*+)")?+"""
-_COMMON_ATTRS: Final = rf"""(?:{_WSC}++[^\t\n\f />="'<A-Z]++(?:{_WSC}*+={_WSC}*+"[^"]*+")?+)*+"""
-_ANY_ATTRS: Final = (
-    rf"""(?:{_WSC}++[^\t\n\f />="'<]++"""
-    rf"""(?:{_WSC}*+={_WSC}*+(?:"[^"]*+"|'[^']*+'|[^\t\n\f >"'<=`]++))?+)*+"""
+_COMMON_ATTR_SRC: Final = (
+    rf"""{_WSC}++([^\t\n\f />="'<A-Z]++)(?:{_WSC}*+={_WSC}*+"([^"]*+)")?+(?=[\t\n\f />])"""
 )
+_VALUE: Final = r"""(?:"[^"]*+"|'[^']*+'|[^\t\n\f >"'<=`]++)"""
+_LOWER_ATTRS: Final = rf"""(?:{_WSC}++[^\t\n\f />="'<A-Z]++(?:{_WSC}*+={_WSC}*+{_VALUE})?+)*+"""
+_ANY_ATTRS: Final = rf"""(?:{_WSC}++[^\t\n\f />="'<]++(?:{_WSC}*+={_WSC}*+{_VALUE})?+)*+"""
 _FAST_DATA = re.compile(
     rf"""([^<]*+)<(?:"""
     # 2 name, 3-8 three (name, value) pairs, 9 further attributes, 10 "/"
-    rf"""({_LOWER_NAME})(?:{_COMMON_ATTR_SRC}(?:{_COMMON_ATTR_SRC}(?:{_COMMON_ATTR_SRC}({_COMMON_ATTRS}))?+)?+)?+"""
+    rf"""({_LOWER_NAME})(?:{_COMMON_ATTR_SRC}(?:{_COMMON_ATTR_SRC}(?:{_COMMON_ATTR_SRC})?+)?+)?+({_LOWER_ATTRS})"""
     rf"""{_WSC}*+(/?)>"""
     # 11 lowercase end tag name
     rf"""|/({_LOWER_NAME})>"""
@@ -292,7 +291,6 @@ _FAST_DATA = re.compile(
     rf"""|({_ANY_NAME})({_ANY_ATTRS}){_WSC}*+(/?)>|/({_ANY_NAME})>)"""
 )
 # Applied only to attributes the expression above has matched, so they need no checking again.
-_COMMON_ATTR = re.compile(r"""[\t\n\f ]++([^\t\n\f />=]++)(?:[\t\n\f ]*+=[\t\n\f ]*+"([^"]*+)")?+""")
 _SIMPLE_ATTR = re.compile(
     r"""[\t\n\f ]++([^\t\n\f />=]++)(?:[\t\n\f ]*+=[\t\n\f ]*+(?:"([^"]*+)"|'([^']*+)'|([^\t\n\f >]++)))?+"""
 )
@@ -320,6 +318,63 @@ def _text_end_finder(name: str, script: bool) -> _Search | None:
         if len(_TEXT_END_FINDERS) < 64:
             _TEXT_END_FINDERS[(name, script)] = finder
     return finder
+
+
+# A plainly written start tag whose values may hold character references (matched
+# only before the next NUL); its values go through _attr_value_refs.
+_AMP_TAG = re.compile(rf"""<({_ANY_NAME})({_ANY_ATTRS}){_WSC}*+(/?)>""")
+# What follows an "&" in an attribute value: a name with ";", or a numeric reference with ";".
+_ATTR_REF_HEAD = re.compile(r"([A-Za-z][A-Za-z0-9]*+;)|#([0-9]++);|#[xX]([0-9A-Fa-f]++);")
+
+
+def _attr_value_refs(value: str) -> str | None:
+    """Decode the character references in a complete attribute value.
+
+    Returns ``None`` when a reference would be a parse error, or when deciding it
+    needs more than what is handled here; the states then read the tag. Handled:
+    ``&`` before anything but an ASCII alphanumeric or ``#`` (kept), a known name
+    with its ``;``, a numeric reference with its ``;`` and a valid code point, and
+    a name without ``;`` that is kept as written because ``=`` or an alphanumeric
+    follows (13.2.5.73), or that matches no name and is not followed by ``;``.
+    """
+    parts = value.split("&")
+    out = [parts[0]]
+    for part in parts[1:]:
+        if not part or (part[0] != "#" and part[0] not in _ALNUM):
+            out.append("&")
+            out.append(part)
+            continue
+        m = _ATTR_REF_HEAD.match(part)
+        if m is not None:
+            name, dec, hexa = m.groups()
+            if name is not None:
+                replacement = NAMED.get(name)
+                if replacement is not None:
+                    out.append(replacement)
+                    out.append(part[m.end() :])
+                    continue
+            elif len(dec or hexa) <= 8:
+                text, error = numeric_reference(int(dec, 10) if dec is not None else int(hexa, 16))
+                if error is None:
+                    out.append(text)
+                    out.append(part[m.end() :])
+                    continue
+                return None
+        if part[0] == "#":
+            return None
+        end = match_named(part, 0, True)
+        assert end is not None  # at_eof=True always decides
+        if end == 0:
+            # No name matches: the "&" and the alphanumerics are text, unless ";" follows them.
+            run = _ALNUM_RUN.match(part)
+            assert run is not None
+            if part.startswith(";", run.end()):
+                return None
+        elif end >= len(part) or not (part[end] == "=" or part[end] in _ALNUM):
+            return None  # decoded with a missing-semicolon error
+        out.append("&")
+        out.append(part)
+    return "".join(out)
 
 
 # "</" and the letters after it, in RCDATA, RAWTEXT or script data.
@@ -976,7 +1031,6 @@ class Tokenizer:
         cap = self.max_token_chars
         fast_refs = self._fast_path
         fast = _FAST_DATA.match if fast_refs else _never_match
-        common = _COMMON_ATTR.findall
         findall = _SIMPLE_ATTR.findall
         cache = _NAME_CACHE
         characters = sink.characters
@@ -1039,7 +1093,7 @@ class Tokenizer:
                     v3,
                     more,
                     slash,
-                    end_name,
+                    _,
                     any_name,
                     any_attrs,
                     any_slash,
@@ -1060,25 +1114,24 @@ class Tokenizer:
                 if name:
                     if not n1:
                         attrs = {}
+                        count = 0
                     elif not n2:
                         attrs = {n1: v1}
+                        count = 1
                     elif not n3:
                         attrs = {n1: v1, n2: v2}
-                        if len(attrs) != 2:
-                            return self._fast_dup(pos + len(piece))
+                        count = 2
                     else:
                         attrs = {n1: v1, n2: v2, n3: v3}
-                        if more:
-                            found = common(more)
-                            attrs.update(found)
-                            if len(attrs) != 3 + len(found):
-                                return self._fast_dup(pos + len(piece))
-                        elif len(attrs) != 3:
-                            return self._fast_dup(pos + len(piece))
-                elif end_name:
-                    pos = end
-                    end_tag(end_name)
-                    continue
+                        count = 3
+                    if more:
+                        # Names here are lowercase already.
+                        found = findall(more)
+                        for an, dq, sq, uq in found:
+                            attrs.setdefault(an, dq or sq or uq)
+                        count += len(found)
+                    if len(attrs) != count:
+                        return self._fast_dup(pos + len(piece))
                 elif any_name:
                     name = cache.get(any_name) or _cache_name(any_name)
                     slash = any_slash
@@ -1123,6 +1176,14 @@ class Tokenizer:
                         sink.comment(m.group(1))
                         pos = end
                         continue
+                if fast_refs and j < nul and limit < n:
+                    # A start tag the fast path could not take because of an "&" in it.
+                    m = _AMP_TAG.match(buf, j, nul)
+                    if m is not None and self._amp_tag(m):
+                        if self._state != DATA or self._suspended:
+                            return True
+                        pos = self._pos
+                        continue
                 if not self._eof and len(buf) - j <= _DEFER_MAX and self._fast_path and buf.find(">", j) < 0:
                     # The input ends inside this tag: keep it unconsumed so that the
                     # next feed() matches it whole on the fast path (bounded re-scan).
@@ -1151,6 +1212,36 @@ class Tokenizer:
             self._err("unexpected-null-character", j)
             text.append("\0")
             pos = j + 1
+
+    def _amp_tag(self, m: re.Match[str]) -> bool:
+        """Emit the start tag ``m`` (see ``_AMP_TAG``) unless a value needs the states; ``False`` then."""
+        cache = _NAME_CACHE
+        attrs: dict[str, str] = {}
+        raw_attrs = m[2]
+        if raw_attrs:
+            found = _SIMPLE_ATTR.findall(raw_attrs)
+            for raw, dq, sq, uq in found:
+                value: str | None = dq or sq or uq
+                if value and "&" in value:
+                    value = _attr_value_refs(value)
+                    if value is None:
+                        return False
+                attrs.setdefault(cache.get(raw) or _cache_name(raw), value or "")
+            if len(attrs) != len(found):
+                return False  # a duplicate attribute: the states report it
+        start = m.start()
+        end = m.end()
+        if end - start > self.max_token_chars:
+            self._pos = start
+            self._limit()
+        if self._text:
+            self._flush_text()
+        raw = m[1]
+        name = cache.get(raw) or _cache_name(raw)
+        self._pos = end
+        self.last_start_tag = name
+        self.sink.start_tag(name, attrs, m[3] == "/")
+        return True
 
     def _fast_dup(self, start: int) -> bool:
         """A tag the fast path matched has a duplicate attribute: let the state machine report it exactly."""

@@ -226,6 +226,16 @@ def test_limit_on_unfinished_tokens(doc: str) -> None:
             run(chunks, switches, max_token_chars=100)
 
 
+def test_tags_matched_with_the_text_between_them_are_capped_but_not_the_text() -> None:
+    text = "x" * 500
+    sink, _ = run([f"<b>{text}</b></i>{text}</p>"], max_token_chars=20)
+    assert sink.merged() == [("start", "b", {}, False), ("chars", text), ("end", "b"), ("end", "i"),
+                             ("chars", text), ("end", "p")]
+    for doc in (f"<b>x</{'b' * 300}>", f"</i>x</{'b' * 300}>", f"<b {'c' * 300}>x</b>"):
+        with pytest.raises(LimitExceeded):
+            run([doc], max_token_chars=100)
+
+
 def test_long_numeric_reference_is_read_without_lookahead() -> None:
     doc = "&#" + "0" * 300 + "65;&#x" + "0" * 300 + "10FFFF0;"
     for chunks in ([doc], [doc[i : i + 7] for i in range(0, len(doc), 7)]):
@@ -373,6 +383,8 @@ _FAST_PATH_SHAPES = [
     "<!---->", "<!-- a <!-- b -->", "</p>", "</P>", "</p x>", "</p/>", "\0", "<p>\0</p>", "text",
     "<script>a<b</script>", "<script>x</SCRIPT >", "<script><!--<script></script>--></script>",
     "<script></scripts></script>", "<style>a</stylex></style/>", "<title>&amp;<b></title>",
+    "<title>a</title>", "<style>p</style>", "<script>1</script>", "<b>1</b>", "</a></b>", "</A>x</b>", "<b>x</B>",
+    "<b></b >", "<b>x</b/>", "</a>x</b y>",
 ]
 
 

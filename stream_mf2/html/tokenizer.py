@@ -268,15 +268,16 @@ _ALPHA_RUN = re.compile(r"[A-Za-z]+")
 #   from the first one written otherwise, are left to ``_SIMPLE_ATTR.findall``.
 # * general: names with capitals; they are lowercased through ``_NAME_CACHE``.
 #
-# End tags likewise: a lowercase name is used as is. Anything the expression does
+# End tags likewise: a lowercase name is used as is. The text and lowercase end
+# tag that often follow a tag are matched with it, saving a match; after a start
+# tag they count only if the tree builder left the tokenizer in the data state
+# (the end tag cannot change it). Anything the expression does
 # not match goes through the state machine, which is exact. An absent group reads
 # as "" (``groups("")``): names are never empty, so a group is present when true.
 _WSC: Final = r"[\t\n\f ]"
 _LOWER_NAME: Final = r"[a-z][^\t\n\f />A-Z]*+"
 _ANY_NAME: Final = r"[a-zA-Z][^\t\n\f />]*+"
-_COMMON_ATTR_SRC: Final = (
-    rf"""{_WSC}++([^\t\n\f />="'<A-Z]++)(?:{_WSC}*+={_WSC}*+"([^"]*+)")?+(?=[\t\n\f />])"""
-)
+_COMMON_ATTR_SRC: Final = rf"""{_WSC}++([^\t\n\f />="'<A-Z]++){_WSC}*+={_WSC}*+"([^"]*+)["]"""
 _VALUE: Final = r"""(?:"[^"]*+"|'[^']*+'|[^\t\n\f >"'<=`]++)"""
 _LOWER_ATTRS: Final = rf"""(?:{_WSC}++[^\t\n\f />="'<A-Z]++(?:{_WSC}*+={_WSC}*+{_VALUE})?+)*+"""
 _ANY_ATTRS: Final = rf"""(?:{_WSC}++[^\t\n\f />="'<]++(?:{_WSC}*+={_WSC}*+{_VALUE})?+)*+"""
@@ -289,6 +290,8 @@ _FAST_DATA = re.compile(
     rf"""|/({_LOWER_NAME})>"""
     # 12-14 general start tag (name, attributes, "/"), 15 general end tag name
     rf"""|({_ANY_NAME})({_ANY_ATTRS}){_WSC}*+(/?)>|/({_ANY_NAME})>)"""
+    # 16-17 text and a lowercase end tag right after: "<td>1</td>", "</a></li>"
+    rf"""(?:([^<]*+)</({_LOWER_NAME})>)?+"""
 )
 # Applied only to attributes the expression above has matched, so they need no checking again.
 _SIMPLE_ATTR = re.compile(
@@ -1064,24 +1067,6 @@ class Tokenizer:
             # (self._pos is only brought up to date before leaving the loop.)
             m = fast(buf, pos, limit)
             if m is not None:
-                if m.lastindex == 11:
-                    # An end tag with a lowercase name, the most common token: two groups suffice.
-                    piece = m[1]
-                    end = m.end()
-                    if end - pos > cap and end - pos - len(piece) > cap:
-                        self._pos = pos + len(piece)
-                        self._limit()
-                    if piece:
-                        if text:
-                            text.append(piece)
-                            self._flush_text()
-                        else:
-                            characters(piece)
-                    elif text:
-                        self._flush_text()
-                    pos = end
-                    end_tag(m[11])
-                    continue
                 (
                     piece,
                     name,
@@ -1093,16 +1078,17 @@ class Tokenizer:
                     v3,
                     more,
                     slash,
-                    _,
+                    end_name,
                     any_name,
                     any_attrs,
                     any_slash,
                     any_end,
+                    text2,
+                    end2,
                 ) = m.groups("")
                 end = m.end()
-                if end - pos > cap and end - pos - len(piece) > cap:
-                    self._pos = pos + len(piece)
-                    self._limit()
+                if end - pos > cap:
+                    self._check_fast_spans(m, pos)
                 if piece:
                     if text:
                         text.append(piece)
@@ -1111,6 +1097,14 @@ class Tokenizer:
                         characters(piece)
                 elif text:
                     self._flush_text()
+                if end_name or any_end:
+                    end_tag(end_name or cache.get(any_end) or _cache_name(any_end))
+                    if end2:
+                        if text2:
+                            characters(text2)
+                        end_tag(end2)
+                    pos = end
+                    continue
                 if name:
                     if not n1:
                         attrs = {}
@@ -1130,9 +1124,11 @@ class Tokenizer:
                         for an, dq, sq, uq in found:
                             attrs.setdefault(an, dq or sq or uq)
                         count += len(found)
-                    if len(attrs) != count:
+                        if len(attrs) != count:
+                            return self._fast_dup(pos + len(piece))
+                    elif count > 1 and len(attrs) != count:
                         return self._fast_dup(pos + len(piece))
-                elif any_name:
+                else:
                     name = cache.get(any_name) or _cache_name(any_name)
                     slash = any_slash
                     if any_attrs:
@@ -1142,16 +1138,20 @@ class Tokenizer:
                             return self._fast_dup(pos + len(piece))
                     else:
                         attrs = {}
-                else:
-                    pos = end
-                    end_tag(cache.get(any_end) or _cache_name(any_end))
-                    continue
-                pos = end
                 self.last_start_tag = name
                 start_tag(name, attrs, slash == "/")
-                if self._state != DATA or self._suspended:
-                    self._pos = pos
+                if end2:
+                    if self._state != DATA or self._suspended:
+                        # The text and end tag after it were matched for the data state.
+                        self._pos = m.start(16)
+                        return True
+                    if text2:
+                        characters(text2)
+                    end_tag(end2)
+                elif self._state != DATA or self._suspended:
+                    self._pos = end
                     return True
+                pos = end
                 continue
             m = _DATA_STOP.search(buf, pos)
             if m is None:
@@ -1242,6 +1242,18 @@ class Tokenizer:
         self.last_start_tag = name
         self.sink.start_tag(name, attrs, m[3] == "/")
         return True
+
+    def _check_fast_spans(self, m: re.Match[str], pos: int) -> None:
+        """Apply ``max_token_chars`` to the tags of a fast-path match (its text is not capped)."""
+        cap = self.max_token_chars
+        start = pos + len(m[1])
+        end = m.start(16) if m[17] else m.end()
+        if end - start > cap:
+            self._pos = start
+            self._limit()
+        if m[17] and m.end() - m.end(16) > cap:
+            self._pos = m.end(16)
+            self._limit()
 
     def _fast_dup(self, start: int) -> bool:
         """A tag the fast path matched has a duplicate attribute: let the state machine report it exactly."""

@@ -14,8 +14,15 @@ through a list indexed by state. The states where documents spend their time
 (data, RCDATA, RAWTEXT, script data, tag and attribute names, attribute values,
 comments, DOCTYPE identifiers, CDATA sections) consume whole runs with
 precompiled regular expressions, so there is no per-character Python loop in the
-common case; a start tag that is written plainly is matched in one go.
-Character references are only decoded where an ``&`` occurs.
+common case. In the data state one match takes the text before a plainly
+written tag, the tag, and often the text and end tag after it; it looks only at
+input before the next ``&`` or NUL, so text and quoted values are scanned as
+"anything but one character" runs. In RAWTEXT and script data one search finds
+the next place that matters (the appropriate end tag, ``<!--``). Character
+references are only decoded where an ``&`` occurs: a named one with its ``;`` is
+looked up directly, and a start tag whose values hold error-free references is
+still read in one match. All of these fall back to the states, which are exact,
+when anything is unusual, and error collection is exact either way.
 
 A state method returns ``False`` when it cannot go on without more input.
 Consumed input is dropped at the end of every ``feed()``. What stays unconsumed
@@ -263,9 +270,10 @@ _ALPHA_RUN = re.compile(r"[A-Za-z]+")
 # tag, tried in this order:
 #
 # * common: no ASCII capital in the tag or attribute names (so nothing needs
-#   lowercasing). The first attributes, up to three, that are double-quoted or
-#   have no value are captured by the expression itself (name, value); the rest,
-#   from the first one written otherwise, are left to ``_SIMPLE_ATTR.findall``.
+#   lowercasing). The first attributes, up to three, that have double-quoted
+#   values are captured by the expression itself (name, value), so most tags
+#   need no second pass; the rest, from the first one written otherwise, are
+#   left to ``_SIMPLE_ATTR.findall``.
 # * general: names with capitals; they are lowercased through ``_NAME_CACHE``.
 #
 # End tags likewise: a lowercase name is used as is. The text and lowercase end
@@ -277,7 +285,7 @@ _ALPHA_RUN = re.compile(r"[A-Za-z]+")
 _WSC: Final = r"[\t\n\f ]"
 _LOWER_NAME: Final = r"[a-z][^\t\n\f />A-Z]*+"
 _ANY_NAME: Final = r"[a-zA-Z][^\t\n\f />]*+"
-_COMMON_ATTR_SRC: Final = rf"""{_WSC}++([^\t\n\f />="'<A-Z]++){_WSC}*+={_WSC}*+"([^"]*+)["]"""
+_COMMON_ATTR_SRC: Final = rf"""{_WSC}++([^\t\n\f />="'<A-Z]++){_WSC}*+={_WSC}*+"([^"]*+)""" + '"'
 _VALUE: Final = r"""(?:"[^"]*+"|'[^']*+'|[^\t\n\f >"'<=`]++)"""
 _LOWER_ATTRS: Final = rf"""(?:{_WSC}++[^\t\n\f />="'<A-Z]++(?:{_WSC}*+={_WSC}*+{_VALUE})?+)*+"""
 _ANY_ATTRS: Final = rf"""(?:{_WSC}++[^\t\n\f />="'<]++(?:{_WSC}*+={_WSC}*+{_VALUE})?+)*+"""

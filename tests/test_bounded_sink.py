@@ -97,7 +97,7 @@ def test_differential(case: object, keep_name: str) -> None:
         assert got == exp, f"{case.id} [{label}] {case.data!r}"
         # Nothing is left behind once the document is complete (except the
         # html and head elements: the head element pointer keeps the latter).
-        assert len(sink._state) <= 2, label
+        assert sink.tracked <= 2, label
 
 
 TARGETED = [
@@ -193,7 +193,7 @@ def test_memory_does_not_grow_with_flat_document() -> None:
     for i in range(2000):
         tok.feed(f"<div><p>para {i}<b>bold</b></p><div class=h-x>item</div></div>")
         if i % 500 == 499:
-            live.append(len(sink._state))
+            live.append(sink.tracked)
     body = tb.open[1]
     assert len(body.children) <= 2
     assert max(live) < 20, live

@@ -129,9 +129,11 @@ NESTED_KEEP = 0
 NESTED_EMPTY = 1
 NESTED_REMOVE = 2
 
+# Per-element flags, kept in ``Element.sink_state`` (0: not tracked by the sink).
 _KEPT = 1
 _OPEN = 2
 _INSIDE = 4  # the element is kept or has a kept ancestor
+_TRACKED = 8  # set on every element the sink tracks, so a tracked state is never 0
 
 #: Default bound on held (completed but not yet final) kept subtrees.
 DEFAULT_MAX_PENDING = 10_000
@@ -147,6 +149,12 @@ def _is_special(el: Element) -> bool:
     return (el.namespace, el.name) in SPECIAL_FOREIGN
 
 
+def _host(fragment: DocumentFragment) -> Element | None:
+    """The tracked template element whose contents ``fragment`` is, if any."""
+    host = fragment.host
+    return host if host is not None and host.sink_state else None
+
+
 class BoundedSink:
     """A tree sink that stores kept subtrees and only the open structure elsewhere.
 
@@ -154,6 +162,10 @@ class BoundedSink:
     ``on_complete(element)`` receives every outermost kept subtree once final,
     in document order. :meth:`set_nested` turns on the optional nested
     hand-over described in the module docstring.
+
+    The sink's per-element flags live in each element's ``sink_state`` slot; an
+    element is *tracked* while that is non-zero, and :attr:`tracked` counts the
+    tracked elements (it stays small on a long flat document).
     """
 
     def __init__(
@@ -173,8 +185,8 @@ class BoundedSink:
         self.max_kept_nodes = max_kept_nodes
         #: How many items were handed over early because ``max_pending`` was reached.
         self.forced = 0
-        self._state: dict[int, int] = {}
-        self._hosts: dict[int, Element] = {}  # id(template contents) -> template
+        #: How many elements the sink tracks right now (created and not yet released or handed over).
+        self.tracked = 0
         self._blocked: dict[int, list[Element]] = {}  # blocker id -> held candidates
         self._n_blocked = 0
         self._ready: list[Element] = []
@@ -198,13 +210,13 @@ class BoundedSink:
 
     # ------------------------------------------------------------ helpers
 
-    def _inside(self, parent: ParentNode) -> bool:
-        st = self._state.get(id(parent))
-        if st is not None:
-            return bool(st & _INSIDE)
-        if isinstance(parent, DocumentFragment):
-            host = self._hosts.get(id(parent))
-            return host is not None and bool(self._state.get(id(host), 0) & _INSIDE)
+    @staticmethod
+    def _inside(parent: ParentNode) -> bool:
+        if type(parent) is Element:
+            return bool(parent.sink_state & _INSIDE)
+        if type(parent) is DocumentFragment:
+            host = parent.host
+            return host is not None and bool(host.sink_state & _INSIDE)
         return False
 
     def _count(self, n: int) -> None:
@@ -220,12 +232,11 @@ class BoundedSink:
         """``node`` was (re)inserted under ``parent``: refresh INSIDE flags below it."""
         if not isinstance(node, Element):
             return
-        state = self._state
         stack: list[tuple[Element, bool]] = [(node, self._inside(parent))]
         while stack:
             el, parent_inside = stack.pop()
-            st = state.get(id(el))
-            if st is None:
+            st = el.sink_state
+            if not st:
                 continue
             if st & _KEPT:
                 if not parent_inside and not st & _OPEN:
@@ -236,7 +247,7 @@ class BoundedSink:
             new = _INSIDE if parent_inside else 0
             if (st & _INSIDE) == new:
                 continue
-            state[id(el)] = (st & ~_INSIDE) | new
+            el.sink_state = (st & ~_INSIDE) | new
             for c in el.children:
                 if isinstance(c, Element):
                     stack.append((c, parent_inside))
@@ -252,48 +263,54 @@ class BoundedSink:
         el = Element(name, namespace, attrs)
         if namespace == HTML_NS:
             if name == "template":
-                contents = el.template_contents = DocumentFragment()
-                self._hosts[id(contents)] = el
+                el.template_contents = DocumentFragment(el)
             elif name == "selectedcontent":
                 self._selectedcontent = True
         if self.keep(el):
-            self._state[id(el)] = _KEPT | _INSIDE | _OPEN
+            el.sink_state = _TRACKED | _KEPT | _INSIDE | _OPEN
             if self.on_nested is not None:
                 self._kept_open[id(el)] = el
         else:
-            self._state[id(el)] = _OPEN
+            el.sink_state = _TRACKED | _OPEN
+        self.tracked += 1
         return el
 
     def create_comment(self, data: str) -> Comment:
         return Comment(data)
 
     def append(self, parent: ParentNode, node: Node) -> None:
-        if node.parent is None:
-            inside = self._inside(parent)
-            if isinstance(node, Element):
-                append_child(parent, node)
-                if node.children:
-                    # A clone made by the adoption agency algorithm already holds nodes.
-                    if inside:
-                        self._count(1)
-                    self._placed(node, parent)
-                elif inside:
-                    self._state[id(node)] |= _INSIDE
-                    self._count(1)
-            elif inside:
-                append_child(parent, node)
-                self._count(1)
+        if node.parent is not None:
+            append_child(parent, node)  # a move (adoption agency algorithm)
+            self._placed(node, parent)
             return
-        append_child(parent, node)  # a move (adoption agency algorithm)
-        self._placed(node, parent)
+        if type(parent) is Element:
+            inside = parent.sink_state & _INSIDE
+        else:
+            inside = self._inside(parent)
+        if type(node) is Element:
+            node.parent = parent
+            parent.children.append(node)
+            if node.children:
+                # A clone made by the adoption agency algorithm already holds nodes.
+                if inside:
+                    self._count(1)
+                self._placed(node, parent)
+            elif inside:
+                node.sink_state |= _INSIDE
+                self._count(1)
+        elif inside:
+            node.parent = parent
+            parent.children.append(node)
+            self._count(1)
 
     def append_text(self, parent: ParentNode, data: str) -> None:
-        st = self._state.get(id(parent))
-        if st is not None:
-            if st & _INSIDE:
-                append_text_child(parent, data)
-        elif self._inside(parent):
-            append_text_child(parent, data)
+        # Text outside kept subtrees is dropped: the common case costs one flag test.
+        if type(parent) is Element:
+            if not parent.sink_state & _INSIDE:
+                return
+        elif not self._inside(parent):
+            return
+        append_text_child(parent, data)
 
     def insert_before(self, parent: ParentNode, node: Node, ref: Node) -> None:
         if node.parent is None:
@@ -306,7 +323,7 @@ class BoundedSink:
                         self._count(1)
                     self._placed(node, parent)
                 elif inside:
-                    self._state[id(node)] |= _INSIDE
+                    node.sink_state |= _INSIDE
                     self._count(1)
             elif inside:
                 insert_child_before(parent, node, ref)
@@ -342,8 +359,7 @@ class BoundedSink:
     def template_contents(self, element: Element) -> DocumentFragment:
         contents = element.template_contents
         if contents is None:
-            contents = element.template_contents = DocumentFragment()
-            self._hosts[id(contents)] = element
+            contents = element.template_contents = DocumentFragment(element)
         return contents
 
     def pop(self, element: Element) -> None:
@@ -352,33 +368,51 @@ class BoundedSink:
             self._recheck = []
             for cand in recheck:
                 self._ready_or_hold(cand)
-        key = id(element)
-        st = self._state.get(key)
-        if st is None or not st & _OPEN:
+        st = element.sink_state
+        if not st & _OPEN:
             return  # the head element can be popped twice; untracked nodes are ignored
-        st &= ~_OPEN
-        self._state[key] = st
-        if st & _KEPT and self._kept_open:
-            self._kept_open.pop(key, None)
-        if self._selectedcontent and st & _INSIDE and element.name == "option" and element.namespace == HTML_NS:
-            maybe_clone_option(element)
-        if st & _KEPT:
-            parent = element.parent
-            outermost = parent is None or not self._inside(parent)
-            if outermost or (self.on_nested is not None and self._watched(element)):
-                self._ready_or_hold(element)
-        elif not st & _INSIDE:
-            self._release(element)
-        woken = self._blocked.pop(key, None)
-        if woken:
-            self._n_blocked -= len(woken)
-            for cand in woken:
-                self._ready_or_hold(cand)
-        if _FRAMESET in self._blocked and not self._frameset_possible():
-            woken = self._blocked.pop(_FRAMESET)
-            self._n_blocked -= len(woken)
-            for cand in woken:
-                self._ready_or_hold(cand)
+        st ^= _OPEN
+        element.sink_state = st
+        if st & _INSIDE:
+            if self._selectedcontent and element.name == "option" and element.namespace == HTML_NS:
+                maybe_clone_option(element)
+            if st & _KEPT:
+                if self._kept_open:
+                    self._kept_open.pop(id(element), None)
+                parent = element.parent
+                outermost = parent is None or not self._inside(parent)
+                if outermost or (self.on_nested is not None and self._watched(element)):
+                    self._ready_or_hold(element)
+        else:
+            # _release, inlined: this is the fate of nearly every element of a page.
+            children = element.children
+            if (
+                not (children and any(type(c) is Element for c in children))
+                and not (element.name == "head" and element.namespace == HTML_NS)
+            ):
+                parent = element.parent
+                if parent is not None:
+                    siblings = parent.children
+                    if siblings and siblings[-1] is element:
+                        siblings.pop()
+                        element.parent = None
+                    else:
+                        detach(element)
+                element.sink_state = 0
+                self.tracked -= 1
+                if parent is not None and type(parent) is Element and parent.sink_state == _TRACKED:
+                    self._cascade(parent)
+        if self._blocked:
+            woken = self._blocked.pop(id(element), None)
+            if woken:
+                self._n_blocked -= len(woken)
+                for cand in woken:
+                    self._ready_or_hold(cand)
+            if _FRAMESET in self._blocked and not self._frameset_possible():
+                woken = self._blocked.pop(_FRAMESET)
+                self._n_blocked -= len(woken)
+                for cand in woken:
+                    self._ready_or_hold(cand)
         if self._ready or self._n_blocked > self.max_pending:
             self._hand_over()
 
@@ -390,7 +424,6 @@ class BoundedSink:
 
     def _classify(self, el: Element) -> tuple[str, int]:
         """("root" | "nested" | "covered" | "detached" | "blocked", blocker key) for popped kept ``el``."""
-        state = self._state
         seen_special = False
         node: ParentNode | None = el.parent
         crossed_fragment = False
@@ -399,7 +432,7 @@ class BoundedSink:
         watch = self.watch_nested if self.on_nested is not None else None
         while node is not None:
             if isinstance(node, Element):
-                st = state.get(id(node), 0)
+                st = node.sink_state
                 if st & _OPEN:
                     if node.namespace == HTML_NS and node.name == "table":
                         return "blocked", id(node)
@@ -413,7 +446,7 @@ class BoundedSink:
                 node = node.parent
             elif isinstance(node, DocumentFragment):
                 crossed_fragment = True
-                node = self._hosts.get(id(node))
+                node = _host(node)
             else:
                 break
         if covered:
@@ -436,7 +469,7 @@ class BoundedSink:
         while stack:
             n = stack.pop()
             if isinstance(n, Element):
-                if state.get(id(n), 0) & _OPEN:
+                if n.sink_state & _OPEN:
                     return "blocked", id(n)
                 stack.extend(n.children)
                 if n.template_contents is not None:
@@ -444,7 +477,7 @@ class BoundedSink:
         return ("nested" if covered else "root"), 0
 
     def _ready_or_hold(self, el: Element) -> None:
-        if id(el) not in self._state:
+        if not el.sink_state:
             return
         kind, blocker = self._classify(el)
         if kind == "root" or kind == "nested":
@@ -475,7 +508,7 @@ class BoundedSink:
             everything.sort(key=_doc_position)
             self._ready = []
             for el in everything:
-                if id(el) in self._state:
+                if el.sink_state:
                     self._emit(el)
             return
         first_held = min((_doc_position(c) for cands in self._blocked.values() for c in cands), default=None)
@@ -492,7 +525,7 @@ class BoundedSink:
             self._emit(el)
 
     def _emit(self, el: Element) -> None:
-        if id(el) not in self._state:
+        if not el.sink_state:
             return  # a nested candidate whose outermost kept ancestor was handed over first
         parent = el.parent
         if parent is not None and self._inside(parent):
@@ -505,13 +538,13 @@ class BoundedSink:
         if parent is not None:
             self._cascade(parent)
 
-    def _top_kept(self, el: Element) -> Element | None:
+    @staticmethod
+    def _top_kept(el: Element) -> Element | None:
         """The outermost kept ancestor of ``el``."""
-        state = self._state
         top: Element | None = None
         node = el.parent
         while isinstance(node, Element):
-            if state.get(id(node), 0) & _KEPT:
+            if node.sink_state & _KEPT:
                 top = node
             node = node.parent
         return top
@@ -521,14 +554,13 @@ class BoundedSink:
 
         Only then is ``top`` sure to be the next outermost subtree handed over.
         """
-        state = self._state
         for el in self._kept_open.values():
             if el is not top:
                 parent = el.parent
                 if parent is None or not self._inside(parent):
                     return False
         for cand in [*self._ready, *self._recheck, *(c for cands in self._blocked.values() for c in cands)]:
-            if cand is not top and id(cand) in state:
+            if cand is not top and cand.sink_state:
                 parent = cand.parent
                 if parent is None or not self._inside(parent):
                     return False
@@ -572,8 +604,9 @@ class BoundedSink:
             self._cascade(parent)
 
     def _untrack(self, root: Node) -> None:
-        state = self._state
+        kept_open = self._kept_open
         n = 0
+        untracked = 0
         stack: list[Node] = [root]
         while stack:
             node = stack.pop()
@@ -581,35 +614,23 @@ class BoundedSink:
             if isinstance(node, ParentNode):
                 stack.extend(node.children)
             if isinstance(node, Element):
-                state.pop(id(node), None)
-                if self._kept_open:
-                    self._kept_open.pop(id(node), None)
+                if node.sink_state:
+                    node.sink_state = 0
+                    untracked += 1
+                if kept_open:
+                    kept_open.pop(id(node), None)
                 contents = node.template_contents
                 if contents is not None:
-                    self._hosts.pop(id(contents), None)
                     stack.extend(contents.children)
+        self.tracked -= untracked
         self._kept_nodes = max(0, self._kept_nodes - n)
 
-    def _release(self, el: Element) -> None:
-        """A popped element outside kept subtrees: detach it once it holds no elements."""
-        if el.name == "head" and el.namespace == HTML_NS:
-            return  # the head element pointer can insert into it again
-        if any(isinstance(c, Element) for c in el.children):
-            return
-        parent = el.parent
-        detach(el)
-        self._state.pop(id(el), None)
-        contents = el.template_contents
-        if contents is not None:
-            self._hosts.pop(id(contents), None)
-        if parent is not None:
-            self._cascade(parent)
-
     def _cascade(self, parent: ParentNode) -> None:
+        """Release ``parent`` and its ancestors while they are popped, outside kept subtrees and empty."""
         node: ParentNode | None = parent
-        while isinstance(node, Element):
-            st = self._state.get(id(node))
-            if st is None or st & (_OPEN | _INSIDE):
+        while type(node) is Element:
+            # Tracked and neither open nor inside a kept subtree (kept implies inside).
+            if node.sink_state != _TRACKED:
                 return
             if node.name == "head" and node.namespace == HTML_NS:
                 return
@@ -617,9 +638,8 @@ class BoundedSink:
                 return
             nxt = node.parent
             detach(node)
-            self._state.pop(id(node), None)
-            if node.template_contents is not None:
-                self._hosts.pop(id(node.template_contents), None)
+            node.sink_state = 0
+            self.tracked -= 1
             node = nxt
 
 

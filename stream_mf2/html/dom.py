@@ -28,13 +28,17 @@ class Node:
         self.parent: ParentNode | None = None
 
 
+# The constructors below set every slot directly instead of chaining
+# ``super().__init__()``: one Python call per node instead of up to three.
+
+
 class ParentNode(Node):
     """A node that can hold children: document, fragment or element."""
 
     __slots__ = ("children",)
 
     def __init__(self) -> None:
-        super().__init__()
+        self.parent = None
         self.children: list[Node] = []
 
 
@@ -45,14 +49,24 @@ class Document(ParentNode):
     __slots__ = ("mode",)
 
     def __init__(self) -> None:
-        super().__init__()
+        self.parent = None
+        self.children = []
         self.mode = "no-quirks"
 
 
 class DocumentFragment(ParentNode):
-    """A fragment: the result of fragment parsing, or a template's contents."""
+    """A fragment: the result of fragment parsing, or a template's contents.
 
-    __slots__ = ()
+    ``host`` is the ``template`` element whose contents this is, when a sink
+    recorded it (the DOM's "template contents owner" link); otherwise ``None``.
+    """
+
+    __slots__ = ("host",)
+
+    def __init__(self, host: Element | None = None) -> None:
+        self.parent = None
+        self.children = []
+        self.host = host
 
 
 class Element(ParentNode):
@@ -62,16 +76,22 @@ class Element(ParentNode):
     one of the ``*_NS`` constants, ``attrs`` maps the attribute's qualified
     name (``"xlink:href"`` for an adjusted foreign attribute) to its value, in
     source order. ``template_contents`` is set only for an HTML ``template``.
+
+    ``sink_state`` is not part of the DOM: it is bookkeeping of the sink that
+    created the element (the bounded sink keeps its per-element flags there
+    rather than in a dictionary keyed by ``id()``); ``0`` means "not tracked".
     """
 
-    __slots__ = ("attrs", "name", "namespace", "template_contents")
+    __slots__ = ("attrs", "name", "namespace", "sink_state", "template_contents")
 
     def __init__(self, name: str, namespace: str = HTML_NS, attrs: dict[str, str] | None = None) -> None:
-        super().__init__()
+        self.parent = None
+        self.children = []
         self.name = name
         self.namespace = namespace
         self.attrs: dict[str, str] = attrs if attrs is not None else {}
         self.template_contents: DocumentFragment | None = None
+        self.sink_state = 0
 
     def __repr__(self) -> str:
         return f"<Element {self.name!r} {self.attrs!r}>"
@@ -83,7 +103,7 @@ class Text(Node):
     __slots__ = ("data",)
 
     def __init__(self, data: str) -> None:
-        super().__init__()
+        self.parent = None
         self.data = data
 
     def __repr__(self) -> str:
@@ -96,7 +116,7 @@ class Comment(Node):
     __slots__ = ("data",)
 
     def __init__(self, data: str) -> None:
-        super().__init__()
+        self.parent = None
         self.data = data
 
 
@@ -106,7 +126,7 @@ class Doctype(Node):
     __slots__ = ("name", "public_id", "system_id")
 
     def __init__(self, name: str, public_id: str, system_id: str) -> None:
-        super().__init__()
+        self.parent = None
         self.name = name
         self.public_id = public_id
         self.system_id = system_id

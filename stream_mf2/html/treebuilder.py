@@ -167,7 +167,8 @@ class TreeBuilder:
         self.template_modes: list[int] = []
         self.open: list[Element] = []
         self.afe: list[Element | None] = []  # None is a marker
-        self._open_ids: set[int] = set()
+        # The open elements as a set (identity hash): "is this formatting element open?" in O(1).
+        self._open_set: set[Element] = set()
         self._counts: dict[str, int] = {}
         self._pending_pops: list[Element] = []
         self.head: Element | None = None
@@ -181,6 +182,11 @@ class TreeBuilder:
         self._done = False
         #: Called with the canonical encoding name a ``<meta>`` declares (see above).
         self.meta_encoding_hook: Callable[[str], None] | None = None
+        # Bound sink methods of the per-element hot paths, looked up once.
+        self._create_element = sink.create_element
+        self._sink_append = sink.append
+        self._sink_append_text = sink.append_text
+        self._sink_pop = sink.pop
         attach = getattr(sink, "attach_tree_builder", None)
         if attach is not None:
             attach(self)  # lets a sink read the frameset-ok flag (see BoundedSink)
@@ -232,6 +238,25 @@ class TreeBuilder:
     def start_tag(self, name: str, attrs: dict[str, str], self_closing: bool) -> None:
         """A start tag token."""
         self._ignore_lf = False
+        if self.mode == IN_BODY:
+            stack = self.open
+            if stack and stack[-1].namespace == HTML_NS and (self._context is None or len(stack) > 1):
+                # Most start tags of a page: "in body" with an HTML current node, so
+                # neither the foreign-content test nor the mode dispatch can apply.
+                handler = _BODY_START.get(name)
+                if handler is not None:
+                    handler(self, name, attrs, self_closing)
+                else:
+                    # "Any other start tag" (_start_in_body), inlined.
+                    afe = self.afe
+                    if afe:
+                        last = afe[-1]
+                        if last is not None and last not in self._open_set:
+                            self._reconstruct()
+                    self._insert_html(name, attrs)
+                if self._pending_pops:
+                    self._flush_pops()
+                return
         self._start(name, attrs, self_closing)
         if self._pending_pops:
             self._flush_pops()
@@ -239,6 +264,22 @@ class TreeBuilder:
     def end_tag(self, name: str) -> None:
         """An end tag token."""
         self._ignore_lf = False
+        if self.mode == IN_BODY:
+            stack = self.open
+            if stack:
+                cur = stack[-1]
+                if cur.namespace == HTML_NS and (self._context is None or len(stack) > 1):
+                    # As in start_tag: "in body" rules without the foreign-content test.
+                    handler = _BODY_END.get(name)
+                    if handler is not None:
+                        handler(self, name)
+                    elif cur.name == name:
+                        self._pop()  # "any other end tag", well nested: nothing else to close
+                    else:
+                        self._end_other_in_body(name)
+                    if self._pending_pops:
+                        self._flush_pops()
+                    return
         self._end(name)
         if self._pending_pops:
             self._flush_pops()
@@ -254,6 +295,27 @@ class TreeBuilder:
                 if not data:
                     return
         stack = self.open
+        if (
+            self.mode == IN_BODY
+            and stack
+            and stack[-1].namespace == HTML_NS
+            and self._context is None
+            and "\0" not in data
+        ):
+            # "in body" text with an HTML current node (_chars_in_body, inlined).
+            afe = self.afe
+            if afe:
+                last = afe[-1]
+                if last is not None and last not in self._open_set:
+                    self._reconstruct()
+            if self.frameset_ok and data.strip(WS):
+                self.frameset_ok = False
+            target = stack[-1]
+            if self._foster or (target.name == "template" and target.namespace == HTML_NS):
+                self._insert_text(data)
+            else:
+                self._sink_append_text(target, data)
+            return
         while data:
             if (
                 stack
@@ -357,7 +419,7 @@ class TreeBuilder:
 
     def _push(self, el: Element) -> None:
         self.open.append(el)
-        self._open_ids.add(id(el))
+        self._open_set.add(el)
         if el.namespace == HTML_NS:
             c = self._counts
             c[el.name] = c.get(el.name, 0) + 1
@@ -373,14 +435,18 @@ class TreeBuilder:
             )
 
     def _forget(self, el: Element) -> None:
-        self._open_ids.discard(id(el))
+        self._open_set.discard(el)
         if el.namespace == HTML_NS:
             self._counts[el.name] -= 1
         self._pending_pops.append(el)
 
     def _pop(self) -> Element:
         el = self.open.pop()
-        self._forget(el)
+        # _forget, inlined
+        self._open_set.discard(el)
+        if el.namespace == HTML_NS:
+            self._counts[el.name] -= 1
+        self._pending_pops.append(el)
         return el
 
     def _stack_index(self, el: Element) -> int:
@@ -399,7 +465,7 @@ class TreeBuilder:
     def _flush_pops(self) -> None:
         pops = self._pending_pops
         self._pending_pops = []
-        pop = self.sink.pop
+        pop = self._sink_pop
         for el in pops:
             pop(el)
 
@@ -419,7 +485,7 @@ class TreeBuilder:
                 return
 
     def _pop_until_node(self, node: Element) -> None:
-        if id(node) not in self._open_ids:
+        if node not in self._open_set:
             return
         while True:
             if self._pop() is node:
@@ -537,18 +603,19 @@ class TreeBuilder:
             self.sink.insert_before(parent, node, ref)
 
     def _insert_html(self, name: str, attrs: Attrs) -> Element:
-        el = self.sink.create_element(name, HTML_NS, attrs)
-        target = self.open[-1]
+        el = self._create_element(name, HTML_NS, attrs)
+        stack = self.open
+        target = stack[-1]
         if self._foster or (target.name == "template" and target.namespace == HTML_NS):
             self._insert_node(el, self._appropriate_place())
         else:
-            self.sink.append(target, el)
+            self._sink_append(target, el)
         # _push, inlined: this is the hottest path of tree construction.
-        self.open.append(el)
-        self._open_ids.add(id(el))
+        stack.append(el)
+        self._open_set.add(el)
         c = self._counts
         c[name] = c.get(name, 0) + 1
-        if len(self.open) > self.max_depth:
+        if len(stack) > self.max_depth:
             self._depth_exceeded()
         return el
 
@@ -625,12 +692,12 @@ class TreeBuilder:
         if not afe:
             return
         last = afe[-1]
-        if last is None or id(last) in self._open_ids:
+        if last is None or last in self._open_set:
             return
         i = len(afe) - 1
         while i > 0:
             e = afe[i - 1]
-            if e is None or id(e) in self._open_ids:
+            if e is None or e in self._open_set:
                 break
             i -= 1
         for j in range(i, len(afe)):
@@ -653,9 +720,17 @@ class TreeBuilder:
         stack = self.open
         afe = self.afe
         cur = stack[-1]
-        if cur.name == subject and cur.namespace == HTML_NS and self._afe_index(cur) < 0:
-            self._pop()
-            return True
+        if cur.name == subject and cur.namespace == HTML_NS:
+            if afe and afe[-1] is cur:
+                # The formatting element is the current node (well-nested markup): it is
+                # in scope and has no furthest block, so the algorithm pops it and
+                # removes it from the list (steps 4.3-4.7 of the outer loop).
+                afe.pop()
+                self._pop()
+                return True
+            if self._afe_index(cur) < 0:
+                self._pop()
+                return True
         for _outer in range(8):
             fe_i = -1
             for i in range(len(afe) - 1, -1, -1):
@@ -669,7 +744,7 @@ class TreeBuilder:
                 return False
             fe = afe[fe_i]
             assert fe is not None
-            if id(fe) not in self._open_ids:
+            if fe not in self._open_set:
                 del afe[fe_i]
                 return True
             if not self._node_in_scope(fe):
@@ -710,8 +785,8 @@ class TreeBuilder:
                 clone = self.sink.create_element(node.name, node.namespace, dict(node.attrs))
                 afe[node_afe] = clone
                 stack[node_s] = clone
-                self._open_ids.add(id(clone))
-                self._open_ids.discard(id(node))
+                self._open_set.add(clone)
+                self._open_set.discard(node)
                 self._pending_pops.append(node)
                 if last_node is fb:
                     bookmark = node_afe + 1
@@ -729,7 +804,7 @@ class TreeBuilder:
             self._remove_from_stack(fe)
             fb_s = self._stack_index(fb)
             stack.insert(fb_s + 1, new)
-            self._open_ids.add(id(new))
+            self._open_set.add(new)
             self._counts[new.name] = self._counts.get(new.name, 0) + 1
         return True
 
@@ -937,7 +1012,7 @@ class TreeBuilder:
         afe = self.afe
         if afe:
             last = afe[-1]
-            if last is not None and id(last) not in self._open_ids:
+            if last is not None and last not in self._open_set:
                 self._reconstruct()
         if self.frameset_ok and data.strip(WS):
             self.frameset_ok = False
@@ -1190,7 +1265,7 @@ class TreeBuilder:
         afe = self.afe
         if afe:
             last = afe[-1]
-            if last is not None and id(last) not in self._open_ids:
+            if last is not None and last not in self._open_set:
                 self._reconstruct()
         self._insert_html(name, attrs)
 

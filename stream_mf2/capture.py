@@ -186,6 +186,10 @@ class Capture:
             return False
         if self._wanted and attrs.get("id") in self._wanted:
             return True
+        # keeps() asks for a rel link (needs ``rel``) or a root class (needs ``class``):
+        # most elements have neither, and need not go through it.
+        if "class" not in attrs and "rel" not in attrs:
+            return False
         return keeps(element, self.ctx)
 
     # -- completion ----------------------------------------------------------

@@ -270,11 +270,26 @@ class TreeBuilder:
                 cur = stack[-1]
                 if cur.namespace == HTML_NS and (self._context is None or len(stack) > 1):
                     # As in start_tag: "in body" rules without the foreign-content test.
+                    if cur.name == name:
+                        # Well nested: for these names the in-body rules only pop the
+                        # current node; formatting elements also leave the list of active
+                        # formatting elements (the adoption agency's first steps). The
+                        # pop is reported to the sink at once: this token does nothing else.
+                        just_pop = name not in _END_NOT_JUST_POP
+                        if not just_pop and name in FORMATTING:
+                            afe = self.afe
+                            if afe and afe[-1] is cur:
+                                afe.pop()
+                                just_pop = True
+                        if just_pop:
+                            stack.pop()
+                            self._open_set.discard(cur)
+                            self._counts[name] -= 1
+                            self._sink_pop(cur)
+                            return
                     handler = _BODY_END.get(name)
                     if handler is not None:
                         handler(self, name)
-                    elif cur.name == name:
-                        self._pop()  # "any other end tag", well nested: nothing else to close
                     else:
                         self._end_other_in_body(name)
                     if self._pending_pops:
@@ -2114,3 +2129,10 @@ for _n in HEADINGS:
 for _n in FORMATTING:
     _BODY_END[_n] = _T._be_formatting
 del _n
+
+# End tags whose in-body handler does more than pop the current node when that
+# node is an HTML element of the same name (the others: "any other end tag",
+# blocks, headings, p, li, dd, dt).
+_END_NOT_JUST_POP = frozenset(
+    n for n, h in _BODY_END.items() if h not in (_T._be_block, _T._be_heading, _T._be_p, _T._be_li, _T._be_dd)
+)

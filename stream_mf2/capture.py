@@ -108,6 +108,8 @@ from stream_mf2.mf2.items import FoldedItem
 DEFAULT_MAX_HELD_ITEMS = 10_000
 #: How many id'd ``th`` cells are remembered for ``headers`` references.
 RECENT_HEADER_CELLS = 64
+# HTML elements the keep predicate looks at by name (one set test for all others).
+_OBSERVED = frozenset(("base", "head", "html", "meta", "th"))
 
 
 class _Container:
@@ -165,8 +167,8 @@ class Capture:
     def keep(self, element: Element) -> bool:
         """Does ``element`` start a kept subtree? Also observes document metadata."""
         attrs = element.attrs
-        if element.namespace == HTML_NS:
-            name = element.name
+        name = element.name
+        if name in _OBSERVED and element.namespace == HTML_NS:
             if name == "base":
                 href = attrs.get("href")
                 if href is not None:

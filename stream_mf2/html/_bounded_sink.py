@@ -275,6 +275,28 @@ class BoundedSink:
         self.tracked += 1
         return el
 
+    def create_element_in(self, parent: ParentNode, name: str, namespace: str, attrs: dict[str, str]) -> Element:
+        """:meth:`create_element` then :meth:`append` to ``parent``, in one call (the common insertion)."""
+        el = Element(name, namespace, attrs)
+        if namespace == HTML_NS:
+            if name == "template":
+                el.template_contents = DocumentFragment(el)
+            elif name == "selectedcontent":
+                self._selectedcontent = True
+        inside = parent.sink_state & _INSIDE if type(parent) is Element else self._inside(parent)
+        if self.keep(el):
+            el.sink_state = _TRACKED | _KEPT | _INSIDE | _OPEN
+            if self.on_nested is not None:
+                self._kept_open[id(el)] = el
+        else:
+            el.sink_state = (_TRACKED | _OPEN | _INSIDE) if inside else (_TRACKED | _OPEN)
+        self.tracked += 1
+        el.parent = parent
+        parent.children.append(el)
+        if inside:
+            self._count(1)
+        return el
+
     def create_comment(self, data: str) -> Comment:
         return Comment(data)
 

@@ -38,6 +38,11 @@ class TreeSink(Protocol):
     tree builder once, at construction, and may read (never change) its state
     (``frameset_ok``, ``open``, ``fragment_case``); :class:`BoundedSink` uses
     it to know whether ``<frameset>`` can still replace the body.
+
+    Optional: ``create_element_in(parent, name, namespace, attrs)`` does
+    :meth:`create_element` then :meth:`append` to ``parent`` in one call and
+    returns the element; the tree builder uses it for the common insertion (a
+    new element as the current node's last child) when the sink has it.
     """
 
     document: Document
@@ -252,6 +257,13 @@ class DomSink:
 
     def create_comment(self, data: str) -> Comment:
         return Comment(data)
+
+    def create_element_in(self, parent: ParentNode, name: str, namespace: str, attrs: dict[str, str]) -> Element:
+        """:meth:`create_element`, then append the element to ``parent``."""
+        el = self.create_element(name, namespace, attrs)
+        el.parent = parent
+        parent.children.append(el)
+        return el
 
     def append(self, parent: ParentNode, node: Node) -> None:
         append_child(parent, node)

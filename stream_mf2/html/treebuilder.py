@@ -184,6 +184,9 @@ class TreeBuilder:
         self.meta_encoding_hook: Callable[[str], None] | None = None
         # Bound sink methods of the per-element hot paths, looked up once.
         self._create_element = sink.create_element
+        self._create_element_in: Callable[[ParentNode, str, str, Attrs], Element] = getattr(
+            sink, "create_element_in", self._create_then_append
+        )
         self._sink_append = sink.append
         self._sink_append_text = sink.append_text
         self._sink_pop = sink.pop
@@ -617,14 +620,20 @@ class TreeBuilder:
         else:
             self.sink.insert_before(parent, node, ref)
 
+    def _create_then_append(self, parent: ParentNode, name: str, namespace: str, attrs: Attrs) -> Element:
+        """``create_element_in`` for a sink that does not have it."""
+        el = self.sink.create_element(name, namespace, attrs)
+        self.sink.append(parent, el)
+        return el
+
     def _insert_html(self, name: str, attrs: Attrs) -> Element:
-        el = self._create_element(name, HTML_NS, attrs)
         stack = self.open
         target = stack[-1]
         if self._foster or (target.name == "template" and target.namespace == HTML_NS):
+            el = self._create_element(name, HTML_NS, attrs)
             self._insert_node(el, self._appropriate_place())
         else:
-            self._sink_append(target, el)
+            el = self._create_element_in(target, name, HTML_NS, attrs)
         # _push, inlined: this is the hottest path of tree construction.
         stack.append(el)
         self._open_set.add(el)

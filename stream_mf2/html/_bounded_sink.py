@@ -408,9 +408,8 @@ class BoundedSink:
         else:
             # _release, inlined: this is the fate of nearly every element of a page.
             children = element.children
-            if (
-                not (children and any(type(c) is Element for c in children))
-                and not (element.name == "head" and element.namespace == HTML_NS)
+            if not (children and any(type(c) is Element for c in children)) and not (
+                element.name == "head" and element.namespace == HTML_NS
             ):
                 parent = element.parent
                 if parent is not None:
@@ -472,13 +471,7 @@ class BoundedSink:
             else:
                 break
         if covered:
-            if (
-                watch is None
-                or top is None
-                or crossed_fragment
-                or not isinstance(node, Document)
-                or not watch(el, top)
-            ):
+            if watch is None or top is None or crossed_fragment or not isinstance(node, Document) or not watch(el, top):
                 return "covered", 0
         elif crossed_fragment or not isinstance(node, Document):
             return "detached", 0

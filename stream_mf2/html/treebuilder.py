@@ -89,6 +89,9 @@ AFTER_FRAMESET = 18
 AFTER_AFTER_BODY = 19
 AFTER_AFTER_FRAMESET = 20
 
+# Modes whose character tokens follow the "in body" rules (see _CHARS).
+_BODY_TEXT_MODES = frozenset((IN_BODY, IN_CAPTION, IN_CELL, IN_TEMPLATE))
+
 _TABLE_TEXT_PARENTS = frozenset(("table", "tbody", "template", "tfoot", "thead", "tr"))
 _HEAD_ELEMENTS = frozenset(
     ("base", "basefont", "bgsound", "link", "meta", "noframes", "script", "style", "template", "title")
@@ -96,6 +99,10 @@ _HEAD_ELEMENTS = frozenset(
 _TABLE_SECTION = frozenset(("tbody", "tfoot", "thead"))
 _CELL_OR_ROW_START = frozenset(("caption", "col", "colgroup", "tbody", "td", "tfoot", "th", "thead", "tr"))
 _RAWTEXT_CONTEXT = frozenset(("style", "xmp", "iframe", "noembed", "noframes"))
+# End tags the "in cell" rules handle themselves; all others follow "in body".
+_CELL_OWN_END = frozenset(
+    ("td", "th", "body", "caption", "col", "colgroup", "html", "table", "tbody", "tfoot", "thead", "tr")
+)
 
 Attrs = dict[str, str]
 
@@ -241,11 +248,13 @@ class TreeBuilder:
     def start_tag(self, name: str, attrs: dict[str, str], self_closing: bool) -> None:
         """A start tag token."""
         self._ignore_lf = False
-        if self.mode == IN_BODY:
+        mode = self.mode
+        if mode == IN_BODY or (mode == IN_CELL and name not in _CELL_OR_ROW_START):
             stack = self.open
             if stack and stack[-1].namespace == HTML_NS and (self._context is None or len(stack) > 1):
-                # Most start tags of a page: "in body" with an HTML current node, so
-                # neither the foreign-content test nor the mode dispatch can apply.
+                # Most start tags of a page: "in body" rules (also those "in cell" that
+                # defer to them) with an HTML current node, so neither the
+                # foreign-content test nor the mode dispatch can apply.
                 handler = _BODY_START.get(name)
                 if handler is not None:
                     handler(self, name, attrs, self_closing)
@@ -260,6 +269,31 @@ class TreeBuilder:
                 if self._pending_pops:
                     self._flush_pops()
                 return
+        stack = self.open
+        if stack and self._context is None:
+            cur = stack[-1]
+            if (
+                cur.namespace == SVG_NS
+                and cur.name not in SVG_HTML_INTEGRATION
+                and name not in BREAKOUT
+                and name != "font"
+            ):
+                # Inside SVG, not at an HTML integration point: "any other start tag"
+                # of the foreign content rules (_foreign_start, _insert_foreign), inlined.
+                # The current node is foreign, so the insertion place is the current node.
+                el = self._create_element_in(
+                    cur, SVG_TAG_ADJUST.get(name, name), SVG_NS, _adjust_foreign_attrs(attrs, SVG_NS)
+                )
+                stack.append(el)
+                self._open_set.add(el)
+                if len(stack) > self.max_depth:
+                    self._depth_exceeded()
+                if self_closing:
+                    # Nothing else happens in this token: the pop is reported at once.
+                    stack.pop()
+                    self._open_set.discard(el)
+                    self._sink_pop(el)
+                return
         self._start(name, attrs, self_closing)
         if self._pending_pops:
             self._flush_pops()
@@ -267,7 +301,8 @@ class TreeBuilder:
     def end_tag(self, name: str) -> None:
         """An end tag token."""
         self._ignore_lf = False
-        if self.mode == IN_BODY:
+        mode = self.mode
+        if mode == IN_BODY or (mode == IN_CELL and name not in _CELL_OWN_END):
             stack = self.open
             if stack:
                 cur = stack[-1]
@@ -298,6 +333,16 @@ class TreeBuilder:
                     if self._pending_pops:
                         self._flush_pops()
                     return
+        stack = self.open
+        if self._context is None and len(stack) > 1:
+            cur = stack[-1]
+            if cur.namespace != HTML_NS and name != "br" and name != "p" and cur.name.lower() == name:
+                # Foreign content, the current node's own end tag (_foreign_end): pop it,
+                # reported at once as nothing else happens in this token.
+                stack.pop()
+                self._open_set.discard(cur)
+                self._sink_pop(cur)
+                return
         self._end(name)
         if self._pending_pops:
             self._flush_pops()
@@ -313,14 +358,19 @@ class TreeBuilder:
                 if not data:
                     return
         stack = self.open
+        mode = self.mode
+        if mode == TEXT and not self._foster and stack and self._context is None:
+            # Raw text / RCDATA content (_chars_text): into the current node.
+            self._sink_append_text(stack[-1], data)
+            return
         if (
-            self.mode == IN_BODY
+            mode in _BODY_TEXT_MODES
             and stack
             and stack[-1].namespace == HTML_NS
             and self._context is None
             and "\0" not in data
         ):
-            # "in body" text with an HTML current node (_chars_in_body, inlined).
+            # Text under the "in body" rules with an HTML current node (_chars_in_body, inlined).
             afe = self.afe
             if afe:
                 last = afe[-1]

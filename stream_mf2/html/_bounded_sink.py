@@ -294,7 +294,9 @@ class BoundedSink:
         el.parent = parent
         parent.children.append(el)
         if inside:
-            self._count(1)
+            self._kept_nodes += 1
+            if self._kept_nodes > self.max_kept_nodes:
+                self._count(0)  # raises
         return el
 
     def create_comment(self, data: str) -> Comment:

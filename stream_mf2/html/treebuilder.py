@@ -259,13 +259,22 @@ class TreeBuilder:
                 if handler is not None:
                     handler(self, name, attrs, self_closing)
                 else:
-                    # "Any other start tag" (_start_in_body), inlined.
+                    # "Any other start tag" (_start_in_body and _insert_html), inlined.
                     afe = self.afe
                     if afe:
                         last = afe[-1]
                         if last is not None and last not in self._open_set:
                             self._reconstruct()
-                    self._insert_html(name, attrs)
+                    target = stack[-1]
+                    if self._foster or (target.name == "template" and target.namespace == HTML_NS):
+                        self._insert_html(name, attrs)
+                    else:
+                        stack.append(self._create_element_in(target, name, HTML_NS, attrs))
+                        self._open_set.add(stack[-1])
+                        c = self._counts
+                        c[name] = c.get(name, 0) + 1
+                        if len(stack) > self.max_depth:
+                            self._depth_exceeded()
                 if self._pending_pops:
                     self._flush_pops()
                 return

@@ -628,9 +628,11 @@ class BoundedSink:
         while stack:
             node = stack.pop()
             n += 1
-            if isinstance(node, ParentNode):
-                stack.extend(node.children)
-            if isinstance(node, Element):
+            # Only elements hold children here (template contents are walked through their host).
+            if type(node) is Element:
+                children = node.children
+                if children:
+                    stack.extend(children)
                 if node.sink_state:
                     node.sink_state = 0
                     untracked += 1

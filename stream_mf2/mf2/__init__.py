@@ -72,14 +72,15 @@ runs on every top-level item root before it is parsed (mf1 include pattern).
 
 from __future__ import annotations
 
-from stream_mf2.html.dom import Element
+from stream_mf2.html.dom import HTML_NS, Element
 
+from .classes import CLASS_INFO, class_info
 from .context import Mf2Context
 from .document import collect_rels, document_context, parse_dom
 from .items import child_of, element_root_types, fold_nested, is_root, items_from_subtree
 from .metaformats import meta_item
 from .options import TAILWIND_ROOTS, Options
-from .rels import is_rel_link
+from .rels import REL_ELEMENTS, is_rel_link
 
 __all__ = [
     "TAILWIND_ROOTS",
@@ -101,4 +102,14 @@ __all__ = [
 
 def keeps(element: Element, ctx: Mf2Context) -> bool:
     """The keep predicate: is ``element`` a microformat root or a rel link?"""
-    return is_rel_link(element) or is_root(element, ctx)
+    # asked for every element of the document: is_rel_link and is_root, inlined for the common cases
+    attrs = element.attrs
+    if element.name in REL_ELEMENTS and "rel" in attrs and "href" in attrs and element.namespace == HTML_NS:
+        return True
+    raw = attrs.get("class")
+    if not raw:
+        return False
+    if ctx.options.ignored_roots:
+        return is_root(element, ctx)
+    _classes, mf2, classic, _props = CLASS_INFO.get(raw) or class_info(raw)
+    return classic or bool(mf2)

@@ -95,3 +95,29 @@ def classify(classes: tuple[str, ...]) -> tuple[tuple[str, ...], bool, tuple[tup
     several calls in the item walker's hot loop.
     """
     return _root_types(classes), any(c in ROOT_CLASSES for c in classes), _property_classes(classes)
+
+
+ClassInfo = tuple[tuple[str, ...], tuple[str, ...], bool, tuple[tuple[PropertyPrefix, str], ...]]
+"""``(classes, mf2 root types, has a classic root class, property classes)`` of one ``class`` value."""
+
+#: ``class`` attribute value -> its :data:`ClassInfo`. A plain dict, read with
+#: ``CLASS_INFO.get(raw) or class_info(raw)`` in the hot loops (a dict look-up
+#: is cheaper than a call); emptied when full, so it stays bounded.
+CLASS_INFO: dict[str, ClassInfo] = {}
+_CLASS_INFO_MAX = 16384
+# Longer class values are not remembered (they are rare, and the cache must stay small).
+_CLASS_INFO_MAX_LEN = 512
+
+
+def class_info(raw: str) -> ClassInfo:
+    """:func:`split_classes` and :func:`classify` of a ``class`` value in one (cached) step."""
+    info = CLASS_INFO.get(raw)
+    if info is not None:
+        return info
+    classes = split_classes(raw)
+    info = (classes, *classify(classes))
+    if len(raw) <= _CLASS_INFO_MAX_LEN:
+        if len(CLASS_INFO) >= _CLASS_INFO_MAX:
+            CLASS_INFO.clear()
+        CLASS_INFO[raw] = info
+    return info

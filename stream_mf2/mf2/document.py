@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from stream_mf2.html.dom import HTML_NS, Element, ParentNode, iter_descendants, text_content
+from stream_mf2.html.dom import HTML_NS, Element, Node, ParentNode, iter_descendants, text_content
 
 from .context import Mf2Context
 from .items import items_from_subtree
@@ -18,17 +18,20 @@ def collect_rels(element: ParentNode, ctx: Mf2Context) -> None:
     """Add every rel link in ``element``'s subtree (``element`` included) to ``ctx.rels``."""
     base = ctx.base_url
     add = ctx.rels.add
-    # only elements are stacked; they pop in document order
-    stack: list[ParentNode] = [element]
+    if type(element) is Element and element.name in REL_ELEMENTS and is_rel_link(element):
+        add(element, base, text_content(element))
+    # one iterator over child nodes per open element: the loop over children runs in C
+    stack: list[Iterator[Node]] = [iter(element.children)]
     while stack:
-        node = stack.pop()
-        if type(node) is Element and node.name in REL_ELEMENTS and is_rel_link(node):
-            add(node, base, text_content(node))
-        children = node.children
-        for i in range(len(children) - 1, -1, -1):
-            child = children[i]
-            if type(child) is Element:
-                stack.append(child)
+        for node in stack[-1]:
+            if type(node) is Element:
+                if node.name in REL_ELEMENTS and is_rel_link(node):
+                    add(node, base, text_content(node))
+                if node.children:
+                    stack.append(iter(node.children))
+                    break
+        else:
+            stack.pop()
 
 
 def document_context(

@@ -31,7 +31,7 @@ An include that would break a limit is skipped, never half applied.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from stream_mf2.html.dom import HTML_NS, Comment, Element, Node, ParentNode, Text
@@ -127,15 +127,20 @@ def _may_hold_markers(root: Element) -> bool:
     """
     if _is_marker_like(root):
         return True
-    # elements are checked when their parent is taken; only those with children are stacked
-    stack: list[Element] = [root]
+    # one iterator over child nodes per open element: the loop over children runs in C
+    stack: list[Iterator[Node]] = [iter(root.children)]
     while stack:
-        for child in stack.pop().children:
+        for child in stack[-1]:
             if type(child) is Element:
-                if child.attrs and _is_marker_like(child):
+                attrs = child.attrs
+                # _is_marker_like, inlined: this runs for every element of every kept subtree
+                if attrs and ("itemref" in attrs or "headers" in attrs or _INCLUDE_CLASS in attrs.get("class", "")):
                     return True
                 if child.children:
-                    stack.append(child)
+                    stack.append(iter(child.children))
+                    break
+        else:
+            stack.pop()
     return False
 
 

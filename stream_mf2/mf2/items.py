@@ -17,7 +17,7 @@ output.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -26,13 +26,13 @@ from stream_mf2.html.dom import Element, Node, ParentNode
 from . import backcompat
 from .backcompat_data import ROOT_CLASSES
 from .classes import (
+    CLASS_INFO,
     PropertyPrefix,
+    class_info,
     class_list,
-    classify,
     parse_property_class,
     property_classes,
     root_types,
-    split_classes,
 )
 from .context import Mf2Context
 from .dates import date_of
@@ -132,13 +132,14 @@ def _has_classic_root(classes: tuple[str, ...]) -> bool:
 
 def is_root(element: Element, ctx: Mf2Context) -> bool:
     """Does ``element`` have an mf2 root class or a classic (mf1) root class?"""
-    classes = class_list(element)
-    if not classes:
+    raw = element.attrs.get("class")
+    if not raw:
         return False
+    classes, mf2, classic, _props = CLASS_INFO.get(raw) or class_info(raw)
     if not ctx.options.ignored_roots:
-        mf2, classic, _props = classify(classes)
-        return bool(mf2) or (classic and bool(backcompat.root_types(classes)))
-    return bool(element_root_types(element, classes, ctx, None)[0])
+        # without an mf2 root class, any classic root class makes a backcompat root
+        return bool(mf2) or classic
+    return bool(classes) and bool(element_root_types(element, classes, ctx, None)[0])
 
 
 def _scope_properties(
@@ -259,92 +260,115 @@ class _Walker:
         options = ctx.options
         lang_on = options.lang
         frames = self.frames
-        root_frame = _Frame(root, types, is_backcompat, [])
+        frame = _Frame(root, types, is_backcompat, ())
+        root_frame = frame
         if lang_on:
-            root_frame.lang = element_lang(root, ctx)
-        frames.append(root_frame)
-        # An Element on the stack is to be entered; a _Frame marks the end of
-        # the nested root that opened it; _LEAVE_E the end of an e-* property.
-        stack: list[Element | _Frame | _LeaveE] = [root_frame]
-        _push_children(stack, root)
+            frame.lang = element_lang(root, ctx)
+        frames.append(frame)
+        # One iterator over child nodes per open element (the for loop over
+        # children runs in C), and beside it what leaving that element does:
+        # nothing, finish the nested item (a _Frame), or end an e-* value (_LEAVE_E).
+        stack: list[Iterator[Node]] = [iter(root.children)]
+        leaves: list[_Frame | _LeaveE | None] = [frame]
+        push = stack.append
+        push_leave = leaves.append
         result: Item | None = None
         folded_items = ctx.folded
-        # the common case (no ignored roots, outside backcompat items) classifies with one cached call
+        # the common case (no ignored roots, outside backcompat items) classifies with one cached look-up
         plain = not options.ignored_roots
+        info_cache = CLASS_INFO
+        value = self._value
+        in_backcompat = is_backcompat  # frame.backcompat, kept in a local
         while stack:
-            top = stack.pop()
-            kind = type(top)
-            if kind is _Frame:
-                assert isinstance(top, _Frame)
+            for element in stack[-1]:
+                if type(element) is not Element or element.name == "template":
+                    continue
+                if folded_items:
+                    folded = folded_items.pop(element, None)
+                    if folded is not None:
+                        _use_folded(folded, frame)
+                        continue
+                raw_class = element.attrs.get("class")
+                props: Sequence[tuple[PropertyPrefix, str]]
+                if plain and not in_backcompat:  # the common case: one cached look-up classifies
+                    if not raw_class:
+                        if element.children:
+                            push(iter(element.children))
+                            push_leave(None)
+                            break
+                        continue
+                    classes, mf2, classic, props = info_cache.get(raw_class) or class_info(raw_class)
+                    if mf2:
+                        nested_types, nested_bc = list(mf2), False
+                    elif classic:
+                        nested_types = backcompat.root_types(classes)
+                        nested_bc = bool(nested_types)
+                    elif props:
+                        nested_types, nested_bc = [], False
+                    else:  # no class that matters here: just descend
+                        if element.children:
+                            push(iter(element.children))
+                            push_leave(None)
+                            break
+                        continue
+                else:
+                    classes = (info_cache.get(raw_class) or class_info(raw_class))[0] if raw_class else ()
+                    if not classes and not in_backcompat:
+                        if element.children:
+                            push(iter(element.children))
+                            push_leave(None)
+                            break
+                        continue
+                    # class-less elements matter only in backcompat items (rel=tag and the like)
+                    nested_types, nested_bc = (
+                        element_root_types(element, classes, ctx, frame) if classes else ([], False)
+                    )
+                    props = _scope_properties(element, classes, frame)
+                leave: _Frame | _LeaveE | None = None
+                if nested_types:
+                    frame.nested = True
+                    for prefix, _name in props:
+                        frame.prefixes.add(prefix)
+                    nested = _Frame(element, nested_types, nested_bc, props)
+                    if lang_on:
+                        nested.lang = element_lang(element, ctx, frame.element, frame.lang)
+                    if any(prefix == "e" for prefix, _name in props):
+                        nested.e_attached = True
+                        self.e_depth += 1
+                    frames.append(nested)
+                    frame = leave = nested
+                    in_backcompat = nested_bc
+                elif props:
+                    for prefix, name in props:
+                        frame.prefixes.add(prefix)
+                        frame.add(prefix, name, value(prefix, name, element, classes, frame))
+                        if prefix == "e":
+                            leave = _LEAVE_E
+                    if leave is not None:
+                        self.e_depth += 1
+                if leave is not None or element.children:
+                    push(iter(element.children))
+                    push_leave(leave)
+                    break
+            else:  # the innermost open element is done
+                stack.pop()
+                done = leaves.pop()
+                if done is None:
+                    continue
+                if done is _LEAVE_E:
+                    self.e_depth -= 1
+                    continue
+                assert isinstance(done, _Frame)
                 frames.pop()
-                item = self._finish(top)
+                item = self._finish(done)
                 if not frames:
                     result = item
                     continue
-                if top.e_attached:
+                if done.e_attached:
                     self.e_depth -= 1
-                self._attach(top, item, frames[-1])
-                continue
-            if kind is _LeaveE:
-                self.e_depth -= 1
-                continue
-            assert isinstance(top, Element)
-            element = top
-            frame = frames[-1]
-            if folded_items:
-                folded = folded_items.pop(element, None)
-                if folded is not None:
-                    _use_folded(folded, frame)
-                    continue
-            raw_class = element.attrs.get("class")
-            classes = split_classes(raw_class) if raw_class else ()
-            props: Sequence[tuple[PropertyPrefix, str]]
-            if classes and plain and not frame.backcompat:
-                mf2, classic, props = classify(classes)
-                if mf2:
-                    nested_types, nested_bc = list(mf2), False
-                elif classic:
-                    nested_types = backcompat.root_types(classes)
-                    nested_bc = bool(nested_types)
-                else:
-                    nested_types, nested_bc = [], False
-            elif classes:
-                nested_types, nested_bc = element_root_types(element, classes, ctx, frame)
-                props = _scope_properties(element, classes, frame)
-            elif frame.backcompat:
-                # class-less elements matter only in backcompat items (rel=tag and the like)
-                nested_types, nested_bc = [], False
-                props = _scope_properties(element, classes, frame)
-            else:
-                children = element.children
-                for i in range(len(children) - 1, -1, -1):  # _push_children, inlined: the hot path
-                    child = children[i]
-                    if type(child) is Element and child.name != "template":
-                        stack.append(child)
-                continue
-            if nested_types:
-                frame.nested = True
-                for prefix, _name in props:
-                    frame.prefixes.add(prefix)
-                nested = _Frame(element, nested_types, nested_bc, props)
-                if lang_on:
-                    nested.lang = element_lang(element, ctx, frame.element, frame.lang)
-                if any(prefix == "e" for prefix, _name in props):
-                    nested.e_attached = True
-                    self.e_depth += 1
-                frames.append(nested)
-                stack.append(nested)
-            elif props:
-                has_e = False
-                for prefix, name in props:
-                    frame.prefixes.add(prefix)
-                    frame.add(prefix, name, self._value(prefix, name, element, classes, frame))
-                    if prefix == "e":
-                        has_e = True
-                if has_e:
-                    self.e_depth += 1
-                    stack.append(_LEAVE_E)
-            _push_children(stack, element)
+                frame = frames[-1]
+                in_backcompat = frame.backcompat
+                self._attach(done, item, frame)
         assert result is not None
         return root_frame, result
 
@@ -579,15 +603,6 @@ def _follow_copy(original: Element, copy: Element, ctx: Mf2Context) -> None:
         # a marker replaced by its target (even the root itself) has no counterpart
         if isinstance(target, Element) and target.name == element.name and target.attrs == element.attrs:
             ctx.folded[target] = ctx.folded.pop(element)
-
-
-def _push_children(stack: list[Element | _Frame | _LeaveE], element: ParentNode) -> None:
-    """Push ``element``'s child elements (not templates) so that they pop in document order."""
-    children = element.children
-    for i in range(len(children) - 1, -1, -1):
-        child = children[i]
-        if type(child) is Element and child.name != "template":
-            stack.append(child)
 
 
 def _item_value(value: Any) -> Any:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Literal
 
 # Utility-CSS class names that look like mf2 roots but are not (Tailwind's
@@ -53,7 +53,8 @@ class Options:
     filter_roots: bool | frozenset[str] = False
     max_nested_html_chars: int = DEFAULT_MAX_NESTED_HTML_CHARS
 
-    @property
+    # computed once per Options: the item walker asks for it per element
+    @cached_property
     def ignored_roots(self) -> frozenset[str]:
         """The root class names that ``filter_roots`` rules out (``h-`` prefixed)."""
         if self.filter_roots is True:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from stream_mf2.html.dom import HTML_NS, Comment, Element, Node, Text
@@ -193,8 +193,13 @@ def _absolute_attrs(element: Element, base: str | None) -> tuple[tuple[str, str]
     return tuple(changed.items())
 
 
-def _start_tag(name: str, attrs: Iterable[tuple[str, str]]) -> str:
-    return "<" + name + "".join(f' {key}="{escape_attribute(value)}"' for key, value in attrs) + ">"
+def _append_attrs(append: Callable[[str], object], attrs: Iterable[tuple[str, str]]) -> None:
+    """Append `` key="value"`` for each attribute, escaped as in the serialiser."""
+    for key, value in attrs:
+        # most values need no escaping: test before calling
+        if "&" in value or '"' in value or "<" in value or ">" in value or "\u00a0" in value:
+            value = escape_attribute(value)
+        append(" " + key + '="' + value + '"')
 
 
 def e_html(element: Element, base: str | None) -> str:
@@ -221,22 +226,36 @@ def e_html(element: Element, base: str | None) -> str:
             kind = type(node)
             if kind is Text:
                 data: str = node.data  # type: ignore[attr-defined]
-                append(data if raw else escape_text(data))
+                # escape_text, tested inline: most text runs hold nothing to escape
+                if not raw and ("&" in data or "<" in data or ">" in data or "\u00a0" in data):
+                    data = escape_text(data)
+                append(data)
             elif kind is Element:
                 assert isinstance(node, Element)
                 name = node.name
                 html = node.namespace == HTML_NS
-                append(_start_tag(name, _absolute_attrs(node, base) if rewrite else node.attrs.items()))
+                attrs = node.attrs
+                if not attrs:
+                    append("<" + name + ">")
+                else:
+                    append("<" + name)
+                    if rewrite and (name in _URL_ATTRS or ("srcset" in attrs and name in ("img", "source"))):
+                        _append_attrs(append, _absolute_attrs(node, base))
+                    else:
+                        _append_attrs(append, attrs.items())
+                    append(">")
                 if html and name in VOID_ELEMENTS:
                     continue
                 contents = node.template_contents
                 if contents is not None and html:
-                    stack.append((iter(contents.children), f"</{name}>", False, False))
+                    stack.append((iter(contents.children), "</" + name + ">", False, False))
                 else:
-                    stack.append((iter(node.children), f"</{name}>", html and name in RAW_TEXT_ELEMENTS, rewrite))
+                    stack.append(
+                        (iter(node.children), "</" + name + ">", html and name in RAW_TEXT_ELEMENTS, rewrite)
+                    )
                 break
             elif kind is Comment:
-                append(f"<!--{node.data}-->")  # type: ignore[attr-defined]
+                append("<!--" + node.data + "-->")  # type: ignore[attr-defined]
         else:
             stack.pop()
             append(end_tag)

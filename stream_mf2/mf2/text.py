@@ -12,6 +12,7 @@ textContent-parsing draft that mf2py and php-mf2 implement (see
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from stream_mf2.html.dom import Element, Node, ParentNode, Text
 
@@ -200,6 +201,11 @@ class TextIndex:
 
     def text(self, element: Element, replace_images: bool) -> str:
         """``element_text(element, base, mode, replace_images)``."""
+        children = element.children
+        if len(children) == 1 and type(children[0]) is Text and self._mode != "normalized":
+            # Most property elements hold one text node: its text needs no index
+            # entry (an enclosing query walks it once, as it would any node).
+            return children[0].data.strip(ASCII_WS)
         if self._mode == "normalized":
             pieces, span = self._span(element, replace_images, False)
             return _finish_normalized(pieces[span[0] : span[1]])
@@ -208,6 +214,9 @@ class TextIndex:
 
     def inner_text(self, element: Element) -> str:
         """``trim(raw_text(element, None, False))``: the value-class pattern's text."""
+        children = element.children
+        if len(children) == 1 and type(children[0]) is Text:
+            return children[0].data.strip(ASCII_WS)
         pieces, span = self._span(element, False, True)
         return "".join(pieces[span[0] : span[1]]).strip(ASCII_WS)  # type: ignore[arg-type]
 
@@ -235,37 +244,41 @@ def _raw_pieces(
     spans: dict[ParentNode, tuple[int, int]],
 ) -> None:
     """Append :func:`raw_text` of ``root`` to ``pieces`` as pieces; record the span of
-    every element entered (``root`` included)."""
-    # An Element or Text is to be handled; a tuple (element, start) marks leaving an element.
-    stack: list[Node | tuple[Element, int]] = [(root, len(pieces))]
-    stack.extend(reversed(root.children))
+    every element entered (``root`` included; elements without children need none)."""
+    append = pieces.append
+    # One iterator over child nodes per open element, and beside it the element and where its pieces start.
+    stack: list[Iterator[Node]] = [iter(root.children)]
+    open_elements: list[tuple[Element, int]] = [(root, len(pieces))]
     while stack:
-        node = stack.pop()
-        kind = type(node)
-        if kind is Text:
-            data: str = node.data  # type: ignore[union-attr]
-            if data:
-                pieces.append(data)
-        elif kind is Element:
-            assert isinstance(node, Element)
-            name = node.name
-            if name in _SKIP:
-                continue
-            if replace_images and name == "img":
-                data = _image_text(node, base)
+        for node in stack[-1]:
+            if type(node) is Text:
+                data = node.data
                 if data:
-                    pieces.append(data)
-                continue
-            span = spans.get(node)
-            if span is not None:  # walked by an earlier query: copy, do not walk again
-                start = len(pieces)
-                pieces.extend(pieces[span[0] : span[1]])
-                spans[node] = (start, len(pieces))
-                continue
-            stack.append((node, len(pieces)))
-            stack.extend(reversed(node.children))
-        elif kind is tuple:
-            element, start = node  # type: ignore[misc]
+                    append(data)
+            elif type(node) is Element:
+                name = node.name
+                if name in _SKIP:
+                    continue
+                if replace_images and name == "img":
+                    data = _image_text(node, base)
+                    if data:
+                        append(data)
+                    continue
+                children = node.children
+                if not children:
+                    continue
+                span = spans.get(node)
+                if span is not None:  # walked by an earlier query: copy, do not walk again
+                    start = len(pieces)
+                    pieces.extend(pieces[span[0] : span[1]])
+                    spans[node] = (start, len(pieces))
+                    continue
+                stack.append(iter(children))
+                open_elements.append((node, len(pieces)))
+                break
+        else:
+            stack.pop()
+            element, start = open_elements.pop()
             spans[element] = (start, len(pieces))
 
 

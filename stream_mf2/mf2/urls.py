@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from urllib.parse import urljoin, urlsplit
 
 # HTML strips leading and trailing ASCII whitespace from URL attributes and
@@ -18,16 +17,34 @@ _TAB_NL = re.compile(r"[\t\n\r]")
 _SELF_RESOLVED = re.compile(r"https?://[^/;?#][^;?#]*\Z")
 
 
+# Pages repeat the same few URLs (author links, icons, tags): remember recent
+# answers, keyed by the attribute value as written. A plain dict emptied when
+# full; long values (data: URLs) are not kept, so the memory stays small.
+_RESOLVED: dict[tuple[str, str | None], str] = {}
+_RESOLVED_MAX = 4096
+_RESOLVED_MAX_LEN = 2048
+
+
 def resolve(url: str, base: str | None) -> str:
     """Resolve ``url`` against ``base``; a URL that cannot be parsed is returned as written."""
-    url = _TAB_NL.sub("", url.strip(_STRIP))
-    if not base or _SELF_RESOLVED.match(url) is not None:
-        return url
-    return _join(base, url)
+    key = (url, base)
+    found = _RESOLVED.get(key)
+    if found is not None:
+        return found
+    clean = url.strip(_STRIP)
+    if "\t" in clean or "\n" in clean or "\r" in clean:  # rare: skip the regex pass over long data: URLs
+        clean = _TAB_NL.sub("", clean)
+    # A data: URL is its own resolution too: urljoin returns a URL whose scheme
+    # is not relative-capable as it is, after parsing all of it.
+    if base and _SELF_RESOLVED.match(clean) is None and clean[:5].lower() != "data:":
+        clean = _join(base, clean)
+    if len(url) <= _RESOLVED_MAX_LEN:
+        if len(_RESOLVED) >= _RESOLVED_MAX:
+            _RESOLVED.clear()
+        _RESOLVED[key] = clean
+    return clean
 
 
-# Pages repeat the same few URLs (author links, icons, tags): remember recent joins.
-@lru_cache(maxsize=4096)
 def _join(base: str, url: str) -> str:
     try:
         return urljoin(base, url)

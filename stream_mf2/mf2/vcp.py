@@ -8,11 +8,11 @@ still be value elements; they only stop the search below them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from stream_mf2.html.dom import Element, Node
 
-from .classes import class_list
+from .classes import CLASS_INFO, class_info
 from .dates import DateParts, assemble, merge, parse_part
 from .text import raw_text, trim
 
@@ -26,21 +26,28 @@ InnerText = Callable[[Element], str]
 def value_elements(element: Element, is_boundary: Boundary) -> list[tuple[Element, bool]]:
     """The value elements of ``element`` in document order, as ``(element, is_value_title)``."""
     out: list[tuple[Element, bool]] = []
-    stack: list[Node] = list(reversed(element.children))
+    # asked for every p-/u-/dt- property: one iterator per open element, the loop over children runs in C
+    stack: list[Iterator[Node]] = [iter(element.children)]
     while stack:
-        node = stack.pop()
-        if not isinstance(node, Element) or node.name == "template":
-            continue
-        classes = class_list(node)
-        if "value-title" in classes:
-            out.append((node, True))
-            continue
-        if "value" in classes:
-            out.append((node, False))
-            continue
-        if classes and is_boundary(node, classes):
-            continue
-        stack.extend(reversed(node.children))
+        for node in stack[-1]:
+            if type(node) is not Element or node.name == "template":
+                continue
+            raw = node.attrs.get("class")
+            if raw:
+                classes = (CLASS_INFO.get(raw) or class_info(raw))[0]
+                if "value-title" in classes:
+                    out.append((node, True))
+                    continue
+                if "value" in classes:
+                    out.append((node, False))
+                    continue
+                if classes and is_boundary(node, classes):
+                    continue
+            if node.children:
+                stack.append(iter(node.children))
+                break
+        else:
+            stack.pop()
     return out
 
 

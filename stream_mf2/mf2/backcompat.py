@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import MutableMapping, Sequence
+from functools import lru_cache
 from urllib.parse import unquote, urlsplit
 
 from stream_mf2.html.dom import HTML_NS, Element
@@ -51,6 +52,7 @@ from stream_mf2.mf2.classes import root_types as mf2_root_types
 
 __all__ = [
     "has_mf2_root",
+    "may_matter",
     "nested_root_types",
     "postprocess",
     "property_classes",
@@ -116,6 +118,24 @@ def nested_root_types(element: Element, classes: Sequence[str], parent_types: Se
     if ITEM_CLASS in classes and any(t in ITEM_PARENT_TYPES for t in parent_types):
         return [ITEM_TYPE]
     return []
+
+
+@lru_cache(maxsize=4096)
+def may_matter(classes: tuple[str, ...], parent_types: tuple[str, ...]) -> bool:
+    """Can an element with ``classes`` and no ``rel`` attribute be a root or a property
+    inside a backcompat root of ``parent_types`` (no root classes ignored)?
+
+    ``False`` means neither: :func:`nested_root_types` and :func:`property_classes`
+    give nothing for it, and the item walker only descends. Cached: most elements
+    of a classic page carry the same few class lists.
+    """
+    if any(c in ROOT_CLASSES for c in classes) or ITEM_CLASS in classes or has_mf2_root(classes):
+        return True
+    for mf2_type in parent_types:
+        table = PROPERTY_CLASSES.get(mf2_type)
+        if table is not None and any(c in table for c in classes):
+            return True
+    return False
 
 
 def _has_url_attribute(element: Element) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from stream_mf2.html.dom import HTML_NS, Element, Node, ParentNode, iter_descendants, text_content
+from stream_mf2.html.dom import HTML_NS, Element, Node, ParentNode, Text, iter_descendants, text_content
 
 from .context import Mf2Context
 from .items import items_from_subtree
@@ -27,8 +27,9 @@ def collect_rels(element: ParentNode, ctx: Mf2Context) -> None:
             if type(node) is Element:
                 if node.name in REL_ELEMENTS and is_rel_link(node):
                     add(node, base, text_content(node))
-                if node.children:
-                    stack.append(iter(node.children))
+                children = node.children
+                if children and (len(children) > 1 or type(children[0]) is not Text):  # not only a text node
+                    stack.append(iter(children))
                     break
         else:
             stack.pop()

@@ -136,8 +136,9 @@ def _may_hold_markers(root: Element) -> bool:
                 # _is_marker_like, inlined: this runs for every element of every kept subtree
                 if attrs and ("itemref" in attrs or "headers" in attrs or _INCLUDE_CLASS in attrs.get("class", "")):
                     return True
-                if child.children:
-                    stack.append(iter(child.children))
+                children = child.children
+                if children and (len(children) > 1 or type(children[0]) is not Text):  # not only a text node
+                    stack.append(iter(children))
                     break
         else:
             stack.pop()

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
-from stream_mf2.html.dom import Element, Node, ParentNode
+from stream_mf2.html.dom import Element, Node, ParentNode, Text
 
 from . import backcompat
 from .backcompat_data import ROOT_CLASSES
@@ -38,7 +38,7 @@ from .context import Mf2Context
 from .dates import date_of
 from .implied import implied_name, implied_photo, implied_url
 from .include import expand_includes, include_references
-from .properties import dt_value, e_value, p_value, u_value
+from .properties import dt_value, e_value_scan, p_value, u_value
 from .text import TextIndex
 
 Item = dict[str, Any]
@@ -225,15 +225,19 @@ class _Walker:
             if date is not None:
                 frame.implied_date = date
             return value
+        return self._e_value(element, frame)[0]
+
+    def _e_value(self, element: Element, frame: _Frame) -> tuple[dict[str, Any], bool]:
+        """An e-* value, and whether the subtree may matter to the walk (see :func:`e_value_scan`)."""
         lang = element_lang(element, self.ctx, frame.element, frame.lang) if self.ctx.options.lang else None
         if not self.e_depth:
-            return e_value(element, self.ctx, lang)
+            return e_value_scan(element, self.ctx, lang)
         if self.html_left <= 0:
             self.html_skipped += 1
-            return e_value(element, self.ctx, lang, html=False)
-        e_val = e_value(element, self.ctx, lang)
+            return e_value_scan(element, self.ctx, lang, html=False)
+        e_val, matters = e_value_scan(element, self.ctx, lang)
         self.html_left -= len(e_val["html"])
-        return e_val
+        return e_val, matters
 
     def parse(self, root: Element, types: list[str], is_backcompat: bool) -> Item:
         return self.parse_frame(root, types, is_backcompat)[1]
@@ -268,6 +272,7 @@ class _Walker:
         # One iterator over child nodes per open element (the for loop over
         # children runs in C), and beside it what leaving that element does:
         # nothing, finish the nested item (a _Frame), or end an e-* value (_LEAVE_E).
+        # An element holding only a text node has nothing to visit: it is not pushed.
         stack: list[Iterator[Node]] = [iter(root.children)]
         leaves: list[_Frame | _LeaveE | None] = [frame]
         push = stack.append
@@ -279,6 +284,7 @@ class _Walker:
         info_cache = CLASS_INFO
         value = self._value
         in_backcompat = is_backcompat  # frame.backcompat, kept in a local
+        backcompat_types = tuple(types)  # frame.types, hashable
         while stack:
             for element in stack[-1]:
                 if type(element) is not Element or element.name == "template":
@@ -292,8 +298,9 @@ class _Walker:
                 props: Sequence[tuple[PropertyPrefix, str]]
                 if plain and not in_backcompat:  # the common case: one cached look-up classifies
                     if not raw_class:
-                        if element.children:
-                            push(iter(element.children))
+                        children = element.children
+                        if children and (len(children) > 1 or type(children[0]) is not Text):
+                            push(iter(children))
                             push_leave(None)
                             break
                         continue
@@ -306,16 +313,21 @@ class _Walker:
                     elif props:
                         nested_types, nested_bc = [], False
                     else:  # no class that matters here: just descend
-                        if element.children:
-                            push(iter(element.children))
+                        children = element.children
+                        if children and (len(children) > 1 or type(children[0]) is not Text):
+                            push(iter(children))
                             push_leave(None)
                             break
                         continue
                 else:
                     classes = (info_cache.get(raw_class) or class_info(raw_class))[0] if raw_class else ()
-                    if not classes and not in_backcompat:
-                        if element.children:
-                            push(iter(element.children))
+                    if (not classes and not in_backcompat) or (
+                        # inside a backcompat item, most elements are neither roots nor properties
+                        plain and "rel" not in element.attrs and not backcompat.may_matter(classes, backcompat_types)
+                    ):
+                        children = element.children
+                        if children and (len(children) > 1 or type(children[0]) is not Text):
+                            push(iter(children))
                             push_leave(None)
                             break
                         continue
@@ -338,16 +350,30 @@ class _Walker:
                     frames.append(nested)
                     frame = leave = nested
                     in_backcompat = nested_bc
+                    backcompat_types = tuple(nested_types)
                 elif props:
+                    enter = True
                     for prefix, name in props:
                         frame.prefixes.add(prefix)
-                        frame.add(prefix, name, value(prefix, name, element, classes, frame))
-                        if prefix == "e":
+                        if prefix == "e" and plain and not in_backcompat:
+                            e_val, matters = self._e_value(element, frame)
+                            frame.add(prefix, name, e_val)
+                            # The html walk saw every element below: when none has a class that
+                            # matters, entering the subtree would find nothing (usual for content).
+                            if not matters and not folded_items:
+                                enter = False
                             leave = _LEAVE_E
+                        else:
+                            frame.add(prefix, name, value(prefix, name, element, classes, frame))
+                            if prefix == "e":
+                                leave = _LEAVE_E
+                    if not enter:
+                        continue
                     if leave is not None:
                         self.e_depth += 1
-                if leave is not None or element.children:
-                    push(iter(element.children))
+                children = element.children
+                if leave is not None or (children and (len(children) > 1 or type(children[0]) is not Text)):
+                    push(iter(children))
                     push_leave(leave)
                     break
             else:  # the innermost open element is done
@@ -368,6 +394,7 @@ class _Walker:
                     self.e_depth -= 1
                 frame = frames[-1]
                 in_backcompat = frame.backcompat
+                backcompat_types = tuple(frame.types)
                 self._attach(done, item, frame)
         assert result is not None
         return root_frame, result

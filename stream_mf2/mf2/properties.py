@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from stream_mf2.html.dom import HTML_NS, Comment, Element, Node, Text
+from stream_mf2.html.dom import HTML_NS, Comment, Element, Node, ParentNode, Text
 from stream_mf2.html.serialize import RAW_TEXT_ELEMENTS, VOID_ELEMENTS, escape_attribute, escape_text
 
 from . import vcp
+from .classes import CLASS_INFO, class_info
 from .context import Mf2Context
-from .text import element_text
+from .text import SKIP, element_text, image_text
 from .urls import resolve
 
 _SRC_ELEMENTS = frozenset({"audio", "video", "source", "iframe"})
@@ -76,20 +77,37 @@ def image_value(element: Element, ctx: Mf2Context) -> str | dict[str, Any]:
     return out
 
 
+def _may_hold_values(element: Element) -> bool:
+    """Can ``element`` hold value-class elements, i.e. does it hold more than one text node?"""
+    children = element.children
+    return bool(children) and (len(children) > 1 or type(children[0]) is not Text)
+
+
+# Elements whose p-* value may come from an attribute.
+_P_FROM_ATTRIBUTE = frozenset({"abbr", "link", "data", "input", "img", "area"})
+
+
 def p_value(element: Element, ctx: Mf2Context, is_boundary: vcp.Boundary) -> str:
     """A p-* property's value."""
-    found = vcp.text_value(element, is_boundary, _inner_text(ctx))
-    if found is not None:
-        return found
+    # the common case (a text-only element) is tested inline: this runs for every p-* property
+    children = element.children
+    if children and (len(children) > 1 or type(children[0]) is not Text):
+        found = vcp.text_value(element, is_boundary, _inner_text(ctx))
+        if found is not None:
+            return found
     name = element.name
-    attrs = element.attrs
-    if name in ("abbr", "link") and "title" in attrs:
-        return attrs["title"]
-    if name in ("data", "input") and "value" in attrs:
-        return attrs["value"]
-    if name in ("img", "area") and "alt" in attrs:
-        return attrs["alt"]
-    return _text(element, ctx, True)
+    if name in _P_FROM_ATTRIBUTE:
+        attrs = element.attrs
+        if name in ("abbr", "link") and "title" in attrs:
+            return attrs["title"]
+        if name in ("data", "input") and "value" in attrs:
+            return attrs["value"]
+        if name in ("img", "area") and "alt" in attrs:
+            return attrs["alt"]
+    texts = ctx.texts
+    if texts is not None:
+        return texts.text(element, True)
+    return element_text(element, ctx.base_url, ctx.options.text, True)
 
 
 def u_value(element: Element, ctx: Mf2Context, is_boundary: vcp.Boundary) -> str | dict[str, Any]:
@@ -107,7 +125,7 @@ def u_value(element: Element, ctx: Mf2Context, is_boundary: vcp.Boundary) -> str
         return resolve(attrs["poster"], base)
     if name == "object" and "data" in attrs:
         return resolve(attrs["data"], base)
-    found = vcp.text_value(element, is_boundary, _inner_text(ctx))
+    found = vcp.text_value(element, is_boundary, _inner_text(ctx)) if _may_hold_values(element) else None
     if found is None:
         if name == "abbr" and "title" in attrs:
             found = attrs["title"]
@@ -120,9 +138,10 @@ def u_value(element: Element, ctx: Mf2Context, is_boundary: vcp.Boundary) -> str
 
 def dt_value(element: Element, ctx: Mf2Context, is_boundary: vcp.Boundary, implied_date: str | None) -> str:
     """A dt-* property's value: the value-class pattern first, then the element's own sources."""
-    found = vcp.datetime_value(element, is_boundary, implied_date, _inner_text(ctx))
-    if found is not None:
-        return found
+    if _may_hold_values(element):
+        found = vcp.datetime_value(element, is_boundary, implied_date, _inner_text(ctx))
+        if found is not None:
+            return found
     name = element.name
     attrs = element.attrs
     if name in ("time", "ins", "del") and "datetime" in attrs:
@@ -202,8 +221,28 @@ def _append_attrs(append: Callable[[str], object], attrs: Iterable[tuple[str, st
         append(" " + key + '="' + value + '"')
 
 
-def e_html(element: Element, base: str | None) -> str:
+def e_html(
+    element: Element,
+    base: str | None,
+    text: tuple[list[str | int], dict[ParentNode, tuple[int, int]]] | None = None,
+) -> str:
     """``element.innerHTML`` with relative URL attributes made absolute, trimmed.
+
+    See :func:`_e_html`, which can also record text pieces (``text``).
+    """
+    return _e_html(element, base, text, False)[0]
+
+
+def _e_html(
+    element: Element,
+    base: str | None,
+    text: tuple[list[str | int], dict[ParentNode, tuple[int, int]]] | None,
+    scan: bool,
+) -> tuple[str, bool]:
+    """``element.innerHTML`` with relative URL attributes made absolute, trimmed;
+    with ``scan``, also whether an element below ``element`` may matter to the
+    item walker (``False`` only if none has a class that is an mf2 root or
+    property or a classic root; the walk then need not enter the subtree).
 
     The HTML fragment serialisation algorithm (what
     :func:`stream_mf2.html.serialize.serialize_children` does with its default
@@ -211,55 +250,126 @@ def e_html(element: Element, base: str | None) -> str:
     the tree: no copy of the subtree, no token objects. A template's contents
     stand for its children and are left as written (they are inert); void
     elements have no content.
+
+    ``text``: a :meth:`~.text.TextIndex.recorder` for ``element``. The walk then
+    also records the text pieces and spans of ``element`` and the elements
+    below it, exactly as :func:`~.text._raw_pieces` would with images replaced.
     """
     if element.namespace == HTML_NS and element.name in VOID_ELEMENTS:
-        return ""
+        return "", bool(element.children)
     out: list[str] = []
     append = out.append
     raw = element.namespace == HTML_NS and element.name in RAW_TEXT_ELEMENTS
-    # per open element: its child nodes, its end tag, whether its text is raw,
-    # whether URL attributes below it are rewritten
-    stack: list[tuple[Iterator[Node], str, bool, bool]] = [(iter(element.children), "", raw, True)]
+    # ``scan`` stays true until an element that may matter is found (then the answer is known)
+    matters = False
+    info_cache = CLASS_INFO
+    pieces: list[str | int]
+    if text is not None:
+        pieces, spans = text
+    else:
+        pieces, spans = [], {}
+    add_piece = pieces.append
+    # Per open element: its child nodes, its end tag, whether its text is raw,
+    # whether URL attributes below it are rewritten, and for the text pieces:
+    # the element whose span ends with it (None: not recording below it) and
+    # where its pieces start.
+    stack: list[tuple[Iterator[Node], str, bool, bool, Element | None, int]] = [
+        (iter(element.children), "", raw, True, element if text is not None else None, len(pieces))
+    ]
     while stack:
-        children, end_tag, raw, rewrite = stack[-1]
+        children, end_tag, raw, rewrite, owner, _start = stack[-1]
+        record = owner is not None
         for node in children:
-            kind = type(node)
-            if kind is Text:
-                data: str = node.data  # type: ignore[attr-defined]
+            if type(node) is Text:
+                data = node.data
+                if record and data:
+                    add_piece(data)
                 # escape_text, tested inline: most text runs hold nothing to escape
                 if not raw and ("&" in data or "<" in data or ">" in data or "\u00a0" in data):
                     data = escape_text(data)
                 append(data)
-            elif kind is Element:
-                assert isinstance(node, Element)
+            elif type(node) is Element:
                 name = node.name
                 html = node.namespace == HTML_NS
                 attrs = node.attrs
                 if not attrs:
                     append("<" + name + ">")
                 else:
+                    if scan:
+                        raw_class = attrs.get("class")
+                        if raw_class:
+                            _classes, mf2, classic, props = info_cache.get(raw_class) or class_info(raw_class)
+                            if mf2 or classic or props:
+                                matters = True
+                                scan = False
                     append("<" + name)
                     if rewrite and (name in _URL_ATTRS or ("srcset" in attrs and name in ("img", "source"))):
                         _append_attrs(append, _absolute_attrs(node, base))
                     else:
                         _append_attrs(append, attrs.items())
                     append(">")
+                # the text side, as _raw_pieces walks it
+                inner_owner: Element | None = None
+                if record:
+                    if name in SKIP:
+                        pass
+                    elif name == "img":
+                        data = image_text(node, base)
+                        if data:
+                            add_piece(data)
+                    else:
+                        span = spans.get(node)
+                        if span is not None:  # indexed by an earlier query: copy its pieces
+                            start = len(pieces)
+                            pieces.extend(pieces[span[0] : span[1]])
+                            spans[node] = (start, len(pieces))
+                        elif node.children:
+                            inner_owner = node
                 if html and name in VOID_ELEMENTS:
+                    if node.children:  # not from the HTML parser; the walk would enter them
+                        matters = True
+                        scan = False
                     continue
                 contents = node.template_contents
                 if contents is not None and html:
-                    stack.append((iter(contents.children), "</" + name + ">", False, False))
-                else:
-                    stack.append(
-                        (iter(node.children), "</" + name + ">", html and name in RAW_TEXT_ELEMENTS, rewrite)
+                    stack.append((iter(contents.children), "</" + name + ">", False, False, None, 0))
+                    break
+                kids = node.children
+                if not kids:
+                    append("</" + name + ">")
+                    continue
+                if len(kids) == 1 and type(kids[0]) is Text:
+                    # a text-only element (most of them), written here rather than through the stack;
+                    # its text needs no span of its own
+                    data = kids[0].data
+                    if inner_owner is not None and data:
+                        add_piece(data)
+                    if not (html and name in RAW_TEXT_ELEMENTS) and (
+                        "&" in data or "<" in data or ">" in data or "\u00a0" in data
+                    ):
+                        data = escape_text(data)
+                    append(data)
+                    append("</" + name + ">")
+                    continue
+                stack.append(
+                    (
+                        iter(kids),
+                        "</" + name + ">",
+                        html and name in RAW_TEXT_ELEMENTS,
+                        rewrite,
+                        inner_owner,
+                        len(pieces),
                     )
+                )
                 break
-            elif kind is Comment:
-                append("<!--" + node.data + "-->")  # type: ignore[attr-defined]
+            elif type(node) is Comment:
+                append("<!--" + node.data + "-->")
         else:
             stack.pop()
             append(end_tag)
-    return "".join(out).strip(" \t\n\f\r")
+            if owner is not None:
+                spans[owner] = (_start, len(pieces))
+    return "".join(out).strip(" \t\n\f\r"), matters
 
 
 def e_value(element: Element, ctx: Mf2Context, lang: str | None, *, html: bool = True) -> dict[str, Any]:
@@ -268,7 +378,26 @@ def e_value(element: Element, ctx: Mf2Context, lang: str | None, *, html: bool =
     With ``html=False`` the ``html`` is left empty (the item walker's budget for
     nested e-* html is spent).
     """
-    out: dict[str, Any] = {"html": e_html(element, ctx.base_url) if html else "", "value": _text(element, ctx, True)}
+    return e_value_scan(element, ctx, lang, html=html)[0]
+
+
+def e_value_scan(
+    element: Element, ctx: Mf2Context, lang: str | None, *, html: bool = True
+) -> tuple[dict[str, Any], bool]:
+    """:func:`e_value`, and whether an element below ``element`` may matter to the
+    item walker: ``False`` only when the html walk saw that none has a class that
+    is an mf2 root or property or a classic root, so the walker can skip the subtree.
+    """
+    texts = ctx.texts
+    matters = True
+    if html:
+        # the html walk also records the text pieces the value needs (one walk for both)
+        html_value, matters = _e_html(
+            element, ctx.base_url, texts.recorder(element) if texts is not None else None, True
+        )
+    else:
+        html_value = ""
+    out: dict[str, Any] = {"html": html_value, "value": _text(element, ctx, True)}
     if lang:
         out["lang"] = lang
-    return out
+    return out, matters

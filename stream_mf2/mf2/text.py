@@ -20,7 +20,8 @@ from .urls import resolve
 
 ASCII_WS = " \t\n\f\r"
 
-_SKIP = frozenset({"script", "style", "template"})
+#: Elements whose content is never text (by local name, in any namespace).
+SKIP = frozenset({"script", "style", "template"})
 
 _SPACE_RUN = re.compile(r" {2,}")
 
@@ -30,7 +31,8 @@ def trim(value: str) -> str:
     return value.strip(ASCII_WS)
 
 
-def _image_text(img: Element, base: str | None) -> str:
+def image_text(img: Element, base: str | None) -> str:
+    """What an ``<img>`` stands for in text with images replaced: ``alt``, else `` src `` resolved."""
     alt = img.attrs.get("alt")
     if alt is not None:
         return alt
@@ -50,10 +52,10 @@ def raw_text(element: ParentNode, base: str | None, replace_images: bool) -> str
             parts.append(node.data)
         elif isinstance(node, Element):
             name = node.name
-            if name in _SKIP:
+            if name in SKIP:
                 continue
             if replace_images and name == "img":
-                parts.append(_image_text(node, base))
+                parts.append(image_text(node, base))
                 continue
             stack.extend(reversed(node.children))
     return "".join(parts)
@@ -220,6 +222,25 @@ class TextIndex:
         pieces, span = self._span(element, False, True)
         return "".join(pieces[span[0] : span[1]]).strip(ASCII_WS)  # type: ignore[arg-type]
 
+    def recorder(self, element: Element) -> tuple[list[str | int], dict[ParentNode, tuple[int, int]]] | None:
+        """Where a walk of ``element`` that is about to happen anyway may record its
+        ``text(element, True)`` pieces: ``(pieces, spans)``, to be filled as
+        :func:`_raw_pieces` would. ``None`` when there is nothing to record (the
+        ``"normalized"`` mode, or ``element`` is already indexed or needs no entry).
+
+        The e-* value's html serialisation walks the subtree its text needs, so
+        the two share one walk.
+        """
+        if self._mode == "normalized":
+            return None
+        children = element.children
+        if not children or (len(children) == 1 and type(children[0]) is Text):
+            return None
+        variant = self._variants.get((True, True))
+        if variant is None:
+            variant = self._variants[(True, True)] = ([], {})
+        return None if element in variant[1] else variant
+
     def _span(self, element: Element, replace_images: bool, raw: bool) -> tuple[list[str | int], tuple[int, int]]:
         key = (replace_images, raw)
         variant = self._variants.get(key)
@@ -257,10 +278,10 @@ def _raw_pieces(
                     append(data)
             elif type(node) is Element:
                 name = node.name
-                if name in _SKIP:
+                if name in SKIP:
                     continue
                 if replace_images and name == "img":
-                    data = _image_text(node, base)
+                    data = image_text(node, base)
                     if data:
                         append(data)
                     continue
@@ -311,7 +332,7 @@ def _normalized_pieces(
             continue
         assert isinstance(node, Element)
         name = node.name
-        if name in _SKIP:
+        if name in SKIP:
             continue
         if name == "pre":
             tokens.extend((_PRE_BEFORE, raw_text(node, base, False), _PRE_AFTER))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from stream_mf2.html.dom import Element, Node
+from stream_mf2.html.dom import Element, Node, Text
 
 from .classes import CLASS_INFO, class_info
 from .dates import DateParts, assemble, merge, parse_part
@@ -43,8 +43,9 @@ def value_elements(element: Element, is_boundary: Boundary) -> list[tuple[Elemen
                     continue
                 if classes and is_boundary(node, classes):
                     continue
-            if node.children:
-                stack.append(iter(node.children))
+            children = node.children
+            if children and (len(children) > 1 or type(children[0]) is not Text):  # not only a text node
+                stack.append(iter(children))
                 break
         else:
             stack.pop()

@@ -27,6 +27,7 @@ from stream_mf2.html.dom import Comment, Element, Node, ParentNode, Text, iter_d
 from stream_mf2.html.serialize import serialize_children
 from stream_mf2.html.testing import parse_document
 from stream_mf2.mf2 import Mf2Context, Options, document_context, items_from_subtree
+from stream_mf2.mf2 import text as text_module
 from stream_mf2.mf2.properties import e_html
 from stream_mf2.mf2.text import TextIndex, element_text, raw_text, trim
 from stream_mf2.mf2.urls import resolve
@@ -71,6 +72,57 @@ SHAPES: dict[str, Callable[[int], bytes]] = {
 def test_nested_values_are_linear(shape: str, text: str) -> None:
     ratio = _ratio(SHAPES[shape], 1_000, text=text)
     assert ratio < MAX_RATIO, f"{shape}: 4x the nesting took {ratio:.1f}x the CPU time"
+
+
+# Empty paragraphs and line breaks give the normalised text algorithm blank
+# tokens (paragraph markers, newlines) that it trims from the ends of a value;
+# repeated at every nesting level they must not be read again per level.
+BLANK_RUNS: dict[str, Callable[[int], bytes]] = {
+    "empty-p": lambda n: b'<div class="h-card">' + b'<div class="p-note"><p></p>' * n + b"x",
+    "br": lambda n: b'<div class="h-card">' + b'<div class="p-note"><br>' * n + b"x",
+    "spaces": lambda n: b'<div class="h-card">' + b'<div class="p-note"><span> </span>' * n + b"x",
+    "run-of-empty-p": lambda n: b'<div class="h-card">' + b'<div class="p-note">' * n + b"<p></p>" * n + b"x",
+    # nested items are finished innermost first: each level's text copies the level below
+    "p-author-empty-p": lambda n: b'<div class="h-entry">' + b'<div class="p-author h-card">\n<p></p>\n' * n + b"x",
+    "p-author-br": lambda n: b'<div class="h-entry">' + b'<div class="p-author h-card"><br>' * n + b"x",
+}
+
+
+@pytest.mark.parametrize("shape", list(BLANK_RUNS))
+def test_normalized_blank_runs_are_linear(shape: str) -> None:
+    ratio = _ratio(BLANK_RUNS[shape], 1_000, text="normalized")
+    assert ratio < MAX_RATIO, f"{shape}: 4x the nesting took {ratio:.1f}x the CPU time"
+
+
+def test_normalized_blank_runs_are_still_right() -> None:
+    for name, shape in BLANK_RUNS.items():
+        if name.startswith("p-author"):
+            continue
+        doc = shape(3)
+        item = parse(doc, BASE, text="normalized")["items"][0]
+        dom = parse_document(doc.decode())
+        notes = [
+            el for el in iter_descendants(dom) if isinstance(el, Element) and "p-note" in el.attrs.get("class", "")
+        ]
+        assert item["properties"]["note"] == [element_text(el, BASE, "normalized", True) for el in notes]
+        assert item["properties"]["note"] == ["x"] * 3
+
+
+def test_compressed_blank_runs_read_the_same() -> None:
+    # the copy of an indexed element's blank ends is shortened; in any context
+    # the normalised text must come out exactly as from the original run
+    blank: list[str | int] = [" ", " ", " ", "\n", "\n\n", text_module._P_BEFORE, text_module._P_AFTER, "\xa0", "\f"]
+    context: list[str | int] = ["a", "b c", " d", "e ", " ", "\n", "\xa0", text_module._P_BEFORE, text_module._P_AFTER]
+    pre = [text_module._PRE_BEFORE, " p ", text_module._PRE_AFTER]
+    rng = random.Random(5)
+    finish = text_module._finish_normalized
+    for _ in range(20_000):
+        run = [rng.choice(blank) for _ in range(rng.randint(0, 9))]
+        before = [rng.choice(context) for _ in range(rng.randint(0, 3))] + (pre if rng.random() < 0.2 else [])
+        after = [rng.choice(context) for _ in range(rng.randint(0, 3))]
+        short = text_module._compress_blank(list(run))
+        assert len(short) <= len(run)
+        assert finish(before + run + after) == finish(before + short + after), (before, run, after, short)
 
 
 def test_nested_values_are_still_right() -> None:
@@ -161,6 +213,37 @@ def test_text_index_matches_plain_text(mode: str, order: str) -> None:
             for replace in (True, False):
                 assert index.text(element, replace) == element_text(element, BASE, mode, replace)
             assert index.inner_text(element) == trim(raw_text(element, None, False))
+
+
+def _blank_heavy(rng: random.Random, depth: int = 0) -> str:
+    """Random markup rich in what the normalised text drops or collapses at the ends of a value."""
+    parts = []
+    for _ in range(rng.randint(0, 4)):
+        pick = rng.random()
+        if pick < 0.35 or depth > 7:
+            parts.append(
+                rng.choice(["x", " ", "\n", "a b", "&nbsp;", "<br>", "<p></p>", "<pre></pre>", '<img alt="">'])
+            )
+        else:
+            tag = rng.choice(["div", "span", "p", "b", "td"])
+            parts.append(f"<{tag}>{_blank_heavy(rng, depth + 1)}</{tag}>")
+    return "".join(parts)
+
+
+@pytest.mark.parametrize("order", ["document", "reverse", "random"])
+def test_text_index_matches_plain_text_on_blank_runs(order: str) -> None:
+    rng = random.Random(11)
+    for _ in range(60):
+        document = parse_document("<div>" + _blank_heavy(rng) + "</div>")
+        elements = _elements(document)
+        if order == "reverse":
+            elements.reverse()
+        elif order == "random":
+            rng.shuffle(elements)
+        index = TextIndex(BASE, "normalized")
+        for element in elements:
+            for replace in (True, False):
+                assert index.text(element, replace) == element_text(element, BASE, "normalized", replace)
 
 
 _URL_ATTRS = {"a": "href", "img": "src", "q": "cite", "form": "action"}

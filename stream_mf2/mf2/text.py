@@ -145,6 +145,51 @@ def _finish_normalized(tokens: list[str | int]) -> str:
     return "".join(parts)
 
 
+def _is_newlines(token: str | int) -> bool:
+    return type(token) is str and token != "" and token.strip("\n") == ""
+
+
+def _compress_blank(run: list[str | int]) -> list[str | int]:
+    """A shorter run of blank tokens (see :func:`_blank_edge`) that
+    :func:`_finish_normalized` treats exactly as ``run``, wherever it stands.
+
+    Local rewrites, each an equivalence in any context: adjacent paragraph
+    markers become the larger one (only the largest counts for the line
+    breaks, and a space next to either is dropped); adjacent newline tokens
+    join; three or more spaces in a row act as two (all but the last are
+    dropped); a space between a text token and a paragraph marker is always
+    dropped without effect; ``marker, N1, P_BEFORE, N2`` with newline tokens
+    N1 and N2 gives the same line breaks as ``marker, N1 + N2 + newline``.
+    Nested values whose blank ends repeat at every level stay short this way.
+    """
+    out: list[str | int] = []
+    for token in run:
+        if type(token) is int:
+            while len(out) >= 2 and out[-1] == " " and type(out[-2]) is str:
+                out.pop()  # a space between a text token and a marker
+            if out and type(out[-1]) is int:
+                out[-1] = max(out[-1], token)
+                continue
+        elif token == " ":
+            if len(out) >= 2 and out[-1] == " " and out[-2] == " ":
+                continue
+        elif _is_newlines(token) and out and _is_newlines(out[-1]):
+            out[-1] = out[-1] + token  # type: ignore[operator]
+            token = out.pop()
+        if (
+            _is_newlines(token)
+            and len(out) >= 3
+            and out[-1] == _P_BEFORE
+            and _is_newlines(out[-2])
+            and type(out[-3]) is int
+        ):
+            out.pop()
+            out[-1] = out[-1] + token + "\n"  # type: ignore[operator]
+            continue
+        out.append(token)
+    return out
+
+
 def _strip_trailing_spaces(parts: list[str]) -> None:
     """No spaces directly before a line break (the draft's rule)."""
     while parts:
@@ -184,22 +229,30 @@ class TextIndex:
     length of its answer. Empty pieces are left out, so that a slice is never
     longer than the answer.
 
-    In the ``"normalized"`` mode the pieces are the algorithm's tokens, and a
-    query costs the number of tokens in its subtree (paragraph markers of empty
-    paragraphs included).
+    In the ``"normalized"`` mode the pieces are the algorithm's tokens. Blank
+    tokens (paragraph markers, line breaks, spaces) are dropped at the ends of
+    a value, so a run of them at the end of every level of a nested value must
+    not be read again per level: an index of the non-blank tokens lets a query
+    skip the blank ends in constant time, and a copied element's blank ends are
+    shortened to an equivalent few tokens (:func:`_compress_blank`). A query
+    then costs the tokens between its first and last non-blank one. (Runs of
+    empty ``<pre>`` elements are not blank in this sense and still cost per level.)
 
     Elements a walk does not enter (script, style, template, replaced images,
     ``pre`` and ``br`` in the normalised mode) are answered by the plain
     functions when queried directly.
     """
 
-    __slots__ = ("_base", "_mode", "_variants")
+    __slots__ = ("_base", "_mode", "_nonblank", "_variants")
 
     def __init__(self, base: str | None, mode: str) -> None:
         self._base = base
         self._mode = mode
         # (replace_images, raw) -> (pieces, element -> (start, end))
         self._variants: dict[tuple[bool, bool], tuple[list[str | int], dict[ParentNode, tuple[int, int]]]] = {}
+        # normalised variants, per replace_images: for every token position, the
+        # number of non-blank tokens before it; and the positions of those tokens
+        self._nonblank: dict[bool, tuple[list[int], list[int]]] = {}
 
     def text(self, element: Element, replace_images: bool) -> str:
         """``element_text(element, base, mode, replace_images)``."""
@@ -210,7 +263,7 @@ class TextIndex:
             return children[0].data.strip(ASCII_WS)
         if self._mode == "normalized":
             pieces, span = self._span(element, replace_images, False)
-            return _finish_normalized(pieces[span[0] : span[1]])
+            return _finish_normalized(self._core(pieces, span, replace_images))
         pieces, span = self._span(element, replace_images, True)
         return "".join(pieces[span[0] : span[1]]).strip(ASCII_WS)  # type: ignore[arg-type]
 
@@ -241,18 +294,42 @@ class TextIndex:
             variant = self._variants[(True, True)] = ([], {})
         return None if element in variant[1] else variant
 
+    def _core(self, tokens: list[str | int], span: tuple[int, int], replace_images: bool) -> list[str | int]:
+        """The normalised tokens of ``span`` without the blank tokens at either end.
+
+        :func:`_finish_normalized` drops them and its result does not depend on
+        them (see :func:`_blank_edge`), so they are skipped in constant time:
+        a run of empty paragraphs or line breaks repeated at every level of a
+        nested value costs nothing per level.
+        """
+        counts, positions = self._nonblank[replace_images]
+        first, last = counts[span[0]], counts[span[1]]
+        if first == last:
+            return []
+        return tokens[positions[first] : positions[last - 1] + 1]
+
     def _span(self, element: Element, replace_images: bool, raw: bool) -> tuple[list[str | int], tuple[int, int]]:
         key = (replace_images, raw)
         variant = self._variants.get(key)
         if variant is None:
             variant = self._variants[key] = ([], {})
+            if not raw:
+                self._nonblank[replace_images] = ([0], [])
         pieces, spans = variant
         span = spans.get(element)
         if span is None:
             if raw:
                 _raw_pieces(element, self._base, replace_images, pieces, spans)
             else:
-                _normalized_pieces(element, self._base, replace_images, pieces, spans)
+                _normalized_pieces(element, self._base, replace_images, pieces, spans, self._nonblank[replace_images])
+                # index the new tokens: how many non-blank tokens precede each position, and where they are
+                counts, positions = self._nonblank[replace_images]
+                count = counts[-1]
+                for i in range(len(counts) - 1, len(pieces)):
+                    if not _blank_edge(pieces[i]):
+                        positions.append(i)
+                        count += 1
+                    counts.append(count)
             span = spans[element]
         return pieces, span
 
@@ -309,9 +386,15 @@ def _normalized_pieces(
     replace_images: bool,
     tokens: list[str | int],
     spans: dict[ParentNode, tuple[int, int]],
+    nonblank: tuple[list[int], list[int]] | None = None,
 ) -> None:
     """Append the normalised algorithm's tokens for ``root``'s content to ``tokens``;
-    record the span of every element entered (``root`` included)."""
+    record the span of every element entered (``root`` included).
+
+    ``nonblank``: :class:`TextIndex`'s index of the non-blank tokens before this
+    walk. With it, an element walked by an earlier query is copied with the blank
+    runs at its ends compressed (:func:`_compress_blank`), so that blank ends
+    repeated at every level of nested values do not pile up."""
     stack: list[Node | tuple[ParentNode, int]] = [(root, len(tokens))]
     stack.extend(reversed(root.children))
     while stack:
@@ -351,7 +434,18 @@ def _normalized_pieces(
             span = spans.get(node)
             if span is not None:  # walked by an earlier query: copy, do not walk again
                 start = len(tokens)
-                tokens.extend(tokens[span[0] : span[1]])
+                if nonblank is None:
+                    tokens.extend(tokens[span[0] : span[1]])
+                else:
+                    counts, positions = nonblank
+                    first, last = counts[span[0]], counts[span[1]]
+                    if first == last:
+                        tokens.extend(_compress_blank(tokens[span[0] : span[1]]))
+                    else:
+                        core_start, core_end = positions[first], positions[last - 1] + 1
+                        tokens.extend(_compress_blank(tokens[span[0] : core_start]))
+                        tokens.extend(tokens[core_start:core_end])
+                        tokens.extend(_compress_blank(tokens[core_end : span[1]]))
                 spans[node] = (start, len(tokens))
                 if name == "p":
                     tokens.extend((_P_AFTER, "\n"))

@@ -30,6 +30,7 @@ from .classes import (
     PropertyPrefix,
     class_info,
     class_list,
+    classify,
     parse_property_class,
     property_classes,
     root_types,
@@ -94,10 +95,15 @@ class _Frame:
         self.e_attached = False  # an e-* property of its parent (counts in _Walker.e_depth)
 
     def add(self, prefix: PropertyPrefix, name: str, value: Any) -> None:
-        self.props.setdefault(name, []).append(value)
-        if prefix == "p" and name == "name" and self.first_p_name is None:
-            self.first_p_name = value
-        elif prefix == "u" and name == "url" and self.first_u_url is None:
+        values = self.props.get(name)
+        if values is None:
+            self.props[name] = [value]
+        else:
+            values.append(value)
+        if name == "name":
+            if prefix == "p" and self.first_p_name is None:
+                self.first_p_name = value
+        elif name == "url" and prefix == "u" and self.first_u_url is None:
             self.first_u_url = value
 
 
@@ -199,6 +205,10 @@ class _Walker:
 
     def _boundary(self, element: Element, classes: tuple[str, ...]) -> bool:
         frame = self.scope if self.scope is not None else self.frames[-1]
+        if not frame.backcompat and not self.ctx.options.ignored_roots:
+            # the common case: a root or property class of any kind ends the search
+            mf2, classic, props = classify(classes)
+            return bool(mf2 or classic or props)
         if element_root_types(element, classes, self.ctx, frame)[0]:
             return True
         return bool(_scope_properties(element, classes, frame))

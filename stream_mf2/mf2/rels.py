@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from stream_mf2.html.dom import HTML_NS, Element
@@ -25,6 +26,20 @@ def is_rel_link(element: Element) -> bool:
     )
 
 
+def _keywords(rel: str) -> tuple[str, ...]:
+    """A ``rel`` value's keywords (cached: pages repeat the same few; long values are not kept)."""
+    if len(rel) > 256:
+        return _split_keywords(rel)
+    return _cached_keywords(rel)
+
+
+def _split_keywords(rel: str) -> tuple[str, ...]:
+    return tuple(k for k in _ASCII_WS.split(rel) if k)
+
+
+_cached_keywords = lru_cache(maxsize=1024)(_split_keywords)
+
+
 class RelCollector:
     """Accumulates rel links in document order.
 
@@ -42,23 +57,30 @@ class RelCollector:
 
     def add(self, element: Element, base: str | None, text: str) -> None:
         """Record one rel link; ``text`` is the element's text content."""
-        rel = element.attrs.get("rel")
-        href = element.attrs.get("href")
+        attrs = element.attrs
+        rel = attrs.get("rel")
+        href = attrs.get("href")
         if rel is None or href is None:
             return
-        keywords = [k for k in _ASCII_WS.split(rel) if k]
+        keywords = _keywords(rel)
         if not keywords:
             return
         url = resolve(href, base)
+        rels = self._rels
         for keyword in keywords:
-            self._rels.setdefault(keyword, {})[url] = None
+            urls = rels.get(keyword)
+            if urls is None:
+                rels[keyword] = {url: None}
+            else:
+                urls[url] = None
         entry = self._urls.get(url)
         if entry is None:
             entry = self._urls[url] = {"rels": {}}
+        entry_rels = entry["rels"]
         for keyword in keywords:
-            entry["rels"][keyword] = None
+            entry_rels[keyword] = None
         for attr in _COPIED:
-            value = element.attrs.get(attr)
+            value = attrs.get(attr)
             if value is not None and attr not in entry:
                 entry[attr] = value
         if "text" not in entry:

@@ -37,9 +37,15 @@ Recoveries that change the output are recorded in ``ctx.notes`` (e-* ``html``
 left empty past ``Options.max_nested_html_chars``).
 
 Cost: linear in the input plus the output. Text values come from one
-:class:`~.text.TextIndex` per item (no node's text is walked twice), and the
-``html`` of e-* values nested in other e-* values, the one place where output
-is quadratic in the nesting depth, is bounded by ``max_nested_html_chars``.
+:class:`~.text.TextIndex` per item (no node's text is walked twice; in the
+``"normalized"`` mode blank tokens at the ends of values are skipped, not
+re-read per nesting level), and the ``html`` of e-* values nested in other e-*
+values, the one place where output is quadratic in the nesting depth, is
+bounded by ``max_nested_html_chars``. An e-* value's html walk also records
+its text and tells the item walker whether any element below carries a class
+that matters; when none does (ordinary post content), the walker does not
+enter the subtree. Class attribute values are classified once per distinct
+string (:func:`~.classes.class_info`).
 
 Decisions where the spec or the suites leave room (details in each module):
 datetimes are kept as written unless the value-class pattern assembled them

@@ -209,3 +209,23 @@ def test_no_meta_item_with_a_root_class_on_html_or_head() -> None:
 def test_no_meta_item_when_nothing_is_found() -> None:
     assert meta(named("viewport", "width=device-width")) is None
     assert meta(og("og:title", "")) is None  # an empty content is no value
+
+
+@pytest.mark.parametrize("metaformats", [False, True])
+def test_meta_content_in_p_and_u_parsing(metaformats: bool) -> None:
+    # spec, "parsing a p- property" / "parsing a u- property": the extension inserts a
+    # meta[content] step before the textContent fallback; without it a <meta> has no text.
+    import stream_mf2
+
+    doc = (
+        '<div class="h-entry"><meta class="p-name" content="N"><meta class="u-url" content="x">'
+        '<meta class="p-summary"><meta class="dt-published" content="2020-01-01"></div>'
+    )
+    for chunk in (len(doc), 1, 7):
+        parser = stream_mf2.Parser(BASE, metaformats=metaformats)
+        items = [item for i in range(0, len(doc), chunk) for item in parser.feed(doc[i : i + chunk])] + parser.close()
+        assert items == stream_mf2.parse(doc, BASE, metaformats=metaformats)["items"]
+        props = items[0]["properties"]
+        assert props["name"] == (["N"] if metaformats else [""])
+        assert props["url"] == ([BASE + "x"] if metaformats else [BASE])
+        assert props["summary"] == [""]

@@ -84,7 +84,7 @@ def _may_hold_values(element: Element) -> bool:
 
 
 # Elements whose p-* value may come from an attribute.
-_P_FROM_ATTRIBUTE = frozenset({"abbr", "link", "data", "input", "img", "area"})
+_P_FROM_ATTRIBUTE = frozenset({"abbr", "link", "data", "input", "img", "area", "meta"})
 
 
 def p_value(element: Element, ctx: Mf2Context, is_boundary: vcp.Boundary) -> str:
@@ -104,6 +104,10 @@ def p_value(element: Element, ctx: Mf2Context, is_boundary: vcp.Boundary) -> str
             return attrs["value"]
         if name in ("img", "area") and "alt" in attrs:
             return attrs["alt"]
+        # The metaformats extension inserts this step before the textContent
+        # fallback of p-* parsing; without it a <meta> has no text at all.
+        if name == "meta" and "content" in attrs and ctx.options.metaformats:
+            return attrs["content"]
     texts = ctx.texts
     if texts is not None:
         return texts.text(element, True)
@@ -131,6 +135,9 @@ def u_value(element: Element, ctx: Mf2Context, is_boundary: vcp.Boundary) -> str
             found = attrs["title"]
         elif name in ("data", "input") and "value" in attrs:
             found = attrs["value"]
+        elif name == "meta" and "content" in attrs and ctx.options.metaformats:
+            # the metaformats extension's step before the textContent fallback of u-* parsing
+            found = attrs["content"]
         else:
             found = _text(element, ctx, False)
     return resolve(found, base)

@@ -254,7 +254,10 @@ class _Member:
             self._tail = self._obj.unconsumed_tail
             if self._obj.eof:
                 self.done = True
-                self._inp.unread(self._obj.unused_data + self._tail)
+                # Everything after the member is in unused_data. When the output limit was
+                # reached in the same call, CPython leaves those same bytes in
+                # unconsumed_tail too: giving both back would read the next members twice.
+                self._inp.unread(self._obj.unused_data)
                 self._tail = b""
             if out:
                 self._out += len(out)

@@ -369,6 +369,23 @@ def test_clean_archive(tmp_path: Path, compress: bool) -> None:
     assert by_uri["http://a.example/sjis"].item["properties"]["name"] == [SJIS_NAME]
 
 
+@pytest.mark.parametrize("size", [12_000, 16_000, 70_000, 300_000])
+def test_gzip_members_that_inflate_past_the_read_size(tmp_path: Path, size: int) -> None:
+    # A small, highly compressible member whose output is cut at the read size while the
+    # rest of the archive is already in the input buffer: the bytes after the member must be
+    # given back once, or the next members are read twice (negative offsets, endless loops).
+    recs = []
+    for i in range(4):
+        body = (b"<p class=h-card>x</p>" * (size // 21 + 1))[:size]
+        recs.append(response(f"http://a.example/{i}", body, [("Content-Type", "text/html")], html=body))
+    path = tmp_path / "a.warc.gz"
+    write_archive(path, recs, compress=True)
+    items, errors, summary = read_all(path)
+    check_clean(recs, items, errors, summary)
+    assert summary.bytes_read == path.stat().st_size
+    assert list(warc_mod.iter_warc_parallel(path, 2)) == list(iter_warc(path))
+
+
 def test_clean_archive_from_a_non_seekable_stream(tmp_path: Path) -> None:
     recs = standard_records()
     path = tmp_path / "a.warc.gz"

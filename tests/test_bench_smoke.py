@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bench import make_fixtures, memory, peers, run, streams
+from bench import full, make_fixtures, memory, peers, report, run, streams, warc_bench
 from tests.suites import REPO
 
 FIXTURES = REPO / "fixtures" / "bench"
@@ -221,3 +221,79 @@ def test_memory_child_streams_into_stream_mf2(tmp_path: Path) -> None:
     assert row["items"] == expected
     assert row["first_item_s"] is not None and row["first_item_s"] <= row["parse_s"]
     assert row["input_resident_bytes"] == 0
+
+
+# ---------------------------------------------------------------------------
+# The one command (python -m bench) and its parts
+
+
+def test_warc_archive_has_the_promised_mix(tmp_path: Path) -> None:
+    from warcio.archiveiterator import ArchiveIterator
+
+    made = warc_bench.write_archives(tmp_path, 400_000)
+    assert made["by_type"]["warcinfo"] == 1 and made["by_type"]["request"] == made["by_type"]["response"] > 5
+    for kind in ("gzip", "plain"):
+        types: list[str] = []
+        ctypes: set[str] = set()
+        encodings: set[str] = set()
+        with open(made["files"][kind]["path"], "rb") as f:
+            for rec in ArchiveIterator(f):
+                types.append(rec.rec_type)
+                if rec.rec_type == "response":
+                    ctypes.add(rec.http_headers.get_header("Content-Type").split(";")[0])
+                    encodings.add(rec.http_headers.get_header("Content-Encoding") or
+                                  rec.http_headers.get_header("Transfer-Encoding") or "identity")
+        assert len(types) == made["records"]
+        assert {"text/html", "text/css", "application/javascript"} <= ctypes
+        assert encodings == {"identity", "gzip", "chunked"}
+    gz = Path(made["files"]["gzip"]["path"]).read_bytes()
+    assert gz[:2] == b"\x1f\x8b" and Path(made["files"]["plain"]["path"]).read_bytes()[:5] == b"WARC/"
+
+
+def test_peak_estimate_is_linear_above_the_baseline() -> None:
+    rows = [{"parser": "p", "shape": "feed", "size": 10**6, "peak_rss_kb": 30_000, "baseline_rss_kb": 20_000},
+            {"parser": "p", "shape": "feed", "size": 10**7, "peak_rss_kb": 120_000, "baseline_rss_kb": 20_000}]
+    est = full.estimate_peak(rows, "p", "feed", 10**9)
+    assert est == (20_000 * 1024 + 100_000 * 1024 * 100, 10**7)
+    assert full.estimate_peak(rows, "p", "entries", 10**9) is None
+    assert full.estimate_peak([{**rows[0], "error": "MemoryError"}], "p", "feed", 10**9) is None
+
+
+def test_the_one_command_runs_end_to_end(tmp_path: Path) -> None:
+    pytest.importorskip("html5lib")
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    (pages / "a.html").write_bytes(SMALL_PAGE.read_bytes())
+    out_json = tmp_path / "all.json"
+    lines: list[str] = []
+    assert full.main(["--quick", "--no-suite", "--fixtures", str(pages), "--only", "stream_mf2",
+                      "--only", "html5lib.parse", "--sizes", "100KB", "--shapes", "entries,feed",
+                      "--skip-peers-above", "50KB", "--ttfi-size", "100KB", "--warc-size", "100KB",
+                      "--warc-workers", "1", "--warc-timeout", "5", "--json", str(out_json)], out=lines.append) == 0
+    doc = json.loads(out_json.read_text(encoding="utf-8"))
+    assert doc["machine"]["cores"] and doc["machine"]["python"] and doc["machine"]["packages"]
+    assert {c["runner"] for c in doc["throughput"]["cells"]} == {"stream_mf2", "html5lib.parse"}
+    rows = {(r["shape"], r["parser"]): r for r in doc["memory"]["rows"]}
+    assert set(rows) == {("entries", "stream_mf2"), ("entries", "html5lib.parse"), ("feed", "stream_mf2"),
+                         ("feed", "stream_mf2+children"), ("feed", "html5lib.parse")}
+    for key in (("entries", "stream_mf2"), ("feed", "stream_mf2"), ("feed", "stream_mf2+children")):
+        assert rows[key].get("error") is None and rows[key]["peak_rss_kb"] > 0 and rows[key]["items"] >= 1
+    # A peer above the cap is a row that says so, not a missing row.
+    assert "skip-peers-above" in rows[("entries", "html5lib.parse")]["capped"]
+    assert [(r["shape"], r["parser"]) for r in doc["ttfi"]["rows"]][:1] == [("entries", "stream_mf2")]
+    assert [(r["archive"], r["workers"]) for r in doc["warc"]["rows"]] == [("gzip", 1), ("plain", 1)]
+    plain = doc["warc"]["rows"][1]
+    assert plain["summary"]["records"] == doc["warc"]["archive"]["records"] and plain["summary"]["items"] > 0
+    text = "\n".join(lines)
+    for title in ("Throughput, MB/s", "Memory: peak RSS", "Time to first item", "WARC:", "not run (> peer cap)"):
+        assert title in text
+    assert report.render([doc]) in text
+
+
+def test_report_merges_memory_rows_from_several_files() -> None:
+    row = {"parser": "stream_mf2", "shape": "entries", "size": 10**9, "peak_rss_kb": 40_000, "parse_s": 300.0,
+           "first_item_s": 0.01, "items": 5}
+    old = {"settings": {}, "rows": [{**row, "peak_rss_kb": 99_000}], "machine": {}}
+    new = {"settings": {}, "rows": [row], "machine": {}}
+    text = report.render([old, new])
+    assert "| flat h-entries | stream_mf2 | 39 MB, 300.0 s |" in text

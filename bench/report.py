@@ -1,0 +1,195 @@
+"""Markdown tables from benchmark results JSON: the README's benchmark tables.
+
+Usage::
+
+    python -m bench.report bench/results/20261122T140000Z.json
+    python -m bench.report bench/results/full.json bench/results/memory-1gb.json   # merged, later files win
+
+Reads the files written by ``python -m bench`` (all sections), ``python -m
+bench.run`` (throughput), ``python -m bench.memory`` (memory rows) and
+``python -m bench.warc_bench`` (WARC). Memory rows are merged by (size, shape,
+parser), a later file replacing an earlier one's row; throughput and WARC
+come from the last file that has them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from bench.streams import format_size
+
+GROUP_ORDER = ("small <200 KB", "large >=200 KB", "suite", "all fixtures")
+SHAPE_NAMES = {"entries": "flat h-entries", "feed": "one h-feed", "plain": "no microformats"}
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]], right_from: int = 1, right_to: int | None = None) -> str:
+    """A Markdown table; columns ``right_from`` .. ``right_to`` (exclusive) are numbers, aligned right."""
+
+    def line(cells: Sequence[str]) -> str:
+        return "| " + " | ".join(cells) + " |"
+
+    end = len(header) if right_to is None else right_to
+    sep = ["---:" if right_from <= i < end else "---" for i in range(len(header))]
+    return "\n".join([line(header), line(sep), *(line(r) for r in rows)])
+
+
+def _n(v: float | None, digits: int = 2) -> str:
+    return "—" if v is None else f"{v:,.{digits}f}"
+
+
+def merge(docs: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """One view over several results files (see the module docstring for the rules)."""
+    merged: dict[str, Any] = {"sources": [], "throughput": None, "memory": {}, "warc": None, "ttfi_size": None}
+    for doc in docs:
+        merged["sources"].append({"started_utc": doc.get("started_utc"), "machine": doc.get("machine") or {}})
+        if "cells" in doc and "groups_mb_s" in doc:  # bench.run
+            merged["throughput"] = doc
+        if doc.get("throughput"):
+            merged["throughput"] = doc["throughput"]
+        rows = (doc.get("memory") or {}).get("rows") or (doc.get("rows") if "settings" in doc else None) or []
+        for r in rows:
+            merged["memory"][(r["size"], r["shape"], r["parser"])] = r
+        if doc.get("ttfi"):
+            merged["ttfi_size"] = doc["ttfi"]["size"]
+        if doc.get("warc"):
+            merged["warc"] = doc["warc"]
+    return merged
+
+
+def throughput_table(tp: dict[str, Any]) -> str:
+    """MB/s per parser and page group."""
+    rates: dict[str, dict[str, float | None]] = tp["groups_mb_s"]
+    groups = [g for g in GROUP_ORDER if g in rates]
+    runners = [r for r in tp["runners"] if r["available"]]
+    # Pages per group; the suite batch counts its documents.
+    count = {g: sum(p["documents"] for p in tp["pages"] if p["group"] == g) for g in groups}
+    count["all fixtures"] = sum(1 for p in tp["pages"] if p["group"] != "suite")
+    head = ["parser", "kind"] + [f"{g} ({count.get(g, 0)} pages)" for g in groups]
+    rows = [[r["name"], "mf2" if r["kind"] == "mf2" else "HTML only", *[_n(rates[g].get(r["name"])) for g in groups]]
+            for r in runners]
+    missing = [f"{r['name']}: {r['missing']}" for r in tp["runners"] if not r["available"]]
+    note = f"\n\nNot run: {'; '.join(missing)}." if missing else ""
+    mode = "one run per page (--quick)" if tp.get("settings", {}).get("quick") else \
+        f"best of {tp.get('settings', {}).get('runs', '?')} runs per page"
+    return f"Throughput, MB/s (total bytes / total best time; {mode}):\n\n" + _table(head, rows, 2) + note
+
+
+def _mem_cell(r: dict[str, Any] | None) -> str:
+    if r is None:
+        return "—"
+    if r.get("capped"):
+        est = r.get("estimated_peak_bytes")
+        return f"not run (needs ~{est / 1e9:.0f} GB)" if est and "available" in r["capped"] else \
+            f"not run (> peer cap{f', ~{est / 1e9:.0f} GB' if est else ''})"
+    if r.get("error"):
+        err = str(r["error"])
+        if err.startswith("skipped: above peer cap"):
+            return "not run (> peer cap)"
+        return f"error: {err[:40]}"
+    peak = r.get("peak_rss_kb")
+    return f"{peak / 1024:,.0f} MB, {_n(r.get('parse_s'), 1)} s" if peak else "—"
+
+
+def memory_table(rows: dict[tuple[int, str, str], dict[str, Any]]) -> str:
+    """Peak RSS and parse time per (shape, parser) and size."""
+    sizes = sorted({k[0] for k in rows})
+    order = {"entries": 0, "feed": 1, "plain": 2}
+    keys = sorted({(k[1], k[2]) for k in rows},
+                  key=lambda sp: (order.get(sp[0], 9), not sp[1].startswith("stream_mf2"), sp[1]))
+    body = []
+    for shape, parser in keys:
+        label = SHAPE_NAMES.get(shape, shape)
+        name = "stream_mf2, stream_children=True" if parser == "stream_mf2+children" else parser
+        body.append([label, name, *[_mem_cell(rows.get((s, shape, parser))) for s in sizes]])
+    head = ["stream", "parser", *[format_size(s) for s in sizes]]
+    return ("Memory: peak RSS of a child process (interpreter included) and parse time; stream_mf2 is fed 64 KiB "
+            "chunks, peers get the whole document:\n\n" + _table(head, body, 2))
+
+
+def ttfi_table(rows: dict[tuple[int, str, str], dict[str, Any]], size: int | None) -> str | None:
+    """Time to first item (stream_mf2) vs full parse time (everyone) at one size."""
+    if size is None:
+        sizes = sorted({k[0] for k in rows if k[0] >= 100 * 10**6} or {k[0] for k in rows})
+        if not sizes:
+            return None
+        size = sizes[0]
+    body = []
+    for shape in ("entries", "feed"):
+        for (sz, sh, parser), r in sorted(rows.items(), key=lambda kv: (not kv[0][2].startswith("stream_mf2"), kv[0][2])):
+            if sz != size or sh != shape:
+                continue
+            name = "stream_mf2, stream_children=True" if parser == "stream_mf2+children" else parser
+            if r.get("capped") or r.get("error"):
+                body.append([SHAPE_NAMES[shape], name, "—", "—", _mem_cell(r)])
+                continue
+            body.append([SHAPE_NAMES[shape], name, _n(r.get("first_item_s"), 3), _n(r.get("parse_s"), 1),
+                         str(r.get("items", "—"))])
+    if not body:
+        return None
+    return (f"Time to first item on the {format_size(size)} streams (a peer's first item is its full parse):\n\n"
+            + _table(["stream", "parser", "first item s", "full parse s", "items"], body, 2))
+
+
+def warc_table(w: dict[str, Any]) -> str:
+    """WARC reading throughput per archive form and worker count."""
+    a = w["archive"]
+    body = []
+    for r in w["rows"]:
+        s = r.get("summary") or {}
+        body.append([r["archive"] + (" (.warc.gz)" if r["archive"] == "gzip" else " (.warc)"), str(r["workers"]),
+                     _n(r["bytes"] / 1e6, 1), _n(r.get("mb_s")), _n(r.get("records_s"), 0), _n(r.get("items_s"), 0),
+                     f"{s.get('records', '—')} / {a['records']}", str(s.get("errors", "—")),
+                     str(r.get("error") or "")[:60]])
+    head = ["archive", "workers", "MB", "MB/s", "records/s", "items/s", "records read / written", "errors", "note"]
+    by = a["by_type"]
+    return (f"WARC: `stream_mf2.iter_warc` (1 worker) / `iter_warc_parallel` over a generated archive of "
+            f"{a['records']} records ({by['response']} responses, {a['html_records']} of them HTML; "
+            f"{by['request']} requests, {by['revisit']} revisits, 1 warcinfo); MB/s is archive bytes on disk "
+            f"/ wall time:\n\n" + _table(head, body, 1, 8))
+
+
+def machine_line(sources: list[dict[str, Any]]) -> str:
+    """Where and when the numbers were taken."""
+    out = []
+    for s in sources:
+        m = s["machine"]
+        pk = m.get("packages") or {}
+        vers = ", ".join(f"{k} {v}" for k, v in pk.items() if v)
+        load = m.get("loadavg_at_start")
+        out.append(f"- {(s.get('started_utc') or '?')[:16]}Z: {m.get('cpu', '?')}, {m.get('cores', '?')} cores, "
+                   f"Python {m.get('python', '?')}, load average at start "
+                   f"{', '.join(f'{x:.1f}' for x in load) if load else '?'}; {vers}")
+    return "Measured on:\n\n" + "\n".join(out)
+
+
+def render(docs: Sequence[dict[str, Any]]) -> str:
+    """All the tables the given results files have, as Markdown."""
+    m = merge(docs)
+    parts = []
+    if m["throughput"]:
+        parts.append(throughput_table(m["throughput"]))
+    if m["memory"]:
+        parts.append(memory_table(m["memory"]))
+        t = ttfi_table(m["memory"], m["ttfi_size"])
+        if t:
+            parts.append(t)
+    if m["warc"]:
+        parts.append(warc_table(m["warc"]))
+    parts.append(machine_line(m["sources"]))
+    return "\n\n".join(parts)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench.report", description="Markdown tables from results JSON.")
+    ap.add_argument("files", nargs="+", type=Path, help="results files; later ones win on overlapping rows")
+    args = ap.parse_args(argv)
+    print(render([json.loads(p.read_text(encoding="utf-8")) for p in args.files]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

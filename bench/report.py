@@ -107,16 +107,21 @@ def memory_table(rows: dict[tuple[int, str, str], dict[str, Any]]) -> str:
         body.append([label, name, *[_mem_cell(rows.get((s, shape, parser))) for s in sizes]])
     head = ["stream", "parser", *[format_size(s) for s in sizes]]
     return ("Memory: peak RSS of a child process (interpreter included) and parse time; stream_mf2 is fed 64 KiB "
-            "chunks, peers get the whole document:\n\n" + _table(head, body, 2))
+            "chunks, peers get the whole document:\n\n" + _table(head, body, 2)
+            + "\n\n— = not measured in these results files; \"not run\" = capped by the harness (see bench/README.md).")
 
 
 def ttfi_table(rows: dict[tuple[int, str, str], dict[str, Any]], size: int | None) -> str | None:
-    """Time to first item (stream_mf2) vs full parse time (everyone) at one size."""
-    if size is None:
-        sizes = sorted({k[0] for k in rows if k[0] >= 100 * 10**6} or {k[0] for k in rows})
-        if not sizes:
+    """Time to first item (stream_mf2) vs full parse time (everyone) at one size.
+
+    Without rows at ``size`` (or with ``size`` ``None``), the largest size at
+    which a peer was measured is used, so the table always compares something.
+    """
+    if size is None or not any(k[0] == size for k in rows):
+        measured = [k[0] for k, r in rows.items() if not k[2].startswith("stream_mf2") and r.get("peak_rss_kb")]
+        if not measured and not rows:
             return None
-        size = sizes[0]
+        size = max(measured) if measured else max(k[0] for k in rows)
     body = []
     for shape in ("entries", "feed"):
         for (sz, sh, parser), r in sorted(rows.items(), key=lambda kv: (not kv[0][2].startswith("stream_mf2"), kv[0][2])):
@@ -127,7 +132,7 @@ def ttfi_table(rows: dict[tuple[int, str, str], dict[str, Any]], size: int | Non
                 body.append([SHAPE_NAMES[shape], name, "—", "—", _mem_cell(r)])
                 continue
             body.append([SHAPE_NAMES[shape], name, _n(r.get("first_item_s"), 3), _n(r.get("parse_s"), 1),
-                         str(r.get("items", "—"))])
+                         "—" if r.get("items") is None else f"{r['items']:,}"])
     if not body:
         return None
     return (f"Time to first item on the {format_size(size)} streams (a peer's first item is its full parse):\n\n"

@@ -52,8 +52,8 @@ from bench.run import FIXTURES, RESULTS, machine_info
 from bench.streams import format_size, parse_size, stream_bytes
 
 SYNTHETIC_PAGE = 100_000
-# Every this many rounds a revisit record is written instead of a repeated response.
-_REVISIT_EVERY = 3
+# Every this many records a revisit record is written instead of a response.
+_REVISIT_EVERY = 7
 
 
 def _http_body(payload: bytes, n: int) -> tuple[bytes, list[tuple[str, str]]]:
@@ -104,7 +104,7 @@ def _records(target: int) -> Iterator[tuple[str, str, bytes, list[tuple[str, str
     while produced < target:
         for path, ctype, payload in resources:
             uri = f"https://site{rnd % 17}.example{path}?r={rnd}"
-            if rnd and rnd % _REVISIT_EVERY == 0 and n % 5 == 0:
+            if n % _REVISIT_EVERY == _REVISIT_EVERY - 1:
                 yield "revisit", uri, b"", [("Content-Type", ctype)]
             else:
                 body, transfer = _http_body(payload, n)

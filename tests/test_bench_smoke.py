@@ -230,8 +230,10 @@ def test_memory_child_streams_into_stream_mf2(tmp_path: Path) -> None:
 def test_warc_archive_has_the_promised_mix(tmp_path: Path) -> None:
     from warcio.archiveiterator import ArchiveIterator
 
-    made = warc_bench.write_archives(tmp_path, 400_000)
-    assert made["by_type"]["warcinfo"] == 1 and made["by_type"]["request"] == made["by_type"]["response"] > 5
+    made = warc_bench.write_archives(tmp_path, 600_000)
+    by = made["by_type"]
+    assert by["warcinfo"] == 1 and by["revisit"] >= 1 and by["response"] > 5
+    assert by["request"] == by["response"] + by["revisit"]
     for kind in ("gzip", "plain"):
         types: list[str] = []
         ctypes: set[str] = set()
@@ -243,7 +245,7 @@ def test_warc_archive_has_the_promised_mix(tmp_path: Path) -> None:
                     ctypes.add(rec.http_headers.get_header("Content-Type").split(";")[0])
                     encodings.add(rec.http_headers.get_header("Content-Encoding") or
                                   rec.http_headers.get_header("Transfer-Encoding") or "identity")
-        assert len(types) == made["records"]
+        assert len(types) == made["records"] and types.count("revisit") == by["revisit"]
         assert {"text/html", "text/css", "application/javascript"} <= ctypes
         assert encodings == {"identity", "gzip", "chunked"}
     gz = Path(made["files"]["gzip"]["path"]).read_bytes()

@@ -43,9 +43,20 @@ def _n(v: float | None, digits: int = 2) -> str:
 
 def merge(docs: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """One view over several results files (see the module docstring for the rules)."""
-    merged: dict[str, Any] = {"sources": [], "throughput": None, "memory": {}, "warc": None, "ttfi_size": None}
+    merged: dict[str, Any] = {"sources": [], "throughput": None, "memory": {}, "warc": None, "ttfi_size": None,
+                              "peer_cap": None}
     for doc in docs:
-        merged["sources"].append({"started_utc": doc.get("started_utc"), "machine": doc.get("machine") or {}})
+        has = [k for k in ("throughput", "memory", "warc") if doc.get(k)]
+        if "cells" in doc:
+            has.append("throughput")
+        if "rows" in doc:
+            has.append("memory")
+        merged["sources"].append({"started_utc": doc.get("started_utc"), "machine": doc.get("machine") or {},
+                                  "sections": has})
+        settings = doc.get("settings") or {}
+        cap = settings.get("skip_peers_above_bytes", settings.get("peer_cap_bytes"))
+        if cap is not None:
+            merged["peer_cap"] = cap if merged["peer_cap"] is None else min(cap, merged["peer_cap"])
         if "cells" in doc and "groups_mb_s" in doc:  # bench.run
             merged["throughput"] = doc
         if doc.get("throughput"):
@@ -89,12 +100,37 @@ def _mem_cell(r: dict[str, Any] | None) -> str:
         err = str(r["error"])
         if err.startswith("skipped: above peer cap"):
             return "not run (> peer cap)"
-        return f"error: {err[:40]}"
+        return f"error: {err[:60]}"
     peak = r.get("peak_rss_kb")
     return f"{peak / 1024:,.0f} MB, {_n(r.get('parse_s'), 1)} s" if peak else "—"
 
 
-def memory_table(rows: dict[tuple[int, str, str], dict[str, Any]]) -> str:
+def _estimate_gb(rows: dict[tuple[int, str, str], dict[str, Any]], shape: str, parser: str, size: int) -> float | None:
+    """Peak RSS in GB at ``size``, extrapolated along the line through the two largest sizes measured.
+
+    A flat profile (stream_mf2 streaming) stays flat; a DOM grows with the input.
+    ``None`` with fewer than two measured sizes.
+    """
+    done = sorted((r for (sz, sh, p), r in rows.items() if sh == shape and p == parser and sz < size
+                   and r.get("peak_rss_kb") and not r.get("error")), key=lambda r: r["size"])
+    if len(done) < 2:
+        return None
+    a, b = done[-2], done[-1]
+    slope = (b["peak_rss_kb"] - a["peak_rss_kb"]) / (b["size"] - a["size"])
+    return float(b["peak_rss_kb"] + slope * (size - b["size"])) * 1024 / 1e9
+
+
+def _missing_cell(rows: dict[tuple[int, str, str], dict[str, Any]], shape: str, parser: str, size: int,
+                  peer_cap: int | None) -> str:
+    """What to say for a (size, shape, parser) no results file has."""
+    est = _estimate_gb(rows, shape, parser, size)
+    need = f"~{est:,.0f} GB by extrapolation" if est is not None and est >= 1 else None
+    if not parser.startswith("stream_mf2") and peer_cap is not None and size > peer_cap:
+        return f"not run: peers only up to {format_size(peer_cap)}" + (f" ({need})" if need else "")
+    return f"not run ({need})" if need else "—"
+
+
+def memory_table(rows: dict[tuple[int, str, str], dict[str, Any]], peer_cap: int | None = None) -> str:
     """Peak RSS and parse time per (shape, parser) and size."""
     sizes = sorted({k[0] for k in rows})
     order = {"entries": 0, "feed": 1, "plain": 2}
@@ -104,7 +140,8 @@ def memory_table(rows: dict[tuple[int, str, str], dict[str, Any]]) -> str:
     for shape, parser in keys:
         label = SHAPE_NAMES.get(shape, shape)
         name = "stream_mf2, stream_children=True" if parser == "stream_mf2+children" else parser
-        body.append([label, name, *[_mem_cell(rows.get((s, shape, parser))) for s in sizes]])
+        body.append([label, name, *[_mem_cell(rows[(s, shape, parser)]) if (s, shape, parser) in rows
+                                    else _missing_cell(rows, shape, parser, s, peer_cap) for s in sizes]])
     head = ["stream", "parser", *[format_size(s) for s in sizes]]
     return ("Memory: peak RSS of a child process (interpreter included) and parse time; stream_mf2 is fed 64 KiB "
             "chunks, peers get the whole document:\n\n" + _table(head, body, 2)
@@ -165,7 +202,8 @@ def machine_line(sources: list[dict[str, Any]]) -> str:
         pk = m.get("packages") or {}
         vers = ", ".join(f"{k} {v}" for k, v in pk.items() if v)
         load = m.get("loadavg_at_start")
-        out.append(f"- {(s.get('started_utc') or '?')[:16]}Z: {m.get('cpu', '?')}, {m.get('cores', '?')} cores, "
+        what = f" ({', '.join(s['sections'])})" if s.get("sections") else ""
+        out.append(f"- {(s.get('started_utc') or '?')[:16]}Z{what}: {m.get('cpu', '?')}, {m.get('cores', '?')} cores, "
                    f"Python {m.get('python', '?')}, load average at start "
                    f"{', '.join(f'{x:.1f}' for x in load) if load else '?'}; {vers}")
     return "Measured on:\n\n" + "\n".join(out)
@@ -178,7 +216,7 @@ def render(docs: Sequence[dict[str, Any]]) -> str:
     if m["throughput"]:
         parts.append(throughput_table(m["throughput"]))
     if m["memory"]:
-        parts.append(memory_table(m["memory"]))
+        parts.append(memory_table(m["memory"], m["peer_cap"]))
         t = ttfi_table(m["memory"], m["ttfi_size"])
         if t:
             parts.append(t)

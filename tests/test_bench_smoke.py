@@ -299,3 +299,18 @@ def test_report_merges_memory_rows_from_several_files() -> None:
     new = {"settings": {}, "rows": [row], "machine": {}}
     text = report.render([old, new])
     assert "| flat h-entries | stream_mf2 | 39 MB, 300.0 s |" in text
+
+
+def test_report_says_why_a_cell_was_not_run() -> None:
+    def row(parser: str, size: int, peak_kb: int) -> dict[str, Any]:
+        return {"parser": parser, "shape": "feed", "size": size, "peak_rss_kb": peak_kb, "parse_s": 1.0}
+
+    doc = {"settings": {"peer_cap_bytes": 10**7}, "machine": {},
+           "rows": [row("mf2py[lxml]", 10**6, 70_000), row("mf2py[lxml]", 10**7, 340_000),
+                    row("stream_mf2", 10**6, 46_000), row("stream_mf2", 10**7, 190_000),
+                    row("stream_mf2+children", 10**6, 33_000), row("stream_mf2+children", 10**7, 34_000),
+                    row("stream_mf2+children", 10**9, 34_000)]}
+    text = report.render([doc])
+    assert "| one h-feed | mf2py[lxml] | 68 MB, 1.0 s | 332 MB, 1.0 s | not run: peers only up to 10MB (~31 GB" in text
+    assert "| one h-feed | stream_mf2 | 45 MB, 1.0 s | 186 MB, 1.0 s | not run (~16 GB by extrapolation) |" in text
+    assert "| one h-feed | stream_mf2, stream_children=True | 32 MB, 1.0 s | 33 MB, 1.0 s | 33 MB, 1.0 s |" in text

@@ -127,7 +127,7 @@ def _missing_cell(rows: dict[tuple[int, str, str], dict[str, Any]], shape: str, 
     need = f"~{est:,.0f} GB by extrapolation" if est is not None and est >= 1 else None
     if not parser.startswith("stream_mf2") and peer_cap is not None and size > peer_cap:
         return f"not run: peers only up to {format_size(peer_cap)}" + (f" ({need})" if need else "")
-    return f"not run ({need})" if need else "—"
+    return f"not measured ({need})" if need else "—"
 
 
 def memory_table(rows: dict[tuple[int, str, str], dict[str, Any]], peer_cap: int | None = None) -> str:
@@ -145,7 +145,9 @@ def memory_table(rows: dict[tuple[int, str, str], dict[str, Any]], peer_cap: int
     head = ["stream", "parser", *[format_size(s) for s in sizes]]
     return ("Memory: peak RSS of a child process (interpreter included) and parse time; stream_mf2 is fed 64 KiB "
             "chunks, peers get the whole document:\n\n" + _table(head, body, 2)
-            + "\n\n— = not measured in these results files; \"not run\" = capped by the harness (see bench/README.md).")
+            + "\n\n\"not measured\", — : no results file has that run; \"not run\": capped by the harness "
+            "(see bench/README.md). GB figures for missing runs are linear extrapolations of the two largest "
+            "sizes measured.")
 
 
 def ttfi_table(rows: dict[tuple[int, str, str], dict[str, Any]], size: int | None) -> str | None:
@@ -220,6 +222,10 @@ def render(docs: Sequence[dict[str, Any]]) -> str:
         t = ttfi_table(m["memory"], m["ttfi_size"])
         if t:
             parts.append(t)
+        # Also the largest size at which the peers were measured, if that is another one.
+        t2 = ttfi_table(m["memory"], None)
+        if t2 and t2 != t:
+            parts.append(t2)
     if m["warc"]:
         parts.append(warc_table(m["warc"]))
     parts.append(machine_line(m["sources"]))

@@ -312,5 +312,5 @@ def test_report_says_why_a_cell_was_not_run() -> None:
                     row("stream_mf2+children", 10**9, 34_000)]}
     text = report.render([doc])
     assert "| one h-feed | mf2py[lxml] | 68 MB, 1.0 s | 332 MB, 1.0 s | not run: peers only up to 10MB (~31 GB" in text
-    assert "| one h-feed | stream_mf2 | 45 MB, 1.0 s | 186 MB, 1.0 s | not run (~16 GB by extrapolation) |" in text
+    assert "| one h-feed | stream_mf2 | 45 MB, 1.0 s | 186 MB, 1.0 s | not measured (~16 GB by extrapolation) |" in text
     assert "| one h-feed | stream_mf2, stream_children=True | 32 MB, 1.0 s | 33 MB, 1.0 s | 33 MB, 1.0 s |" in text

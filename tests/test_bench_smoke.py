@@ -284,8 +284,10 @@ def test_the_one_command_runs_end_to_end(tmp_path: Path) -> None:
     assert "skip-peers-above" in rows[("entries", "html5lib.parse")]["capped"]
     assert [(r["shape"], r["parser"]) for r in doc["ttfi"]["rows"]][:1] == [("entries", "stream_mf2")]
     assert [(r["archive"], r["workers"]) for r in doc["warc"]["rows"]] == [("gzip", 1), ("plain", 1)]
-    plain = doc["warc"]["rows"][1]
-    assert plain["summary"]["records"] == doc["warc"]["archive"]["records"] and plain["summary"]["items"] > 0
+    gzip_row, plain = doc["warc"]["rows"]
+    for row in (gzip_row, plain):
+        assert row["summary"]["records"] == doc["warc"]["archive"]["records"] and row["summary"]["items"] > 0
+        assert row["summary"]["errors"] == 0
     text = "\n".join(lines)
     for title in ("Throughput, MB/s", "Memory: peak RSS", "Time to first item", "WARC:", "not run (> peer cap)"):
         assert title in text

@@ -80,7 +80,7 @@ from __future__ import annotations
 
 from stream_mf2.html.dom import HTML_NS, Element
 
-from .classes import CLASS_INFO, class_info
+from .classes import HAS_ROOT, has_root_class
 from .context import Mf2Context
 from .document import collect_rels, document_context, parse_dom
 from .items import child_of, element_root_types, fold_nested, is_root, items_from_subtree
@@ -108,14 +108,15 @@ __all__ = [
 
 def keeps(element: Element, ctx: Mf2Context) -> bool:
     """The keep predicate: is ``element`` a microformat root or a rel link?"""
-    # asked for every element of the document: is_rel_link and is_root, inlined for the common cases
+    # asked for every element with a class or a rel: is_root and is_rel_link, inlined.
+    # The common answer (a class without a root class) is one dict look-up.
     attrs = element.attrs
-    if element.name in REL_ELEMENTS and "rel" in attrs and "href" in attrs and element.namespace == HTML_NS:
-        return True
     raw = attrs.get("class")
-    if not raw:
-        return False
-    if ctx.options.ignored_roots:
-        return is_root(element, ctx)
-    _classes, mf2, classic, _props = CLASS_INFO.get(raw) or class_info(raw)
-    return classic or bool(mf2)
+    if raw:
+        rooted = HAS_ROOT.get(raw)
+        if rooted is None:
+            rooted = has_root_class(raw)
+        # ignored roots only take root classes away: without any, is_root is False as well
+        if rooted and (not ctx.options.ignored_roots or is_root(element, ctx)):
+            return True
+    return "rel" in attrs and "href" in attrs and element.name in REL_ELEMENTS and element.namespace == HTML_NS

@@ -104,6 +104,10 @@ ClassInfo = tuple[tuple[str, ...], tuple[str, ...], bool, tuple[tuple[PropertyPr
 #: ``CLASS_INFO.get(raw) or class_info(raw)`` in the hot loops (a dict look-up
 #: is cheaper than a call); emptied when full, so it stays bounded.
 CLASS_INFO: dict[str, ClassInfo] = {}
+#: ``class`` attribute value -> does it hold an mf2 or classic root class?
+#: Filled and emptied with :data:`CLASS_INFO`: the keep predicate asks this
+#: of every element with a class, and most answers are a plain ``False``.
+HAS_ROOT: dict[str, bool] = {}
 _CLASS_INFO_MAX = 16384
 # Longer class values are not remembered (they are rare, and the cache must stay small).
 _CLASS_INFO_MAX_LEN = 512
@@ -119,5 +123,16 @@ def class_info(raw: str) -> ClassInfo:
     if len(raw) <= _CLASS_INFO_MAX_LEN:
         if len(CLASS_INFO) >= _CLASS_INFO_MAX:
             CLASS_INFO.clear()
+            HAS_ROOT.clear()
         CLASS_INFO[raw] = info
+        HAS_ROOT[raw] = bool(info[1]) or info[2]
     return info
+
+
+def has_root_class(raw: str) -> bool:
+    """Does the ``class`` value ``raw`` hold a valid ``h-*`` or a classic root class?"""
+    found = HAS_ROOT.get(raw)
+    if found is None:
+        _classes, mf2, classic, _props = class_info(raw)
+        return bool(mf2) or classic
+    return found

@@ -13,6 +13,9 @@ from .metaformats import meta_item
 from .options import Options
 from .rels import REL_ELEMENTS, is_rel_link
 
+# The elements whose attributes set document metadata (first base, html lang, Content-Language).
+_OBSERVED = frozenset({"base", "html", "meta"})
+
 
 def collect_rels(element: ParentNode, ctx: Mf2Context) -> None:
     """Add every rel link in ``element``'s subtree (``element`` included) to ``ctx.rels``."""
@@ -44,25 +47,31 @@ def document_context(
     """A context for ``document`` with its base URL, languages and an id index; also its elements."""
     elements = [n for n in iter_descendants(document) if type(n) is Element]
     ids: dict[str, Element] = {}
+    # the id index is filled below, before anything resolves an id through it
+    ctx = Mf2Context(url, options, resolve_id if resolve_id is not None else ids.get)
+    # one pass: most elements have no attributes, and only three names matter besides ids
     for el in elements:
-        element_id = el.attrs.get("id")
+        attrs = el.attrs
+        if not attrs:
+            continue
+        element_id = attrs.get("id")
         if element_id and element_id not in ids:
             ids[element_id] = el
-    ctx = Mf2Context(url, options, resolve_id if resolve_id is not None else ids.get)
-    for el in elements:
-        if el.namespace != HTML_NS:
+        name = el.name
+        if name not in _OBSERVED or el.namespace != HTML_NS:
             continue
-        if el.name == "base" and "href" in el.attrs and not ctx.has_base:
-            ctx.set_base(el.attrs["href"])
-        elif el.name == "html" and ctx.html_lang is None and "lang" in el.attrs:
-            ctx.html_lang = el.attrs["lang"]
+        if name == "base":
+            if "href" in attrs and not ctx.has_base:
+                ctx.set_base(attrs["href"])
+        elif name == "html":
+            if ctx.html_lang is None and "lang" in attrs:
+                ctx.html_lang = attrs["lang"]
         elif (
-            el.name == "meta"
-            and ctx.content_language is None
-            and el.attrs.get("http-equiv", "").lower() == "content-language"
-            and el.attrs.get("content")
+            ctx.content_language is None
+            and attrs.get("http-equiv", "").lower() == "content-language"
+            and attrs.get("content")
         ):
-            ctx.content_language = el.attrs["content"]
+            ctx.content_language = attrs["content"]
     return ctx, elements
 
 

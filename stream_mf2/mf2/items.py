@@ -663,19 +663,34 @@ def items_from_subtree(element: ParentNode, ctx: Mf2Context, *, includes: bool =
     knows there are none, and saves a walk of the subtree.
     """
     out: list[Item] = []
-    stack: list[Element]
-    if isinstance(element, Element):
-        stack = [element]
-    else:
-        stack = [c for c in reversed(element.children) if isinstance(c, Element) and c.name != "template"]
+    plain = not ctx.options.ignored_roots
+    info_cache = CLASS_INFO
+    # one iterator over child nodes per open element: the loop over children runs in C
+    stack: list[Iterator[Node]] = [iter((element,) if type(element) is Element else element.children)]
     while stack:
-        node = stack.pop()
-        classes = class_list(node)
-        if classes:
-            types, is_bc = element_root_types(node, classes, ctx, None)
-            if types:
-                root = _expand_includes(node, ctx, False) if includes else node
-                out.append(parse_item(root, types, is_bc, ctx))
+        for node in stack[-1]:
+            if type(node) is not Element or (node.name == "template" and node is not element):
                 continue
-        stack.extend(c for c in reversed(node.children) if type(c) is Element and c.name != "template")
+            raw_class = node.attrs.get("class")
+            if raw_class:
+                classes, mf2, classic, _props = info_cache.get(raw_class) or class_info(raw_class)
+                if not plain:
+                    types, is_bc = element_root_types(node, classes, ctx, None) if classes else ([], False)
+                elif mf2:
+                    types, is_bc = list(mf2), False
+                elif classic:
+                    types = backcompat.root_types(classes)
+                    is_bc = bool(types)
+                else:
+                    types, is_bc = [], False
+                if types:
+                    root = _expand_includes(node, ctx, False) if includes else node
+                    out.append(parse_item(root, types, is_bc, ctx))
+                    continue
+            children = node.children
+            if children and (len(children) > 1 or type(children[0]) is not Text):  # not only a text node
+                stack.append(iter(children))
+                break
+        else:
+            stack.pop()
     return out

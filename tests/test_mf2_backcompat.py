@@ -294,6 +294,44 @@ def test_module_exports() -> None:
         assert callable(getattr(backcompat, name))
 
 
+def test_cached_classification_matches_the_element_hooks() -> None:
+    """The item walker's cached look-up (class names, parent types, rel of a link) gives
+    what nested_root_types and property_classes give for the element itself."""
+    import random
+
+    from stream_mf2.mf2.classes import root_types as mf2_root_types
+    from stream_mf2.mf2.items import _backcompat_classify
+
+    rng = random.Random(7)
+    vocab = sorted(
+        {c for table in PROPERTY_CLASSES.values() for c in table} | set(ROOT_CLASSES) | {"item", "h-card", "p-x", "x"}
+    )
+    rel_words = sorted({k for table in REL_PROPERTIES.values() for k in table} | {"nofollow", "TAG"})
+    types = sorted(PROPERTY_CLASSES)
+    answered = 0
+    for _ in range(3000):
+        classes = tuple(rng.sample(vocab, rng.randint(0, 3)))
+        parent = tuple(sorted(rng.sample(types, rng.randint(1, 2))))
+        name = rng.choice(["a", "link", "span", "img", "object"])
+        attrs = {"class": " ".join(classes)}
+        if rng.random() < 0.5:
+            attrs["rel"] = " ".join(rng.sample(rel_words, rng.randint(1, 2)))
+        if rng.random() < 0.5:
+            attrs["href" if name in ("a", "link") else "src" if name == "img" else "data"] = "/x"
+        element = el(name, **attrs)
+        rel = attrs.get("rel") if name in ("a", "link") else None
+        found = _backcompat_classify(classes, parent, rel)
+        if found is None:
+            continue
+        answered += 1
+        nested = nested_root_types(element, classes, parent)
+        mf2 = mf2_root_types(classes)  # mf2 root classes win: a nested mf2 item
+        expected = (tuple(mf2), False) if mf2 else (tuple(nested), bool(nested))
+        props = tuple(p for p in map(parse_property_class, property_classes(element, classes, parent)) if p)
+        assert found == (*expected, props), (classes, parent, attrs)
+    assert answered > 2000
+
+
 # --- through the mf2 parser (whole-DOM path) ----------------------------------
 
 

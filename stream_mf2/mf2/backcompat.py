@@ -54,6 +54,8 @@ __all__ = [
     "has_mf2_root",
     "may_matter",
     "nested_root_types",
+    "nested_root_types_of",
+    "plain_property_classes",
     "postprocess",
     "property_classes",
     "property_value",
@@ -112,6 +114,12 @@ def nested_root_types(element: Element, classes: Sequence[str], parent_types: Se
     hReview-aggregate that has no root class of its own is an ``h-item`` (the
     hReview "item info": its ``fn``, ``url`` and ``photo``).
     """
+    del element  # the answer depends on the class names only
+    return nested_root_types_of(classes, parent_types)
+
+
+def nested_root_types_of(classes: Sequence[str], parent_types: Sequence[str]) -> list[str]:
+    """:func:`nested_root_types` of an element with class names ``classes``."""
     types = root_types(classes)
     if types or has_mf2_root(classes):
         return types
@@ -154,6 +162,47 @@ def _rels(element: Element) -> list[str]:
     if not rel:
         return []
     return _split_tokens(rel.lower())
+
+
+@lru_cache(maxsize=4096)
+def plain_property_classes(
+    classes: tuple[str, ...], root_types: tuple[str, ...], rel: str | None = None
+) -> tuple[str, ...] | None:
+    """:func:`property_classes` of an element with class names ``classes`` and, if it
+    is an HTML ``a``/``area``/``link``, ``rel`` value ``rel`` (else ``None``), when
+    the answer depends on nothing else (``None`` when it does: a ``key`` class maps
+    by whether the element has a URL attribute). Cached: classic pages repeat the
+    same few class lists and rel values.
+    """
+    out: list[str] = []
+
+    def add(names: Sequence[str]) -> bool:
+        for name in names:
+            if name in TEXT_UNLESS_LINKED:
+                return False
+            if name not in out:
+                out.append(name)
+        return True
+
+    for mf2_type in root_types:
+        table = PROPERTY_CLASSES.get(mf2_type)
+        if table is None:
+            continue
+        for cls in classes:
+            mapped = table.get(cls)
+            if mapped is not None and not add(mapped):
+                return None
+    if rel and any(t in REL_PROPERTIES for t in root_types):
+        rels = _split_tokens(rel.lower())
+        for mf2_type in root_types:
+            rel_table = REL_PROPERTIES.get(mf2_type)
+            if rel_table is None:
+                continue
+            for keyword in rels:
+                mapped = rel_table.get(keyword)
+                if mapped is not None and not add(mapped):
+                    return None
+    return tuple(out)
 
 
 def property_classes(element: Element, classes: Sequence[str], root_types: Sequence[str]) -> list[str]:

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
-from stream_mf2.html.dom import Element, Node, ParentNode, Text
+from stream_mf2.html.dom import HTML_NS, Element, Node, ParentNode, Text
 
 from . import backcompat
 from .backcompat_data import ROOT_CLASSES
@@ -43,6 +43,9 @@ from .properties import dt_value, e_value_scan, p_value, u_value
 from .text import TextIndex
 
 Item = dict[str, Any]
+
+# Elements whose rel attribute makes a link (HTML: a, area, link): backcompat maps rel keywords on them.
+_REL_ELEMENTS = frozenset({"a", "area", "link"})
 
 
 class _LeaveE:
@@ -134,6 +137,31 @@ def element_root_types(
 @lru_cache(maxsize=16384)
 def _has_classic_root(classes: tuple[str, ...]) -> bool:
     return any(c in ROOT_CLASSES for c in classes)
+
+
+@lru_cache(maxsize=4096)
+def _backcompat_classify(
+    classes: tuple[str, ...], parent_types: tuple[str, ...], rel: str | None
+) -> tuple[tuple[str, ...], bool, tuple[tuple[PropertyPrefix, str], ...]] | None:
+    """:func:`element_root_types` and :func:`_scope_properties` of an element inside a
+    backcompat item of ``parent_types``, no root classes ignored: ``(root types,
+    is a backcompat root, property classes)``. ``rel``: the element's ``rel`` if it
+    is an HTML link element, else ``None``. ``None`` when the answer depends on
+    more than these. Cached: classic pages repeat the same few class lists.
+    """
+    names = backcompat.plain_property_classes(classes, parent_types, rel)
+    if names is None:
+        return None
+    props: list[tuple[PropertyPrefix, str]] = []
+    for name in names:
+        parsed = parse_property_class(name)
+        if parsed is not None:
+            props.append(parsed)
+    mf2 = root_types(classes)
+    if mf2:
+        return tuple(mf2), False, tuple(props)
+    classic = backcompat.nested_root_types_of(classes, parent_types)
+    return tuple(classic), bool(classic), tuple(props)
 
 
 def is_root(element: Element, ctx: Mf2Context) -> bool:
@@ -331,9 +359,11 @@ class _Walker:
                         continue
                 else:
                     classes = (info_cache.get(raw_class) or class_info(raw_class))[0] if raw_class else ()
+                    attrs = element.attrs
+                    no_rel = "rel" not in attrs
                     if (not classes and not in_backcompat) or (
                         # inside a backcompat item, most elements are neither roots nor properties
-                        plain and "rel" not in element.attrs and not backcompat.may_matter(classes, backcompat_types)
+                        plain and no_rel and not backcompat.may_matter(classes, backcompat_types)
                     ):
                         children = element.children
                         if children and (len(children) > 1 or type(children[0]) is not Text):
@@ -341,11 +371,23 @@ class _Walker:
                             push_leave(None)
                             break
                         continue
-                    # class-less elements matter only in backcompat items (rel=tag and the like)
-                    nested_types, nested_bc = (
-                        element_root_types(element, classes, ctx, frame) if classes else ([], False)
-                    )
-                    props = _scope_properties(element, classes, frame)
+                    found = None
+                    if plain:  # here: inside a backcompat item (the other case is the branch above)
+                        if no_rel:
+                            found = _backcompat_classify(classes, backcompat_types, None)
+                        elif element.name in _REL_ELEMENTS and element.namespace == HTML_NS:
+                            found = _backcompat_classify(classes, backcompat_types, attrs["rel"])
+                        else:  # rel means nothing on other elements
+                            found = _backcompat_classify(classes, backcompat_types, None)
+                    if found is not None:
+                        found_types, nested_bc, props = found
+                        nested_types = list(found_types)  # a fresh list: it becomes the item's "type"
+                    else:
+                        # class-less elements matter only in backcompat items (rel=tag and the like)
+                        nested_types, nested_bc = (
+                            element_root_types(element, classes, ctx, frame) if classes else ([], False)
+                        )
+                        props = _scope_properties(element, classes, frame)
                 leave: _Frame | _LeaveE | None = None
                 if nested_types:
                     frame.nested = True

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from stream_mf2.html.dom import HTML_NS, Element, Node, ParentNode, Text, iter_descendants, text_content
+from stream_mf2.html.dom import HTML_NS, Element, Node, ParentNode, Text, text_content
 
 from .context import Mf2Context
 from .items import items_from_subtree
@@ -38,6 +38,22 @@ def collect_rels(element: ParentNode, ctx: Mf2Context) -> None:
             stack.pop()
 
 
+def _observe(ctx: Mf2Context, name: str, attrs: dict[str, str]) -> None:
+    """Document metadata from a ``base``, ``html`` or ``meta`` element: the first of each wins."""
+    if name == "base":
+        if "href" in attrs and not ctx.has_base:
+            ctx.set_base(attrs["href"])
+    elif name == "html":
+        if ctx.html_lang is None and "lang" in attrs:
+            ctx.html_lang = attrs["lang"]
+    elif (
+        ctx.content_language is None
+        and attrs.get("http-equiv", "").lower() == "content-language"
+        and attrs.get("content")
+    ):
+        ctx.content_language = attrs["content"]
+
+
 def document_context(
     document: ParentNode,
     url: str | None = None,
@@ -45,33 +61,34 @@ def document_context(
     resolve_id: Callable[[str], Element | None] | None = None,
 ) -> tuple[Mf2Context, list[Element]]:
     """A context for ``document`` with its base URL, languages and an id index; also its elements."""
-    elements = [n for n in iter_descendants(document) if type(n) is Element]
+    elements: list[Element] = []
+    keep = elements.append
     ids: dict[str, Element] = {}
     # the id index is filled below, before anything resolves an id through it
     ctx = Mf2Context(url, options, resolve_id if resolve_id is not None else ids.get)
-    # one pass: most elements have no attributes, and only three names matter besides ids
-    for el in elements:
-        attrs = el.attrs
-        if not attrs:
-            continue
-        element_id = attrs.get("id")
-        if element_id and element_id not in ids:
-            ids[element_id] = el
-        name = el.name
-        if name not in _OBSERVED or el.namespace != HTML_NS:
-            continue
-        if name == "base":
-            if "href" in attrs and not ctx.has_base:
-                ctx.set_base(attrs["href"])
-        elif name == "html":
-            if ctx.html_lang is None and "lang" in attrs:
-                ctx.html_lang = attrs["lang"]
-        elif (
-            ctx.content_language is None
-            and attrs.get("http-equiv", "").lower() == "content-language"
-            and attrs.get("content")
-        ):
-            ctx.content_language = attrs["content"]
+    # one walk in tree order (template contents are not descendants); an iterator over
+    # child nodes per open element, so the loop over children runs in C
+    stack: list[Iterator[Node]] = [iter(document.children)]
+    while stack:
+        for el in stack[-1]:
+            if type(el) is not Element:
+                continue
+            keep(el)
+            attrs = el.attrs
+            # most elements have no attributes, and only three names matter besides ids
+            if attrs:
+                element_id = attrs.get("id")
+                if element_id and element_id not in ids:
+                    ids[element_id] = el
+                name = el.name
+                if name in _OBSERVED and el.namespace == HTML_NS:
+                    _observe(ctx, name, attrs)
+            children = el.children
+            if children and (len(children) > 1 or type(children[0]) is not Text):  # not only a text node
+                stack.append(iter(children))
+                break
+        else:
+            stack.pop()
     return ctx, elements
 
 

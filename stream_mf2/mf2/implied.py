@@ -32,14 +32,26 @@ def _only_child(element: Element, is_root: IsRoot) -> Element | None:
     return None
 
 
-def _only_of_type(element: Element, name: str, attr: str, is_root: IsRoot) -> Element | None:
-    """``element > name[attr]:only-of-type:not[.h-*]``."""
-    found: Element | None = None
+# The element names ``:only-of-type`` is asked about (implied photo and url).
+_SOLE_NAMES = frozenset({"img", "object", "a", "area"})
+
+
+def _sole_children(element: Element) -> dict[str, Element | None]:
+    """For each of img, object, a and area among ``element``'s child elements: the
+    one child of that name, or ``None`` when there are several (absent: none).
+    One pass over the children answers the four ``:only-of-type`` questions."""
+    found: dict[str, Element | None] = {}
     for child in element.children:
-        if isinstance(child, Element) and child.name == name:  # never "template"
-            if found is not None:
-                return None
-            found = child
+        if isinstance(child, Element):
+            name = child.name  # never "template"
+            if name in _SOLE_NAMES:
+                found[name] = None if name in found else child
+    return found
+
+
+def _only_of_type(sole: dict[str, Element | None], name: str, attr: str, is_root: IsRoot) -> Element | None:
+    """``element > name[attr]:only-of-type:not[.h-*]``, from ``element``'s :func:`_sole_children`."""
+    found = sole.get(name)
     if found is None or attr not in found.attrs or is_root(found):
         return None
     return found
@@ -90,10 +102,13 @@ def implied_photo(element: Element, ctx: Mf2Context, is_root: IsRoot) -> str | d
     for parent in (element, _only_child(element, is_root)):
         if parent is None:
             continue
-        img = _only_of_type(parent, "img", "src", is_root)
+        sole = _sole_children(parent)
+        if not sole:
+            continue
+        img = _only_of_type(sole, "img", "src", is_root)
         if img is not None:
             return image_value(img, ctx)
-        obj = _only_of_type(parent, "object", "data", is_root)
+        obj = _only_of_type(sole, "object", "data", is_root)
         if obj is not None:
             return resolve(obj.attrs["data"], base)
     return None
@@ -108,8 +123,11 @@ def implied_url(element: Element, ctx: Mf2Context, is_root: IsRoot) -> str | Non
     for parent in (element, _only_child(element, is_root)):
         if parent is None:
             continue
+        sole = _sole_children(parent)
+        if not sole:
+            continue
         for name in ("a", "area"):
-            link = _only_of_type(parent, name, "href", is_root)
+            link = _only_of_type(sole, name, "href", is_root)
             if link is not None:
                 return resolve(link.attrs["href"], base)
     return None

@@ -45,7 +45,8 @@ bounded by ``max_nested_html_chars``. An e-* value's html walk also records
 its text and tells the item walker whether any element below carries a class
 that matters; when none does (ordinary post content), the walker does not
 enter the subtree. Class attribute values are classified once per distinct
-string (:func:`~.classes.class_info`).
+string (:func:`~.classes.class_info`); inside classic (mf1) items, once per
+distinct class list, parent types and link ``rel`` value.
 
 Decisions where the spec or the suites leave room (details in each module):
 datetimes are kept as written unless the value-class pattern assembled them

@@ -33,7 +33,7 @@ The data tables are in :mod:`stream_mf2.mf2.backcompat_data`.
 from __future__ import annotations
 
 import re
-from collections.abc import MutableMapping, Sequence
+from collections.abc import Iterator, MutableMapping, Sequence
 from functools import lru_cache
 from urllib.parse import unquote, urlsplit
 
@@ -164,6 +164,32 @@ def _rels(element: Element) -> list[str]:
     return _split_tokens(rel.lower())
 
 
+def _mapped(classes: Sequence[str], root_types: Sequence[str], rels: Sequence[str]) -> Iterator[Sequence[str]]:
+    """The property-name lists that ``classes``, then the rel keywords ``rels``, map to
+    inside roots of ``root_types``, in the order they apply."""
+    for mf2_type in root_types:
+        table = PROPERTY_CLASSES.get(mf2_type)
+        if table is None:
+            continue
+        for cls in classes:
+            mapped = table.get(cls)
+            if mapped is not None:
+                yield mapped
+    if rels:
+        for mf2_type in root_types:
+            rel_table = REL_PROPERTIES.get(mf2_type)
+            if rel_table is None:
+                continue
+            for keyword in rels:
+                mapped = rel_table.get(keyword)
+                if mapped is not None:
+                    yield mapped
+
+
+def _uses_rels(root_types: Sequence[str]) -> bool:
+    return any(t in REL_PROPERTIES for t in root_types)
+
+
 @lru_cache(maxsize=4096)
 def plain_property_classes(
     classes: tuple[str, ...], root_types: tuple[str, ...], rel: str | None = None
@@ -174,34 +200,14 @@ def plain_property_classes(
     by whether the element has a URL attribute). Cached: classic pages repeat the
     same few class lists and rel values.
     """
+    rels = _split_tokens(rel.lower()) if rel and _uses_rels(root_types) else []
     out: list[str] = []
-
-    def add(names: Sequence[str]) -> bool:
+    for names in _mapped(classes, root_types, rels):
         for name in names:
             if name in TEXT_UNLESS_LINKED:
-                return False
+                return None
             if name not in out:
                 out.append(name)
-        return True
-
-    for mf2_type in root_types:
-        table = PROPERTY_CLASSES.get(mf2_type)
-        if table is None:
-            continue
-        for cls in classes:
-            mapped = table.get(cls)
-            if mapped is not None and not add(mapped):
-                return None
-    if rel and any(t in REL_PROPERTIES for t in root_types):
-        rels = _split_tokens(rel.lower())
-        for mf2_type in root_types:
-            rel_table = REL_PROPERTIES.get(mf2_type)
-            if rel_table is None:
-                continue
-            for keyword in rels:
-                mapped = rel_table.get(keyword)
-                if mapped is not None and not add(mapped):
-                    return None
     return tuple(out)
 
 
@@ -215,36 +221,14 @@ def property_classes(element: Element, classes: Sequence[str], root_types: Seque
     on the element are not returned: a backcompat root ignores them. A ``key``
     is ``u-key`` on a link or image and ``p-key`` (text as written) elsewhere.
     """
+    rels = _rels(element) if _uses_rels(root_types) else []
     out: list[str] = []
-    seen: set[str] = set()
-
-    def add(names: Sequence[str]) -> None:
+    for names in _mapped(classes, root_types, rels):
         for name in names:
             if name in TEXT_UNLESS_LINKED and not _has_url_attribute(element):
                 name = "p-" + name[2:]
-            if name not in seen:
-                seen.add(name)
+            if name not in out:
                 out.append(name)
-
-    for mf2_type in root_types:
-        table = PROPERTY_CLASSES.get(mf2_type)
-        if table is None:
-            continue
-        for cls in classes:
-            mapped = table.get(cls)
-            if mapped is not None:
-                add(mapped)
-    if any(t in REL_PROPERTIES for t in root_types):
-        rels = _rels(element)
-        if rels:
-            for mf2_type in root_types:
-                rel_table = REL_PROPERTIES.get(mf2_type)
-                if rel_table is None:
-                    continue
-                for rel in rels:
-                    mapped = rel_table.get(rel)
-                    if mapped is not None:
-                        add(mapped)
     return out
 
 

@@ -170,6 +170,12 @@ def run_child(parser: str, shape: str, size: int, chunk_size: int, timeout: floa
     """Run one measurement in a fresh interpreter and return its JSON report."""
     cmd = [sys.executable, "-m", "bench.memory", "--child", "--parser", parser, "--shape", shape,
            "--size", str(size), "--chunk-size", str(chunk_size), "--mem-limit", str(mem_limit)]
+    return run_json_child(cmd, timeout)
+
+
+def run_json_child(cmd: list[str], timeout: float) -> dict[str, Any]:
+    """Run ``cmd`` (a ``python -m bench.…`` child) from the repository root and return the
+    last JSON line it printed, or ``{"error": …}`` when it timed out, failed or printed none."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
     try:
         proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout, check=False)

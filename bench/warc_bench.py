@@ -37,9 +37,7 @@ import datetime as dt
 import gzip
 import io
 import json
-import os
 import random
-import subprocess
 import sys
 import tempfile
 import time
@@ -47,7 +45,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from bench.memory import REPO, _peak_kb
+from bench.memory import _peak_kb, run_json_child
 from bench.run import FIXTURES, RESULTS, machine_info
 from bench.streams import format_size, parse_size, stream_bytes
 
@@ -180,17 +178,7 @@ def child_main(path: str, workers: int) -> int:
 def run_child(path: Path, workers: int, timeout: float) -> dict[str, Any]:
     """One measurement in a fresh interpreter."""
     cmd = [sys.executable, "-m", "bench.warc_bench", "--child", str(path), "--workers", str(workers)]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
-    try:
-        proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout, check=False)
-    except subprocess.TimeoutExpired:
-        return {"error": f"timed out after {timeout:.0f} s"}
-    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
-    if proc.returncode != 0 or not lines:
-        tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or [f"exit status {proc.returncode}"]
-        return {"error": f"child failed (exit {proc.returncode}): {tail[0][:200]}"}
-    result: dict[str, Any] = json.loads(lines[-1])
-    return result
+    return run_json_child(cmd, timeout)
 
 
 def default_timeout(size: int) -> float:

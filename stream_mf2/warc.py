@@ -734,28 +734,68 @@ def _units(path: str | os.PathLike[str]) -> Iterator[tuple[int, bool]]:
                 yield unit, bool(walker.gzip)
 
 
-def _run_unit(path: str, offset: int, gzip: bool, options: dict[str, Any]) -> tuple[list[WarcEntry], WarcSummary]:
-    reader = WarcReader(path, start=offset, max_units=1, gzip=gzip, **options)
+def _run_units(
+    path: str, offset: int, count: int, gzip: bool, options: dict[str, Any]
+) -> tuple[list[WarcEntry], WarcSummary]:
+    """Read ``count`` consecutive units from ``offset``, as the single-process walk would."""
+    reader = WarcReader(path, start=offset, max_units=count, gzip=gzip, **options)
     entries = list(reader)
     return entries, reader.summary
+
+
+#: A task for a worker is a run of consecutive units: at most this many ...
+BATCH_UNITS = 64
+#: ... spanning at most this many bytes of the archive. One task per record would make
+#: the per-task cost (a pickled call, an open and a seek) rival the parsing of the small
+#: records (requests, redirects, revisits) that make up half of a typical crawl.
+BATCH_BYTES = 1 << 20
 
 
 class ParallelWarcReader:
     """Reads one archive with several processes; entries come out in archive order.
 
     The parent scans the archive for unit boundaries (gzip members, or records
-    of an uncompressed file); each unit is read and parsed in a worker that
-    seeks to it. At most ``4 * workers`` units are in flight. The summary is
-    the sum of the workers' summaries (``bytes_read`` counts the workers' reads).
+    of an uncompressed file) and hands runs of consecutive units (``batch_units``,
+    ``batch_bytes``) to workers, each of which seeks to its run and reads it as the
+    single-process walk would. At most ``4 * workers`` runs are in flight. The
+    summary is the sum of the workers' summaries (``bytes_read`` counts the
+    workers' reads).
     """
 
-    def __init__(self, path: str | os.PathLike[str], workers: int, **options: Any) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        workers: int,
+        *,
+        batch_units: int = BATCH_UNITS,
+        batch_bytes: int = BATCH_BYTES,
+        **options: Any,
+    ) -> None:
         if workers < 1:
             raise ValueError("workers must be at least 1")
+        if batch_units < 1:
+            raise ValueError("batch_units must be at least 1")
         self.summary = WarcSummary()
         self._path = os.fspath(path)
         self._workers = workers
+        self._batch_units = batch_units
+        self._batch_bytes = batch_bytes
         self._options = options
+
+    def _batches(self) -> Iterator[tuple[int, int, bool]]:
+        """(first offset, unit count, gzip) for each run of consecutive units."""
+        first = -1
+        count = 0
+        gzip = False
+        for offset, gz in _units(self._path):
+            if count and (count >= self._batch_units or offset - first >= self._batch_bytes):
+                yield first, count, gzip
+                count = 0
+            if not count:
+                first, gzip = offset, gz
+            count += 1
+        if count:
+            yield first, count, gzip
 
     def __iter__(self) -> Iterator[WarcEntry]:
         t0 = time.perf_counter()
@@ -763,8 +803,8 @@ class ParallelWarcReader:
         try:
             with ProcessPoolExecutor(max_workers=self._workers) as pool:
                 pending: list[Future[tuple[list[WarcEntry], WarcSummary]]] = []
-                for offset, gz in _units(self._path):
-                    pending.append(pool.submit(_run_unit, self._path, offset, gz, self._options))
+                for offset, count, gz in self._batches():
+                    pending.append(pool.submit(_run_units, self._path, offset, count, gz, self._options))
                     if len(pending) >= window:
                         yield from self._collect(pending.pop(0))
                 while pending:

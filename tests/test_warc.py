@@ -552,6 +552,35 @@ def test_async_and_parallel_match_sync(tmp_path: Path) -> None:
             )
 
 
+@pytest.mark.parametrize("batch", [(1, 1 << 20), (2, 1 << 20), (3, 1 << 20), (64, 1 << 20), (64, 2_000)])
+def test_parallel_batches_match_sync(tmp_path: Path, batch: tuple[int, int]) -> None:
+    # Workers read runs of consecutive units; wherever a run starts or ends, the entries
+    # and the summary must be those of the single-process walk, damaged records included.
+    units, span = batch
+    recs = standard_records()
+    for compress in (True, False):
+        path = tmp_path / f"a{compress}.warc"
+        offsets = write_archive(path, recs, compress=compress)
+        data = bytearray(path.read_bytes())
+        if compress:
+            data[offsets[2] + 10 : offsets[2] + 26] = b"\xff" * 16  # one corrupt member
+        else:
+            data[offsets[3] + 5 : offsets[3] + 9] = b"XXXX"  # one damaged record header
+        path.write_bytes(bytes(data))
+        sync_reader = iter_warc(path)
+        sync_entries = list(sync_reader)
+        par = warc_mod.ParallelWarcReader(path, 2, batch_units=units, batch_bytes=span)
+        assert list(par) == sync_entries
+        s, p = sync_reader.summary, par.summary
+        assert (p.records, p.html_records, p.items, p.errors, p.skipped) == (
+            s.records,
+            s.html_records,
+            s.items,
+            s.errors,
+            s.skipped,
+        )
+
+
 def test_payload_is_streamed_not_loaded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # A 6 MB page in one record: the parser must see it in bounded pieces.
     big = page(3, "big", extra="<p>" + filler(6_000_000, 3) + "</p>").encode()

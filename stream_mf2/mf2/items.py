@@ -46,6 +46,8 @@ Item = dict[str, Any]
 
 # Elements whose rel attribute makes a link (HTML: a, area, link): backcompat maps rel keywords on them.
 _REL_ELEMENTS = frozenset({"a", "area", "link"})
+# What an element that is neither a root nor a property classifies as.
+_NOTHING: tuple[tuple[str, ...], bool, tuple[tuple[PropertyPrefix, str], ...]] = ((), False, ())
 
 
 class _LeaveE:
@@ -334,51 +336,34 @@ class _Walker:
                         continue
                 raw_class = element.attrs.get("class")
                 props: Sequence[tuple[PropertyPrefix, str]]
+                # An element that is neither a root nor a property gets no nested types and
+                # no props, and is only descended into at the end of this loop body.
                 if plain and not in_backcompat:  # the common case: one cached look-up classifies
                     if not raw_class:
-                        children = element.children
-                        if children and (len(children) > 1 or type(children[0]) is not Text):
-                            push(iter(children))
-                            push_leave(None)
-                            break
-                        continue
-                    classes, mf2, classic, props = info_cache.get(raw_class) or class_info(raw_class)
-                    if mf2:
-                        nested_types, nested_bc = list(mf2), False
-                    elif classic:
-                        nested_types = backcompat.root_types(classes)
-                        nested_bc = bool(nested_types)
-                    elif props:
-                        nested_types, nested_bc = [], False
-                    else:  # no class that matters here: just descend
-                        children = element.children
-                        if children and (len(children) > 1 or type(children[0]) is not Text):
-                            push(iter(children))
-                            push_leave(None)
-                            break
-                        continue
+                        nested_types, props = [], ()
+                    else:
+                        classes, mf2, classic, props = info_cache.get(raw_class) or class_info(raw_class)
+                        if mf2:
+                            nested_types, nested_bc = list(mf2), False
+                        elif classic:
+                            nested_types = backcompat.root_types(classes)
+                            nested_bc = bool(nested_types)
+                        else:
+                            nested_types, nested_bc = [], False
                 else:
                     classes = (info_cache.get(raw_class) or class_info(raw_class))[0] if raw_class else ()
                     attrs = element.attrs
                     no_rel = "rel" not in attrs
+                    found = None
                     if (not classes and not in_backcompat) or (
                         # inside a backcompat item, most elements are neither roots nor properties
                         plain and no_rel and not backcompat.may_matter(classes, backcompat_types)
                     ):
-                        children = element.children
-                        if children and (len(children) > 1 or type(children[0]) is not Text):
-                            push(iter(children))
-                            push_leave(None)
-                            break
-                        continue
-                    found = None
-                    if plain:  # here: inside a backcompat item (the other case is the branch above)
-                        if no_rel:
-                            found = _backcompat_classify(classes, backcompat_types, None)
-                        elif element.name in _REL_ELEMENTS and element.namespace == HTML_NS:
-                            found = _backcompat_classify(classes, backcompat_types, attrs["rel"])
-                        else:  # rel means nothing on other elements
-                            found = _backcompat_classify(classes, backcompat_types, None)
+                        found = _NOTHING
+                    elif plain:  # here: inside a backcompat item (the other case is the branch above)
+                        # rel means something only on links
+                        on_link = element.name in _REL_ELEMENTS and element.namespace == HTML_NS
+                        found = _backcompat_classify(classes, backcompat_types, None if no_rel or not on_link else attrs["rel"])
                     if found is not None:
                         found_types, nested_bc, props = found
                         nested_types = list(found_types)  # a fresh list: it becomes the item's "type"

@@ -396,6 +396,18 @@ _END_TAG_NAME_END: Final = frozenset("\t\n\f />")
 # there, it is the longest match and needs no lookahead).
 _NAMED_REF = re.compile(r"&([A-Za-z][A-Za-z0-9]{0,31};)")
 
+
+def _named_ref_end(buf: str, j: int, text: list[str]) -> int:
+    """At ``buf[j] == "&"`` in text: if a complete, known ``&name;`` starts there, append
+    its value to ``text`` and return the index after it; else -1 (the states decide)."""
+    m = _NAMED_REF.match(buf, j)
+    if m is not None:
+        value = NAMED.get(m.group(1))
+        if value is not None:
+            text.append(value)
+            return m.end()
+    return -1
+
 # An unfinished tag at the end of the input this short is re-read whole by the next feed().
 _DEFER_MAX: Final = 2048
 _CRLF: Final = re.compile("\r\n")
@@ -1203,13 +1215,9 @@ class Tokenizer:
                 return True
             if c == "&":
                 if fast_refs:
-                    m = _NAMED_REF.match(buf, j)
-                    if m is not None:
-                        value = NAMED.get(m.group(1))
-                        if value is not None:
-                            text.append(value)
-                            pos = m.end()
-                            continue
+                    pos = _named_ref_end(buf, j, text)
+                    if pos >= 0:
+                        continue
                 self._pos = j
                 if not self._charref(False, DATA):
                     return False
@@ -1297,13 +1305,9 @@ class Tokenizer:
                 return True
             if c == "&":
                 if self._fast_path:
-                    m = _NAMED_REF.match(buf, j)
-                    if m is not None:
-                        value = NAMED.get(m.group(1))
-                        if value is not None:
-                            text.append(value)
-                            pos = m.end()
-                            continue
+                    pos = _named_ref_end(buf, j, text)
+                    if pos >= 0:
+                        continue
                 self._pos = j
                 return self._charref(False, RCDATA)
             self._err("unexpected-null-character", j)

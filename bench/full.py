@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import json
 import sys
 from collections.abc import Callable
 from dataclasses import asdict
@@ -45,7 +44,7 @@ from typing import Any
 
 from bench import memory, report, warc_bench
 from bench.peers import all_runners, peer_runners
-from bench.run import FIXTURES, RESULTS, group_rates, load_pages, machine_info, ratios, time_cell, warm_up
+from bench.run import FIXTURES, group_rates, load_pages, machine_info, ratios, time_cell, warm_up, write_results
 from bench.streams import DEFAULT_CHUNK, SHAPES, format_size, parse_size
 
 SECTIONS = ("throughput", "memory", "warc")
@@ -236,9 +235,7 @@ def main(argv: list[str] | None = None, *, out: Callable[[str], None] = print) -
         doc["warc"] = warc_bench.measure(warc_size, warc_workers, args.warc_timeout, log=log)
     doc["finished_utc"] = dt.datetime.now(dt.UTC).isoformat()
 
-    path = args.json or RESULTS / f"{started.strftime('%Y%m%dT%H%M%SZ')}.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    path = write_results(doc, args.json, started)
     out(report.render([doc]))
     out(f"\nResults written to {path}")
     return 0

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.peers import all_runners, peer_runners
-from bench.run import RESULTS, machine_info
+from bench.run import machine_info, write_results
 from bench.streams import DEFAULT_CHUNK, SHAPES, format_size, parse_size, stream, stream_bytes
 
 REPO = Path(__file__).resolve().parent.parent
@@ -271,9 +271,7 @@ def main(argv: list[str] | None = None) -> int:
                      "chunk_size": args.chunk_size, "mem_limit_bytes": mem_limit, "ttfi": args.ttfi},
         "rows": rows,
     }
-    path = args.json or RESULTS / f"memory-{started.strftime('%Y%m%dT%H%M%SZ')}.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    path = write_results(result, args.json, started, "memory-")
     print(f"\nResults written to {path}")
     return 0
 

@@ -205,6 +205,14 @@ def ratios(rates: dict[str, dict[str, float | None]], runners: Sequence[Runner])
     return out
 
 
+def write_results(doc: dict[str, Any], path: Path | None, started: dt.datetime, prefix: str = "") -> Path:
+    """Write a results document to ``path``, or to ``bench/results/<prefix><UTC start>.json``."""
+    path = path or RESULTS / f"{prefix}{started.strftime('%Y%m%dT%H%M%SZ')}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return path
+
+
 def machine_info() -> dict[str, Any]:
     """CPU, cores, OS, Python and package versions: enough to compare runs across machines."""
     cpu = platform.processor() or platform.machine()
@@ -326,9 +334,7 @@ def main(argv: list[str] | None = None, *, out: Callable[[str], None] = print) -
         "groups_mb_s": rates,
         "ratios": ratios(rates, live),
     }
-    path = args.json or RESULTS / f"{started.strftime('%Y%m%dT%H%M%SZ')}.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    path = write_results(result, args.json, started)
     out(f"\nResults written to {path}")
     return 0
 

@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.memory import _peak_kb, run_json_child
-from bench.run import FIXTURES, RESULTS, machine_info
+from bench.run import FIXTURES, machine_info, write_results
 from bench.streams import format_size, parse_size, stream_bytes
 
 SYNTHETIC_PAGE = 100_000
@@ -253,9 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     print(format_rows(result))
     doc = {"started_utc": started.isoformat(), "finished_utc": dt.datetime.now(dt.UTC).isoformat(),
            "machine": machine_info(), "settings": {"size": size, "workers": workers}, "warc": result}
-    path = args.json or RESULTS / f"warc-{started.strftime('%Y%m%dT%H%M%SZ')}.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+    path = write_results(doc, args.json, started, "warc-")
     print(f"\nResults written to {path}")
     return 0
 

@@ -663,3 +663,10 @@ def test_damaged_archives_never_raise(compress: bool, flips: list[tuple[float, i
     assert reader.summary.errors == sum(isinstance(e, WarcError) for e in entries)
     assert reader.summary.items == sum(isinstance(e, WarcItem) for e in entries)
     assert all(e.message for e in entries if isinstance(e, WarcError))
+
+
+def test_parallel_reader_rejects_bad_settings(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="workers"):
+        warc_mod.ParallelWarcReader(tmp_path / "a.warc", 0)
+    with pytest.raises(ValueError, match="batch_units"):
+        warc_mod.ParallelWarcReader(tmp_path / "a.warc", 2, batch_units=0)

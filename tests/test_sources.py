@@ -224,7 +224,11 @@ def test_text_mode_pipe_with_a_stall() -> None:
 
 @dataclass
 class StallingServer:
-    """Where a stalling HTTP server listens; it sends the tail only once ``release`` is set."""
+    """Where a stalling HTTP server listens; it sends the tail only once ``release`` is set.
+
+    ``tail_sent`` is set just before the tail is written, so an item seen while it is unset
+    came from the head alone.
+    """
 
     base: str
     release: threading.Event
@@ -271,11 +275,13 @@ def stalling_http_server(head: bytes, tail: bytes, hold: float = 5.0) -> Iterato
                 for n, piece in enumerate(pieces):
                     if n:
                         release.wait(hold)
+                        # set before the write, not after it: a client can read the tail and
+                        # finish before this thread runs again, and the tests must not race that
+                        tail_sent.set()
                     self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece) if chunked else piece)
                     self.wfile.flush()
                 if chunked:
                     self.wfile.write(b"0\r\n\r\n")
-                tail_sent.set()
             except OSError:
                 pass  # the client went away early: fine for a test server
             self.close_connection = True

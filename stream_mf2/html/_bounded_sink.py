@@ -299,6 +299,35 @@ class BoundedSink:
                 self._count(0)  # raises
         return el
 
+    def append_leaf(self, parent: ParentNode, name: str, namespace: str, attrs: dict[str, str], text: str) -> None:
+        """:meth:`create_element_in`, :meth:`append_text` of ``text`` (if any), then :meth:`pop`, in one call.
+
+        Most leaf elements of a page lie outside every kept subtree and are not
+        kept themselves: the keep predicate is asked and nothing else happens
+        (attaching the element and releasing it again would leave no trace).
+        Everything else goes through the three methods.
+        """
+        if type(parent) is Element:
+            inside = parent.sink_state & _INSIDE
+        else:
+            inside = self._inside(parent)
+        if not inside and not (self._recheck or self._blocked or self._ready) and name != "selectedcontent":
+            el = Element(name, namespace, attrs)
+            if not self.keep(el):
+                return
+            # A kept leaf: create_element_in's bookkeeping for a kept element outside kept subtrees.
+            el.sink_state = _TRACKED | _KEPT | _INSIDE | _OPEN
+            if self.on_nested is not None:
+                self._kept_open[id(el)] = el
+            self.tracked += 1
+            el.parent = parent
+            parent.children.append(el)
+        else:
+            el = self.create_element_in(parent, name, namespace, attrs)
+        if text:
+            self.append_text(el, text)
+        self.pop(el)
+
     def create_comment(self, data: str) -> Comment:
         return Comment(data)
 

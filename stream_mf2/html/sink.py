@@ -43,6 +43,11 @@ class TreeSink(Protocol):
     :meth:`create_element` then :meth:`append` to ``parent`` in one call and
     returns the element; the tree builder uses it for the common insertion (a
     new element as the current node's last child) when the sink has it.
+
+    Optional: ``append_leaf(parent, name, namespace, attrs, text)`` does
+    ``create_element_in``, then ``append_text`` of ``text`` to the new element
+    when ``text`` is not empty, then ``pop`` of it: a leaf element that holds
+    only text, in one call (the tree builder's ``start_text_end``).
     """
 
     document: Document
@@ -264,6 +269,13 @@ class DomSink:
         el.parent = parent
         parent.children.append(el)
         return el
+
+    def append_leaf(self, parent: ParentNode, name: str, namespace: str, attrs: dict[str, str], text: str) -> None:
+        """:meth:`create_element_in`, :meth:`append_text` of ``text`` (if any), :meth:`pop`."""
+        el = self.create_element_in(parent, name, namespace, attrs)
+        if text:
+            append_text_child(el, text)
+        self.pop(el)
 
     def append(self, parent: ParentNode, node: Node) -> None:
         append_child(parent, node)

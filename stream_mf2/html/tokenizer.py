@@ -112,6 +112,11 @@ class TokenSink(Protocol):
     def cdata_allowed(self) -> bool:
         """Asked at ``<![CDATA[``: is the adjusted current node in a foreign namespace?"""
 
+    # Optional (looked up once, when the tokenizer is made):
+    # ``start_text_end(name, attrs, self_closing, text, end_name) -> bool`` takes a
+    # start tag, the text right after it and the end tag after that at once, or
+    # returns False having done nothing (the tokenizer then makes the separate calls).
+
 
 # --- states ---------------------------------------------------------------------------
 (
@@ -488,6 +493,10 @@ class Tokenizer:
         if max_token_chars < 1:
             raise ValueError("max_token_chars must be positive")
         self.sink = sink
+        # A sink's optional fused "start tag, text, end tag" call (see TokenSink).
+        self._start_text_end: Callable[[str, dict[str, str], bool, str, str], bool] | None = getattr(
+            sink, "start_text_end", None
+        )
         self.collect_errors = collect_errors
         self.max_token_chars = max_token_chars
         #: Parse errors as ``(code, line, col)``, when ``collect_errors`` is set.
@@ -1059,6 +1068,7 @@ class Tokenizer:
         characters = sink.characters
         start_tag = sink.start_tag
         end_tag = sink.end_tag
+        fused = self._start_text_end
         # The fast path looks only at input before the next "&" or NUL (``limit``).
         # Where they are is remembered for this buffer (``_stops``): script and style
         # elements leave and re-enter this state, and searching the rest of the buffer
@@ -1159,6 +1169,11 @@ class Tokenizer:
                     else:
                         attrs = {}
                 self.last_start_tag = name
+                if end2 and fused is not None and fused(name, attrs, slash == "/", text2, end2):
+                    # The sink took the start tag, the text and the end tag in one call;
+                    # it does so only for elements that leave the tokenizer state alone.
+                    pos = end
+                    continue
                 start_tag(name, attrs, slash == "/")
                 if end2:
                     if self._state != DATA or self._suspended:

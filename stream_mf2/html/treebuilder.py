@@ -197,6 +197,9 @@ class TreeBuilder:
         self._sink_append = sink.append
         self._sink_append_text = sink.append_text
         self._sink_pop = sink.pop
+        self._sink_leaf: Callable[[ParentNode, str, str, Attrs, str], None] = getattr(
+            sink, "append_leaf", self._leaf_then_pop
+        )
         attach = getattr(sink, "attach_tree_builder", None)
         if attach is not None:
             attach(self)  # lets a sink read the frameset-ok flag (see BoundedSink)
@@ -306,6 +309,69 @@ class TreeBuilder:
         self._start(name, attrs, self_closing)
         if self._pending_pops:
             self._flush_pops()
+
+    def start_text_end(self, name: str, attrs: dict[str, str], self_closing: bool, text: str, end: str) -> bool:
+        """``start_tag``, ``characters(text)`` (if ``text``), ``end_tag(end)`` in one call, when that is simple.
+
+        Half the start tags of a page open a leaf element that holds only text:
+        ``<a href="/">home</a>``, ``<td>1</td>``. The tokenizer's fast path matches
+        such a run whole and offers it here. When the three tokens would only
+        insert an element under the current node, give it the text and pop it again
+        (the "in body" rules with an HTML current node, nothing to reconstruct, no
+        foster parenting, no ``p`` to close, the end tag closing exactly that
+        element), they become one sink call, ``append_leaf``, and the stack of open
+        elements, the list of active formatting elements and the insertion mode end
+        as they were. Otherwise nothing is done and ``False`` tells the tokenizer to
+        make the three calls (which are exact in every case).
+        """
+        if end != name:
+            return False
+        stack = self.open
+        if not stack or self._foster or self._context is not None or len(stack) >= self.max_depth:
+            return False
+        parent = stack[-1]
+        if parent.namespace != HTML_NS or parent.name == "template":
+            return False
+        afe = self.afe
+        if afe:
+            last = afe[-1]
+            if last is not None and last not in self._open_set:
+                return False  # formatting elements to reconstruct first
+        mode = self.mode
+        kind = _LEAF_PLAIN
+        if mode in (IN_BODY, IN_CELL):
+            # "Any other start tag" (not in the table) is a plain leaf.
+            kind = _LEAF_KIND.get(name, _LEAF_PLAIN)
+            if kind == _LEAF_NONE:
+                return False
+            if kind == _LEAF_FORMATTING:
+                # Neither the "a" rules nor the Noah's Ark clause may find a
+                # same-named entry after the last marker.
+                for e in reversed(afe):
+                    if e is None:
+                        break
+                    if e.name == name:
+                        return False
+            elif kind != _LEAF_PLAIN:
+                c = self._counts
+                if c.get("p"):
+                    return False  # a "p" to close first
+                if kind == _LEAF_HEADING:
+                    if parent.name in HEADINGS:
+                        return False
+                elif kind == _LEAF_LIST:
+                    if c.get("li") or c.get("dd") or c.get("dt"):
+                        return False
+                    self.frameset_ok = False
+        elif mode != IN_ROW or (name != "td" and name != "th") or parent.name != "tr":
+            return False
+        # (A td/th in "in row" with a tr current node: its marker and the "in cell"
+        # mode come and go within these tokens.)
+        self._ignore_lf = False
+        if text and self.frameset_ok and text.strip(WS):
+            self.frameset_ok = False
+        self._sink_leaf(parent, name, HTML_NS, attrs, text)
+        return True
 
     def end_tag(self, name: str) -> None:
         """An end tag token."""
@@ -684,6 +750,13 @@ class TreeBuilder:
         el = self.sink.create_element(name, namespace, attrs)
         self.sink.append(parent, el)
         return el
+
+    def _leaf_then_pop(self, parent: ParentNode, name: str, namespace: str, attrs: Attrs, text: str) -> None:
+        """``append_leaf`` for a sink that does not have it (see :meth:`start_text_end`)."""
+        el = self._create_element_in(parent, name, namespace, attrs)
+        if text:
+            self._sink_append_text(el, text)
+        self._sink_pop(el)
 
     def _insert_html(self, name: str, attrs: Attrs) -> Element:
         stack = self.open
@@ -2204,3 +2277,27 @@ del _n
 _END_NOT_JUST_POP = frozenset(
     n for n, h in _BODY_END.items() if h not in (_T._be_block, _T._be_heading, _T._be_p, _T._be_li, _T._be_dd)
 )
+
+# What start_text_end must check for an "in body" leaf element (0: not a leaf candidate).
+_LEAF_NONE = 0
+_LEAF_PLAIN = 1  # "any other start tag"
+_LEAF_CLOSE_P = 2  # closes a "p" in button scope first
+_LEAF_HEADING = 3  # also closes a heading that is the current node
+_LEAF_LIST = 4  # li/dd/dt: also closes open list items, clears frameset-ok
+_LEAF_FORMATTING = 5  # pushed to and popped from the active formatting elements
+_LEAF_KIND: dict[str, int] = {}
+for _n in _BODY_START.keys() | _BODY_END.keys() | FORMATTING:
+    _LEAF_KIND[_n] = _LEAF_NONE  # given a kind below if it qualifies
+for _n, _h in _BODY_START.items():
+    if _h is _T._b_close_p_block:
+        _LEAF_KIND[_n] = _LEAF_CLOSE_P
+    elif _h is _T._b_heading:
+        _LEAF_KIND[_n] = _LEAF_HEADING
+    elif _h is _T._b_li:
+        _LEAF_KIND[_n] = _LEAF_LIST
+    elif _h is _T._b_formatting or _h is _T._b_a:
+        _LEAF_KIND[_n] = _LEAF_FORMATTING
+for _n in list(_LEAF_KIND):
+    # The end tag must only pop the current node (formatting: and its list entry).
+    if _n in _END_NOT_JUST_POP and _n not in FORMATTING:
+        _LEAF_KIND[_n] = _LEAF_NONE

@@ -302,31 +302,50 @@ class BoundedSink:
     def append_leaf(self, parent: ParentNode, name: str, namespace: str, attrs: dict[str, str], text: str) -> None:
         """:meth:`create_element_in`, :meth:`append_text` of ``text`` (if any), then :meth:`pop`, in one call.
 
-        Most leaf elements of a page lie outside every kept subtree and are not
-        kept themselves: the keep predicate is asked and nothing else happens
-        (attaching the element and releasing it again would leave no trace).
-        Everything else goes through the three methods.
+        Half the elements of a page are such leaves. Outside kept subtrees an
+        element that is not kept costs one keep question and is never attached
+        (attaching and releasing it would leave no trace); inside one it is stored
+        already popped. What :meth:`pop` could do besides (pending hand-overs, held
+        candidates, option cloning) sends the leaf through the three methods.
         """
+        if self._recheck or self._blocked or self._ready or name == "selectedcontent":
+            el = self.create_element_in(parent, name, namespace, attrs)
+            if text:
+                self.append_text(el, text)
+            self.pop(el)
+            return
         if type(parent) is Element:
             inside = parent.sink_state & _INSIDE
         else:
             inside = self._inside(parent)
-        if not inside and not (self._recheck or self._blocked or self._ready) and name != "selectedcontent":
-            el = Element(name, namespace, attrs)
-            if not self.keep(el):
-                return
-            # A kept leaf: create_element_in's bookkeeping for a kept element outside kept subtrees.
+        el = Element(name, namespace, attrs)
+        if self.keep(el):
+            # create_element_in's bookkeeping for a kept element, then the usual pop.
             el.sink_state = _TRACKED | _KEPT | _INSIDE | _OPEN
             if self.on_nested is not None:
                 self._kept_open[id(el)] = el
             self.tracked += 1
             el.parent = parent
             parent.children.append(el)
-        else:
-            el = self.create_element_in(parent, name, namespace, attrs)
+            if inside:
+                self._count(1)
+            if text:
+                append_text_child(el, text)
+            self.pop(el)
+            return
+        if not inside:
+            return
+        el.sink_state = _TRACKED | _INSIDE  # created inside a kept subtree, and popped
+        self.tracked += 1
+        el.parent = parent
+        parent.children.append(el)
+        self._kept_nodes += 1
+        if self._kept_nodes > self.max_kept_nodes:
+            self._count(0)  # raises
         if text:
-            self.append_text(el, text)
-        self.pop(el)
+            t = Text(text)
+            t.parent = el
+            el.children.append(t)
 
     def create_comment(self, data: str) -> Comment:
         return Comment(data)

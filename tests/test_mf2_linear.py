@@ -94,6 +94,95 @@ def test_normalized_blank_runs_are_linear(shape: str) -> None:
     assert ratio < MAX_RATIO, f"{shape}: 4x the nesting took {ratio:.1f}x the CPU time"
 
 
+# An empty <pre> is not blank: it keeps a space after it and line breaks before
+# it, so the ends are not trimmed past it. Chains of them (with only paragraph
+# markers, spaces and line breaks between) and the runs of such weak tokens
+# around them are read in constant time. Nested items are finished innermost
+# first (each level copies the one below); the levels of one item are read
+# outermost first (each level reads a part of the outer level's tokens).
+EMPTY_PRE: dict[str, Callable[[int], bytes]] = {
+    "pre-first": lambda n: b'<div class="h-entry">' + b'<div class="p-author h-card"><pre></pre>' * n + b"x",
+    "pre-first-one-item": lambda n: b'<div class="h-card">' + b'<div class="p-note"><pre></pre>' * n + b"x",
+    "pre-spaces": lambda n: b'<div class="h-entry">' + b'<div class="p-author h-card">\n<pre></pre>\n' * n + b"x",
+    "pre-spaces-one-item": lambda n: b'<div class="h-card">' + b'<div class="p-note">\n<pre></pre>\n' * n + b"x",
+    "pre-p": lambda n: b'<div class="h-entry">' + b'<div class="p-author h-card"><pre></pre><p></p>' * n + b"x",
+    "pre-p-one-item": lambda n: b'<div class="h-card">' + b'<div class="p-note"><pre></pre> <p></p>' * n + b"x",
+    "pre-br": lambda n: b'<div class="h-entry">' + b'<div class="p-author h-card"><pre></pre><br>' * n + b"x",
+    "pre-br-one-item": lambda n: b'<div class="h-card">' + b'<div class="p-note"><br><pre></pre><br>' * n + b"x",
+    "pre-last": lambda n: (
+        b'<div class="h-entry">' + b'<div class="p-author h-card">' * n + b"x" + b"<pre></pre></div>" * n
+    ),
+    "pre-last-one-item": lambda n: (
+        b'<div class="h-card">' + b'<div class="p-note">' * n + b"x" + b"<p></p><pre></pre></div>" * n
+    ),
+    "run-of-pre": lambda n: b'<div class="h-card">' + b'<div class="p-note">' * n + b"<pre></pre>" * n + b"x",
+    # the weak run between the last empty <pre> and the text, shared by every level
+    "pre-then-run": lambda n: b'<div class="h-card">' + b'<div class="p-note"><pre></pre>' * n + b"<i> </i>" * n + b"x",
+    "pre-then-br": lambda n: b'<div class="h-card">' + b'<div class="p-note"><pre></pre>' * n + b"<br> " * n + b"x",
+    "run-between-text": lambda n: b'<div class="h-card">' + b'<div class="p-note">' * n + b"a" + b"<i> </i>" * n + b"b",
+    "br-spaces": lambda n: b'<div class="h-entry">' + b'<div class="p-author h-card"><br> ' * n + b"x",
+}
+
+
+# Line breaks between empty <pre> elements are kept, so in these shapes every
+# level's value is as long as the nesting is deep: the output itself grows
+# quadratically, and only the work per token is checked for them.
+GROWING_VALUES = {"pre-p", "pre-p-one-item", "pre-br", "pre-br-one-item", "pre-last-one-item", "pre-then-br"}
+
+
+@pytest.mark.parametrize("shape", [name for name in EMPTY_PRE if name not in GROWING_VALUES])
+def test_normalized_empty_pre_is_linear(shape: str) -> None:
+    ratio = _ratio(EMPTY_PRE[shape], 1_000, text="normalized")
+    assert ratio < MAX_RATIO, f"{shape}: 4x the nesting took {ratio:.1f}x the CPU time"
+
+
+def _token_work(doc: bytes, monkeypatch: pytest.MonkeyPatch) -> int:
+    """Tokens the normalised text reads: the index's token lists plus every token list finished."""
+    work = 0
+    finish, add = text_module._finish_normalized, text_module._NormalizedIndex.add
+
+    def counting_finish(tokens: list[str | int]) -> str:
+        nonlocal work
+        work += len(tokens)
+        return finish(tokens)
+
+    def counting_add(self: text_module._NormalizedIndex, tokens: list[str | int]) -> None:
+        nonlocal work
+        work += len(tokens) - (len(self.nonblank_counts) - 1)
+        add(self, tokens)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(text_module, "_finish_normalized", counting_finish)
+        patch.setattr(text_module._NormalizedIndex, "add", counting_add)
+        parse(doc, BASE, max_depth=1_000_000, text="normalized")
+    return work
+
+
+@pytest.mark.parametrize("shape", list(EMPTY_PRE))
+def test_normalized_empty_pre_reads_each_token_once(shape: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # deterministic: no timing; the quadratic reading this guards against gives 16x
+    small, large = (_token_work(EMPTY_PRE[shape](n), monkeypatch) for n in (200, 800))
+    assert large < 5 * small, f"{shape}: 4x the nesting read {large / small:.1f}x the tokens"
+
+
+def test_normalized_empty_pre_is_still_right() -> None:
+    for name, shape in EMPTY_PRE.items():
+        doc = shape(4)
+        dom = parse_document(doc.decode())
+        root = next(el for el in iter_descendants(dom) if isinstance(el, Element) and "h-" in el.attrs.get("class", ""))
+        item = parse(doc, BASE, text="normalized")["items"][0]
+        prop = "author" if "p-author" in doc.decode() else "note"
+        values = [v["value"] if isinstance(v, dict) else v for v in item["properties"][prop]]
+        elements = [
+            el
+            for el in iter_descendants(root)
+            if isinstance(el, Element) and f"p-{prop}" in el.attrs.get("class", "").split()
+        ]
+        if prop == "author":
+            elements = elements[:1]  # each nested item holds the next level
+        assert values == [element_text(el, BASE, "normalized", True) for el in elements], name
+
+
 def test_normalized_blank_runs_are_still_right() -> None:
     for name, shape in BLANK_RUNS.items():
         if name.startswith("p-author"):

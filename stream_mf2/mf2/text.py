@@ -66,6 +66,7 @@ _P_BEFORE = 1  # a paragraph starts: at least one line break before what follows
 _P_AFTER = 0  # a paragraph ended (its own "\n" token follows)
 _PRE_BEFORE = 2  # preformatted text follows: spaces before it are dropped
 _PRE_AFTER = 3
+_PRE_EMPTY = 4  # an empty <pre>: reads exactly as _PRE_BEFORE, "", _PRE_AFTER
 _P_END = "</p>"  # stack marker: leaving a <p>
 _NEWLINES = re.compile(r"[\n\t\r]+")
 
@@ -125,6 +126,12 @@ def _finish_normalized(tokens: list[str | int]) -> str:
             elif token == _PRE_BEFORE:
                 in_pre = True
                 _strip_trailing_spaces(parts)
+            elif token == _PRE_EMPTY:
+                # as _PRE_BEFORE, "", _PRE_AFTER: the part is appended even when empty,
+                # so that no space is dropped from the start of the next text
+                _strip_trailing_spaces(parts)
+                parts.append("\n" * breaks)
+                breaks = 0
             else:
                 in_pre = False
             continue
@@ -158,12 +165,16 @@ def _compress_blank(run: list[str | int]) -> list[str | int]:
     breaks, and a space next to either is dropped); adjacent newline tokens
     join; three or more spaces in a row act as two (all but the last are
     dropped); a space between a text token and a paragraph marker is always
-    dropped without effect; ``marker, N1, P_BEFORE, N2`` with newline tokens
+    dropped without effect, and so is text of spaces right after a newline
+    token (the finishing strips it, and the space pass never looks past a
+    newline token); ``marker, N1, P_BEFORE, N2`` with newline tokens
     N1 and N2 gives the same line breaks as ``marker, N1 + N2 + newline``.
     Nested values whose blank ends repeat at every level stay short this way.
     """
     out: list[str | int] = []
     for token in run:
+        if type(token) is str and out and _is_newlines(out[-1]) and not token.strip(" "):
+            continue
         if type(token) is int:
             while len(out) >= 2 and out[-1] == " " and type(out[-2]) is str:
                 out.pop()  # a space between a text token and a marker
@@ -207,6 +218,219 @@ def _blank_edge(token: str | int) -> bool:
     return token in (_P_BEFORE, _P_AFTER)
 
 
+# -- reading long runs of weak tokens in constant time ---------------------------------------
+#
+# Tokens fall in three classes for the index below. *Stops*: text with a character other than a
+# space or a line break (or with both), the markers of a non-empty ``<pre>`` and its text, and
+# _PRE_EMPTY. *Weak* tokens between stops: paragraph markers and text of spaces only or line breaks
+# only. A maximal row of weak tokens between two stops is a *run*; a row of _PRE_EMPTY stops with
+# only runs between them is a *chain*. Every stop sets the finishing's pending line breaks to zero
+# and is neither a space nor a paragraph marker, so what a run does depends on nothing before its
+# left stop but whether the text so far ends with a space or line break: that is what makes the
+# short equivalents below exact in any context.
+
+#: Runs longer than this are replaced by their equivalent of at most four tokens when read.
+_LONG_RUN = 4
+
+
+def _weak_text(token: str) -> bool:
+    """Text that can only add spaces or only line breaks: a weak token (see above)."""
+    return not token.strip(" ") or not token.strip("\n")
+
+
+def _run_equivalent(run: list[str | int]) -> tuple[list[str | int], int]:
+    """A run (weak tokens between two stops) as at most four tokens that
+    :func:`_finish_normalized` reads exactly as ``run`` there, and the number of
+    line breaks the run gives between two _PRE_EMPTY stops.
+
+    With its neighbours stops, the space pass over the run is local and is done
+    here. The finishing then appends, before anything else, the first text if it
+    starts with a space and no paragraph starts before it (only when the text so
+    far does not end with a space or line break; the run's later text is cut
+    from it by the next line break or stop, so only the string itself matters).
+    Every later piece of text is reduced to its line breaks, each of which drops
+    the trailing spaces first, so together they act as one token of line breaks.
+    A paragraph start after the last text stays pending for the next stop.
+    """
+    tokens = list(run)
+    last = len(tokens) - 1
+    for i, token in enumerate(tokens):  # the space pass of _finish_normalized
+        if token == " " and (
+            (i > 0 and (tokens[i - 1] == " " or tokens[i - 1] in (_P_BEFORE, _P_AFTER)))
+            or (i < last and (tokens[i + 1] == " " or tokens[i + 1] in (_P_BEFORE, _P_AFTER)))
+        ):
+            tokens[i] = ""
+    lead = ""
+    newlines = 0
+    breaks = 0
+    started = False  # text or a line break has been appended
+    for token in tokens:
+        if type(token) is int:
+            breaks = max(breaks, token)
+            continue
+        assert isinstance(token, str)
+        if breaks:
+            newlines += 1
+            breaks = 0
+            started = True
+        if not token:
+            continue
+        if not started:
+            started = True
+            if token[0] == " ":
+                lead = token
+                continue
+        newlines += len(token.lstrip(" "))
+    out: list[str | int] = [lead, ""] if lead else []  # "": the space pass must not see lead next to a marker
+    if newlines:
+        out.append("\n" * newlines)
+    if breaks:
+        out.append(_P_BEFORE)
+    return out, newlines + breaks
+
+
+class _NormalizedIndex:
+    """:class:`TextIndex`'s index of one normalised token list.
+
+    ``nonblank_counts[i]``: the number of non-blank tokens (see :func:`_blank_edge`)
+    before position ``i``; ``nonblank``: their positions. ``special_counts`` and
+    ``special``: the same for the positions where reading must not go token by
+    token: every _PRE_EMPTY and the start of every run longer than ``_LONG_RUN``.
+    ``runs``: a long run's start -> its equivalent and the stop after it.
+    ``chains``: a _PRE_EMPTY's position -> ``[last, newlines, pending]``: the last
+    _PRE_EMPTY of its chain, the line breaks of all runs between two _PRE_EMPTY
+    up to and including the one before it (a running sum over the token list),
+    and whether the run before it ends with a pending paragraph start.
+    """
+
+    __slots__ = ("chains", "newlines", "nonblank", "nonblank_counts", "runs", "special", "special_counts")
+
+    def __init__(self) -> None:
+        self.nonblank_counts = [0]
+        self.nonblank: list[int] = []
+        self.special_counts = [0]
+        self.special: list[int] = []
+        self.runs: dict[int, tuple[list[str | int], int]] = {}
+        self.chains: dict[int, list[int]] = {}
+        self.newlines = 0
+
+    def add(self, tokens: list[str | int]) -> None:
+        """Index the tokens one walk has appended (no span reaches across walks, so
+        no run or chain does either)."""
+        start = len(self.nonblank_counts) - 1
+        nonblank, nonblank_counts = self.nonblank, self.nonblank_counts
+        count = nonblank_counts[-1]
+        special: list[int] = []
+        chain: list[int] = []
+        run_start = -1
+        after: bool | None = None  # is the last stop a _PRE_EMPTY (None: no stop yet)
+        in_pre = False
+        for i in range(start, len(tokens)):
+            token = tokens[i]
+            if type(token) is int:
+                stop = token >= _PRE_BEFORE
+                if stop:
+                    nonblank.append(i)
+                    count += 1
+                in_pre = token == _PRE_BEFORE
+            else:
+                assert isinstance(token, str)
+                if token and not token.isspace():
+                    nonblank.append(i)
+                    count += 1
+                stop = in_pre or not _weak_text(token)
+            nonblank_counts.append(count)
+            if not stop:
+                if run_start < 0:
+                    run_start = i
+                continue
+            empty_pre = token == _PRE_EMPTY
+            newlines = pending = 0
+            if run_start >= 0:
+                long_run = i - run_start > _LONG_RUN
+                if after is not None and (long_run or (empty_pre and after)):
+                    equivalent, newlines = _run_equivalent(tokens[run_start:i])
+                    pending = int(bool(equivalent) and equivalent[-1] == _P_BEFORE)
+                    if long_run:
+                        self.runs[run_start] = (equivalent, i)
+                        special.append(run_start)
+                run_start = -1
+            if empty_pre:
+                if after:
+                    self.newlines += newlines
+                else:
+                    pending = 0
+                self.chains[i] = [i, self.newlines, pending]
+                chain.append(i)
+                special.append(i)
+            elif chain:
+                for position in chain:
+                    self.chains[position][0] = chain[-1]
+                chain = []
+            after = empty_pre
+        for position in chain:
+            self.chains[position][0] = chain[-1]
+        special_counts = self.special_counts
+        base = special_counts[-1]
+        self.special.extend(special)
+        k = 0
+        for i in range(start, len(tokens)):
+            if k < len(special) and special[k] == i:
+                k += 1
+            special_counts.append(base + k)
+
+    def core(self, tokens: list[str | int], start: int, end: int) -> tuple[int, int] | None:
+        """The first and last non-blank positions of ``tokens[start:end]``, or ``None``."""
+        first, last = self.nonblank_counts[start], self.nonblank_counts[end]
+        if first == last:
+            return None
+        return self.nonblank[first], self.nonblank[last - 1]
+
+    def read(self, tokens: list[str | int], first: int, last: int) -> list[str | int]:
+        """``tokens[first : last + 1]`` (``first`` and ``last`` stops) with every chain
+        and long run replaced by its short equivalent: :func:`_finish_normalized` reads
+        the two alike in any context. Costs the stops other than _PRE_EMPTY and the
+        short runs, not the chains and long runs.
+
+        After a _PRE_EMPTY the finishing has no pending line break, is not in a
+        ``<pre>`` and has no trailing spaces; its last part is empty or one line
+        break (a pending paragraph start before it), and that is all the text after
+        it sees. A run between two _PRE_EMPTY gives only line breaks (the second one
+        strips its spaces), whatever came before. So a chain reads as its first and
+        last _PRE_EMPTY with the sum of those line breaks between them, the last
+        line break as a paragraph start when the run before the last _PRE_EMPTY
+        ends with one."""
+        out: list[str | int] = []
+        special, special_counts, chains = self.special, self.special_counts, self.chains
+        end = last + 1
+        position = first
+        k = special_counts[first]
+        while k < len(special) and special[k] < end:
+            at = special[k]
+            out += tokens[position:at]
+            if tokens[at] == _PRE_EMPTY:
+                chain = chains[at]
+                # a chain cut by ``last`` ends there: tokens between two stops are weak,
+                # so the non-blank ``last`` is a _PRE_EMPTY of the chain
+                to = min(chain[0], last)
+                out.append(_PRE_EMPTY)
+                if to > at:
+                    _, newlines, pending = chains[to]
+                    newlines -= chain[1]
+                    if newlines > pending:
+                        out.append("\n" * (newlines - pending))
+                    if pending:
+                        out.append(_P_BEFORE)
+                    out.append(_PRE_EMPTY)
+                position = to + 1
+            else:
+                equivalent, position = self.runs[at]
+                out += equivalent
+            k = special_counts[position]
+        out += tokens[position:end]
+        return out
+
+
 def element_text(element: ParentNode, base: str | None, mode: str, replace_images: bool) -> str:
     """Trimmed text of ``element`` in the given mode (``"spec"`` or ``"normalized"``)."""
     if mode == "normalized":
@@ -234,25 +458,30 @@ class TextIndex:
     a value, so a run of them at the end of every level of a nested value must
     not be read again per level: an index of the non-blank tokens lets a query
     skip the blank ends in constant time, and a copied element's blank ends are
-    shortened to an equivalent few tokens (:func:`_compress_blank`). A query
-    then costs the tokens between its first and last non-blank one. (Runs of
-    empty ``<pre>`` elements are not blank in this sense and still cost per level.)
+    shortened to an equivalent few tokens (:func:`_compress_blank`). Between
+    its first and last non-blank token a value is read through the same index
+    (:class:`_NormalizedIndex`): a chain of empty ``<pre>`` elements (not blank:
+    they keep the line breaks and a space next to them) with only paragraph
+    markers, spaces and line breaks between them, and any long run of those
+    weak tokens, is read as an equivalent of at most four tokens in constant
+    time, and a copied element gets the same short equivalents. A query then
+    costs the other tokens between its first and last non-blank one, which all
+    give text to the answer (a ``<pre>`` of only spaces and line breaks aside).
 
     Elements a walk does not enter (script, style, template, replaced images,
     ``pre`` and ``br`` in the normalised mode) are answered by the plain
     functions when queried directly.
     """
 
-    __slots__ = ("_base", "_mode", "_nonblank", "_variants")
+    __slots__ = ("_base", "_mode", "_normalized", "_variants")
 
     def __init__(self, base: str | None, mode: str) -> None:
         self._base = base
         self._mode = mode
         # (replace_images, raw) -> (pieces, element -> (start, end))
         self._variants: dict[tuple[bool, bool], tuple[list[str | int], dict[ParentNode, tuple[int, int]]]] = {}
-        # normalised variants, per replace_images: for every token position, the
-        # number of non-blank tokens before it; and the positions of those tokens
-        self._nonblank: dict[bool, tuple[list[int], list[int]]] = {}
+        # the normalised variants' token lists, per replace_images, indexed
+        self._normalized: dict[bool, _NormalizedIndex] = {}
 
     def text(self, element: Element, replace_images: bool) -> str:
         """``element_text(element, base, mode, replace_images)``."""
@@ -263,7 +492,9 @@ class TextIndex:
             return children[0].data.strip(ASCII_WS)
         if self._mode == "normalized":
             pieces, span = self._span(element, replace_images, False)
-            return _finish_normalized(self._core(pieces, span, replace_images))
+            index = self._normalized[replace_images]
+            core = index.core(pieces, *span)
+            return "" if core is None else _finish_normalized(index.read(pieces, *core))
         pieces, span = self._span(element, replace_images, True)
         return "".join(pieces[span[0] : span[1]]).strip(ASCII_WS)  # type: ignore[arg-type]
 
@@ -294,42 +525,22 @@ class TextIndex:
             variant = self._variants[(True, True)] = ([], {})
         return None if element in variant[1] else variant
 
-    def _core(self, tokens: list[str | int], span: tuple[int, int], replace_images: bool) -> list[str | int]:
-        """The normalised tokens of ``span`` without the blank tokens at either end.
-
-        :func:`_finish_normalized` drops them and its result does not depend on
-        them (see :func:`_blank_edge`), so they are skipped in constant time:
-        a run of empty paragraphs or line breaks repeated at every level of a
-        nested value costs nothing per level.
-        """
-        counts, positions = self._nonblank[replace_images]
-        first, last = counts[span[0]], counts[span[1]]
-        if first == last:
-            return []
-        return tokens[positions[first] : positions[last - 1] + 1]
-
     def _span(self, element: Element, replace_images: bool, raw: bool) -> tuple[list[str | int], tuple[int, int]]:
         key = (replace_images, raw)
         variant = self._variants.get(key)
         if variant is None:
             variant = self._variants[key] = ([], {})
             if not raw:
-                self._nonblank[replace_images] = ([0], [])
+                self._normalized[replace_images] = _NormalizedIndex()
         pieces, spans = variant
         span = spans.get(element)
         if span is None:
             if raw:
                 _raw_pieces(element, self._base, replace_images, pieces, spans)
             else:
-                _normalized_pieces(element, self._base, replace_images, pieces, spans, self._nonblank[replace_images])
-                # index the new tokens: how many non-blank tokens precede each position, and where they are
-                counts, positions = self._nonblank[replace_images]
-                count = counts[-1]
-                for i in range(len(counts) - 1, len(pieces)):
-                    if not _blank_edge(pieces[i]):
-                        positions.append(i)
-                        count += 1
-                    counts.append(count)
+                index = self._normalized[replace_images]
+                _normalized_pieces(element, self._base, replace_images, pieces, spans, index)
+                index.add(pieces)
             span = spans[element]
         return pieces, span
 
@@ -386,15 +597,16 @@ def _normalized_pieces(
     replace_images: bool,
     tokens: list[str | int],
     spans: dict[ParentNode, tuple[int, int]],
-    nonblank: tuple[list[int], list[int]] | None = None,
+    index: _NormalizedIndex | None = None,
 ) -> None:
     """Append the normalised algorithm's tokens for ``root``'s content to ``tokens``;
     record the span of every element entered (``root`` included).
 
-    ``nonblank``: :class:`TextIndex`'s index of the non-blank tokens before this
-    walk. With it, an element walked by an earlier query is copied with the blank
-    runs at its ends compressed (:func:`_compress_blank`), so that blank ends
-    repeated at every level of nested values do not pile up."""
+    ``index``: :class:`TextIndex`'s index of the tokens before this walk. With it,
+    an element walked by an earlier query is copied with the blank runs at its
+    ends compressed (:func:`_compress_blank`) and its chains of empty ``<pre>``
+    and long runs of weak tokens shortened (:meth:`_NormalizedIndex.read`), so
+    that what repeats at every level of nested values does not pile up."""
     stack: list[Node | tuple[ParentNode, int]] = [(root, len(tokens))]
     stack.extend(reversed(root.children))
     while stack:
@@ -418,7 +630,11 @@ def _normalized_pieces(
         if name in SKIP:
             continue
         if name == "pre":
-            tokens.extend((_PRE_BEFORE, raw_text(node, base, False), _PRE_AFTER))
+            value = raw_text(node, base, False)
+            if value:
+                tokens.extend((_PRE_BEFORE, value, _PRE_AFTER))
+            else:
+                tokens.append(_PRE_EMPTY)
         elif name == "img":
             if replace_images:
                 alt = node.attrs.get("alt")
@@ -434,18 +650,16 @@ def _normalized_pieces(
             span = spans.get(node)
             if span is not None:  # walked by an earlier query: copy, do not walk again
                 start = len(tokens)
-                if nonblank is None:
+                core = None if index is None else index.core(tokens, *span)
+                if index is None:
                     tokens.extend(tokens[span[0] : span[1]])
+                elif core is None:
+                    tokens.extend(_compress_blank(tokens[span[0] : span[1]]))
                 else:
-                    counts, positions = nonblank
-                    first, last = counts[span[0]], counts[span[1]]
-                    if first == last:
-                        tokens.extend(_compress_blank(tokens[span[0] : span[1]]))
-                    else:
-                        core_start, core_end = positions[first], positions[last - 1] + 1
-                        tokens.extend(_compress_blank(tokens[span[0] : core_start]))
-                        tokens.extend(tokens[core_start:core_end])
-                        tokens.extend(_compress_blank(tokens[core_end : span[1]]))
+                    first, last = core
+                    tokens.extend(_compress_blank(tokens[span[0] : first]))
+                    tokens.extend(index.read(tokens, first, last))
+                    tokens.extend(_compress_blank(tokens[last + 1 : span[1]]))
                 spans[node] = (start, len(tokens))
                 if name == "p":
                     tokens.extend((_P_AFTER, "\n"))

@@ -12,6 +12,7 @@ textContent-parsing draft that mf2py and php-mf2 implement (see
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterator
 
 from stream_mf2.html.dom import Element, Node, ParentNode, Text
@@ -173,7 +174,7 @@ def _compress_blank(run: list[str | int]) -> list[str | int]:
     """
     out: list[str | int] = []
     for token in run:
-        if type(token) is str and out and _is_newlines(out[-1]) and not token.strip(" "):
+        if type(token) is str and not token.strip(" ") and out and _is_newlines(out[-1]):
             continue
         if type(token) is int:
             while len(out) >= 2 and out[-1] == " " and type(out[-2]) is str:
@@ -233,11 +234,6 @@ def _blank_edge(token: str | int) -> bool:
 _LONG_RUN = 4
 
 
-def _weak_text(token: str) -> bool:
-    """Text that can only add spaces or only line breaks: a weak token (see above)."""
-    return not token.strip(" ") or not token.strip("\n")
-
-
 def _run_equivalent(run: list[str | int]) -> tuple[list[str | int], int]:
     """A run (weak tokens between two stops) as at most four tokens that
     :func:`_finish_normalized` reads exactly as ``run`` there, and the number of
@@ -293,9 +289,9 @@ class _NormalizedIndex:
     """:class:`TextIndex`'s index of one normalised token list.
 
     ``nonblank_counts[i]``: the number of non-blank tokens (see :func:`_blank_edge`)
-    before position ``i``; ``nonblank``: their positions. ``special_counts`` and
-    ``special``: the same for the positions where reading must not go token by
-    token: every _PRE_EMPTY and the start of every run longer than ``_LONG_RUN``.
+    before position ``i``; ``nonblank``: their positions. ``special``: in order,
+    the positions where reading must not go token by token: every _PRE_EMPTY and
+    the start of every run longer than ``_LONG_RUN``.
     ``runs``: a long run's start -> its equivalent and the stop after it.
     ``chains``: a _PRE_EMPTY's position -> ``[last, newlines, pending]``: the last
     _PRE_EMPTY of its chain, the line breaks of all runs between two _PRE_EMPTY
@@ -303,12 +299,11 @@ class _NormalizedIndex:
     and whether the run before it ends with a pending paragraph start.
     """
 
-    __slots__ = ("chains", "newlines", "nonblank", "nonblank_counts", "runs", "special", "special_counts")
+    __slots__ = ("chains", "newlines", "nonblank", "nonblank_counts", "runs", "special")
 
     def __init__(self) -> None:
         self.nonblank_counts = [0]
         self.nonblank: list[int] = []
-        self.special_counts = [0]
         self.special: list[int] = []
         self.runs: dict[int, tuple[list[str | int], int]] = {}
         self.chains: dict[int, list[int]] = {}
@@ -320,31 +315,38 @@ class _NormalizedIndex:
         start = len(self.nonblank_counts) - 1
         nonblank, nonblank_counts = self.nonblank, self.nonblank_counts
         count = nonblank_counts[-1]
-        special: list[int] = []
+        special = self.special
         chain: list[int] = []
         run_start = -1
         after: bool | None = None  # is the last stop a _PRE_EMPTY (None: no stop yet)
         in_pre = False
         for i in range(start, len(tokens)):
             token = tokens[i]
-            if type(token) is int:
-                stop = token >= _PRE_BEFORE
-                if stop:
-                    nonblank.append(i)
-                    count += 1
-                in_pre = token == _PRE_BEFORE
-            else:
-                assert isinstance(token, str)
+            if isinstance(token, str):
                 if token and not token.isspace():
                     nonblank.append(i)
                     count += 1
-                stop = in_pre or not _weak_text(token)
-            nonblank_counts.append(count)
-            if not stop:
-                if run_start < 0:
-                    run_start = i
-                continue
-            empty_pre = token == _PRE_EMPTY
+                elif not in_pre and (not token.strip(" ") or not token.strip("\n")):
+                    nonblank_counts.append(count)  # weak text
+                    if run_start < 0:
+                        run_start = i
+                    continue
+                nonblank_counts.append(count)
+                if run_start < 0 and not chain:  # the common case: a stop that closes nothing
+                    after = False
+                    continue
+                empty_pre = False
+            else:
+                in_pre = token == _PRE_BEFORE
+                if token < _PRE_BEFORE:  # a paragraph marker: weak
+                    nonblank_counts.append(count)
+                    if run_start < 0:
+                        run_start = i
+                    continue
+                nonblank.append(i)
+                count += 1
+                nonblank_counts.append(count)
+                empty_pre = token == _PRE_EMPTY
             newlines = pending = 0
             if run_start >= 0:
                 long_run = i - run_start > _LONG_RUN
@@ -370,14 +372,6 @@ class _NormalizedIndex:
             after = empty_pre
         for position in chain:
             self.chains[position][0] = chain[-1]
-        special_counts = self.special_counts
-        base = special_counts[-1]
-        self.special.extend(special)
-        k = 0
-        for i in range(start, len(tokens)):
-            if k < len(special) and special[k] == i:
-                k += 1
-            special_counts.append(base + k)
 
     def core(self, tokens: list[str | int], start: int, end: int) -> tuple[int, int] | None:
         """The first and last non-blank positions of ``tokens[start:end]``, or ``None``."""
@@ -401,10 +395,10 @@ class _NormalizedIndex:
         line break as a paragraph start when the run before the last _PRE_EMPTY
         ends with one."""
         out: list[str | int] = []
-        special, special_counts, chains = self.special, self.special_counts, self.chains
+        special, chains = self.special, self.chains
         end = last + 1
         position = first
-        k = special_counts[first]
+        k = bisect_left(special, first)
         while k < len(special) and special[k] < end:
             at = special[k]
             out += tokens[position:at]
@@ -426,7 +420,7 @@ class _NormalizedIndex:
             else:
                 equivalent, position = self.runs[at]
                 out += equivalent
-            k = special_counts[position]
+            k = bisect_left(special, position, k)
         out += tokens[position:end]
         return out
 

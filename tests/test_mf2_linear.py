@@ -95,9 +95,10 @@ def test_normalized_blank_runs_are_linear(shape: str) -> None:
 
 
 # An empty <pre> is not blank: it keeps a space after it and line breaks before
-# it, so the ends are not trimmed past it. Chains of them (with only paragraph
-# markers, spaces and line breaks between) and the runs of such weak tokens
-# around them are read in constant time. Nested items are finished innermost
+# it, so the ends are not trimmed past it (nor past one of only spaces or only
+# line breaks). Chains of them (with only paragraph markers, spaces and line
+# breaks between) and the runs of such weak tokens around them are read in
+# constant time. Nested items are finished innermost
 # first (each level copies the one below); the levels of one item are read
 # outermost first (each level reads a part of the outer level's tokens).
 EMPTY_PRE: dict[str, Callable[[int], bytes]] = {
@@ -115,6 +116,12 @@ EMPTY_PRE: dict[str, Callable[[int], bytes]] = {
     "pre-last-one-item": lambda n: (
         b'<div class="h-card">' + b'<div class="p-note">' * n + b"x" + b"<p></p><pre></pre></div>" * n
     ),
+    # a <pre> of only spaces or only line breaks reads like an empty one between others
+    "space-pre": lambda n: b'<div class="h-entry">' + b'<div class="p-author h-card"><pre> </pre>' * n + b"x",
+    "space-pre-one-item": lambda n: (
+        b'<div class="h-card">' + b'<div class="p-note"><pre>  </pre><pre></pre>' * n + b"x"
+    ),
+    "newline-pre": lambda n: b'<div class="h-card">' + b'<div class="p-note"><pre>\n\n</pre>' * n + b"x",
     "run-of-pre": lambda n: b'<div class="h-card">' + b'<div class="p-note">' * n + b"<pre></pre>" * n + b"x",
     # the weak run between the last empty <pre> and the text, shared by every level
     "pre-then-run": lambda n: b'<div class="h-card">' + b'<div class="p-note"><pre></pre>' * n + b"<i> </i>" * n + b"x",
@@ -127,7 +134,15 @@ EMPTY_PRE: dict[str, Callable[[int], bytes]] = {
 # Line breaks between empty <pre> elements are kept, so in these shapes every
 # level's value is as long as the nesting is deep: the output itself grows
 # quadratically, and only the work per token is checked for them.
-GROWING_VALUES = {"pre-p", "pre-p-one-item", "pre-br", "pre-br-one-item", "pre-last-one-item", "pre-then-br"}
+GROWING_VALUES = {
+    "newline-pre",
+    "pre-p",
+    "pre-p-one-item",
+    "pre-br",
+    "pre-br-one-item",
+    "pre-last-one-item",
+    "pre-then-br",
+}
 
 
 @pytest.mark.parametrize("shape", [name for name in EMPTY_PRE if name not in GROWING_VALUES])

@@ -1,8 +1,8 @@
 """The normalised text index reads exactly what the plain algorithm computes.
 
 :class:`stream_mf2.mf2.text.TextIndex` replaces runs of tokens by short
-equivalents (blank ends, runs of weak tokens, chains of empty ``<pre>``) and
-copies indexed elements instead of walking them again. Random small trees,
+equivalents (blank ends, runs of weak tokens, chains of ``<pre>`` elements
+that are empty or hold only spaces or only line breaks) and copies indexed elements instead of walking them again. Random small trees,
 queried in random orders, must give every element the text that
 :func:`normalized_text` computes from scratch, and that text must be the one
 the algorithm gave before empty ``<pre>`` elements became one token (its
@@ -112,7 +112,7 @@ def _leaf(rng: random.Random) -> Node:
     if pick < 0.5:
         return _el("pre")  # empty: the case the chains are for
     if pick < 0.58:
-        return _el("pre", [Text(rng.choice(TEXTS))])
+        return _el("pre", [Text(rng.choice([*TEXTS, " ", "\n", "\n\n", "   "]))])
     if pick < 0.66:
         return _el("br")
     if pick < 0.74:
@@ -143,17 +143,20 @@ def _spine(rng: random.Random) -> Element:
     """Nested levels that each add the same few weak tokens at the start or the end:
     the shape whose chains and runs the index reads in constant time."""
     levels = rng.randint(2, 9)
-    before = [rng.choice(["pre", "p", "br", " ", "\n", "x", "img"]) for _ in range(rng.randint(0, 3))]
-    after = [rng.choice(["pre", "p", "br", " ", "\n", "img"]) for _ in range(rng.randint(0, 3))]
+    specs = ["pre", "pre", "pre-space", "pre-newline", "p", "br", " ", "\n", "img"]
+    before = [rng.choice([*specs, "x"]) for _ in range(rng.randint(0, 3))]
+    after = [rng.choice(specs) for _ in range(rng.randint(0, 3))]
 
     def make(spec: str) -> Node:
         if spec in ("pre", "p", "br"):
             return _el(spec)
+        if spec.startswith("pre-"):
+            return _el("pre", [Text(rng.choice([" ", "  "]) if spec == "pre-space" else "\n")])
         if spec == "img":
             return _el("img", alt=rng.choice(["", " "]))
         return Text(spec)
 
-    inner: Node = rng.choice([Text("x"), _el("pre"), _el("p"), Text(" "), _tree(rng, 3)])
+    inner: Node = rng.choice([Text("x"), _el("pre"), _el("pre", [Text(" ")]), _el("p"), Text(" "), _tree(rng, 3)])
     for _ in range(levels):
         inner = _el("div", [*map(make, before), inner, *map(make, after)])
     assert isinstance(inner, Element)
@@ -208,6 +211,7 @@ STOPS: list[list[str | int]] = [
     [" \n "],
     ["\nd"],
     [PRE_BEFORE, " ", PRE_AFTER],
+    [PRE_BEFORE, "\n\n", PRE_AFTER],
     [PRE_BEFORE, "p", PRE_AFTER],
 ]
 CONTEXT: list[str | int] = ["a", " ", "\n", "\xa0", P_BEFORE, P_AFTER, PRE_EMPTY, "e ", " f"]
@@ -260,16 +264,36 @@ UNITS: list[list[str | int]] = [
     [" \n "],
     ["\t"],
     ["\nd"],
-    [PRE_BEFORE, " ", PRE_AFTER],
+    *([[PRE_BEFORE, " ", PRE_AFTER], [PRE_BEFORE, "  ", PRE_AFTER], [PRE_BEFORE, "\n", PRE_AFTER]] * 2),
+    [PRE_BEFORE, "\n\n", PRE_AFTER],
+    [PRE_BEFORE, " \n", PRE_AFTER],
     [PRE_BEFORE, "p", PRE_AFTER],
 ]
 
 
+# few kinds, so that rare neighbourhoods (a space between a stop and a marker) come up often
+DENSE_UNITS: list[list[str | int]] = [
+    *([[" "]] * 4),
+    *([[P_AFTER]] * 2),
+    [P_BEFORE],
+    *([["a"]] * 2),
+    [" b"],
+    ["\n"],
+    ["  "],
+    [PRE_EMPTY],
+    [PRE_BEFORE, " ", PRE_AFTER],
+    [PRE_BEFORE, "\n", PRE_AFTER],
+]
+
+
+@pytest.mark.parametrize("units", [UNITS, DENSE_UNITS], ids=["mixed", "dense"])
 @pytest.mark.parametrize("long_run", [0, 1, text_module._LONG_RUN])
-def test_index_reads_token_ranges_exactly(long_run: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_index_reads_token_ranges_exactly(
+    units: list[list[str | int]], long_run: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # token lists straight from random units (a <pre> never split), every range of whole units
     monkeypatch.setattr(text_module, "_LONG_RUN", long_run)
-    rng = random.Random(20 + long_run)
+    rng = random.Random(20 + long_run + len(units))
     finish = text_module._finish_normalized
     for _ in range(600):
         index = text_module._NormalizedIndex()
@@ -277,10 +301,10 @@ def test_index_reads_token_ranges_exactly(long_run: int, monkeypatch: pytest.Mon
         bounds = [0]
         for _block in range(rng.randint(1, 3)):  # several walks, each indexed on its own
             for _unit in range(rng.randint(0, 14)):
-                tokens += rng.choice(UNITS)
+                tokens += rng.choice(units)
                 bounds.append(len(tokens))
             index.add(tokens)
-        for _ in range(30):
+        for _ in range(40):
             start, end = sorted(rng.sample(bounds, 2)) if len(bounds) > 1 else (0, 0)
             core = index.core(tokens, start, end)
             read = [] if core is None else index.read(tokens, *core)

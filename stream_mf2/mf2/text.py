@@ -221,14 +221,15 @@ def _blank_edge(token: str | int) -> bool:
 
 # -- reading long runs of weak tokens in constant time ---------------------------------------
 #
-# Tokens fall in three classes for the index below. *Stops*: text with a character other than a
+# Tokens fall in two classes for the index below. *Stops*: text with a character other than a
 # space or a line break (or with both), the markers of a non-empty ``<pre>`` and its text, and
 # _PRE_EMPTY. *Weak* tokens between stops: paragraph markers and text of spaces only or line breaks
-# only. A maximal row of weak tokens between two stops is a *run*; a row of _PRE_EMPTY stops with
-# only runs between them is a *chain*. Every stop sets the finishing's pending line breaks to zero
-# and is neither a space nor a paragraph marker, so what a run does depends on nothing before its
-# left stop but whether the text so far ends with a space or line break: that is what makes the
-# short equivalents below exact in any context.
+# only. A maximal row of weak tokens between two stops is a *run*. A *unit* is a _PRE_EMPTY or a
+# ``<pre>`` of only spaces or only line breaks (its three tokens); a row of units with only runs
+# between them is a *chain*. Every stop sets the finishing's pending line breaks to zero and is
+# neither a space nor a paragraph marker, so what a run does depends on nothing before its left
+# stop but whether the text so far ends with a space or line break: that is what makes the short
+# equivalents below exact in any context.
 
 #: Runs longer than this are replaced by their equivalent of at most four tokens when read.
 _LONG_RUN = 4
@@ -290,13 +291,14 @@ class _NormalizedIndex:
 
     ``nonblank_counts[i]``: the number of non-blank tokens (see :func:`_blank_edge`)
     before position ``i``; ``nonblank``: their positions. ``special``: in order,
-    the positions where reading must not go token by token: every _PRE_EMPTY and
-    the start of every run longer than ``_LONG_RUN``.
+    the positions where reading must not go token by token: the start of every
+    unit and of every run longer than ``_LONG_RUN``.
     ``runs``: a long run's start -> its equivalent and the stop after it.
-    ``chains``: a _PRE_EMPTY's position -> ``[last, newlines, pending]``: the last
-    _PRE_EMPTY of its chain, the line breaks of all runs between two _PRE_EMPTY
-    up to and including the one before it (a running sum over the token list),
-    and whether the run before it ends with a pending paragraph start.
+    ``chains``: a unit's start -> ``[last, newlines, pending, own]``: the start of
+    the last unit of its chain; a running sum over the token list of the line
+    breaks of the runs between two units and of the units' own text, up to and
+    including this unit; whether the run before it ends with a pending paragraph
+    start; and the line breaks of its own text.
     """
 
     __slots__ = ("chains", "newlines", "nonblank", "nonblank_counts", "runs", "special")
@@ -318,10 +320,17 @@ class _NormalizedIndex:
         special = self.special
         chain: list[int] = []
         run_start = -1
-        after: bool | None = None  # is the last stop a _PRE_EMPTY (None: no stop yet)
+        after: bool | None = None  # is the last stop a <pre> unit (None: no stop yet)
         in_pre = False
+        unit_end = -1
         for i in range(start, len(tokens)):
             token = tokens[i]
+            if i < unit_end:  # the text and end marker of a <pre> unit
+                if token == _PRE_AFTER:
+                    nonblank.append(i)
+                    count += 1
+                nonblank_counts.append(count)
+                continue
             if isinstance(token, str):
                 if token and not token.isspace():
                     nonblank.append(i)
@@ -335,7 +344,7 @@ class _NormalizedIndex:
                 if run_start < 0 and not chain:  # the common case: a stop that closes nothing
                     after = False
                     continue
-                empty_pre = False
+                unit = False
             else:
                 in_pre = token == _PRE_BEFORE
                 if token < _PRE_BEFORE:  # a paragraph marker: weak
@@ -346,30 +355,40 @@ class _NormalizedIndex:
                 nonblank.append(i)
                 count += 1
                 nonblank_counts.append(count)
-                empty_pre = token == _PRE_EMPTY
+                unit = token == _PRE_EMPTY
+                unit_newlines = 0
+                if in_pre:
+                    text = tokens[i + 1]
+                    assert isinstance(text, str)
+                    if not text.strip(" ") or not text.strip("\n"):
+                        unit = True
+                        unit_end = i + 3
+                        in_pre = False
+                        unit_newlines = text.count("\n")
             newlines = pending = 0
             if run_start >= 0:
                 long_run = i - run_start > _LONG_RUN
-                if after is not None and (long_run or (empty_pre and after)):
+                if after is not None and (long_run or (unit and after)):
                     equivalent, newlines = _run_equivalent(tokens[run_start:i])
                     pending = int(bool(equivalent) and equivalent[-1] == _P_BEFORE)
                     if long_run:
                         self.runs[run_start] = (equivalent, i)
                         special.append(run_start)
                 run_start = -1
-            if empty_pre:
+            if unit:
                 if after:
                     self.newlines += newlines
                 else:
                     pending = 0
-                self.chains[i] = [i, self.newlines, pending]
+                self.newlines += unit_newlines
+                self.chains[i] = [i, self.newlines, pending, unit_newlines]
                 chain.append(i)
                 special.append(i)
             elif chain:
                 for position in chain:
                     self.chains[position][0] = chain[-1]
                 chain = []
-            after = empty_pre
+            after = unit
         for position in chain:
             self.chains[position][0] = chain[-1]
 
@@ -383,17 +402,17 @@ class _NormalizedIndex:
     def read(self, tokens: list[str | int], first: int, last: int) -> list[str | int]:
         """``tokens[first : last + 1]`` (``first`` and ``last`` stops) with every chain
         and long run replaced by its short equivalent: :func:`_finish_normalized` reads
-        the two alike in any context. Costs the stops other than _PRE_EMPTY and the
-        short runs, not the chains and long runs.
+        the two alike in any context. Costs the stops outside chains and the short
+        runs, not the chains and long runs.
 
-        After a _PRE_EMPTY the finishing has no pending line break, is not in a
-        ``<pre>`` and has no trailing spaces; its last part is empty or one line
-        break (a pending paragraph start before it), and that is all the text after
-        it sees. A run between two _PRE_EMPTY gives only line breaks (the second one
-        strips its spaces), whatever came before. So a chain reads as its first and
-        last _PRE_EMPTY with the sum of those line breaks between them, the last
-        line break as a paragraph start when the run before the last _PRE_EMPTY
-        ends with one."""
+        A unit strips the trailing spaces before it and then appends its text after
+        the pending line break, if any; the next unit or line break strips the
+        spaces it leaves. So between two units a run gives only line breaks, whatever
+        came before, and a unit inside a chain gives only the line breaks of its
+        text. A chain therefore reads as its first and last units with the sum of
+        those line breaks between them, the last one as a pending paragraph start
+        when the run before the last unit ends with one (that decides whether the
+        text after the chain follows a line break)."""
         out: list[str | int] = []
         special, chains = self.special, self.chains
         end = last + 1
@@ -402,21 +421,24 @@ class _NormalizedIndex:
         while k < len(special) and special[k] < end:
             at = special[k]
             out += tokens[position:at]
-            if tokens[at] == _PRE_EMPTY:
-                chain = chains[at]
-                # a chain cut by ``last`` ends there: tokens between two stops are weak,
-                # so the non-blank ``last`` is a _PRE_EMPTY of the chain
-                to = min(chain[0], last)
-                out.append(_PRE_EMPTY)
+            chain = chains.get(at)
+            if chain is not None:
+                to = chain[0]
+                if to > last:
+                    # a chain cut by ``last`` ends there: tokens between two stops are weak,
+                    # so the non-blank ``last`` ends a unit of the chain
+                    to = last if tokens[last] == _PRE_EMPTY else last - 2
+                position = at + (1 if tokens[at] == _PRE_EMPTY else 3)
+                out += tokens[at:position]
                 if to > at:
-                    _, newlines, pending = chains[to]
-                    newlines -= chain[1]
+                    _, newlines, pending, own = chains[to]
+                    newlines -= chain[1] + own
                     if newlines > pending:
                         out.append("\n" * (newlines - pending))
                     if pending:
                         out.append(_P_BEFORE)
-                    out.append(_PRE_EMPTY)
-                position = to + 1
+                    position = to + (1 if tokens[to] == _PRE_EMPTY else 3)
+                    out += tokens[to:position]
             else:
                 equivalent, position = self.runs[at]
                 out += equivalent
@@ -454,13 +476,13 @@ class TextIndex:
     skip the blank ends in constant time, and a copied element's blank ends are
     shortened to an equivalent few tokens (:func:`_compress_blank`). Between
     its first and last non-blank token a value is read through the same index
-    (:class:`_NormalizedIndex`): a chain of empty ``<pre>`` elements (not blank:
-    they keep the line breaks and a space next to them) with only paragraph
-    markers, spaces and line breaks between them, and any long run of those
-    weak tokens, is read as an equivalent of at most four tokens in constant
-    time, and a copied element gets the same short equivalents. A query then
-    costs the other tokens between its first and last non-blank one, which all
-    give text to the answer (a ``<pre>`` of only spaces and line breaks aside).
+    (:class:`_NormalizedIndex`): a chain of ``<pre>`` elements that are empty or
+    hold only spaces or only line breaks (not blank: they keep the line breaks
+    and a space next to them) with only paragraph markers, spaces and line
+    breaks between them, and any long run of those weak tokens, is read as a
+    short equivalent in constant time, and a copied element gets the same short
+    equivalents. A query then costs the other tokens between its first and last
+    non-blank one, which all give text to the answer.
 
     Elements a walk does not enter (script, style, template, replaced images,
     ``pre`` and ``br`` in the normalised mode) are answered by the plain
@@ -598,8 +620,8 @@ def _normalized_pieces(
 
     ``index``: :class:`TextIndex`'s index of the tokens before this walk. With it,
     an element walked by an earlier query is copied with the blank runs at its
-    ends compressed (:func:`_compress_blank`) and its chains of empty ``<pre>``
-    and long runs of weak tokens shortened (:meth:`_NormalizedIndex.read`), so
+    ends compressed (:func:`_compress_blank`) and its chains of empty (or blank)
+    ``<pre>`` and long runs of weak tokens shortened (:meth:`_NormalizedIndex.read`), so
     that what repeats at every level of nested values does not pile up."""
     stack: list[Node | tuple[ParentNode, int]] = [(root, len(tokens))]
     stack.extend(reversed(root.children))

@@ -195,8 +195,13 @@ class Capture:
         return keeps(element, self.ctx)
 
     # -- completion ----------------------------------------------------------
-    def complete(self, element: Element) -> None:
-        """An outermost kept subtree is final: turn it into events."""
+    def complete(self, element: Element) -> bool:
+        """An outermost kept subtree is final: turn it into events.
+
+        Returns whether the subtree is done with (the sink may then unlink it):
+        not when it is held for include targets (built later), and not for a
+        header cell, which is remembered for later ``headers`` references.
+        """
         ctx = self.ctx
         if element.name == "th" and element.namespace == HTML_NS:
             id_ = element.attrs.get("id")
@@ -225,8 +230,10 @@ class Capture:
             self._held.append((element, refs, local))
             self._wanted.update(missing)
             self._release(final=False)
-            return
+            return False
         self._emit(element, refs, local)
+        # Nothing is held here, so no include target lies inside; only remembered cells stay.
+        return not (element.name == "th" and element.namespace == HTML_NS)
 
     # -- nested hand-over (stream_children) -----------------------------------
     def watch_nested(self, element: Element, top: Element) -> bool:

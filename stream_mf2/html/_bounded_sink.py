@@ -11,7 +11,12 @@ subtree is detached from its parent as soon as it holds no element children,
 so memory does not grow with the document. ``on_complete(root)`` receives each
 outermost kept subtree once it is final, in document order, while its parent
 chain is still attached (so a consumer can read ancestors' attributes such as
-``lang``); the sink detaches it right after the callback.
+``lang``); the sink detaches it right after the callback. If the callback
+returns a true value (the consumer keeps no reference into the subtree), the
+sink also clears the ``parent`` links inside it: a tree with parent links is
+cyclic, so it would otherwise wait for the cyclic garbage collector, whose full
+collections then walk every kept node; without them reference counting frees it
+at once.
 
 When is a popped subtree final? (Spec references: HTML 13.2.6.)
 
@@ -171,7 +176,7 @@ class BoundedSink:
     def __init__(
         self,
         keep: Callable[[Element], bool],
-        on_complete: Callable[[Element], None],
+        on_complete: Callable[[Element], bool | None],
         *,
         max_pending: int = DEFAULT_MAX_PENDING,
         max_kept_nodes: int = DEFAULT_MAX_KEPT_NODES,
@@ -382,7 +387,16 @@ class BoundedSink:
                 return
         elif not self._inside(parent):
             return
-        append_text_child(parent, data)
+        # append_text_child, inlined: text inside kept subtrees is most of what is stored.
+        children = parent.children
+        if children:
+            last = children[-1]
+            if type(last) is Text:
+                last.data += data
+                return
+        t = Text(data)
+        t.parent = parent
+        children.append(t)
 
     def insert_before(self, parent: ParentNode, node: Node, ref: Node) -> None:
         if node.parent is None:
@@ -596,10 +610,13 @@ class BoundedSink:
         if parent is not None and self._inside(parent):
             self._emit_nested(el)
             return
-        self.on_complete(el)
+        released = self.on_complete(el)
         parent = el.parent
         detach(el)
-        self._untrack(el)
+        # Parent links are cleared only when nothing can still look up through them:
+        # the consumer said it is done, and no held candidate (or nested hand-over)
+        # could still be placed in document order by its path (_doc_position).
+        self._untrack(el, unlink=bool(released) and not self._blocked and self.on_nested is None)
         if parent is not None:
             self._cascade(parent)
 
@@ -668,7 +685,12 @@ class BoundedSink:
         if parent is not None:
             self._cascade(parent)
 
-    def _untrack(self, root: Node) -> None:
+    def _untrack(self, root: Node, *, unlink: bool = False) -> None:
+        """Stop tracking ``root``'s subtree; ``unlink``: also clear the parent links below ``root``.
+
+        An element still open in the tree builder (a forced hand-over) keeps its
+        link: the tree builder may still insert into it or look at its parent.
+        """
         kept_open = self._kept_open
         n = 0
         untracked = 0
@@ -681,14 +703,21 @@ class BoundedSink:
                 children = node.children
                 if children:
                     stack.extend(children)
-                if node.sink_state:
+                st = node.sink_state
+                if st:
+                    if unlink and not st & _OPEN:
+                        node.parent = None
                     node.sink_state = 0
                     untracked += 1
+                elif unlink:
+                    node.parent = None
                 if kept_open:
                     kept_open.pop(id(node), None)
                 contents = node.template_contents
                 if contents is not None:
                     stack.extend(contents.children)
+            elif unlink:
+                node.parent = None
         self.tracked -= untracked
         self._kept_nodes = max(0, self._kept_nodes - n)
 

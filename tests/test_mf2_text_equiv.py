@@ -179,7 +179,7 @@ def test_text_index_matches_plain_algorithm(long_run: int, monkeypatch: pytest.M
     # a small long-run bound sends short runs through their equivalents too
     monkeypatch.setattr(text_module, "_LONG_RUN", long_run)
     rng = random.Random(1000 + long_run)
-    for case in range(1200):
+    for case in range(800):
         root = _spine(rng) if case % 2 else _tree(rng, 0)
         elements = _elements(root)
         expected = {}
@@ -224,7 +224,7 @@ def _context(rng: random.Random) -> list[str | int]:
 def test_run_equivalents_read_the_same() -> None:
     rng = random.Random(3)
     finish = text_module._finish_normalized
-    for _ in range(30_000):
+    for _ in range(20_000):
         run = [rng.choice(WEAK) for _ in range(rng.randint(0, 8))]
         equivalent, newlines = text_module._run_equivalent(run)
         assert len(equivalent) <= 4
@@ -245,7 +245,7 @@ def test_compressed_blank_runs_read_the_same_with_empty_pre() -> None:
     blank: list[str | int] = [" ", " ", "  ", "\n", "\n\n", P_BEFORE, P_AFTER, "\xa0", " \n "]
     rng = random.Random(4)
     finish = text_module._finish_normalized
-    for _ in range(20_000):
+    for _ in range(12_000):
         run = [rng.choice(blank) for _ in range(rng.randint(0, 9))]
         before, after = _context(rng), _context(rng)
         short = text_module._compress_blank(list(run))
@@ -295,7 +295,7 @@ def test_index_reads_token_ranges_exactly(
     monkeypatch.setattr(text_module, "_LONG_RUN", long_run)
     rng = random.Random(20 + long_run + len(units))
     finish = text_module._finish_normalized
-    for _ in range(600):
+    for _ in range(400):
         index = text_module._NormalizedIndex()
         tokens: list[str | int] = []
         bounds = [0]

@@ -166,16 +166,14 @@ def _compress_blank(run: list[str | int]) -> list[str | int]:
     breaks, and a space next to either is dropped); adjacent newline tokens
     join; three or more spaces in a row act as two (all but the last are
     dropped); a space between a text token and a paragraph marker is always
-    dropped without effect, and so is text of spaces right after a newline
-    token (the finishing strips it, and the space pass never looks past a
-    newline token); ``marker, N1, P_BEFORE, N2`` with newline tokens
+    dropped without effect, and so is a space right after a newline token
+    (the finishing strips it, and the space pass never looks past a newline
+    token); ``marker, N1, P_BEFORE, N2`` with newline tokens
     N1 and N2 gives the same line breaks as ``marker, N1 + N2 + newline``.
     Nested values whose blank ends repeat at every level stay short this way.
     """
     out: list[str | int] = []
     for token in run:
-        if type(token) is str and not token.strip(" ") and out and _is_newlines(out[-1]):
-            continue
         if type(token) is int:
             while len(out) >= 2 and out[-1] == " " and type(out[-2]) is str:
                 out.pop()  # a space between a text token and a marker
@@ -183,6 +181,8 @@ def _compress_blank(run: list[str | int]) -> list[str | int]:
                 out[-1] = max(out[-1], token)
                 continue
         elif token == " ":
+            if out and _is_newlines(out[-1]):
+                continue
             if len(out) >= 2 and out[-1] == " " and out[-2] == " ":
                 continue
         elif _is_newlines(token) and out and _is_newlines(out[-1]):
@@ -341,7 +341,9 @@ class _NormalizedIndex:
                         run_start = i
                     continue
                 nonblank_counts.append(count)
-                if run_start < 0 and not chain:  # the common case: a stop that closes nothing
+                if not chain and (run_start < 0 or i - run_start <= _LONG_RUN):
+                    # the common case: a text stop after no run or a short one, no chain open
+                    run_start = -1
                     after = False
                     continue
                 unit = False

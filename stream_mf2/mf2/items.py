@@ -39,12 +39,14 @@ from .context import Mf2Context
 from .dates import date_of
 from .implied import implied_name, implied_photo, implied_url
 from .include import expand_includes, include_references
-from .properties import dt_value, e_value_scan, p_value, u_value
-from .text import TextIndex
+from .properties import P_FROM_ATTRIBUTE, dt_value, e_value_scan, p_value, u_value
+from .text import ASCII_WS, TextIndex
+from .urls import resolve
 
 Item = dict[str, Any]
 
-# Elements whose rel attribute makes a link (HTML: a, area, link): backcompat maps rel keywords on them.
+# Elements whose rel attribute makes a link (HTML: a, area, link): backcompat maps rel keywords on them;
+# also the elements whose u-* value is their href.
 _REL_ELEMENTS = frozenset({"a", "area", "link"})
 # What an element that is neither a root nor a property classifies as.
 _NOTHING: tuple[tuple[str, ...], bool, tuple[tuple[PropertyPrefix, str], ...]] = ((), False, ())
@@ -216,10 +218,12 @@ def element_lang(
 class _Walker:
     """Parses one outermost item; see the module docstring."""
 
-    __slots__ = ("ctx", "e_depth", "frames", "html_left", "html_skipped", "scope")
+    __slots__ = ("boundary", "ctx", "e_depth", "frames", "html_left", "html_skipped", "scope", "spec_text")
 
     def __init__(self, ctx: Mf2Context) -> None:
         self.ctx = ctx
+        self.boundary = self._boundary  # one bound method for every value, not one per value
+        self.spec_text = ctx.options.text != "normalized"
         self.frames: list[_Frame] = []
         # e-* values (property elements and e-* nested roots) the walk is inside:
         # an e-* value computed while this is positive repeats enclosing html.
@@ -256,11 +260,24 @@ class _Walker:
             if override is not None:
                 return override
         if prefix == "p":
-            return p_value(element, self.ctx, self._boundary)
+            children = element.children
+            if (
+                self.spec_text
+                and len(children) == 1
+                and type(children[0]) is Text
+                and element.name not in P_FROM_ATTRIBUTE
+            ):
+                # what p_value gives for a text-only element (most p-* properties) in the
+                # "spec" text mode, without its calls: the text, trimmed
+                return children[0].data.strip(ASCII_WS)
+            return p_value(element, self.ctx, self.boundary)
         if prefix == "u":
-            return u_value(element, self.ctx, self._boundary)
+            href = element.attrs.get("href")
+            if href is not None and element.name in _REL_ELEMENTS:
+                return resolve(href, self.ctx.base_url)  # u_value's first rule: a link's href
+            return u_value(element, self.ctx, self.boundary)
         if prefix == "dt":
-            value = dt_value(element, self.ctx, self._boundary, frame.implied_date)
+            value = dt_value(element, self.ctx, self.boundary, frame.implied_date)
             date = date_of(value)
             if date is not None:
                 frame.implied_date = date

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from stream_mf2.html.dom import HTML_NS, Comment, Element, Node, ParentNode, Text
@@ -15,6 +15,9 @@ from .text import SKIP, element_text, image_text
 from .urls import resolve
 
 _SRC_ELEMENTS = frozenset({"audio", "video", "source", "iframe"})
+# Element names that e-* html and its text treat specially in some namespace: void,
+# raw text and template (serialisation), skipped and replaced elements (text).
+_SPECIAL_NAMES = VOID_ELEMENTS | RAW_TEXT_ELEMENTS | SKIP | {"img", "template"}
 
 
 def _text(element: Element, ctx: Mf2Context, replace_images: bool) -> str:
@@ -84,7 +87,7 @@ def _may_hold_values(element: Element) -> bool:
 
 
 # Elements whose p-* value may come from an attribute.
-_P_FROM_ATTRIBUTE = frozenset({"abbr", "link", "data", "input", "img", "area", "meta"})
+P_FROM_ATTRIBUTE = frozenset({"abbr", "link", "data", "input", "img", "area", "meta"})
 
 
 def p_value(element: Element, ctx: Mf2Context, is_boundary: vcp.Boundary) -> str:
@@ -96,7 +99,7 @@ def p_value(element: Element, ctx: Mf2Context, is_boundary: vcp.Boundary) -> str
         if found is not None:
             return found
     name = element.name
-    if name in _P_FROM_ATTRIBUTE:
+    if name in P_FROM_ATTRIBUTE:
         attrs = element.attrs
         if name in ("abbr", "link") and "title" in attrs:
             return attrs["title"]
@@ -197,35 +200,29 @@ def _resolve_srcset(srcset: str, base: str | None) -> str:
     return ", ".join(parts)
 
 
-def _absolute_attrs(element: Element, base: str | None) -> tuple[tuple[str, str], ...]:
-    """``element``'s attributes with relative URL attributes made absolute.
+def _start_tag(name: str, attrs: dict[str, str], base: str | None, rewrite: bool) -> str:
+    """``<name attr="value" ...>`` as the serialiser writes it; with ``rewrite``, URL
+    attributes made absolute.
 
     As the spec proposes for e-* html: every URL attribute is resolved, except
-    fragment-only references (``href="#note"``).
+    fragment-only references (``href="#note"``), which point inside the embedded content.
     """
-    name = element.name
-    url_attrs = _URL_ATTRS.get(name)
-    attrs = element.attrs
-    if url_attrs is None and not ("srcset" in attrs and name in ("img", "source")):
-        return tuple(attrs.items())
-    changed = dict(attrs)
-    for attr in url_attrs or ():
-        value = changed.get(attr)
-        # fragment-only references stay relative: they point inside the embedded content
-        if value is not None and not value.strip(" \t\n\f\r").startswith("#"):
-            changed[attr] = resolve(value, base)
-    if "srcset" in changed and name in ("img", "source"):
-        changed["srcset"] = _resolve_srcset(changed["srcset"], base)
-    return tuple(changed.items())
-
-
-def _append_attrs(append: Callable[[str], object], attrs: Iterable[tuple[str, str]]) -> None:
-    """Append `` key="value"`` for each attribute, escaped as in the serialiser."""
-    for key, value in attrs:
+    url_attrs = _URL_ATTRS.get(name, ()) if rewrite else ()
+    srcset = rewrite and "srcset" in attrs and name in ("img", "source")
+    parts = ["<" + name]
+    add = parts.append
+    for key, value in attrs.items():
+        if key in url_attrs:
+            if not value.strip(" \t\n\f\r").startswith("#"):
+                value = resolve(value, base)
+        elif srcset and key == "srcset":
+            value = _resolve_srcset(value, base)
         # most values need no escaping: test before calling
         if "&" in value or '"' in value or "<" in value or ">" in value or "\u00a0" in value:
             value = escape_attribute(value)
-        append(" " + key + '="' + value + '"')
+        add(f' {key}="{value}"')
+    add(">")
+    return "".join(parts)
 
 
 def e_html(
@@ -297,7 +294,6 @@ def _e_html(
                 append(data)
             elif type(node) is Element:
                 name = node.name
-                html = node.namespace == HTML_NS
                 attrs = node.attrs
                 if not attrs:
                     append("<" + name + ">")
@@ -309,14 +305,40 @@ def _e_html(
                             if mf2 or classic or props:
                                 matters = True
                                 scan = False
-                    append("<" + name)
-                    if rewrite and (name in _URL_ATTRS or ("srcset" in attrs and name in ("img", "source"))):
-                        _append_attrs(append, _absolute_attrs(node, base))
-                    else:
-                        _append_attrs(append, attrs.items())
-                    append(">")
+                    append(_start_tag(name, attrs, base, rewrite))
+                if name not in _SPECIAL_NAMES:
+                    # the common case (p, a, li, span, ...): no void, raw text or template
+                    # rules on the html side, no skipped or replaced element on the text side
+                    kids = node.children
+                    if not kids:
+                        append("</" + name + ">")
+                        continue
+                    if len(kids) == 1 and type(kids[0]) is Text:
+                        # a text-only element, written here rather than through the stack; its
+                        # text needs no span of its own (copying an earlier span of it would add
+                        # the same one piece)
+                        data = kids[0].data
+                        if record and data:
+                            add_piece(data)
+                        if "&" in data or "<" in data or ">" in data or "\u00a0" in data:
+                            data = escape_text(data)
+                        append(data)
+                        append("</" + name + ">")
+                        continue
+                    inner_owner: Element | None = None
+                    if record:
+                        span = spans.get(node)
+                        if span is not None:  # indexed by an earlier query: copy its pieces
+                            start = len(pieces)
+                            pieces.extend(pieces[span[0] : span[1]])
+                            spans[node] = (start, len(pieces))
+                        else:
+                            inner_owner = node
+                    stack.append((iter(kids), "</" + name + ">", False, rewrite, inner_owner, len(pieces)))
+                    break
+                html = node.namespace == HTML_NS
                 # the text side, as _raw_pieces walks it
-                inner_owner: Element | None = None
+                inner_owner = None
                 if record:
                     if name in SKIP:
                         pass

@@ -21,7 +21,9 @@ Per document, make one :class:`Mf2Context` (``url``, :class:`Options`, and a
   ``element`` (saves a walk).
 * :func:`collect_rels` ``(element, ctx)``: adds the subtree's rel links to
   ``ctx.rels`` (``ctx.rels.rels`` and ``ctx.rels.rel_urls`` are the
-  ``"rels"`` and ``"rel-urls"`` maps).
+  ``"rels"`` and ``"rel-urls"`` maps). Its result, from the same walk, says
+  whether the subtree may hold include markers: when ``False``,
+  :func:`~.include.include_references` of it is ``[]`` and need not be asked.
 * :func:`meta_item` ``(head, ctx)``: the metaformats ``"meta-item"``.
 * :func:`fold_nested` ``(element, ctx)``: optional, for bounded memory inside
   a large container (a page-wide h-feed): parse a completed nested root

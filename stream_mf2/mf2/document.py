@@ -8,6 +8,7 @@ from typing import Any
 from stream_mf2.html.dom import HTML_NS, Element, Node, ParentNode, Text, text_content
 
 from .context import Mf2Context
+from .include import INCLUDE_CLASS
 from .items import items_from_subtree
 from .metaformats import meta_item
 from .options import Options
@@ -17,25 +18,44 @@ from .rels import REL_ELEMENTS, is_rel_link
 _OBSERVED = frozenset({"base", "html", "meta"})
 
 
-def collect_rels(element: ParentNode, ctx: Mf2Context) -> None:
-    """Add every rel link in ``element``'s subtree (``element`` included) to ``ctx.rels``."""
+def collect_rels(element: ParentNode, ctx: Mf2Context) -> bool:
+    """Add every rel link in ``element``'s subtree (``element`` included) to ``ctx.rels``.
+
+    Returns whether an element of the subtree looks like an mf1 include marker
+    (``itemref``, ``headers`` or ``include`` in its class: the pre-check of
+    :func:`~.include.include_references`). When it is ``False``,
+    ``include_references(element)`` is ``[]``: a caller that asks both saves a walk.
+    """
     base = ctx.base_url
     add = ctx.rels.add
-    if type(element) is Element and element.name in REL_ELEMENTS and is_rel_link(element):
-        add(element, base, text_content(element))
+    markers = False
+    if type(element) is Element:
+        attrs = element.attrs
+        if element.name in REL_ELEMENTS and is_rel_link(element):
+            add(element, base, text_content(element))
+        markers = "itemref" in attrs or "headers" in attrs or INCLUDE_CLASS in attrs.get("class", "")
     # one iterator over child nodes per open element: the loop over children runs in C
     stack: list[Iterator[Node]] = [iter(element.children)]
     while stack:
         for node in stack[-1]:
             if type(node) is Element:
-                if node.name in REL_ELEMENTS and is_rel_link(node):
-                    add(node, base, text_content(node))
+                attrs = node.attrs
+                # both tests need attributes, and most elements have none
+                if attrs:
+                    if node.name in REL_ELEMENTS and "rel" in attrs and "href" in attrs and node.namespace == HTML_NS:
+                        add(node, base, text_content(node))
+                    # include._may_hold_markers' test (keep the two in step)
+                    if not markers and (
+                        "itemref" in attrs or "headers" in attrs or INCLUDE_CLASS in attrs.get("class", "")
+                    ):
+                        markers = True
                 children = node.children
                 if children and (len(children) > 1 or type(children[0]) is not Text):  # not only a text node
                     stack.append(iter(children))
                     break
         else:
             stack.pop()
+    return markers
 
 
 def _observe(ctx: Mf2Context, name: str, attrs: dict[str, str]) -> None:

@@ -58,7 +58,8 @@ DEFAULT_MAX_NODES = 20_000
 _STEPS_PER_NODE = 16
 
 _ASCII_WS = "\t\n\f\r "
-_INCLUDE_CLASS = "include"
+#: The class of an ``a``/``object`` include marker (also what the marker pre-checks look for).
+INCLUDE_CLASS = "include"
 _CELLS = frozenset({"td", "th"})
 
 
@@ -102,7 +103,7 @@ def _fragment_id(url: str) -> str | None:
 
 def _replacement_ref(element: Element) -> str | None:
     """The id an ``a.include`` / ``object.include`` element stands for."""
-    if element.namespace != HTML_NS or _INCLUDE_CLASS not in _classes(element):
+    if element.namespace != HTML_NS or INCLUDE_CLASS not in _classes(element):
         return None
     if element.name == "a":
         return _fragment_id(element.attrs.get("href", ""))
@@ -134,7 +135,7 @@ def _may_hold_markers(root: Element) -> bool:
             if type(child) is Element:
                 attrs = child.attrs
                 # _is_marker_like, inlined: this runs for every element of every kept subtree
-                if attrs and ("itemref" in attrs or "headers" in attrs or _INCLUDE_CLASS in attrs.get("class", "")):
+                if attrs and ("itemref" in attrs or "headers" in attrs or INCLUDE_CLASS in attrs.get("class", "")):
                     return True
                 children = child.children
                 if children and (len(children) > 1 or type(children[0]) is not Text):  # not only a text node
@@ -147,7 +148,7 @@ def _may_hold_markers(root: Element) -> bool:
 
 def _is_marker_like(element: Element) -> bool:
     attrs = element.attrs
-    return "itemref" in attrs or "headers" in attrs or _INCLUDE_CLASS in attrs.get("class", "")
+    return "itemref" in attrs or "headers" in attrs or INCLUDE_CLASS in attrs.get("class", "")
 
 
 def _walk_scoped(root: Element, in_backcompat: bool) -> list[tuple[Element, bool]]:

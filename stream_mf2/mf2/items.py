@@ -341,17 +341,28 @@ class _Walker:
         info_cache = CLASS_INFO
         value = self._value
         in_backcompat = is_backcompat  # frame.backcompat, kept in a local
+        fast = plain and not in_backcompat
         backcompat_types = tuple(types)  # frame.types, hashable
         while stack:
             for element in stack[-1]:
-                if type(element) is not Element or element.name == "template":
+                if type(element) is not Element:
+                    continue
+                raw_class = element.attrs.get("class")
+                if not raw_class and fast:
+                    # most elements: no class, so no root, property or folded item; only descend
+                    children = element.children
+                    if children and (len(children) > 1 or type(children[0]) is not Text) and element.name != "template":
+                        push(iter(children))
+                        push_leave(None)
+                        break
+                    continue
+                if element.name == "template":
                     continue
                 if folded_items:
                     folded = folded_items.pop(element, None)
                     if folded is not None:
                         _use_folded(folded, frame)
                         continue
-                raw_class = element.attrs.get("class")
                 props: Sequence[tuple[PropertyPrefix, str]]
                 # An element that is neither a root nor a property gets no nested types and
                 # no props, and is only descended into at the end of this loop body.
@@ -393,17 +404,18 @@ class _Walker:
                 leave: _Frame | _LeaveE | None = None
                 if nested_types:
                     frame.nested = True
+                    nested = _Frame(element, nested_types, nested_bc, props)
                     for prefix, _name in props:
                         frame.prefixes.add(prefix)
-                    nested = _Frame(element, nested_types, nested_bc, props)
+                        if prefix == "e" and not nested.e_attached:
+                            nested.e_attached = True
+                            self.e_depth += 1
                     if lang_on:
                         nested.lang = element_lang(element, ctx, frame.element, frame.lang)
-                    if any(prefix == "e" for prefix, _name in props):
-                        nested.e_attached = True
-                        self.e_depth += 1
                     frames.append(nested)
                     frame = leave = nested
                     in_backcompat = nested_bc
+                    fast = plain and not in_backcompat
                     backcompat_types = tuple(nested_types)
                 elif props:
                     enter = True
@@ -448,6 +460,7 @@ class _Walker:
                     self.e_depth -= 1
                 frame = frames[-1]
                 in_backcompat = frame.backcompat
+                fast = plain and not in_backcompat
                 backcompat_types = tuple(frame.types)
                 self._attach(done, item, frame)
         assert result is not None
@@ -457,14 +470,15 @@ class _Walker:
         ctx = self.ctx
         element = frame.element
         props = frame.props
-        if not frame.backcompat:
-            if "name" not in props and not frame.nested and not (frame.prefixes & {"p", "e"}):
+        if not frame.backcompat and not frame.nested:
+            prefixes = frame.prefixes
+            if "name" not in props and "p" not in prefixes and "e" not in prefixes:
                 frame.add("p", "name", implied_name(element, ctx, self._is_root))
-            if "photo" not in props and not frame.nested and "u" not in frame.prefixes:
+            if "photo" not in props and "u" not in prefixes:
                 photo = implied_photo(element, ctx, self._is_root)
                 if photo is not None:
                     frame.add("u", "photo", photo)
-            if "url" not in props and not frame.nested and "u" not in frame.prefixes:
+            if "url" not in props and "u" not in prefixes:
                 url = implied_url(element, ctx, self._is_root)
                 if url is not None:
                     frame.add("u", "url", url)

@@ -83,7 +83,7 @@ from __future__ import annotations
 
 from stream_mf2.html.dom import HTML_NS, Element
 
-from .classes import HAS_ROOT, has_root_class
+from .classes import has_root_class, has_root_get
 from .context import Mf2Context
 from .document import collect_rels, document_context, parse_dom
 from .items import child_of, element_root_types, fold_nested, is_root, items_from_subtree
@@ -116,7 +116,7 @@ def keeps(element: Element, ctx: Mf2Context) -> bool:
     attrs = element.attrs
     raw = attrs.get("class")
     if raw:
-        rooted = HAS_ROOT.get(raw)
+        rooted = has_root_get(raw)
         if rooted is None:
             rooted = has_root_class(raw)
         # ignored roots only take root classes away: without any, is_root is False as well

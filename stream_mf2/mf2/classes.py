@@ -108,6 +108,12 @@ CLASS_INFO: dict[str, ClassInfo] = {}
 #: Filled and emptied with :data:`CLASS_INFO`: the keep predicate asks this
 #: of every element with a class, and most answers are a plain ``False``.
 HAS_ROOT: dict[str, bool] = {}
+# The two look-ups as plain functions, for other modules' hot paths: CPython 3.11 compiles a
+# method call on a name bound by an import (``HAS_ROOT.get(raw)`` after ``from .classes import
+# HAS_ROOT``) as an attribute load plus a call, which makes a bound method every time. The
+# dicts are only ever cleared, never replaced, so the bound methods stay valid.
+class_info_get = CLASS_INFO.get
+has_root_get = HAS_ROOT.get
 _CLASS_INFO_MAX = 16384
 # Longer class values are not remembered (they are rare, and the cache must stay small).
 _CLASS_INFO_MAX_LEN = 512

@@ -29,6 +29,7 @@ from .classes import (
     CLASS_INFO,
     PropertyPrefix,
     class_info,
+    class_info_get,
     class_list,
     classify,
     parse_property_class,
@@ -173,7 +174,7 @@ def is_root(element: Element, ctx: Mf2Context) -> bool:
     raw = element.attrs.get("class")
     if not raw:
         return False
-    classes, mf2, classic, _props = CLASS_INFO.get(raw) or class_info(raw)
+    classes, mf2, classic, _props = class_info_get(raw) or class_info(raw)
     if not ctx.options.ignored_roots:
         # without an mf2 root class, any classic root class makes a backcompat root
         return bool(mf2) or classic

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 
 from stream_mf2.html.dom import Element, Node, Text
 
-from .classes import CLASS_INFO, class_info
+from .classes import class_info, class_info_get
 from .dates import DateParts, assemble, merge, parse_part
 from .text import raw_text, trim
 
@@ -34,7 +34,7 @@ def value_elements(element: Element, is_boundary: Boundary) -> list[tuple[Elemen
                 continue
             raw = node.attrs.get("class")
             if raw:
-                classes = (CLASS_INFO.get(raw) or class_info(raw))[0]
+                classes = (class_info_get(raw) or class_info(raw))[0]
                 if "value-title" in classes:
                     out.append((node, True))
                     continue

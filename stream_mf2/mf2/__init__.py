@@ -21,9 +21,10 @@ Per document, make one :class:`Mf2Context` (``url``, :class:`Options`, and a
   ``element`` (saves a walk).
 * :func:`collect_rels` ``(element, ctx)``: adds the subtree's rel links to
   ``ctx.rels`` (``ctx.rels.rels`` and ``ctx.rels.rel_urls`` are the
-  ``"rels"`` and ``"rel-urls"`` maps). Its result, from the same walk, says
-  whether the subtree may hold include markers: when ``False``,
-  :func:`~.include.include_references` of it is ``[]`` and need not be asked.
+  ``"rels"`` and ``"rel-urls"`` maps). :func:`collect_rels_and_markers` does
+  the same and, from the same walk, says whether the subtree may hold include
+  markers: when ``False``, :func:`~.include.include_references` of it is
+  ``[]`` and need not be asked.
 * :func:`meta_item` ``(head, ctx)``: the metaformats ``"meta-item"``.
 * :func:`fold_nested` ``(element, ctx)``: optional, for bounded memory inside
   a large container (a page-wide h-feed): parse a completed nested root
@@ -85,7 +86,7 @@ from stream_mf2.html.dom import HTML_NS, Element
 
 from .classes import has_root_class, has_root_get
 from .context import Mf2Context
-from .document import collect_rels, document_context, parse_dom
+from .document import collect_rels, collect_rels_and_markers, document_context, parse_dom
 from .items import child_of, element_root_types, fold_nested, is_root, items_from_subtree
 from .metaformats import meta_item
 from .options import TAILWIND_ROOTS, Options
@@ -97,6 +98,7 @@ __all__ = [
     "Options",
     "child_of",
     "collect_rels",
+    "collect_rels_and_markers",
     "document_context",
     "element_root_types",
     "fold_nested",

@@ -92,7 +92,7 @@ from stream_mf2.html.dom import HTML_NS, Element, ParentNode, text_content
 from stream_mf2.mf2 import (
     Mf2Context,
     child_of,
-    collect_rels,
+    collect_rels_and_markers,
     element_root_types,
     fold_nested,
     is_rel_link,
@@ -212,8 +212,9 @@ class Capture:
             self._collect_rels(element, container, forget=True)
             if container.streamed and container.marker is not None:
                 self._streamed[element] = (container.marker, container.streamed)
+            markers = True
         else:
-            collect_rels(element, ctx)
+            markers = collect_rels_and_markers(element, ctx)
         if self._metaformats and not self._head_done and element.name == "head" and element.namespace == HTML_NS:
             self._head_done = True
             meta = meta_item(element, ctx)
@@ -222,7 +223,7 @@ class Capture:
                 self.events.append(MetaItemEvent(meta))
         if self._wanted:
             self._collect_targets(element)
-        refs = include_references(element)
+        refs = include_references(element) if markers else []
         # Targets inside the same root are found through its own id index.
         local = index_ids(element) if refs else {}
         if refs or self._held:

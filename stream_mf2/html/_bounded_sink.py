@@ -199,6 +199,11 @@ class BoundedSink:
         self._kept_open: dict[int, Element] = {}
         self._recheck: list[Element] = []
         self._kept_nodes = 0
+        # Elements that are open and inside a kept subtree (flags _OPEN and _INSIDE).
+        # A popped kept element's open descendants are among them, so while it is 0
+        # _classify need not walk a popped subtree looking for any (the usual case:
+        # an outermost kept element popped in order, nothing else kept still open).
+        self._open_inside = 0
         self._selectedcontent = False
         self._builder: Any = None
 
@@ -253,6 +258,8 @@ class BoundedSink:
             if (st & _INSIDE) == new:
                 continue
             el.sink_state = (st & ~_INSIDE) | new
+            if st & _OPEN:
+                self._open_inside += 1 if new else -1
             for c in el.children:
                 if isinstance(c, Element):
                     stack.append((c, parent_inside))
@@ -273,6 +280,7 @@ class BoundedSink:
                 self._selectedcontent = True
         if self.keep(el):
             el.sink_state = _TRACKED | _KEPT | _INSIDE | _OPEN
+            self._open_inside += 1
             if self.on_nested is not None:
                 self._kept_open[id(el)] = el
         else:
@@ -291,10 +299,14 @@ class BoundedSink:
         inside = parent.sink_state & _INSIDE if type(parent) is Element else self._inside(parent)
         if self.keep(el):
             el.sink_state = _TRACKED | _KEPT | _INSIDE | _OPEN
+            self._open_inside += 1
             if self.on_nested is not None:
                 self._kept_open[id(el)] = el
+        elif inside:
+            el.sink_state = _TRACKED | _OPEN | _INSIDE
+            self._open_inside += 1
         else:
-            el.sink_state = (_TRACKED | _OPEN | _INSIDE) if inside else (_TRACKED | _OPEN)
+            el.sink_state = _TRACKED | _OPEN
         self.tracked += 1
         el.parent = parent
         parent.children.append(el)
@@ -327,6 +339,7 @@ class BoundedSink:
         if self.keep(el):
             # create_element_in's bookkeeping for a kept element, then the usual pop.
             el.sink_state = _TRACKED | _KEPT | _INSIDE | _OPEN
+            self._open_inside += 1
             if self.on_nested is not None:
                 self._kept_open[id(el)] = el
             self.tracked += 1
@@ -373,6 +386,8 @@ class BoundedSink:
                     self._count(1)
                 self._placed(node, parent)
             elif inside:
+                if node.sink_state & (_OPEN | _INSIDE) == _OPEN:
+                    self._open_inside += 1
                 node.sink_state |= _INSIDE
                 self._count(1)
         elif inside:
@@ -409,6 +424,8 @@ class BoundedSink:
                         self._count(1)
                     self._placed(node, parent)
                 elif inside:
+                    if node.sink_state & (_OPEN | _INSIDE) == _OPEN:
+                        self._open_inside += 1
                     node.sink_state |= _INSIDE
                     self._count(1)
             elif inside:
@@ -460,6 +477,7 @@ class BoundedSink:
         st ^= _OPEN
         element.sink_state = st
         if st & _INSIDE:
+            self._open_inside -= 1
             if self._selectedcontent and element.name == "option" and element.namespace == HTML_NS:
                 maybe_clone_option(element)
             if st & _KEPT:
@@ -543,7 +561,10 @@ class BoundedSink:
             return "blocked", _FRAMESET
         # An element can leave the stack before its descendants (the "a" start
         # tag and the adoption agency algorithm when a table is open inside it):
-        # content still goes into those open descendants.
+        # content still goes into those open descendants. Those are open and
+        # inside a kept subtree, so with none such there is nothing to look for.
+        if not self._open_inside:
+            return ("nested" if covered else "root"), 0
         stack: list[Node] = list(el.children)
         while stack:
             n = stack.pop()
@@ -694,6 +715,7 @@ class BoundedSink:
         kept_open = self._kept_open
         n = 0
         untracked = 0
+        open_inside = 0
         stack: list[Node] = [root]
         while stack:
             node = stack.pop()
@@ -705,7 +727,10 @@ class BoundedSink:
                     stack.extend(children)
                 st = node.sink_state
                 if st:
-                    if unlink and not st & _OPEN:
+                    if st & _OPEN:
+                        if st & _INSIDE:
+                            open_inside += 1
+                    elif unlink:
                         node.parent = None
                     node.sink_state = 0
                     untracked += 1
@@ -719,6 +744,7 @@ class BoundedSink:
             elif unlink:
                 node.parent = None
         self.tracked -= untracked
+        self._open_inside -= open_inside
         self._kept_nodes = max(0, self._kept_nodes - n)
 
     def _cascade(self, parent: ParentNode) -> None:

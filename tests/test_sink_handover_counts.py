@@ -4,7 +4,8 @@
 while the sink's ``_open_inside`` count is 0. Here that count is compared,
 after every pop and every hand-over, with a count over every element the sink
 created; and every classification is compared with the one the full walk gives.
-Inputs: the html5lib-tests tree-construction cases and random tag soup, with
+The short unlinking path at hand-over (taken when the count is 0) is checked
+to meet no open element. Inputs: the html5lib-tests tree-construction cases and random tag soup, with
 the nested hand-over on and off, and with a tiny ``max_pending`` (forced
 hand-overs of subtrees that still hold open elements).
 """
@@ -18,7 +19,7 @@ import pytest
 
 from stream_mf2.html import _bounded_sink as bs
 from stream_mf2.html._testing_tree import build, context_element
-from stream_mf2.html.dom import Element
+from stream_mf2.html.dom import Element, Node
 from stream_mf2.html.sink import BoundedSink
 from tests import chunking
 from tests.test_bounded_sink import KEEPS, _tag_soup
@@ -40,6 +41,7 @@ class CheckedSink(BoundedSink):
 
         super().__init__(recording_keep, self._complete, **kw)
         self.handed = 0
+        self.unlinked = 0
 
     def _complete(self, el: Element) -> bool:
         self.handed += 1
@@ -53,6 +55,20 @@ class CheckedSink(BoundedSink):
     def pop(self, element: Element) -> None:
         super().pop(element)
         self.check()
+
+    def _unlink(self, root: Node) -> None:
+        # The short path clears every parent link: nothing below root may be open.
+        stack: list[Node] = [root]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, Element):
+                assert not node.sink_state & bs._OPEN
+                assert node.sink_state == 0 or node.sink_state & bs._INSIDE
+                stack.extend(node.children)
+                if node.template_contents is not None:
+                    stack.extend(node.template_contents.children)
+        self.unlinked += 1
+        super()._unlink(root)
 
     def _classify(self, el: Element) -> tuple[str, int]:
         got = super()._classify(el)
@@ -108,4 +124,5 @@ def test_in_order_root_needs_no_walk() -> None:
     """The common case: an outermost kept element popped after its contents."""
     sink = _run(['<div class="h-card"><p><a>x</a></p><span>y</span></div>'], "h-class", None, 0)
     assert sink.handed == 1
+    assert sink.unlinked == 1
     assert sink._open_inside == 0

@@ -712,6 +712,9 @@ class BoundedSink:
         An element still open in the tree builder (a forced hand-over) keeps its
         link: the tree builder may still insert into it or look at its parent.
         """
+        if unlink and not self._open_inside and not self._kept_open:
+            self._unlink(root)
+            return
         kept_open = self._kept_open
         n = 0
         untracked = 0
@@ -745,6 +748,38 @@ class BoundedSink:
                 node.parent = None
         self.tracked -= untracked
         self._open_inside -= open_inside
+        self._kept_nodes = max(0, self._kept_nodes - n)
+
+    def _unlink(self, root: Node) -> None:
+        """:meth:`_untrack` with ``unlink`` when no element is open inside a kept subtree.
+
+        The usual hand-over (the consumer is done with the subtree, nothing is
+        forced): then no node below ``root`` keeps its parent link and no
+        element is in ``_kept_open``, so the walk does only what every node needs.
+        Nodes are counted through their parents' child lists.
+        """
+        n = 1
+        untracked = 0
+        stack: list[Node] = [root]
+        pop = stack.pop
+        extend = stack.extend
+        while stack:
+            node = pop()
+            node.parent = None
+            if type(node) is Element:
+                children = node.children
+                if children:
+                    n += len(children)
+                    extend(children)
+                if node.sink_state:
+                    node.sink_state = 0
+                    untracked += 1
+                contents = node.template_contents
+                if contents is not None:
+                    # Walked through their host; the fragment itself is not counted.
+                    n += len(contents.children)
+                    extend(contents.children)
+        self.tracked -= untracked
         self._kept_nodes = max(0, self._kept_nodes - n)
 
     def _cascade(self, parent: ParentNode) -> None:

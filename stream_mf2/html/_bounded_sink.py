@@ -145,6 +145,8 @@ DEFAULT_MAX_PENDING = 10_000
 #: Default bound on nodes stored in kept subtrees not yet handed over.
 DEFAULT_MAX_KEPT_NODES = 2_000_000
 
+_SET_UP = frozenset(("template", "selectedcontent"))
+
 _FRAMESET = 0  # blocked_by key for "the frameset-ok flag is still ok"
 
 
@@ -291,10 +293,11 @@ class BoundedSink:
     def create_element_in(self, parent: ParentNode, name: str, namespace: str, attrs: dict[str, str]) -> Element:
         """:meth:`create_element` then :meth:`append` to ``parent``, in one call (the common insertion)."""
         el = Element(name, namespace, attrs)
-        if namespace == HTML_NS:
+        # One set look-up for the two names that need more than the element.
+        if name in _SET_UP and namespace == HTML_NS:
             if name == "template":
                 el.template_contents = DocumentFragment(el)
-            elif name == "selectedcontent":
+            else:
                 self._selectedcontent = True
         inside = parent.sink_state & _INSIDE if type(parent) is Element else self._inside(parent)
         if self.keep(el):

@@ -145,6 +145,7 @@ DEFAULT_MAX_PENDING = 10_000
 #: Default bound on nodes stored in kept subtrees not yet handed over.
 DEFAULT_MAX_KEPT_NODES = 2_000_000
 
+#: HTML element names that create_element_in sets up beyond the element itself.
 _SET_UP = frozenset(("template", "selectedcontent"))
 
 _FRAMESET = 0  # blocked_by key for "the frameset-ok flag is still ok"

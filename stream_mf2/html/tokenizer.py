@@ -1127,7 +1127,29 @@ class Tokenizer:
                         characters(piece)
                 elif text:
                     self._flush_text()
-                if end_name or any_end:
+                # Lowercase start tags, the commonest kind, are told apart first.
+                if name:
+                    if not n1:
+                        attrs = {}
+                    elif not n2:
+                        attrs = {n1: v1}
+                    elif not n3:
+                        attrs = {n1: v1, n2: v2}
+                        if len(attrs) != 2:
+                            return self._fast_dup(pos + len(piece))
+                    else:
+                        attrs = {n1: v1, n2: v2, n3: v3}
+                        if len(attrs) != 3:
+                            return self._fast_dup(pos + len(piece))
+                    if more:
+                        # Names here are lowercase already.
+                        found = findall(more)
+                        count = len(attrs) + len(found)
+                        for an, dq, sq, uq in found:
+                            attrs.setdefault(an, dq or sq or uq)
+                        if len(attrs) != count:
+                            return self._fast_dup(pos + len(piece))
+                elif end_name or any_end:
                     end_tag(end_name or cache.get(any_end) or _cache_name(any_end))
                     if end2:
                         if text2:
@@ -1135,29 +1157,6 @@ class Tokenizer:
                         end_tag(end2)
                     pos = end
                     continue
-                if name:
-                    if not n1:
-                        attrs = {}
-                        count = 0
-                    elif not n2:
-                        attrs = {n1: v1}
-                        count = 1
-                    elif not n3:
-                        attrs = {n1: v1, n2: v2}
-                        count = 2
-                    else:
-                        attrs = {n1: v1, n2: v2, n3: v3}
-                        count = 3
-                    if more:
-                        # Names here are lowercase already.
-                        found = findall(more)
-                        for an, dq, sq, uq in found:
-                            attrs.setdefault(an, dq or sq or uq)
-                        count += len(found)
-                        if len(attrs) != count:
-                            return self._fast_dup(pos + len(piece))
-                    elif count > 1 and len(attrs) != count:
-                        return self._fast_dup(pos + len(piece))
                 else:
                     name = cache.get(any_name) or _cache_name(any_name)
                     slash = any_slash

@@ -20,26 +20,10 @@ _OBSERVED = frozenset({"base", "html", "meta"})
 
 def collect_rels(element: ParentNode, ctx: Mf2Context) -> None:
     """Add every rel link in ``element``'s subtree (``element`` included) to ``ctx.rels``."""
-    base = ctx.base_url
-    add = ctx.rels.add
-    if type(element) is Element and element.name in REL_ELEMENTS and is_rel_link(element):
-        add(element, base, text_content(element))
-    # one iterator over child nodes per open element: the loop over children runs in C
-    stack: list[Iterator[Node]] = [iter(element.children)]
-    while stack:
-        for node in stack[-1]:
-            if type(node) is Element:
-                if node.name in REL_ELEMENTS and is_rel_link(node):
-                    add(node, base, text_content(node))
-                children = node.children
-                if children and (len(children) > 1 or type(children[0]) is not Text):  # not only a text node
-                    stack.append(iter(children))
-                    break
-        else:
-            stack.pop()
+    collect_rels_and_markers(element, ctx)
 
 
-def collect_rels_and_markers(element: Element, ctx: Mf2Context) -> bool:
+def collect_rels_and_markers(element: ParentNode, ctx: Mf2Context) -> bool:
     """:func:`collect_rels`, and in the same walk the include pattern's marker pre-check.
 
     Returns whether an element of the subtree looks like an mf1 include marker
@@ -49,10 +33,12 @@ def collect_rels_and_markers(element: Element, ctx: Mf2Context) -> bool:
     """
     base = ctx.base_url
     add = ctx.rels.add
-    attrs = element.attrs
-    if element.name in REL_ELEMENTS and is_rel_link(element):
-        add(element, base, text_content(element))
-    markers = "itemref" in attrs or "headers" in attrs or INCLUDE_CLASS in attrs.get("class", "")
+    markers = False
+    if type(element) is Element:  # a Document or fragment has neither
+        attrs = element.attrs
+        if element.name in REL_ELEMENTS and is_rel_link(element):
+            add(element, base, text_content(element))
+        markers = "itemref" in attrs or "headers" in attrs or INCLUDE_CLASS in attrs.get("class", "")
     # one iterator over child nodes per open element: the loop over children runs in C
     stack: list[Iterator[Node]] = [iter(element.children)]
     while stack:

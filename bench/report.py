@@ -26,6 +26,14 @@ GROUP_ORDER = ("small <200 KB", "large >=200 KB", "suite", "all fixtures")
 SHAPE_NAMES = {"entries": "flat h-entries", "feed": "one h-feed", "plain": "no microformats"}
 
 
+
+def _clip(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters at a word boundary, marked with "…"."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    return (cut.rsplit(" ", 1)[0] if " " in cut else cut) + "…"
+
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]], right_from: int = 1, right_to: int | None = None) -> str:
     """A Markdown table; columns ``right_from`` .. ``right_to`` (exclusive) are numbers, aligned right."""
 
@@ -100,7 +108,9 @@ def _mem_cell(r: dict[str, Any] | None) -> str:
         err = str(r["error"])
         if err.startswith("skipped: above peer cap"):
             return "not run (> peer cap)"
-        return f"error: {err[:60]}"
+        peak = r.get("peak_rss_kb")
+        at = f" (peak {peak / 1024:,.0f} MB)" if peak else ""
+        return f"error{at}: {_clip(err, 90)}"
     peak = r.get("peak_rss_kb")
     return f"{peak / 1024:,.0f} MB, {_n(r.get('parse_s'), 1)} s" if peak else "—"
 
@@ -187,7 +197,7 @@ def warc_table(w: dict[str, Any]) -> str:
         body.append([r["archive"] + (" (.warc.gz)" if r["archive"] == "gzip" else " (.warc)"), str(r["workers"]),
                      _n(r["bytes"] / 1e6, 1), _n(r.get("mb_s")), _n(r.get("records_s"), 0), _n(r.get("items_s"), 0),
                      f"{s.get('records', '—')} / {a['records']}", str(s.get("errors", "—")),
-                     str(r.get("error") or "")[:60]])
+                     _clip(str(r.get("error") or ""), 90)])
     head = ["archive", "workers", "MB", "MB/s", "records/s", "items/s", "records read / written", "errors", "note"]
     by = a["by_type"]
     return (f"WARC: `stream_mf2.iter_warc` (1 worker) / `iter_warc_parallel` over a generated archive of "

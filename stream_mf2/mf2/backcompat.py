@@ -33,7 +33,7 @@ The data tables are in :mod:`stream_mf2.mf2.backcompat_data`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, MutableMapping, Sequence
+from collections.abc import Iterator, Mapping, MutableMapping, Sequence
 from functools import lru_cache
 from urllib.parse import unquote, urlsplit
 
@@ -167,23 +167,23 @@ def _rels(element: Element) -> list[str]:
 def _mapped(classes: Sequence[str], root_types: Sequence[str], rels: Sequence[str]) -> Iterator[Sequence[str]]:
     """The property-name lists that ``classes``, then the rel keywords ``rels``, map to
     inside roots of ``root_types``, in the order they apply."""
+    yield from _looked_up(PROPERTY_CLASSES, root_types, classes)
+    if rels:
+        yield from _looked_up(REL_PROPERTIES, root_types, rels)
+
+
+def _looked_up(
+    tables: Mapping[str, Mapping[str, tuple[str, ...]]], root_types: Sequence[str], keys: Sequence[str]
+) -> Iterator[Sequence[str]]:
+    """Per root type that has a table in ``tables``, in order: what each of ``keys`` maps to there."""
     for mf2_type in root_types:
-        table = PROPERTY_CLASSES.get(mf2_type)
+        table = tables.get(mf2_type)
         if table is None:
             continue
-        for cls in classes:
-            mapped = table.get(cls)
+        for key in keys:
+            mapped = table.get(key)
             if mapped is not None:
                 yield mapped
-    if rels:
-        for mf2_type in root_types:
-            rel_table = REL_PROPERTIES.get(mf2_type)
-            if rel_table is None:
-                continue
-            for keyword in rels:
-                mapped = rel_table.get(keyword)
-                if mapped is not None:
-                    yield mapped
 
 
 def _uses_rels(root_types: Sequence[str]) -> bool:

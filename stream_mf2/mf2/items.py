@@ -139,6 +139,15 @@ def element_root_types(
     return classic, bool(classic)
 
 
+def _plain_root_types(classes: tuple[str, ...], mf2: tuple[str, ...], classic: bool) -> tuple[list[str], bool]:
+    """:func:`element_root_types` from a class value's cached :data:`ClassInfo`, where no
+    root names are ignored and no classic item encloses the element."""
+    if mf2:
+        return list(mf2), False
+    types = backcompat.root_types(classes) if classic else []
+    return types, bool(types)
+
+
 @lru_cache(maxsize=16384)
 def _has_classic_root(classes: tuple[str, ...]) -> bool:
     return any(c in ROOT_CLASSES for c in classes)
@@ -365,6 +374,7 @@ class _Walker:
                         _use_folded(folded, frame)
                         continue
                 props: Sequence[tuple[PropertyPrefix, str]]
+                nested_types: list[str]
                 # An element that is neither a root nor a property gets no nested types and
                 # no props, and is only descended into at the end of this loop body.
                 if plain and not in_backcompat:  # the common case: one cached look-up classifies
@@ -372,11 +382,8 @@ class _Walker:
                         nested_types, props = [], ()
                     else:
                         classes, mf2, classic, props = info_cache.get(raw_class) or class_info(raw_class)
-                        if mf2:
-                            nested_types, nested_bc = list(mf2), False
-                        elif classic:
-                            nested_types = backcompat.root_types(classes)
-                            nested_bc = bool(nested_types)
+                        if mf2 or classic:
+                            nested_types, nested_bc = _plain_root_types(classes, mf2, classic)
                         else:
                             nested_types, nested_bc = [], False
                 else:
@@ -735,11 +742,8 @@ def items_from_subtree(element: ParentNode, ctx: Mf2Context, *, includes: bool =
                 classes, mf2, classic, _props = info_cache.get(raw_class) or class_info(raw_class)
                 if not plain:
                     types, is_bc = element_root_types(node, classes, ctx, None) if classes else ([], False)
-                elif mf2:
-                    types, is_bc = list(mf2), False
-                elif classic:
-                    types = backcompat.root_types(classes)
-                    is_bc = bool(types)
+                elif mf2 or classic:
+                    types, is_bc = _plain_root_types(classes, mf2, classic)
                 else:
                     types, is_bc = [], False
                 if types:

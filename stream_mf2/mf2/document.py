@@ -8,7 +8,7 @@ from typing import Any
 from stream_mf2.html.dom import HTML_NS, Element, Node, ParentNode, Text, text_content
 
 from .context import Mf2Context
-from .include import INCLUDE_CLASS
+from .include import INCLUDE_CLASS, is_marker_like
 from .items import items_from_subtree
 from .metaformats import meta_item
 from .options import Options
@@ -35,10 +35,9 @@ def collect_rels_and_markers(element: ParentNode, ctx: Mf2Context) -> bool:
     add = ctx.rels.add
     markers = False
     if type(element) is Element:  # a Document or fragment has neither
-        attrs = element.attrs
         if element.name in REL_ELEMENTS and is_rel_link(element):
             add(element, base, text_content(element))
-        markers = "itemref" in attrs or "headers" in attrs or INCLUDE_CLASS in attrs.get("class", "")
+        markers = is_marker_like(element)
     # one iterator over child nodes per open element: the loop over children runs in C
     stack: list[Iterator[Node]] = [iter(element.children)]
     while stack:
@@ -49,7 +48,7 @@ def collect_rels_and_markers(element: ParentNode, ctx: Mf2Context) -> bool:
                 if attrs:
                     if node.name in REL_ELEMENTS and "rel" in attrs and "href" in attrs and node.namespace == HTML_NS:
                         add(node, base, text_content(node))
-                    # include._may_hold_markers' test (keep the two in step)
+                    # include.is_marker_like, inlined (this runs for every element of every kept subtree)
                     if not markers and (
                         "itemref" in attrs or "headers" in attrs or INCLUDE_CLASS in attrs.get("class", "")
                     ):

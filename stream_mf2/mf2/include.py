@@ -126,7 +126,7 @@ def _may_hold_markers(root: Element) -> bool:
     Plain attribute look-ups, no class splitting or scope tracking, so a
     subtree without markers (nearly every one) costs one quick walk.
     """
-    if _is_marker_like(root):
+    if is_marker_like(root):
         return True
     # one iterator over child nodes per open element: the loop over children runs in C
     stack: list[Iterator[Node]] = [iter(root.children)]
@@ -134,7 +134,7 @@ def _may_hold_markers(root: Element) -> bool:
         for child in stack[-1]:
             if type(child) is Element:
                 attrs = child.attrs
-                # _is_marker_like, inlined: this runs for every element of every kept subtree
+                # is_marker_like, inlined: this runs for every element of every kept subtree
                 if attrs and ("itemref" in attrs or "headers" in attrs or INCLUDE_CLASS in attrs.get("class", "")):
                     return True
                 children = child.children
@@ -146,7 +146,8 @@ def _may_hold_markers(root: Element) -> bool:
     return False
 
 
-def _is_marker_like(element: Element) -> bool:
+def is_marker_like(element: Element) -> bool:
+    """Might ``element`` be an include marker (``itemref``, ``headers``, an ``include`` class)?"""
     attrs = element.attrs
     return "itemref" in attrs or "headers" in attrs or INCLUDE_CLASS in attrs.get("class", "")
 

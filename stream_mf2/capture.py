@@ -67,8 +67,13 @@ Streaming the children of a container (``stream_children``)
     Rels keep document order: inside a container, rel links are added to
     ``rels`` when they are final (not when the container ends), each once.
 
+    A container's rels are resolved when it ends (links final before any
+    ``<base>`` was seen wait, as attribute-only copies), so they equal the
+    default output even when a ``<base>`` arrives inside the container.
+
     Known limits of streamed containers: a ``<base href>`` that first appears
-    inside the container after a streamed child, or an mf1 include reference
+    inside the container after a streamed child (the child items already
+    yielded keep the URL known then; recorded in :attr:`Capture.notes`), or an mf1 include reference
     (inside an mf1 item nested in the container) to an element of an already
     streamed child, sees what the stream saw, not the whole document; the
     ``max_nested_html_chars`` budget is counted per streamed child.
@@ -83,6 +88,7 @@ Base URL
 from __future__ import annotations
 
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from typing import Any
 
 from stream_mf2.events import Event, ItemEvent, MetaItemEvent
@@ -115,7 +121,7 @@ _OBSERVED = frozenset(("base", "head", "html", "meta", "th"))
 class _Container:
     """Streaming state of one outermost root whose children are streamed."""
 
-    __slots__ = ("marker", "next_index", "rels_done", "streamed", "streams")
+    __slots__ = ("deferred", "marker", "next_index", "rels_done", "streamed", "streams")
 
     def __init__(self, streams: bool) -> None:
         self.streams = streams
@@ -125,6 +131,10 @@ class _Container:
         self.marker: dict[str, Any] | None = None
         # Rel links already added to ``rels``, still in the tree (by id; they stay alive there).
         self.rels_done: dict[int, Element] = {}
+        # Rel links final before any <base> was seen, in order, with their text: a
+        # <base> may still come before the container ends, and the whole parse
+        # resolves them against it (attribute-only copies: the subtree may go).
+        self.deferred: list[tuple[Element, str]] = []
 
 
 class Capture:
@@ -172,6 +182,8 @@ class Capture:
             if name == "base":
                 href = attrs.get("href")
                 if href is not None:
+                    if self._containers and not self.ctx.has_base:
+                        self._note_late_base()
                     self.ctx.set_base(href)
             elif name == "html":
                 lang = attrs.get("lang")
@@ -209,7 +221,7 @@ class Capture:
                 self._remember_cell(id_, element)
         container = self._containers.pop(element, None) if self._containers else None
         if container is not None and container.streams:
-            self._collect_rels(element, container, forget=True)
+            self._collect_rels(element, container, forget=True, final=True)
             if container.streamed and container.marker is not None:
                 self._streamed[element] = (container.marker, container.streamed)
             markers = True
@@ -284,6 +296,19 @@ class Capture:
             ctx.notes.clear()
         return action
 
+    def _note_late_base(self) -> None:
+        """A first ``<base>`` inside containers that already streamed children: say so.
+
+        Their rels wait for the container's end (so they match the whole
+        parse), but items already yielded were resolved against the URL known then.
+        """
+        streamed = sum(c.streamed for c in self._containers.values() if c.streams)
+        if streamed:
+            self.notes.append(
+                f"<base href> after {streamed} streamed child item(s) (stream_children):"
+                " they were resolved against the document URL"
+            )
+
     def _is_container(self, top: Element) -> bool:
         option = self.stream_children
         if not option:
@@ -308,16 +333,31 @@ class Capture:
             node = node.parent
         return False
 
-    def _collect_rels(self, root: ParentNode, container: _Container, *, forget: bool) -> None:
+    def _collect_rels(self, root: ParentNode, container: _Container, *, forget: bool, final: bool = False) -> None:
         """Add the rel links under ``root`` not added yet, in document order.
 
         ``forget``: ``root``'s subtree leaves the tree now (or for good), so the
         ones it holds are dropped from the added set instead of being recorded.
+        ``final``: the container ends now. Before that, while no ``<base>`` has
+        been seen, links are deferred: the whole parse resolves the container's
+        rels against a ``<base>`` that arrives before its end.
         """
         done = container.rels_done
         ctx = self.ctx
-        add = ctx.rels.add
         base = ctx.base_url
+        deferred = container.deferred
+        add: Callable[[Element, str | None, str], None]
+        if final or ctx.has_base:
+            if deferred:
+                for copy, text in deferred:
+                    ctx.rels.add(copy, base, text)
+                deferred.clear()
+            add = ctx.rels.add
+        else:
+
+            def add(node: Element, base: str | None, text: str) -> None:
+                deferred.append((Element(node.name, node.namespace, node.attrs), text))
+
         stack: list[ParentNode] = [root]
         while stack:
             node = stack.pop()

@@ -711,7 +711,8 @@ class Tokenizer:
 
     def _check_limits(self) -> None:
         cap = self.max_token_chars
-        if len(self._buf) - self._pos > cap:
+        # Unconsumed input after a suspend() is the rest of the chunk, not lookahead.
+        if len(self._buf) - self._pos > cap and not self._suspended:
             self._limit()
         if self._state not in _TEXT_STATES and self._base + self._pos - self._tok_start > cap:
             self._limit()
@@ -1218,9 +1219,11 @@ class Tokenizer:
                             return True
                         pos = self._pos
                         continue
-                if not self._eof and len(buf) - j <= _DEFER_MAX and self._fast_path and buf.find(">", j) < 0:
+                held = len(buf) - j
+                if not self._eof and held <= _DEFER_MAX and held <= cap and self._fast_path and buf.find(">", j) < 0:
                     # The input ends inside this tag: keep it unconsumed so that the
                     # next feed() matches it whole on the fast path (bounded re-scan).
+                    # Never more than max_token_chars: the "<" may start no tag at all.
                     self._pos = j
                     return False
                 self._tok_start = self._base + j

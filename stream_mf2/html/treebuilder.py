@@ -30,6 +30,7 @@ Implementation notes:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, ClassVar, Protocol
 
@@ -105,6 +106,9 @@ _CELL_OWN_END = frozenset(
 )
 
 Attrs = dict[str, str]
+
+# Everything but ASCII whitespace (the characters "in column group" ignores one by one).
+_NOT_WS = re.compile("[^\t\n\f\r ]+")
 
 
 class _Tokenizer(Protocol):
@@ -1221,6 +1225,11 @@ class TreeBuilder:
             self._insert_text(data[: len(data) - len(rest)])
         if rest:
             if not self._current_is("colgroup"):
+                # Each character is a token of its own here: the non-whitespace ones
+                # are ignored (parse error), the whitespace among them is still inserted.
+                spaces = _NOT_WS.sub("", rest)
+                if spaces:
+                    self._insert_text(spaces)
                 return ""
             self._pop()
             self.mode = IN_TABLE

@@ -71,12 +71,17 @@ class Parser:
 
     Limits (each raises :class:`~stream_mf2.errors.LimitExceeded` naming itself):
     ``max_token_chars`` (one unfinished tag, attribute value, comment or doctype),
-    ``max_depth`` (the stack of open elements), ``max_kept_nodes`` (one kept
+    ``max_depth`` (the stack of open elements), ``max_formatting_elements``
+    (active formatting elements reopened after each block, a recovery recorded
+    in :attr:`errors`, not an error: see the README's Limits), ``max_kept_nodes`` (one kept
     subtree), ``max_held_items`` (items waiting for include targets; a recovery,
     not an error: see :mod:`stream_mf2.capture`), ``max_nested_html_chars`` (the
     e-* ``html`` of values nested inside other e-* values, which grows with the
     square of the nesting depth; past it those values keep their text and get an
-    empty ``html``, recorded in :attr:`errors`). ``max_reparse_bytes`` (above) is a
+    empty ``html``, recorded in :attr:`errors`), ``max_prefix_nodes`` (the
+    content of an ``html``/``body`` held until the first kept element, so that a
+    late ``<body class="h-*">`` still has it; past it the content is dropped, and a
+    later such merge is recorded in :attr:`errors`; a budget, not an error). ``max_reparse_bytes`` (above) is a
     budget, not an error: past it the encoding is kept as described.
     """
 
@@ -94,7 +99,9 @@ class Parser:
         stream_children: bool | frozenset[str] = False,
         max_token_chars: int = DEFAULT_MAX_TOKEN_CHARS,
         max_depth: int | None = None,
+        max_formatting_elements: int | None = None,
         max_kept_nodes: int | None = None,
+        max_prefix_nodes: int | None = None,
         max_held_items: int = DEFAULT_MAX_HELD_ITEMS,
         max_nested_html_chars: int = DEFAULT_MAX_NESTED_HTML_CHARS,
         max_reparse_bytes: int = DEFAULT_MAX_REPARSE_BYTES,
@@ -115,9 +122,13 @@ class Parser:
         self._sink_limits: dict[str, Any] = {}
         if max_kept_nodes is not None:
             self._sink_limits["max_kept_nodes"] = max_kept_nodes
+        if max_prefix_nodes is not None:
+            self._sink_limits["max_prefix_nodes"] = max_prefix_nodes
         self._tb_limits: dict[str, Any] = {}
         if max_depth is not None:
             self._tb_limits["max_depth"] = max_depth
+        if max_formatting_elements is not None:
+            self._tb_limits["max_formatting_elements"] = max_formatting_elements
         self._collect_parse_errors = collect_parse_errors
         self._max_token_chars = max_token_chars
         self._build()
@@ -258,6 +269,8 @@ class Parser:
     def errors(self) -> list[str]:
         """Recoveries that changed the output (e.g. unresolved include targets), and parse errors if collected."""
         out = list(self._capture.notes)
+        out.extend(self._sink.notes)
+        out.extend(self._tree.notes)
         out.extend(self._encoding_notes)
         for code, line, col in getattr(self._tokenizer, "errors", None) or ():
             out.append(f"{line}:{col}: {code}")

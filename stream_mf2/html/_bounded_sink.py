@@ -90,13 +90,28 @@ Known differences from the full DOM:
 * the "maybe clone an option into selectedcontent" copies (HTML
   ``selectedcontent``) are DOM-level copies, not parser-created elements; they
   appear inside kept subtrees but are never asked to the keep predicate, and
-  outside kept subtrees they are not made;
-* a second ``<html>`` or ``<body>`` start tag adds its missing attributes to
-  the existing element ("in body" insertion mode). The keep predicate was
-  asked when that element was created, so attributes merged later (say a
-  ``class="h-entry"`` on a second ``<body>``) cannot make it a kept root: its
-  earlier content is already gone. The merged attributes are still visible to
-  consumers reading ancestors.
+  outside kept subtrees (tentative content included) they are not made;
+* a late ``<html>`` or ``<body>`` start tag merges its attributes into an
+  element that held content long before (see below); past
+  ``max_prefix_nodes`` that content is gone, which :attr:`BoundedSink.notes`
+  records.
+
+Attribute merges (``add_attrs_if_missing``): a second ``<html>`` or ``<body>``
+start tag adds its missing attributes to the existing element ("in body"
+insertion mode), and a ``class="h-entry"`` arriving so must make that element a
+kept root as if it had been there from the start. The keep predicate is asked
+again after every merge that adds an attribute. Content of that element that
+came before the merge is needed too (the full DOM has it: a tracking pixel in
+``<head>`` implies the body and becomes its first child). So an ``html`` or
+``body`` that is not kept is *tentative*: its content is stored as if it were
+kept, until the first kept element is created anywhere (from then on items are
+handed over as usual, and nothing kept is ever held for a tentative element),
+its content passes ``max_prefix_nodes`` nodes (or 64 times as many characters
+of text), or it is popped. Then it is *demoted*: stored content outside kept
+subtrees is released exactly as it would have been. A merge that makes a
+tentative element kept promotes it (its whole content is there); a merge that
+makes a demoted element kept makes it a kept root from then on and records in
+:attr:`notes` that its earlier content was dropped.
 """
 
 from __future__ import annotations
@@ -139,14 +154,20 @@ _KEPT = 1
 _OPEN = 2
 _INSIDE = 4  # the element is kept or has a kept ancestor
 _TRACKED = 8  # set on every element the sink tracks, so a tracked state is never 0
+_TENTATIVE = 16  # an html/body whose content is stored until a merge may make it kept
+_READY = 32  # in BoundedSink._ready (so that a check for it needs no search of the list)
 
 #: Default bound on held (completed but not yet final) kept subtrees.
 DEFAULT_MAX_PENDING = 10_000
 #: Default bound on nodes stored in kept subtrees not yet handed over.
 DEFAULT_MAX_KEPT_NODES = 2_000_000
+#: Default bound on the content stored for a tentative ``html``/``body`` (module docstring).
+DEFAULT_MAX_PREFIX_NODES = 4096
+#: Text characters stored for a tentative element, per node of ``max_prefix_nodes``.
+PREFIX_CHARS_PER_NODE = 64
 
 #: HTML element names that create_element_in sets up beyond the element itself.
-_SET_UP = frozenset(("template", "selectedcontent"))
+_SET_UP = frozenset(("template", "selectedcontent", "html", "body"))
 
 _FRAMESET = 0  # blocked_by key for "the frameset-ok flag is still ok"
 
@@ -183,6 +204,7 @@ class BoundedSink:
         *,
         max_pending: int = DEFAULT_MAX_PENDING,
         max_kept_nodes: int = DEFAULT_MAX_KEPT_NODES,
+        max_prefix_nodes: int = DEFAULT_MAX_PREFIX_NODES,
     ) -> None:
         self.document = Document()
         self.keep = keep
@@ -191,6 +213,20 @@ class BoundedSink:
         self.watch_nested: Callable[[Element, Element], bool] | None = None
         self.max_pending = max_pending
         self.max_kept_nodes = max_kept_nodes
+        self.max_prefix_nodes = max_prefix_nodes
+        #: Recoveries that changed the output (a merge into a demoted ``html``/``body``).
+        self.notes: list[str] = []
+        # Tentative html/body elements, outermost first (module docstring), the
+        # kept-node count when the first became tentative, and the text stored since.
+        self._tentative: list[Element] = []
+        self._demoted: list[Element] = []  # html/body whose early content was released
+        # Kept elements created so far, and that count when each html/body was created.
+        self._kept_created = 0
+        self._marks: dict[int, int] = {}
+        self._prefix_base = 0
+        self._prefix_chars = 0
+        # _kept_nodes beyond this: over max_kept_nodes, or past the tentative budget.
+        self._node_cap = max_kept_nodes
         #: How many items were handed over early because ``max_pending`` was reached.
         self.forced = 0
         #: How many elements the sink tracks right now (created and not yet released or handed over).
@@ -234,7 +270,11 @@ class BoundedSink:
 
     def _count(self, n: int) -> None:
         self._kept_nodes += n
-        if self._kept_nodes > self.max_kept_nodes:
+        if self._kept_nodes > self._node_cap:
+            if self._tentative:
+                self._demote()
+                if self._kept_nodes <= self.max_kept_nodes:
+                    return
             raise LimitExceeded(
                 f"kept subtrees hold more than max_kept_nodes={self.max_kept_nodes} nodes",
                 limit="max_kept_nodes",
@@ -274,18 +314,28 @@ class BoundedSink:
 
     # --------------------------------------------------------- TreeSink
 
-    def create_element(self, name: str, namespace: str, attrs: dict[str, str]) -> Element:
-        el = Element(name, namespace, attrs)
+    def create_element(
+        self, name: str, namespace: str, attrs: dict[str, str], made: Element | None = None
+    ) -> Element:
+        el = Element(name, namespace, attrs) if made is None else made
         if namespace == HTML_NS:
             if name == "template":
                 el.template_contents = DocumentFragment(el)
             elif name == "selectedcontent":
                 self._selectedcontent = True
         if self.keep(el):
+            self._kept_created += 1
+            if self._tentative:
+                self._demote()
             el.sink_state = _TRACKED | _KEPT | _INSIDE | _OPEN
             self._open_inside += 1
             if self.on_nested is not None:
                 self._kept_open[id(el)] = el
+        elif namespace == HTML_NS and (name == "html" or name == "body"):
+            self._marks[id(el)] = self._kept_created
+            el.sink_state = _TRACKED | _OPEN | _INSIDE | _TENTATIVE
+            self._open_inside += 1
+            self._start_tentative(el)
         else:
             el.sink_state = _TRACKED | _OPEN
         self.tracked += 1
@@ -294,14 +344,24 @@ class BoundedSink:
     def create_element_in(self, parent: ParentNode, name: str, namespace: str, attrs: dict[str, str]) -> Element:
         """:meth:`create_element` then :meth:`append` to ``parent``, in one call (the common insertion)."""
         el = Element(name, namespace, attrs)
-        # One set look-up for the two names that need more than the element.
+        # One set look-up for the names that need more than the element.
         if name in _SET_UP and namespace == HTML_NS:
             if name == "template":
                 el.template_contents = DocumentFragment(el)
-            else:
+            elif name == "selectedcontent":
                 self._selectedcontent = True
+            elif not (parent.sink_state & _INSIDE if type(parent) is Element else self._inside(parent)):
+                # html/body outside kept subtrees may become tentative (create_element)
+                self.append(parent, self.create_element(name, namespace, attrs, el))
+                return el
+            else:
+                self._marks[id(el)] = self._kept_created
         inside = parent.sink_state & _INSIDE if type(parent) is Element else self._inside(parent)
         if self.keep(el):
+            self._kept_created += 1
+            if self._tentative:
+                self._demote()
+                inside = parent.sink_state & _INSIDE if type(parent) is Element else self._inside(parent)
             el.sink_state = _TRACKED | _KEPT | _INSIDE | _OPEN
             self._open_inside += 1
             if self.on_nested is not None:
@@ -316,7 +376,7 @@ class BoundedSink:
         parent.children.append(el)
         if inside:
             self._kept_nodes += 1
-            if self._kept_nodes > self.max_kept_nodes:
+            if self._kept_nodes > self._node_cap:
                 self._count(0)  # raises
         return el
 
@@ -341,6 +401,10 @@ class BoundedSink:
             inside = self._inside(parent)
         el = Element(name, namespace, attrs)
         if self.keep(el):
+            self._kept_created += 1
+            if self._tentative:
+                self._demote()
+                inside = parent.sink_state & _INSIDE if type(parent) is Element else self._inside(parent)
             # create_element_in's bookkeeping for a kept element, then the usual pop.
             el.sink_state = _TRACKED | _KEPT | _INSIDE | _OPEN
             self._open_inside += 1
@@ -362,7 +426,7 @@ class BoundedSink:
         el.parent = parent
         parent.children.append(el)
         self._kept_nodes += 1
-        if self._kept_nodes > self.max_kept_nodes:
+        if self._kept_nodes > self._node_cap:
             self._count(0)  # raises
         if text:
             t = Text(text)
@@ -406,6 +470,11 @@ class BoundedSink:
                 return
         elif not self._inside(parent):
             return
+        if self._tentative:
+            self._prefix_chars += len(data)
+            if self._prefix_chars > self.max_prefix_nodes * PREFIX_CHARS_PER_NODE:
+                self._demote()
+                return
         # append_text_child, inlined: text inside kept subtrees is most of what is stored.
         children = parent.children
         if children:
@@ -441,6 +510,11 @@ class BoundedSink:
 
     def insert_text_before(self, parent: ParentNode, data: str, ref: Node) -> None:
         if self._inside(parent):
+            if self._tentative:
+                self._prefix_chars += len(data)
+                if self._prefix_chars > self.max_prefix_nodes * PREFIX_CHARS_PER_NODE:
+                    self._demote()
+                    return
             insert_text_child_before(parent, data, ref)
 
     def reparent_children(self, old: ParentNode, new: ParentNode) -> None:
@@ -450,6 +524,8 @@ class BoundedSink:
             self._placed(c, new)
 
     def remove(self, node: Node) -> None:
+        if self._tentative and type(node) is Element and node.sink_state & _INSIDE:
+            self._demote()  # <frameset> removing the body: release what it held first
         detach(node)
 
     def append_doctype(self, name: str, public_id: str, system_id: str) -> None:
@@ -459,9 +535,59 @@ class BoundedSink:
         self.document.mode = mode
 
     def add_attrs_if_missing(self, element: Element, attrs: dict[str, str]) -> None:
+        """Merge attributes (``<html>``/``<body>`` again), then ask the keep predicate again."""
+        own = element.attrs
+        added = False
         for k, v in attrs.items():
-            if k not in element.attrs:
-                element.attrs[k] = v
+            if k not in own:
+                own[k] = v
+                added = True
+        st = element.sink_state
+        if not added or not st or st & _KEPT or not self.keep(element):
+            return
+        if st & _TENTATIVE or (self._tentative and st & _INSIDE):
+            self._promote(element)  # all its content is there
+            return
+        name = element.name
+        # It can become a root if no kept element was made since it was (then no item
+        # inside it has its place among the items, or a streamed child's path, decided
+        # yet), or if no kept element is open or held at all (then every item so far
+        # was handed over, and it is a root from now on). Neither depends on chunking
+        # or on stream_children.
+        # (While an element is tentative no kept element exists: the open elements
+        # counted inside "kept" subtrees are then only tentative content.)
+        kept_open = self._open_inside if not self._tentative else 0
+        safe = self._marks.get(id(element)) == self._kept_created or not (
+            kept_open or self._n_blocked or self._ready or self._recheck
+        )
+        if not safe:
+            self.notes.append(
+                f"a later <{name}> tag gave <{name}> an item root class after items inside it"
+                " had been made: the class was not applied"
+            )
+            return
+        # A tentative element inside it (the body of this html) is now simply inside a root.
+        inner = [t for t in self._tentative if _is_ancestor(element, t)]
+        if inner:
+            for t in inner:
+                t.sink_state &= ~_TENTATIVE
+            self._tentative = [t for t in self._tentative if t not in inner]
+            if not self._tentative:
+                self._node_cap = self.max_kept_nodes
+        # A root from now on; what it held before the merge was released.
+        element.sink_state = st | _KEPT | _INSIDE
+        if st & _OPEN and not st & _INSIDE:
+            self._open_inside += 1
+        if self.on_nested is not None:
+            self._kept_open[id(element)] = element
+        for c in list(element.children):
+            self._placed(c, element)
+        if not st & _INSIDE and any(d is element for d in self._demoted):
+            self.notes.append(
+                f"<{element.name}> became an item root through attributes of a later"
+                f" <{element.name}> tag, after its earlier content was dropped"
+                f" (more than max_prefix_nodes={self.max_prefix_nodes} nodes, or a kept element, came first)"
+            )
 
     def template_contents(self, element: Element) -> DocumentFragment:
         contents = element.template_contents
@@ -478,11 +604,19 @@ class BoundedSink:
         st = element.sink_state
         if not st & _OPEN:
             return  # the head element can be popped twice; untracked nodes are ignored
+        if st & _TENTATIVE:
+            self._demote()
+            st = element.sink_state
         st ^= _OPEN
         element.sink_state = st
         if st & _INSIDE:
             self._open_inside -= 1
-            if self._selectedcontent and element.name == "option" and element.namespace == HTML_NS:
+            if (
+                self._selectedcontent
+                and element.name == "option"
+                and element.namespace == HTML_NS
+                and not self._tentative  # (content stored only in case a merge makes it kept)
+            ):
                 maybe_clone_option(element)
             if st & _KEPT:
                 if self._kept_open:
@@ -522,6 +656,86 @@ class BoundedSink:
                     self._ready_or_hold(cand)
         if self._ready or self._n_blocked > self.max_pending:
             self._hand_over()
+
+    # ------------------------------------------------- tentative html/body
+
+    def _start_tentative(self, el: Element) -> None:
+        """``el`` (an html or body, not kept) is tentative: store its content for now."""
+        if not self._tentative:
+            self._prefix_base = self._kept_nodes
+            self._prefix_chars = 0
+            cap = self._kept_nodes + self.max_prefix_nodes
+            self._node_cap = cap if cap < self.max_kept_nodes else self.max_kept_nodes
+        self._tentative.append(el)
+
+    def _promote(self, element: Element) -> None:
+        """A merge made the tentative ``element`` kept: it holds all its content."""
+        others = [t for t in self._tentative if t is not element]
+        # An outer tentative element (the html around this body) now holds a kept
+        # element: it stops being tentative. An inner one is simply inside this root.
+        outer = [t for t in others if _is_ancestor(t, element)]
+        for t in others:
+            if t not in outer:
+                t.sink_state &= ~_TENTATIVE
+        element.sink_state = (element.sink_state & ~_TENTATIVE) | _KEPT
+        if self.on_nested is not None:
+            self._kept_open[id(element)] = element
+        kept_nodes = self._kept_nodes
+        self._tentative = outer
+        self._demote()
+        # The promoted element's content stays counted (the demotion walk skipped it).
+        self._kept_nodes = kept_nodes
+        self._node_cap = self.max_kept_nodes
+
+    def _demote(self) -> None:
+        """End the tentative state: release what was stored outside kept subtrees."""
+        tentative = self._tentative
+        self._tentative = []
+        self._node_cap = self.max_kept_nodes
+        if not tentative:
+            return
+        self._kept_nodes = self._prefix_base if self._prefix_base < self._kept_nodes else self._kept_nodes
+        root = tentative[0]  # outermost first; the others are inside it
+        # Post-order walk: flags are cleared going down; coming back up, a popped
+        # element left without element children is released, as pop() would have,
+        # and text and comments (not stored outside kept subtrees) go.
+        stack: list[tuple[Element, bool]] = [(root, False)]
+        while stack:
+            el, back = stack.pop()
+            st = el.sink_state
+            if not back:
+                if st & _KEPT:
+                    continue  # a promoted element: its subtree stays as it is
+                if st & _INSIDE:
+                    if st & _OPEN:
+                        self._open_inside -= 1
+                    st &= ~(_INSIDE | _TENTATIVE)
+                    if el.namespace == HTML_NS and (el.name == "body" or el.name == "html"):
+                        self._demoted.append(el)  # a later merge that makes it kept is noted
+                    el.sink_state = st
+                stack.append((el, True))
+                for c in el.children:
+                    if type(c) is Element:
+                        stack.append((c, False))
+                contents = el.template_contents
+                if contents is not None:
+                    for c in contents.children:
+                        if type(c) is Element:
+                            stack.append((c, False))
+                continue
+            el.children = [c for c in el.children if type(c) is Element and c.parent is el]
+            contents = el.template_contents
+            if contents is not None:
+                contents.children = [c for c in contents.children if type(c) is Element and c.parent is contents]
+            if (
+                el is not root
+                and st == _TRACKED
+                and not el.children
+                and not (el.name == "head" and el.namespace == HTML_NS)
+            ):
+                el.parent = None
+                el.sink_state = 0
+                self.tracked -= 1
 
     # ---------------------------------------------------------- candidates
 
@@ -585,7 +799,8 @@ class BoundedSink:
             return
         kind, blocker = self._classify(el)
         if kind == "root" or kind == "nested":
-            if not any(r is el for r in self._ready):
+            if not el.sink_state & _READY:
+                el.sink_state |= _READY
                 self._ready.append(el)
         elif kind == "blocked":
             self._blocked.setdefault(blocker, []).append(el)
@@ -598,7 +813,7 @@ class BoundedSink:
         ready = self._ready
         if self._n_blocked == 0 and ready:
             if len(ready) > 1:
-                ready.sort(key=_doc_position)
+                ready.sort(key=_DocPositions().of)
             self._ready = []
             for el in ready:
                 self._emit(el)
@@ -609,14 +824,15 @@ class BoundedSink:
             self._n_blocked = 0
             self.forced += len(held)
             everything = ready + held
-            everything.sort(key=_doc_position)
+            everything.sort(key=_DocPositions().of)
             self._ready = []
             for el in everything:
                 if el.sink_state:
                     self._emit(el)
             return
-        first_held = min((_doc_position(c) for cands in self._blocked.values() for c in cands), default=None)
-        keyed = sorted(((_doc_position(r), i) for i, r in enumerate(ready)))
+        position = _DocPositions().of
+        first_held = min((position(c) for cands in self._blocked.values() for c in cands), default=None)
+        keyed = sorted(((position(r), i) for i, r in enumerate(ready)))
         emit: list[Element] = []
         keep: list[Element] = []
         for pos, i in keyed:
@@ -631,6 +847,7 @@ class BoundedSink:
     def _emit(self, el: Element) -> None:
         if not el.sink_state:
             return  # a nested candidate whose outermost kept ancestor was handed over first
+        el.sink_state &= ~_READY
         parent = el.parent
         if parent is not None and self._inside(parent):
             self._emit_nested(el)
@@ -802,6 +1019,44 @@ class BoundedSink:
             node.sink_state = 0
             self.tracked -= 1
             node = nxt
+
+
+def _is_ancestor(a: Element, node: Element) -> bool:
+    p = node.parent
+    while p is not None:
+        if p is a:
+            return True
+        p = p.parent
+    return False
+
+
+class _DocPositions:
+    """:func:`_doc_position` for many nodes at once: each parent's children are indexed once.
+
+    Many items held in one open table become ready together when it closes; with
+    a search of the parent's children per item, sorting them was quadratic.
+    """
+
+    __slots__ = ("_index",)
+
+    def __init__(self) -> None:
+        self._index: dict[int, dict[int, int]] = {}
+
+    def of(self, node: Node) -> list[int]:
+        path: list[int] = []
+        index = self._index
+        cur: Node = node
+        parent = cur.parent
+        while parent is not None:
+            at = index.get(id(parent))
+            if at is None:
+                at = index[id(parent)] = {id(c): i for i, c in enumerate(parent.children)}
+            i = at.get(id(cur))
+            path.append(-1 if i is None else i)
+            cur = parent
+            parent = cur.parent
+        path.reverse()
+        return path
 
 
 def _doc_position(node: Node) -> list[int]:

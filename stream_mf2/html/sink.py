@@ -114,11 +114,15 @@ def detach(node: Node) -> None:
     if parent is None:
         return
     children = parent.children
-    # Moved nodes are nearly always the last child or close to it.
-    for i in range(len(children) - 1, -1, -1):
-        if children[i] is node:
-            del children[i]
-            break
+    # Moved nodes are nearly always the last child or close to it; released ones
+    # (items handed over in document order) the first.
+    if children and children[0] is node:
+        del children[0]
+    else:
+        for i in range(len(children) - 1, -1, -1):
+            if children[i] is node:
+                del children[i]
+                break
     node.parent = None
 
 

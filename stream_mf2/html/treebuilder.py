@@ -62,10 +62,12 @@ from stream_mf2.html.decode import extract_encoding_from_meta, lookup_encoding
 from stream_mf2.html.dom import HTML_NS, MATHML_NS, SVG_NS, Document, Element, Node, ParentNode
 from stream_mf2.html.sink import TreeSink
 
-__all__ = ["DEFAULT_MAX_DEPTH", "TreeBuilder"]
+__all__ = ["DEFAULT_MAX_DEPTH", "DEFAULT_MAX_FORMATTING_ELEMENTS", "TreeBuilder"]
 
 #: Default bound on the depth of the stack of open elements.
 DEFAULT_MAX_DEPTH = 100_000
+#: Default bound on the active formatting elements after the last marker (see TreeBuilder).
+DEFAULT_MAX_FORMATTING_ELEMENTS = 64
 
 # Insertion modes (13.2.4.1).
 INITIAL = 0
@@ -169,8 +171,15 @@ class TreeBuilder:
         *,
         fragment_context: Element | None = None,
         max_depth: int = DEFAULT_MAX_DEPTH,
+        max_formatting_elements: int = DEFAULT_MAX_FORMATTING_ELEMENTS,
     ) -> None:
+        if max_formatting_elements < 3:
+            raise ValueError("max_formatting_elements must be at least 3")
         self.sink = sink
+        self.max_formatting_elements = max_formatting_elements
+        #: Recoveries that changed the tree (the formatting-element cap), in order.
+        self.notes: list[str] = []
+        self._capped = 0
         self.tokenizer: _Tokenizer | None = None
         self.max_depth = max_depth
         self.mode = INITIAL
@@ -181,6 +190,10 @@ class TreeBuilder:
         # The open elements as a set (identity hash): "is this formatting element open?" in O(1).
         self._open_set: set[Element] = set()
         self._counts: dict[str, int] = {}
+        # Scope walks that went far, remembered (see _in_scope), and how many
+        # foreign scope-boundary elements (SCOPE_FOREIGN) were ever pushed.
+        self._scope_memo: dict[tuple[Any, frozenset[str], bool], tuple[int, Element, tuple[int, ...], bool]] = {}
+        self._foreign_pushes = 0
         self._pending_pops: list[Element] = []
         self.head: Element | None = None
         self.form: Element | None = None
@@ -302,6 +315,8 @@ class TreeBuilder:
                 )
                 stack.append(el)
                 self._open_set.add(el)
+                if el.name in SVG_HTML_INTEGRATION:
+                    self._foreign_pushes += 1  # (SVG's scope boundaries, see _in_scope)
                 if len(stack) > self.max_depth:
                     self._depth_exceeded()
                 if self_closing:
@@ -570,6 +585,8 @@ class TreeBuilder:
         if el.namespace == HTML_NS:
             c = self._counts
             c[el.name] = c.get(el.name, 0) + 1
+        elif (el.namespace, el.name) in SCOPE_FOREIGN:
+            self._foreign_pushes += 1
         if len(self.open) > self.max_depth:
             self._depth_exceeded()
 
@@ -604,6 +621,8 @@ class TreeBuilder:
         return -1
 
     def _remove_from_stack(self, el: Element) -> None:
+        if el not in self._open_set:
+            return  # (a search of the whole stack would find nothing)
         i = self._stack_index(el)
         if i >= 0:
             del self.open[i]
@@ -652,15 +671,66 @@ class TreeBuilder:
     def _in_scope(self, name: str, boundary: frozenset[str] = SCOPE_HTML, foreign: bool = True) -> bool:
         if not self._counts.get(name):
             return False
-        for el in reversed(self.open):
+        if self._scope_memo:
+            known = self._recall_scope(name, boundary, foreign)
+            if known is not None:
+                return known
+        stack = self.open
+        for i in range(len(stack) - 1, -1, -1):
+            el = stack[i]
             if el.namespace == HTML_NS:
                 if el.name == name:
-                    return True
+                    return self._walked(name, boundary, foreign, i, True)
                 if el.name in boundary:
-                    return False
+                    return self._walked(name, boundary, foreign, i, False)
             elif foreign and (el.namespace, el.name) in SCOPE_FOREIGN:
-                return False
+                return self._walked(name, boundary, foreign, i, False)
         return False
+
+    #: A scope walk longer than this is remembered.
+    _MEMO_DEPTH: ClassVar[int] = 16
+
+    def _scope_counts(self, names: Any, boundary: frozenset[str], foreign: bool) -> tuple[int, ...]:
+        c = self._counts
+        counts = [c.get(n, 0) for n in boundary]
+        if type(names) is str:
+            counts.append(c.get(names, 0))
+        else:
+            counts.extend(c.get(n, 0) for n in names)
+        counts.append(self._foreign_pushes if foreign else 0)
+        return tuple(counts)
+
+    def _walked(self, names: Any, boundary: frozenset[str], foreign: bool, i: int, answer: bool) -> bool:
+        """Remember the answer of a long scope walk that stopped at ``self.open[i]``.
+
+        It stays right while that element is still at ``i`` and no element that
+        could stop the walk sooner was pushed above it: with only pushes and pops
+        above ``i`` (a removal below ``i`` moves the element), such an element
+        would still be open, so the open counts of the names the walk looks for
+        (and of the boundary names, and the foreign boundary pushes) would differ.
+        So a long run of ordinary elements between a ``p`` and a ``button`` is
+        walked once, not once per ``<hr>`` (without changing any answer).
+        """
+        if len(self.open) - i > self._MEMO_DEPTH:
+            self._scope_memo[(names, boundary, foreign)] = (
+                i,
+                self.open[i],
+                self._scope_counts(names, boundary, foreign),
+                answer,
+            )
+        return answer
+
+    def _recall_scope(self, names: Any, boundary: frozenset[str], foreign: bool) -> bool | None:
+        key = (names, boundary, foreign)
+        memo = self._scope_memo.get(key)
+        if memo is None:
+            return None
+        i, stopper, counts, answer = memo
+        stack = self.open
+        if i < len(stack) and stack[i] is stopper and counts == self._scope_counts(names, boundary, foreign):
+            return answer
+        del self._scope_memo[key]
+        return None
 
     def _in_table_scope(self, name: str) -> bool:
         return self._in_scope(name, TABLE_SCOPE_HTML, False)
@@ -669,14 +739,20 @@ class TreeBuilder:
         c = self._counts
         if not any(c.get(n) for n in names):
             return False
-        for el in reversed(self.open):
+        if self._scope_memo:
+            known = self._recall_scope(names, boundary, foreign)
+            if known is not None:
+                return known
+        stack = self.open
+        for i in range(len(stack) - 1, -1, -1):
+            el = stack[i]
             if el.namespace == HTML_NS:
                 if el.name in names:
-                    return True
+                    return self._walked(names, boundary, foreign, i, True)
                 if el.name in boundary:
-                    return False
+                    return self._walked(names, boundary, foreign, i, False)
             elif foreign and (el.namespace, el.name) in SCOPE_FOREIGN:
-                return False
+                return self._walked(names, boundary, foreign, i, False)
         return False
 
     def _node_in_scope(self, node: Element) -> bool:
@@ -829,15 +905,29 @@ class TreeBuilder:
         afe = self.afe
         count = 0
         earliest = -1
+        first = len(afe)  # the first entry after the last marker
         for i in range(len(afe) - 1, -1, -1):
             e = afe[i]
             if e is None:
                 break
+            first = i
             if e.name == el.name and e.namespace == el.namespace and e.attrs == el.attrs:
                 count += 1
                 earliest = i
         if count >= 3:
-            del afe[earliest]
+            del afe[earliest]  # the Noah's Ark clause
+        elif len(afe) - first >= self.max_formatting_elements:
+            # Beyond the spec: every new block reconstructs each active formatting
+            # element that is not open (quadratic time for n distinct ones, and this
+            # scan is linear in them). The earliest entry is forgotten, as the Noah's
+            # Ark clause does for a fourth equal one, so both stay bounded.
+            del afe[first]
+            self._capped += 1
+            if self._capped == 1:
+                self.notes.append(
+                    f"more than max_formatting_elements={self.max_formatting_elements} active formatting"
+                    " elements: the earliest are no longer reopened after a block"
+                )
         afe.append(el)
 
     def _afe_index(self, el: Element) -> int:

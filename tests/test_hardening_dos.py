@@ -1,0 +1,127 @@
+"""Inputs whose cost grew with the square of their size, now linear.
+
+Work is measured deterministically: the number of lines the HTML engine, the
+capture and the parser façade execute (``sys.settrace``), not time, so the test
+cannot flake on a loaded machine. For each pattern the input is built at three
+sizes n, 2n and 4n; linear work doubles with each step, quadratic work nearly
+quadruples. The bound (2.6 per doubling) leaves room for constant costs.
+
+* n distinct formatting elements (the Noah's Ark scan on every push);
+* ``<p><button>`` + n ``<span>`` + n ``<hr>`` (the "has a ``p`` element in
+  button scope" walk, remembered now while nothing that could change it moves);
+* n distinct ``<b id>`` closed, then n blocks that each reopen them (the
+  reconstruction, capped by ``max_formatting_elements``);
+* n ``<i id>`` then n ``<a>x`` (a stack search for an element no longer open);
+* n items held in an open ``<table>`` and handed over when it closes (a search
+  of the ready list per item, the document-order sort's search of each parent's
+  children, the release of each row from the front of its section);
+* n ``th id`` / ``td headers`` rows (the same hand-over).
+
+The HTML engine's modules (not mf2) are counted.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from functools import partial
+from types import FrameType
+from typing import Any
+
+import pytest
+
+import stream_mf2
+from stream_mf2.html.testing import tree_for_test
+
+_ENGINE = ("/stream_mf2/html/", "/stream_mf2/capture.py", "/stream_mf2/_parser.py")
+
+
+def lines_executed(run: Callable[[], object]) -> int:
+    """How many lines of the engine ``run()`` executes (a deterministic measure of work)."""
+    count = 0
+
+    def local(frame: FrameType, event: str, arg: Any) -> Any:
+        nonlocal count
+        if event == "line":
+            count += 1
+        return local
+
+    def global_(frame: FrameType, event: str, arg: Any) -> Any:
+        filename = frame.f_code.co_filename.replace("\\", "/")
+        return local if any(part in filename for part in _ENGINE) else None
+
+    sys.settrace(global_)
+    try:
+        run()
+    finally:
+        sys.settrace(None)
+    return count
+
+
+def _distinct_formatting(n: int) -> str:
+    return "".join(f"<b id={i}>" for i in range(n))
+
+
+def _p_button(n: int) -> str:
+    return "<p><button>" + "<span>" * n + "<hr>" * n
+
+
+def _reopened(n: int) -> str:
+    return "<p>" + "".join(f"<b id={i}>" for i in range(n)) + "</p>" + "<div>x</div>" * n
+
+
+def _i_then_a(n: int) -> str:
+    return "".join(f"<i id={i}>" for i in range(n)) + "<a>x" * n
+
+
+def _items_in_table(n: int) -> str:
+    return "<table>" + "<tr><td><div class=h-card><span class=p-name>x</span></div></td></tr>" * n + "</table>"
+
+
+def _header_cells(n: int) -> str:
+    rows = "".join(f"<tr><th id=h{i}>H</th><td headers=h{i} class=vcard><span class=fn>x</span></td></tr>" for i in range(n))
+    return "<table>" + rows + "</table>"
+
+
+PATTERNS: dict[str, Callable[[int], str]] = {
+    "items-in-open-table": _items_in_table,
+    "th-headers-table": _header_cells,
+    "distinct-formatting": _distinct_formatting,
+    "p-in-button-scope": _p_button,
+    "reconstruct": _reopened,
+    "i-then-a": _i_then_a,
+}
+
+
+@pytest.mark.parametrize("name", sorted(PATTERNS))
+def test_work_grows_linearly(name: str) -> None:
+    make = PATTERNS[name]
+    sizes = (300, 600, 1200)
+    work = [lines_executed(partial(stream_mf2.parse, make(n))) for n in sizes]
+    ratios = [work[1] / work[0], work[2] / work[1]]
+    assert all(r < 2.6 for r in ratios), f"{name}: lines executed {work}, ratios {ratios}"
+
+
+def test_the_cap_is_recorded_and_configurable() -> None:
+    doc = _reopened(100)
+    parser = stream_mf2.Parser()
+    parser.feed(doc)
+    parser.close()
+    assert any("max_formatting_elements=64" in e for e in parser.errors)
+    roomy = stream_mf2.Parser(max_formatting_elements=1000)
+    roomy.feed(doc)
+    roomy.close()
+    assert not roomy.errors
+    with pytest.raises(ValueError):
+        stream_mf2.Parser(max_formatting_elements=2)
+
+
+def test_the_cap_changes_only_what_is_reopened() -> None:
+    # Below the cap the tree is the spec's; above it only the earliest entries
+    # are not reopened in the later block.
+    small = tree_for_test(["<p><b id=1><b id=2></p><div>x</div>"])
+    assert small.count("<b>") == 4
+    big = tree_for_test(["<p>" + "".join(f"<b id={i}>" for i in range(70)) + "</p><div>x</div>"])
+    div = big[big.index("<div>") :]
+    assert div.count("<b>") == 64
+    assert 'id="5"' not in div and 'id="6"' in div  # the first six are not reopened

@@ -15,7 +15,9 @@ quadruples. The bound (2.6 per doubling) leaves room for constant costs.
 * n items held in an open ``<table>`` and handed over when it closes (a search
   of the ready list per item, the document-order sort's search of each parent's
   children, the release of each row from the front of its section);
-* n ``th id`` / ``td headers`` rows (the same hand-over).
+* n ``th id`` / ``td headers`` rows (the same hand-over);
+* ``</table><span><table><td>`` n times ("reset the insertion mode
+  appropriately" walked past every accumulated ``span``; fuzz finding F1).
 
 The HTML engine's modules (not mf2) are counted.
 """
@@ -83,7 +85,17 @@ def _header_cells(n: int) -> str:
     return "<table>" + rows + "</table>"
 
 
+def _reset_mode(n: int) -> str:
+    return "</table><span><table><td>" * n
+
+
+def _reset_mode_fuzz(n: int) -> str:
+    return "</table></option><isindex>7pm<tfoot></desc><table><tr><td></u>" * n
+
+
 PATTERNS: dict[str, Callable[[int], str]] = {
+    "reset-insertion-mode": _reset_mode,
+    "reset-insertion-mode-fuzz-block": _reset_mode_fuzz,
     "items-in-open-table": _items_in_table,
     "th-headers-table": _header_cells,
     "distinct-formatting": _distinct_formatting,

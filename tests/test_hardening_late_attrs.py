@@ -140,7 +140,7 @@ def test_text_budget() -> None:
     items = parser.feed(doc) + parser.close()
     assert items == [{"type": ["h-card"], "properties": {"name": ["n"]}}]
     assert _noted(parser)
-    assert stream_mf2.parse(doc, URL) == _full_dom(doc)  # default budget: 4096 x 64 characters
+    assert stream_mf2.parse(doc, URL) == _full_dom(doc)  # default budget: 512 x 64 characters
 
 
 def test_a_kept_element_first_ends_the_early_content() -> None:

@@ -162,7 +162,7 @@ DEFAULT_MAX_PENDING = 10_000
 #: Default bound on nodes stored in kept subtrees not yet handed over.
 DEFAULT_MAX_KEPT_NODES = 2_000_000
 #: Default bound on the content stored for a tentative ``html``/``body`` (module docstring).
-DEFAULT_MAX_PREFIX_NODES = 4096
+DEFAULT_MAX_PREFIX_NODES = 512
 #: Text characters stored for a tentative element, per node of ``max_prefix_nodes``.
 PREFIX_CHARS_PER_NODE = 64
 

@@ -109,6 +109,24 @@ _CELL_OWN_END = frozenset(
 
 Attrs = dict[str, str]
 
+# The elements "reset the insertion mode appropriately" stops at (all others are passed).
+_RESET_NAMES = (
+    "td",
+    "th",
+    "tr",
+    "tbody",
+    "thead",
+    "tfoot",
+    "caption",
+    "colgroup",
+    "table",
+    "template",
+    "head",
+    "body",
+    "frameset",
+    "html",
+)
+
 # Everything but ASCII whitespace (the characters "in column group" ignores one by one).
 _NOT_WS = re.compile("[^\t\n\f\r ]+")
 
@@ -194,6 +212,7 @@ class TreeBuilder:
         # foreign scope-boundary elements (SCOPE_FOREIGN) were ever pushed.
         self._scope_memo: dict[tuple[Any, frozenset[str], bool], tuple[int, Element, tuple[int, ...], bool]] = {}
         self._foreign_pushes = 0
+        self._reset_memo: tuple[int, Element, tuple[int, ...]] | None = None
         self._pending_pops: list[Element] = []
         self.head: Element | None = None
         self.form: Element | None = None
@@ -1062,8 +1081,21 @@ class TreeBuilder:
 
     def _reset_insertion_mode(self) -> None:
         stack = self.open
-        for i in range(len(stack) - 1, -1, -1):
+        start = len(stack) - 1
+        memo = self._reset_memo
+        if memo is not None:
+            # The walk stops at the topmost HTML element named in _RESET_NAMES. As for
+            # the scope walks (_walked), that element is still the one while it sits at
+            # the same index and the open counts of those names are unchanged.
+            at, stopper, counts = memo
+            if at < len(stack) and stack[at] is stopper and counts == self._reset_counts():
+                start = at
+            else:
+                self._reset_memo = None
+        for i in range(start, -1, -1):
             node = stack[i]
+            if len(stack) - i > self._MEMO_DEPTH and node.namespace == HTML_NS and node.name in _RESET_NAMES:
+                self._reset_memo = (i, node, self._reset_counts())
             last = i == 0
             if last and self._context is not None:
                 node = self._context
@@ -1105,6 +1137,10 @@ class TreeBuilder:
             if last:
                 self.mode = IN_BODY
                 return
+
+    def _reset_counts(self) -> tuple[int, ...]:
+        c = self._counts
+        return tuple(c.get(n, 0) for n in _RESET_NAMES)
 
     # ------------------------------------------------------ token dispatch
 

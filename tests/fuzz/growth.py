@@ -5,7 +5,9 @@ that need distinct elements (formatting elements with distinct attributes are
 not merged by the "Noah's Ark" clause) grow too. Linear work takes about 4x the
 time for 4x the input; the check fails above :data:`RATIO` (a generous margin on
 a loaded machine) once the larger input takes at least :data:`FLOOR` seconds,
-so that timer noise on tiny inputs cannot fail it.
+so that timer noise on tiny inputs cannot fail it, and only when three
+measurements agree. Times are the process's CPU time (best of several runs):
+wall time on a shared machine, under ``nice``, measures the scheduler.
 """
 
 from __future__ import annotations
@@ -48,10 +50,10 @@ def document(block: str, size: int) -> bytes:
 def _seconds(data: bytes, runs: int) -> float:
     best = float("inf")
     for _ in range(runs):
-        start = time.perf_counter()
+        start = time.process_time()
         with contextlib.suppress(stream_mf2.StreamMF2Error):  # a limit is a documented stop; its time counts
             stream_mf2.parse(data, URL)
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.process_time() - start)
     return best
 
 
@@ -60,9 +62,12 @@ def check_growth(block: str, small: int = SMALL_BYTES) -> None:
     t_big = _seconds(big, 1)
     if t_big < FLOOR:
         return
-    t_little = _seconds(little, 3)
-    t_big = min(t_big, _seconds(big, 2))
-    ratio = t_big / max(t_little, 1e-4)
+    for _attempt in range(3):  # confirmed three times, so a burst of load cannot fail it
+        t_little = _seconds(little, 3)
+        t_big = min(t_big, _seconds(big, 2))
+        ratio = t_big / max(t_little, 1e-4)
+        if t_big < FLOOR or ratio <= RATIO:
+            return
     if t_big >= FLOOR and ratio > RATIO:
         raise Finding(
             "time-growth",

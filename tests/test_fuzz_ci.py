@@ -88,9 +88,10 @@ def test_an_undamaged_archive_passes(compress: bool) -> None:
 
 
 def test_growth_document_makes_ids_distinct() -> None:
-    doc = growth.document('<b id="id1">x', 40)
-    assert b'id="n0"' in doc and b'id="n1"' in doc and b'id="id1"' not in doc
-    growth.check_growth("<p>plain text</p>", small=2000)  # linear: passes
+    doc = growth.document(("<p>", '<b id="id1">x', '<i id="id1">'), 40)
+    assert doc.startswith(b'<p><b id="n0">x<b id="n1">x') and b'<i id="m0"><i id="m1">' in doc
+    assert b'id="id1"' not in doc
+    growth.check_growth(("", "<p>plain text</p>", "<br>"), small=2000)  # linear: passes
 
 
 def test_known_defects_are_named_and_specific() -> None:

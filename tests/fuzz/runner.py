@@ -87,7 +87,7 @@ TARGETS: dict[str, Target] = {
         lambda c: sum(len(r.block) for r in c[0]) + 100 * len(c[0]) + len(c[2]),
         examples=25,
     ),
-    "growth": Target("growth", growth.blocks(), growth.check_growth, len, examples=6),
+    "growth": Target("growth", growth.blocks(), growth.check_growth, lambda b: len("".join(b)), examples=6),
 }
 
 
@@ -239,7 +239,15 @@ def _replay_line(target: str, finding: Finding) -> str:
     return ""
 
 
-def run(minutes: float, seed: int, out: Path | None, targets: list[str], shrink_budget: float = 60.0) -> Report:
+def run(
+    minutes: float,
+    seed: int,
+    out: Path | None,
+    targets: list[str],
+    shrink_budget: float = 60.0,
+    *,
+    verbose: bool = False,
+) -> Report:
     """Fuzz for ``minutes``; return what was found."""
     report = Report(seed, out)
     start = time.monotonic()
@@ -248,7 +256,10 @@ def run(minutes: float, seed: int, out: Path | None, targets: list[str], shrink_
     while time.monotonic() < deadline:
         target = TARGETS[targets[round_no % len(targets)]]
         round_seed = (seed * 1_000_003 + round_no) % 2**32
+        began = time.monotonic()
         _run_round(target, round_seed, report, deadline, shrink_budget)
+        if verbose:
+            print(f"round {round_no} {target.name} seed={round_seed}: {time.monotonic() - began:.1f} s", flush=True)
         round_no += 1
         report.rounds = round_no
     elapsed = time.monotonic() - start
@@ -279,10 +290,11 @@ def main(argv: list[str] | None = None) -> int:
         "--targets", default=",".join(TARGETS), help=f"comma-separated, in turn (default: {','.join(TARGETS)})"
     )
     parser.add_argument("--shrink-seconds", type=float, default=60.0, help="minimising budget per finding")
+    parser.add_argument("--verbose", action="store_true", help="print every round and its time")
     args = parser.parse_args(argv)
     names = [t for t in args.targets.split(",") if t]
     unknown = [t for t in names if t not in TARGETS]
     if unknown:
         parser.error(f"unknown target(s): {', '.join(unknown)}")
-    report = run(args.minutes, args.seed, args.out, names, args.shrink_seconds)
+    report = run(args.minutes, args.seed, args.out, names, args.shrink_seconds, verbose=args.verbose)
     return 1 if report.found else 0

@@ -66,6 +66,8 @@ def test_damage_is_applied_per_record() -> None:
     assert warcs.apply(parts, ops) == ([b"a`aa", b"bbbb", b"cc"], [b"", b"J", b""], None)
     cut = warcs.apply(parts, [warcs.Damage("truncate", 1, 2)])
     assert cut == ([b"aaaa", b"bb"], [b"", b""], 1)
+    gone = warcs.apply(parts, [warcs.Damage("truncate", 1, 0)])
+    assert gone == ([b"aaaa"], [b""], None)
 
 
 @pytest.mark.parametrize("compress", [True, False])

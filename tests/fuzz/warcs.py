@@ -163,7 +163,9 @@ def apply(parts: list[bytes], ops: list[Damage]) -> tuple[list[bytes], list[byte
     if cut is None:
         return out, before, None
     rec, offset = cut
-    out[rec] = out[rec][:offset] if offset else b""
+    if offset == 0:  # cut right before the record: it is gone whole, nothing of it to report
+        return out[:rec], before[:rec], None
+    out[rec] = out[rec][:offset]
     return out[: rec + 1], before[: rec + 1], rec
 
 

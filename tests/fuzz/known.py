@@ -53,6 +53,10 @@ def _plain_length_damage(touch: str) -> bool:
     return where == "head" or kind in ("insert", "delete", "truncate")
 
 
+def _gzip_fake_magic(f: Finding) -> bool:
+    return ":warc.gz:" in f.signature and bool(re.search(r"kind='insert', record=\d+, offset=0, arg=b'[^']*\\x1f\\x8b", _ops(f)))
+
+
 def _ops(f: Finding) -> str:
     ops: Any = f.extra.get("ops", "")
     return str(ops)
@@ -96,9 +100,19 @@ KNOWN_DEFECTS: list[KnownDefect] = [
         and bool(re.search(r"record=0, offset=[01],|kind='insert', record=0, offset=0", _ops(f))),
     ),
     KnownDefect(
+        "warc-gzip-fake-magic",
+        ".warc.gz: junk holding a gzip magic between members loses the next intact record (fuzz finding W1)",
+        _gzip_fake_magic,
+    ),
+    KnownDefect(
+        "warc-plain-separator",
+        "plain .warc: a damaged CRLF CRLF after a record loses the next record silently (fuzz finding W2)",
+        lambda f: ":warc:" in f.signature and any(t.endswith(":tail:flip") for t in f.extra.get("touches", ())),
+    ),
+    KnownDefect(
         "warc-plain-content-length",
         "plain .warc: a record with a missing or wrong Content-Length swallows or loses the records after it",
-        lambda f: f.signature.endswith(":warc") and any(_plain_length_damage(t) for t in f.extra.get("touches", ())),
+        lambda f: ":warc:" in f.signature and any(_plain_length_damage(t) for t in f.extra.get("touches", ())),
     ),
 ]
 

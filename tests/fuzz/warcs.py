@@ -253,7 +253,7 @@ def check_archive(recs: list[Record], compress: bool, ops: list[Damage]) -> None
                 raise Finding(
                     "warc-good-record",
                     f"{label}: record {i} ({rec.rtype} {rec.uri}) is intact but gives other items",
-                    f"warc-good-record:{label}",
+                    f"warc-good-record:{label}:{_kinds(touches)}",
                     data,
                     extra={"touches": touches, "ops": repr(ops), "want": repr(want)[:1500], "got": repr(got.get(rid))[:1500]},
                 )
@@ -262,7 +262,7 @@ def check_archive(recs: list[Record], compress: bool, ops: list[Damage]) -> None
                 raise Finding(
                     "warc-good-record",
                     f"{label}: record {i} is intact but reported: {named[0].message}",
-                    f"warc-good-record-reported:{label}",
+                    f"warc-good-record-reported:{label}:{_kinds(touches)}",
                     data,
                     extra={"touches": touches, "ops": repr(ops)},
                 )
@@ -277,7 +277,7 @@ def check_archive(recs: list[Record], compress: bool, ops: list[Damage]) -> None
                 raise Finding(
                     "warc-damage-unreported",
                     f"{label}: record {i} ({rec.rtype}) is damaged but not reported",
-                    f"warc-damage-unreported:{label}",
+                    f"warc-damage-unreported:{label}:{_kinds(touches)}",
                     data,
                     extra={"touches": touches, "ops": repr(ops), "errors": repr(errors)[:1500]},
                 )
@@ -285,13 +285,20 @@ def check_archive(recs: list[Record], compress: bool, ops: list[Damage]) -> None
 
 def _touches(parts: list[bytes], ops: list[Damage]) -> list[str]:
     """What each damage hits, for the known-defect list: ``"<record>:head:<kind>"`` (the WARC
-    header block), ``"<record>:body:<kind>"``; a length-changing kind says so."""
+    header block), ``"<record>:body:<kind>"``, ``"<record>:tail:<kind>"`` (the blank line after a plain record)."""
     out = []
     for op in ops:
-        head = len(parts[op.record].split(b"\r\n\r\n", 1)[0]) + 4
-        where = "head" if op.offset < head else "body"
+        part = parts[op.record]
+        head = len(part.split(b"\r\n\r\n", 1)[0]) + 4
+        # "tail": the CRLF CRLF that ends a plain record
+        where = "head" if op.offset < head else "tail" if op.offset >= len(part) - 4 else "body"
         out.append(f"{op.record}:{where}:{op.kind}")
     return out
+
+
+def _kinds(touches: list[str]) -> str:
+    """What the damage hit, without record numbers (a signature's part): ``body:flip+head:insert``."""
+    return "+".join(sorted({t.split(":", 1)[1] for t in touches}))
 
 
 def _by_record(entries: list[Any]) -> dict[str, list[tuple[str | None, dict[str, Any]]]]:

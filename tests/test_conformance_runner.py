@@ -40,6 +40,10 @@ KNOWN_UNIT_FAILURES = {
     # but "+00:00" is expected here for "00:00:00+00:00". The mf2 layer follows
     # the three files of the main suites (offset without colon).
     "microformats-v2-unit/value/value-dt#h-test-acceptable": "assembled offset spelled without colon",
+    # The file's header calls two values from class="p-a p-a" incidental behaviour
+    # under discussion (microformats2-parsing issue 61); a class attribute is a set of
+    # tokens, so the mf2 layer gives one value (as mf2py does).
+    "microformats-v2-unit/names/tentative-names-properties-multi#h-1-test": "a repeated property class is one class",
 }
 
 
@@ -54,7 +58,7 @@ def test_official_counts(official: SuiteReport) -> None:
     }
     assert counts == {
         "microformats-v2": (78, 78, 112, 112),
-        "microformats-v2-unit": (17, 19, 439 - len(KNOWN_UNIT_FAILURES), 439),
+        "microformats-v2-unit": (16, 19, 439 - len(KNOWN_UNIT_FAILURES), 439),
         "microformats-mixed": (4, 4, 4, 4),
         "microformats-v1": (39, 39, 47, 47),
     }, official.format()
@@ -82,7 +86,7 @@ def test_bad_chunk_size(tmp_path: Path) -> None:
 
 def test_official_table(official: SuiteReport) -> None:
     text = official.format()
-    assert "microformats-v2-unit" in text and "435/439" in text and "138/140" in text
+    assert "microformats-v2-unit" in text and "434/439" in text and "137/140" in text
     assert "nested/nested-microformat-mistyped#h-test-as-u-with-p-url" in text
 
 

@@ -359,7 +359,6 @@ KNOWN: list[tuple[str, str, int, tuple[str, ...]]] = [
         (U + "names/names-properties.html", f"$.items[*].properties.t{n}-test", 4, ("suite",))
         for n in (30, *range(32, 50))
     ),
-    (U + "names/tentative-names-properties-multi.html", "$.items[*].properties.a", 1, ("suite",)),
     (U + "names/tentative-names-properties-multi.html", "$.items[*].properties.b[*]", 1, ("suite",)),
     (U + "nested/nested-microformat-mistyped.html", "$.items[*].properties.test[*].html", 2, ("suite",)),
     (

@@ -60,7 +60,12 @@ u-* values are always resolved against the base URL, even from text;
 element has a non-empty id; ``type`` is sorted and de-duplicated; rel-urls
 ``rels`` are sorted; e-* ``html`` has every URL attribute made absolute except
 fragment-only ones; a nested item's ``value`` for a p-*/u-* property is its
-first p-name/u-url (implied ones included, a name from another prefix not).
+first p-name/u-url (implied ones included, a name from another prefix not);
+the implied name is the root's textContent with each ``<img>`` counted by its
+``alt`` only (the official suite's expectation; never the image URL that p-*
+text puts in place of an image without ``alt``); a class repeated on one
+element counts once (``class`` is a set of tokens), for properties as for root
+types; ``area`` roots also give ``shape`` and ``coords``.
 
 Modules, one job each: ``classes`` (root/property class names), ``text``
 (textContent variants), ``urls`` (safe URL resolution), ``dates`` (date and

@@ -27,8 +27,9 @@ _PREFIXES: dict[str, PropertyPrefix] = {"p": "p", "u": "u", "dt": "dt", "e": "e"
 def class_list(element: Element) -> tuple[str, ...]:
     """The element's class tokens, in order.
 
-    Duplicates are kept: ``class="p-a p-a"`` gives two values, as most
-    parsers do (tentative suite case); root types are de-duplicated later.
+    Duplicates are kept here; root types and property classes are
+    de-duplicated later (``class`` is a set of tokens: ``class="p-a p-a"``
+    gives one value).
     """
     raw = element.attrs.get("class")
     if not raw:
@@ -63,7 +64,7 @@ def _root_types(classes: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def property_classes(classes: Sequence[str]) -> tuple[tuple[PropertyPrefix, str], ...]:
-    """The valid property class names as ``(prefix, name)`` pairs, in order."""
+    """The valid property class names as ``(prefix, name)`` pairs, in first-seen order, each once."""
     return _property_classes(tuple(classes))
 
 
@@ -76,7 +77,9 @@ def _property_classes(classes: tuple[str, ...]) -> tuple[tuple[PropertyPrefix, s
             continue
         prefix = _PREFIXES.get(c[:dash])
         if prefix is not None and _NAME.match(c, dash + 1):
-            out.append((prefix, c[dash + 1 :]))
+            pair = (prefix, c[dash + 1 :])
+            if pair not in out:  # a repeated token is one class (a token set, as root types)
+                out.append(pair)
     return tuple(out)
 
 

@@ -14,7 +14,7 @@ from stream_mf2.html.dom import Element
 
 from .context import Mf2Context
 from .properties import image_value
-from .text import element_text, trim
+from .text import ALT_ONLY, element_text, trim
 from .urls import resolve
 
 IsRoot = Callable[[Element], bool]
@@ -86,9 +86,11 @@ def implied_name(element: Element, ctx: Mf2Context, is_root: IsRoot) -> str:
             found = _name_from(grandchild)
             if found is not None:
                 return found
+    # the root's textContent: the p-* rule that puts an image's URL in its place does not
+    # apply here; an image's alt does, as the official suite expects (mf2py, mf2dom agree)
     if ctx.texts is not None:
-        return ctx.texts.text(element, True)
-    return element_text(element, ctx.base_url, ctx.options.text, True)
+        return ctx.texts.text(element, ALT_ONLY)
+    return element_text(element, ctx.base_url, ctx.options.text, ALT_ONLY)
 
 
 def implied_photo(element: Element, ctx: Mf2Context, is_root: IsRoot) -> str | dict[str, Any] | None:

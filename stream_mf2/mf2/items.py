@@ -494,6 +494,13 @@ class _Walker:
         element_id = element.attrs.get("id")
         if element_id:
             item["id"] = element_id
+        if element.name == "area":
+            # "parse an element for class microformats": an area root also gives its shape and coords
+            attrs = element.attrs
+            if "shape" in attrs:
+                item["shape"] = attrs["shape"]
+            if "coords" in attrs:
+                item["coords"] = attrs["coords"]
         if frame.children:
             item["children"] = frame.children
         if frame.lang:
@@ -735,8 +742,8 @@ def items_from_subtree(element: ParentNode, ctx: Mf2Context, *, includes: bool =
     stack: list[Iterator[Node]] = [iter((element,) if type(element) is Element else element.children)]
     while stack:
         for node in stack[-1]:
-            if type(node) is not Element or (node.name == "template" and node is not element):
-                continue
+            if type(node) is not Element or node.name == "template":
+                continue  # templates are inert: neither they nor their contents give items
             raw_class = node.attrs.get("class")
             if raw_class:
                 classes, mf2, classic, _props = info_cache.get(raw_class) or class_info(raw_class)

@@ -160,6 +160,9 @@ def dt_value(element: Element, ctx: Mf2Context, is_boundary: vcp.Boundary, impli
         return attrs["title"]
     if name in ("data", "input") and "value" in attrs:
         return attrs["value"]
+    if name == "meta" and "content" in attrs and ctx.options.metaformats:
+        # the metaformats extension's step before the textContent fallback of dt-* parsing
+        return attrs["content"]
     return _text(element, ctx, False)
 
 

@@ -26,24 +26,33 @@ SKIP = frozenset({"script", "style", "template"})
 
 _SPACE_RUN = re.compile(r" {2,}")
 
+#: ``replace_images`` values: ``False`` leaves ``<img>`` out of text; ``True`` replaces
+#: each by its ``alt``, else its resolved ``src`` (p-* and e-* values); ``ALT_ONLY``
+#: replaces each by its ``alt`` and leaves out those without one (the implied ``name``:
+#: the official suite's expectations, mf2py and mf2dom agree; no image URL in a name).
+ALT_ONLY = 2
+
 
 def trim(value: str) -> str:
     """Remove leading and trailing ASCII whitespace."""
     return value.strip(ASCII_WS)
 
 
-def image_text(img: Element, base: str | None) -> str:
-    """What an ``<img>`` stands for in text with images replaced: ``alt``, else `` src `` resolved."""
+def image_text(img: Element, base: str | None, alt_only: bool = False) -> str:
+    """What an ``<img>`` stands for in text with images replaced: ``alt``, else `` src `` resolved
+    (unless ``alt_only``)."""
     alt = img.attrs.get("alt")
     if alt is not None:
         return alt
+    if alt_only:
+        return ""
     src = img.attrs.get("src")
     if src is not None:
         return " " + resolve(src, base) + " "
     return ""
 
 
-def raw_text(element: ParentNode, base: str | None, replace_images: bool) -> str:
+def raw_text(element: ParentNode, base: str | None, replace_images: int) -> str:
     """Untrimmed textContent without script/style, images optionally replaced."""
     parts: list[str] = []
     stack: list[Node] = list(reversed(element.children))
@@ -56,7 +65,7 @@ def raw_text(element: ParentNode, base: str | None, replace_images: bool) -> str
             if name in SKIP:
                 continue
             if replace_images and name == "img":
-                parts.append(image_text(node, base))
+                parts.append(image_text(node, base, replace_images == ALT_ONLY))
                 continue
             stack.extend(reversed(node.children))
     return "".join(parts)
@@ -72,14 +81,14 @@ _P_END = "</p>"  # stack marker: leaving a <p>
 _NEWLINES = re.compile(r"[\n\t\r]+")
 
 
-def _normalized_tokens(element: ParentNode, base: str | None, replace_images: bool) -> list[str | int]:
+def _normalized_tokens(element: ParentNode, base: str | None, replace_images: int) -> list[str | int]:
     """The normalised algorithm's token list for ``element``'s content (one walk, no index kept)."""
     tokens: list[str | int] = []
     _normalized_pieces(element, base, replace_images, tokens, {})
     return tokens
 
 
-def normalized_text(element: ParentNode, base: str | None, replace_images: bool) -> str:
+def normalized_text(element: ParentNode, base: str | None, replace_images: int) -> str:
     """Whitespace-normalised text, as mf2py and php-mf2 compute it.
 
     Based on the textContent-parsing draft (microformats.org/wiki/textcontent-parsing):
@@ -449,7 +458,7 @@ class _NormalizedIndex:
         return out
 
 
-def element_text(element: ParentNode, base: str | None, mode: str, replace_images: bool) -> str:
+def element_text(element: ParentNode, base: str | None, mode: str, replace_images: int) -> str:
     """Trimmed text of ``element`` in the given mode (``"spec"`` or ``"normalized"``)."""
     if mode == "normalized":
         return normalized_text(element, base, replace_images)
@@ -497,11 +506,11 @@ class TextIndex:
         self._base = base
         self._mode = mode
         # (replace_images, raw) -> (pieces, element -> (start, end))
-        self._variants: dict[tuple[bool, bool], tuple[list[str | int], dict[ParentNode, tuple[int, int]]]] = {}
+        self._variants: dict[tuple[int, bool], tuple[list[str | int], dict[ParentNode, tuple[int, int]]]] = {}
         # the normalised variants' token lists, per replace_images, indexed
-        self._normalized: dict[bool, _NormalizedIndex] = {}
+        self._normalized: dict[int, _NormalizedIndex] = {}
 
-    def text(self, element: Element, replace_images: bool) -> str:
+    def text(self, element: Element, replace_images: int) -> str:
         """``element_text(element, base, mode, replace_images)``."""
         children = element.children
         if len(children) == 1 and type(children[0]) is Text and self._mode != "normalized":
@@ -543,7 +552,7 @@ class TextIndex:
             variant = self._variants[(True, True)] = ([], {})
         return None if element in variant[1] else variant
 
-    def _span(self, element: Element, replace_images: bool, raw: bool) -> tuple[list[str | int], tuple[int, int]]:
+    def _span(self, element: Element, replace_images: int, raw: bool) -> tuple[list[str | int], tuple[int, int]]:
         key = (replace_images, raw)
         variant = self._variants.get(key)
         if variant is None:
@@ -566,7 +575,7 @@ class TextIndex:
 def _raw_pieces(
     root: Element,
     base: str | None,
-    replace_images: bool,
+    replace_images: int,
     pieces: list[str | int],
     spans: dict[ParentNode, tuple[int, int]],
 ) -> None:
@@ -587,7 +596,7 @@ def _raw_pieces(
                 if name in SKIP:
                     continue
                 if replace_images and name == "img":
-                    data = image_text(node, base)
+                    data = image_text(node, base, replace_images == ALT_ONLY)
                     if data:
                         append(data)
                     continue
@@ -612,7 +621,7 @@ def _raw_pieces(
 def _normalized_pieces(
     root: ParentNode,
     base: str | None,
-    replace_images: bool,
+    replace_images: int,
     tokens: list[str | int],
     spans: dict[ParentNode, tuple[int, int]],
     index: _NormalizedIndex | None = None,
@@ -656,7 +665,7 @@ def _normalized_pieces(
         elif name == "img":
             if replace_images:
                 alt = node.attrs.get("alt")
-                if alt is None and "src" in node.attrs:
+                if alt is None and "src" in node.attrs and replace_images != ALT_ONLY:
                     alt = resolve(node.attrs["src"], base)
                 if alt is not None:
                     tokens.extend((" ", alt, " ") if alt else (" ", " "))

@@ -1,0 +1,118 @@
+"""Time per input byte stays bounded: generated soup blocks, repeated to n and to 4n bytes.
+
+A document is a prefix, then a first block k times, then a second block k times.
+Each repetition gets its own ids (``id="id1"`` becomes ``id="n<k>"``), so patterns
+that need distinct elements (formatting elements with distinct attributes are
+not merged by the "Noah's Ark" clause) grow too. Linear work takes about 4x the
+time for 4x the input; the check fails above :data:`RATIO` (a generous margin on
+a loaded machine) once the larger input takes at least :data:`FLOOR` seconds,
+so that timer noise on tiny inputs cannot fail it, and only when three
+measurements agree. Times are the process's CPU time (best of several runs):
+wall time on a shared machine, under ``nice``, measures the scheduler.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import cProfile
+import pstats
+import time
+
+from hypothesis import strategies as st
+
+import stream_mf2
+
+from .inputs import tag_soup
+from .invariants import URL, Finding
+
+#: Bytes of the smaller document (the larger one is four times as long).
+SMALL_BYTES = 12000
+#: Largest allowed time ratio between 4n and n (linear: about 4; quadratic: about 16).
+RATIO = 10.0
+#: The larger input must take at least this long (seconds) before the ratio counts.
+FLOOR = 0.1
+#: A parse of the smaller document is stopped after this much CPU time (seconds); the larger
+#: one once its time is past the ratio bound (it cannot pass any more).
+CAP = 1.0
+#: Bytes fed at a time while timing (the cap is checked between pieces).
+FEED_BYTES = 2048
+
+
+Blocks = tuple[str, str, str]
+
+
+def blocks() -> st.SearchStrategy[Blocks]:
+    """``(prefix, first, second)``: the document is the prefix, ``first`` k times, then ``second``
+    k times (the quadratic patterns open n elements and then act n times on them)."""
+    piece = tag_soup(max_pieces=8)
+    return st.tuples(tag_soup(max_pieces=4), piece, piece).filter(
+        lambda b: len((b[1] + b[2]).encode("utf-8", "surrogatepass")) >= 4
+    )
+
+
+def document(blocks: Blocks, size: int) -> bytes:
+    """The prefix, then ``first`` and ``second`` each repeated (ids made distinct) until the
+    result has ``size`` bytes or more."""
+    prefix, first, second = blocks
+    one = len((first + second).encode("utf-8", "surrogatepass"))
+    k = max(1, -(-(size - len(prefix.encode("utf-8", "surrogatepass"))) // one))
+    parts = [prefix]
+    parts.extend(first.replace('id="id1"', f'id="n{i}"') for i in range(k))
+    parts.extend(second.replace('id="id1"', f'id="m{i}"') for i in range(k))
+    return "".join(parts).encode("utf-8", "surrogatepass")
+
+
+def _seconds(data: bytes, runs: int, cap: float) -> float:
+    """The best CPU time of ``runs`` parses of ``data``; a parse is stopped once it has taken
+    ``cap`` seconds (the time is then at least ``cap``, which is all the check needs)."""
+    best = float("inf")
+    for _ in range(runs):
+        start = time.process_time()
+        parser = stream_mf2.Parser(URL)
+        with contextlib.suppress(stream_mf2.StreamMF2Error):  # a limit is a documented stop; its time counts
+            for i in range(0, len(data), FEED_BYTES):
+                parser.feed(data[i : i + FEED_BYTES])
+                if time.process_time() - start > cap:
+                    break
+            else:
+                parser.close()
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def _hottest(data: bytes, cap: float) -> str:
+    """The stream_mf2 function with the most own time in a (capped) parse of ``data``: it names
+    the cause in the finding's signature, so that different slow paths are told apart."""
+    profile = cProfile.Profile()
+    profile.enable()
+    try:
+        _seconds(data, 1, cap)
+    finally:
+        profile.disable()
+    stats = pstats.Stats(profile).stats
+    best = ("?", 0.0)
+    for (filename, _line, function), (_cc, _nc, own, _cum, _callers) in stats.items():
+        if "stream_mf2" in filename and own > best[1]:
+            best = (f"{filename.rsplit('stream_mf2', 1)[1].lstrip('/')}:{function}", own)
+    return best[0]
+
+
+def check_growth(block: Blocks, small: int = SMALL_BYTES) -> None:
+    little, big = document(block, small), document(block, 4 * small)
+    t_little = t_big = 0.0
+    for _attempt in range(2):  # confirmed twice, so a burst of load cannot fail it
+        t_little = _seconds(little, 3, CAP)
+        # the larger parse is stopped once the ratio is surely exceeded: bounded cost
+        t_big = _seconds(big, 1, max(FLOOR, RATIO * t_little) * 1.2)
+        if t_big < FLOOR or t_big <= RATIO * t_little:
+            return
+    ratio = t_big / max(t_little, 1e-4)
+    hot = _hottest(big, max(FLOOR, RATIO * t_little) * 1.2)
+    raise Finding(
+        "time-growth",
+        f"{len(little)} bytes: {t_little:.3f} s, {len(big)} bytes: {t_big:.3f} s "
+        f"(ratio {ratio:.1f} > {RATIO}; the larger parse is stopped past the bound); most time in {hot}",
+        f"time-growth:{hot}",
+        "".join(block).encode("utf-8", "surrogatepass"),
+        extra={"block": block, "small_bytes": len(little), "large_bytes": len(big)},
+    )

@@ -1,0 +1,103 @@
+"""The fuzz harness (``python -m tests.fuzz``) in CI: a short fixed budget with a fixed seed,
+and its parts on cases with a known answer."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from tests.fuzz import growth, runner, warcs
+from tests.fuzz.invariants import Finding, check_document, first_difference
+from tests.fuzz.known import KNOWN_DEFECTS, known
+
+#: The CI budget (minutes) and seed; the long run is documented in the README.
+CI_MINUTES = 1.0
+CI_SEED = 20261125
+
+
+def test_fuzz_fixed_budget_finds_nothing_new(tmp_path: Path) -> None:
+    report = runner.run(CI_MINUTES, CI_SEED, tmp_path, list(runner.TARGETS), shrink_budget=15.0)
+    assert report.rounds >= len(runner.TARGETS), "every target ran at least once"
+    assert all(report.cases[name] > 0 for name in runner.TARGETS)
+    assert not report.found, "new fuzz findings:\n" + "\n".join(f"{f['signature']}: {f['detail']}" for f in report.found)
+    assert (tmp_path / "summary.json").is_file()
+
+
+def test_ddmin_reduces_to_the_failing_core() -> None:
+    data = b"<p>aaaa<b>bbbb<x-fail>cccc</p>dddd"
+    smaller = runner.ddmin(data, lambda d: b"<x-fail>" in d, budget=10)
+    assert smaller == b"<x-fail>"
+
+
+def test_first_difference_names_the_path() -> None:
+    a = {"items": [{"type": ["h-a"], "properties": {"name": ["x"]}}], "rels": {}}
+    b = {"items": [{"type": ["h-a"], "properties": {"name": ["y"]}}], "rels": {}}
+    assert first_difference(a, b) == "$.items[*].properties.name[*]"
+    assert first_difference({"rels": {}}, {"rels": {}, "meta-item": {}}) == "$.meta-item"
+
+
+def test_document_checks_pass_on_a_plain_page() -> None:
+    page = b'<!doctype html><div class="h-entry"><a class="p-name u-url" href="/a">A</a></div><a rel=me href=/m>m</a>'
+    check_document(page, {}, (1, 2), 17)
+    check_document(page, {"text": "normalized", "lang": True, "metaformats": True}, (3, 4), 5)
+
+
+def test_an_undocumented_exception_is_a_finding() -> None:
+    from tests.fuzz.invariants import outcome
+
+    def boom() -> None:
+        raise KeyError("x")
+
+    with pytest.raises(Finding) as caught:
+        outcome(boom, "boom", b"", {})
+    assert caught.value.check == "undocumented-exception"
+    assert caught.value.signature.startswith("undocumented-exception:KeyError@")
+
+
+def test_damage_is_applied_per_record() -> None:
+    parts = [b"aaaa", b"bbbb", b"cccc"]
+    ops = [
+        warcs.Damage("flip", 0, 1, 0),
+        warcs.Damage("insert", 1, 0, b"J"),
+        warcs.Damage("delete", 2, 1, 2),
+    ]
+    assert warcs.apply(parts, ops) == ([b"a`aa", b"bbbb", b"cc"], [b"", b"J", b""], None)
+    cut = warcs.apply(parts, [warcs.Damage("truncate", 1, 2)])
+    assert cut == ([b"aaaa", b"bb"], [b"", b""], 1)
+    gone = warcs.apply(parts, [warcs.Damage("truncate", 1, 0)])
+    assert gone == ([b"aaaa"], [b""], None)
+
+
+@pytest.mark.parametrize("compress", [True, False])
+def test_an_undamaged_archive_passes(compress: bool) -> None:
+    recs = [
+        warcs.Record("warcinfo", "", b"software: t\r\n", "application/warc-fields"),
+        warcs.Record(
+            "response",
+            "http://a.example/",
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p class=h-card>x</p>",
+            "application/http; msgtype=response",
+            b"<p class=h-card>x</p>",
+        ),
+    ]
+    warcs.check_archive(recs, compress, [])
+    # a gzip member whose mtime byte is flipped still inflates to the same record: it is good
+    if compress:
+        warcs.check_archive(recs, compress, [warcs.Damage("flip", 1, 4, 0)])
+    assert warcs.read(io.BytesIO(b"".join(warcs.write(recs, compress))).getvalue())
+
+
+def test_growth_document_makes_ids_distinct() -> None:
+    doc = growth.document(("<p>", '<b id="id1">x', '<i id="id1">'), 40)
+    assert doc.startswith(b'<p><b id="n0">x<b id="n1">x') and b'<i id="m0"><i id="m1">' in doc
+    assert b'id="id1"' not in doc
+    growth.check_growth(("", "<p>plain text</p>", "<br>"), small=2000)  # linear: passes
+
+
+def test_known_defects_are_named_and_specific() -> None:
+    names = [d.name for d in KNOWN_DEFECTS]
+    assert len(names) == len(set(names)) and all(d.description for d in KNOWN_DEFECTS)
+    unrelated = Finding("chunking-differs", "x", "chunking-differs:$.items", b"<p class=h-card>x</p>")
+    assert known(unrelated) is None

@@ -585,3 +585,10 @@ def test_writer_of_a_warcio_archive_with_no_html(tmp_path: Path) -> None:
 
 
 
+
+
+def test_wrong_source_or_option_fails_at_call_time(tmp_path: Path) -> None:
+    with pytest.raises(TypeError, match="metaformtas"):
+        iter_warc(tmp_path / "a.warc", metaformtas=True)
+    with pytest.raises(TypeError, match="path"):
+        iter_warc(None)  # type: ignore[arg-type]

@@ -34,6 +34,8 @@ class RangeServer:
     root: Path
     base: str
     requests: list[tuple[str, str | None]] = field(default_factory=list)
+    #: Extra response headers by file name (e.g. ``{"bomb.html": {"Content-Encoding": "gzip"}}``).
+    headers: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def url(self, name: str) -> str:
         return f"{self.base}/{name}"
@@ -54,8 +56,9 @@ def _handler(server: RangeServer) -> type[BaseHTTPRequestHandler]:
                 self._send(404, b"not found")
                 return
             data = path.read_bytes()
+            extra = server.headers.get(self.path.lstrip("/"), {})
             if rng is None:
-                self._send(200, data)
+                self._send(200, data, extra)
                 return
             m = _RANGE_RE.match(rng.strip())
             if m is None:

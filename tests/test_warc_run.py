@@ -16,7 +16,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from warcio.warcwriter import WARCWriter
@@ -24,8 +24,10 @@ from warcio.warcwriter import WARCWriter
 from stream_mf2._parser import parse
 from stream_mf2.warc import WarcError, WarcItem, WarcRecord, iter_warc
 from stream_mf2.warc_run import EXIT_ALL_FAILED, EXIT_OK, EXIT_SOME_FAILED, SCHEMA_VERSION
-from tests.servers import RangeServer, S3Server
 from tests.test_warc import Rec, expected_items, response, standard_records, write_archive, write_record
+
+if TYPE_CHECKING:
+    from tests.servers import RangeServer, S3Server
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The servers' fixtures (http_files, s3).
@@ -592,3 +594,20 @@ def test_wrong_source_or_option_fails_at_call_time(tmp_path: Path) -> None:
         iter_warc(tmp_path / "a.warc", metaformtas=True)
     with pytest.raises(TypeError, match="path"):
         iter_warc(None)  # type: ignore[arg-type]
+
+
+def test_decompression_cap_applies_to_http_responses(http_files: RangeServer) -> None:
+    # The same cap stops a compressed page fetched over HTTP: a clear error, no 30 MB parse.
+    bomb = gzip.compress(b"<html><body>" + b" " * (30 * 1024 * 1024), 9)
+    (http_files.root / "bomb.html").write_bytes(bomb)
+    http_files.headers["bomb.html"] = {"Content-Encoding": "gzip", "Content-Type": "text/html"}
+    full_env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    r = subprocess.run(
+        [sys.executable, "-m", "stream_mf2", http_files.url("bomb.html")],
+        capture_output=True,
+        env=full_env,
+        cwd=ROOT,
+        timeout=300,
+        check=False,
+    )
+    assert r.returncode == 1 and b"max_expansion" in r.stderr and b"Traceback" not in r.stderr

@@ -43,6 +43,7 @@ from typing import Any, Protocol
 
 from stream_mf2._inputs import DEFAULT_TIMEOUT, open_input
 from stream_mf2._outputs import Writer, open_writer, partial_exists
+from stream_mf2._payload import DEFAULT_MAX_DECODED_BYTES, DEFAULT_MAX_EXPANSION
 from stream_mf2.errors import StreamMF2Error
 from stream_mf2.warc import WarcError, WarcItem, WarcReader, WarcRecord, iter_warc_parallel
 
@@ -153,8 +154,8 @@ class Options:
 
     parser: dict[str, Any] = field(default_factory=dict)  #: Parser options (text, lang, metaformats, …)
     types: frozenset[str] | None = None  #: ``--type``
-    max_decoded_bytes: int | None = None
-    max_expansion: float | None = None
+    max_decoded_bytes: int | None = DEFAULT_MAX_DECODED_BYTES  #: ``None``: no cap
+    max_expansion: float | None = DEFAULT_MAX_EXPANSION  #: ``None``: no cap
     offset: int | None = None
     length: int | None = None
     workers: int = 1
@@ -164,10 +165,8 @@ class Options:
         kw: dict[str, Any] = dict(self.parser)
         if self.types:
             kw["types"] = self.types
-        if self.max_decoded_bytes is not None:
-            kw["max_decoded_bytes"] = self.max_decoded_bytes
-        if self.max_expansion is not None:
-            kw["max_expansion"] = self.max_expansion
+        kw["max_decoded_bytes"] = self.max_decoded_bytes
+        kw["max_expansion"] = self.max_expansion
         return kw
 
 

@@ -475,6 +475,11 @@ def test_decompression_bomb_stops_its_record_and_reading_goes_on(tmp_path: Path)
     assert r.returncode == EXIT_OK
     errs = [x for x in lines(r.stdout) if x["kind"] == "error"]
     assert len(errs) == 1 and "max_decoded_bytes" in errs[0]["message"]
+    r = run_cli(str(path), "--max-expansion", "0", "--max-decoded-bytes", "0", "--type", "h-card")
+    assert [x for x in lines(r.stdout) if x["kind"] == "error"] == []
+    r = run_cli(str(path), "--type", "h-card")
+    errs = [x for x in lines(r.stdout) if x["kind"] == "error"]
+    assert len(errs) == 1 and "max_expansion" in errs[0]["message"]
 
 
 # -- resume -----------------------------------------------------------------------------------------

@@ -835,7 +835,11 @@ class _Walker:
         elif inp.tell() != nxt:
             ahead = nxt - inp.tell()
             if 0 < ahead <= READ_SIZE:
-                inp.read(ahead)
+                while ahead > 0:  # a read gives what is buffered first, maybe less than asked
+                    got = len(inp.read(ahead))
+                    if not got:
+                        break
+                    ahead -= got
             else:
                 inp.seek(nxt)
 

@@ -616,3 +616,23 @@ def test_decompression_cap_applies_to_http_responses(http_files: RangeServer) ->
         check=False,
     )
     assert r.returncode == 1 and b"max_expansion" in r.stderr and b"Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("seekable", [True, False])
+def test_skipped_records_of_every_size_keep_the_framing(seekable: bool) -> None:
+    # Records that are skipped unread (images, scripts) end anywhere relative to the read buffer;
+    # the reader must land exactly on the next record every time.
+    rng = random.Random(3)
+    recs: list[Rec] = []
+    for i in range(30):
+        size = rng.choice([10, 1000, 30_000, 65_000, 66_000, 70_000, 130_000])
+        recs.append(response(f"http://s.example/{i}.png", bytes(rng.randrange(256) for _ in range(size)),
+                             [("Content-Type", "image/png")], skipped="non_html"))
+        body = f'<p class="h-card">{i}</p>'.encode()
+        recs.append(response(f"http://s.example/{i}", body, [("Content-Type", "text/html")], html=body))
+    data = b"".join(_blobs(recs, False))
+    reader = iter_warc(io.BytesIO(data) if seekable else _Pipe(data))
+    entries = list(reader)
+    assert [e for e in entries if isinstance(e, WarcError)] == []
+    assert _items_by_record(entries) == _want(recs)
+    assert reader.summary.records == len(recs) and reader.summary.skipped_non_html == 30

@@ -241,7 +241,7 @@ ERROR_COLUMNS: tuple[tuple[str, str], ...] = (
     ("record_id", "string"),
     ("uri", "string"),
     ("scope", "string"),
-    ("message", "string"),
+    ("error", "string"),  # the message (WarcError.message)
 )
 
 _TABLES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
@@ -321,8 +321,6 @@ class ParquetWriter(Writer):
             row["type"] = list(line["item"].get("type", []))
             row["children-streamed"] = line.get("children-streamed", 0)
             self._bytes += len(row["item"] or "")
-        elif kind == "error":
-            row["message"] = line.get("message")
         self._rows[kind].append(row)
         # A row group is cut where a record completes, once it is big enough.
         if kind != "item" and (

@@ -260,7 +260,7 @@ def test_many_inputs_globs_lists_stdin_and_exit_statuses(archives: dict[str, Pat
     r = run_cli(str(tmp_path / "missing.warc.gz"), str(archives["gz"]))
     assert r.returncode == EXIT_SOME_FAILED
     first = lines(r.stdout)[0]
-    assert first["kind"] == "error" and first["scope"] == "file" and "cannot open" in first["message"]
+    assert first["kind"] == "error" and first["scope"] == "file" and "cannot open" in first["error"]
     assert lines(r.stdout)[-1]["files_failed"] == 1
     page = tmp_path / "page.html"
     page.write_bytes(FEED)
@@ -300,7 +300,7 @@ def test_http_input_streamed_and_by_range(archives: dict[str, Path], http_files:
         assert next(x for x in one if x["kind"] == "record")["offset"] == rec["offset"]
         assert http_files.requests == [(f"/{name}", f"bytes={rec['offset']}-{rec['offset'] + rec['length'] - 1}")]
     r = run_cli(http_files.url("missing.warc.gz"))
-    assert r.returncode == EXIT_ALL_FAILED and "HTTP 404" in lines(r.stdout)[0]["message"]
+    assert r.returncode == EXIT_ALL_FAILED and "HTTP 404" in lines(r.stdout)[0]["error"]
 
 
 def test_s3_input_through_fsspec(archives: dict[str, Path], s3: S3Server) -> None:
@@ -474,12 +474,12 @@ def test_decompression_bomb_stops_its_record_and_reading_goes_on(tmp_path: Path)
     r = run_cli(str(path), "--max-expansion", "0", "--max-decoded-bytes", "1000000")
     assert r.returncode == EXIT_OK
     errs = [x for x in lines(r.stdout) if x["kind"] == "error"]
-    assert len(errs) == 1 and "max_decoded_bytes" in errs[0]["message"]
+    assert len(errs) == 1 and "max_decoded_bytes" in errs[0]["error"]
     r = run_cli(str(path), "--max-expansion", "0", "--max-decoded-bytes", "0", "--type", "h-card")
     assert [x for x in lines(r.stdout) if x["kind"] == "error"] == []
     r = run_cli(str(path), "--type", "h-card")
     errs = [x for x in lines(r.stdout) if x["kind"] == "error"]
-    assert len(errs) == 1 and "max_expansion" in errs[0]["message"]
+    assert len(errs) == 1 and "max_expansion" in errs[0]["error"]
 
 
 # -- resume -----------------------------------------------------------------------------------------

@@ -504,13 +504,20 @@ def _resume_inputs(tmp_path: Path) -> list[str]:
     return names
 
 
-def _killed_runs(args: list[str], out: Path, rng: random.Random, final_size: int) -> int:
-    """Run with --resume, killing the process at random moments, until one run completes; return kills."""
+def _killed_runs(args: list[str], out: Path, rng: random.Random, final_size: int) -> tuple[int, int]:
+    """Run with --resume, killing the process at random moments, until one run completes.
+
+    Returns the number of kills and of restarts from a checkpoint inside an input.
+    """
     kills = 0
+    inside = 0
+    checkpoint = Path(str(out) + ".checkpoint.json")
     partial = Path(str(out) + ".partial")
     parts = Path(str(out) + ".partial.d")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     while True:
+        if checkpoint.exists() and json.loads(checkpoint.read_text())["current"] is not None:
+            inside += 1
         proc = subprocess.Popen(
             [sys.executable, "-m", "stream_mf2", "warc", *args, "-o", str(out), "--resume", "--checkpoint-records", "3"],
             stdout=subprocess.DEVNULL,
@@ -536,7 +543,7 @@ def _killed_runs(args: list[str], out: Path, rng: random.Random, final_size: int
                 continue
         _, err = proc.communicate(timeout=300)
         assert proc.returncode == EXIT_OK, err
-        return kills
+        return kills, inside
 
 
 def test_resume_after_kills_gives_the_uninterrupted_output(tmp_path: Path) -> None:
@@ -546,8 +553,8 @@ def test_resume_after_kills_gives_the_uninterrupted_output(tmp_path: Path) -> No
     assert r.returncode == EXIT_OK, r.stderr
     rng = random.Random(11)
     out = tmp_path / "out.jsonl"
-    kills = _killed_runs(inputs, out, rng, ref.stat().st_size)
-    assert kills > 0
+    kills, inside = _killed_runs(inputs, out, rng, ref.stat().st_size)
+    assert kills > 0 and inside > 0
     assert out.read_bytes() == ref.read_bytes()
     assert not Path(str(out) + ".checkpoint.json").exists() and not Path(str(out) + ".partial").exists()
 

@@ -22,7 +22,7 @@ import pytest
 from warcio.warcwriter import WARCWriter
 
 from stream_mf2._parser import parse
-from stream_mf2.warc import WarcError, WarcItem, WarcRecord, iter_warc
+from stream_mf2.warc import WarcError, WarcItem, WarcRecord, iter_warc, iter_warc_parallel
 from stream_mf2.warc_run import EXIT_ALL_FAILED, EXIT_OK, EXIT_SOME_FAILED, SCHEMA_VERSION
 from tests.test_warc import Rec, expected_items, response, standard_records, write_archive, write_record
 
@@ -351,7 +351,7 @@ def _want(recs: list[Rec]) -> dict[str | None, list[dict[str, Any]]]:
 
 
 @pytest.mark.parametrize("damage", ["flip-first-byte", "junk-byte-before", "junk-block-before"])
-def test_damaged_head_of_a_gzip_archive_resynchronises(damage: str) -> None:
+def test_damaged_head_of_a_gzip_archive_resynchronises(damage: str, tmp_path: Path) -> None:
     recs = researcher_records()
     blobs = _blobs(recs, True)
     data = b"".join(blobs)
@@ -371,6 +371,9 @@ def test_damaged_head_of_a_gzip_archive_resynchronises(damage: str) -> None:
         assert len(errors) == 1 and errors[0].offset == 0 and "start of the file" in errors[0].message
         assert _items_by_record(entries) == _want(kept)
         assert reader.summary.records == len(kept)
+    path = tmp_path / "damaged.warc.gz"
+    path.write_bytes(data)
+    assert list(iter_warc_parallel(path, 2, batch_units=3)) == list(iter_warc(path))
 
 
 class _Pipe(io.RawIOBase):

@@ -301,6 +301,12 @@ def test_http_input_streamed_and_by_range(archives: dict[str, Path], http_files:
         assert http_files.requests == [(f"/{name}", f"bytes={rec['offset']}-{rec['offset'] + rec['length'] - 1}")]
     r = run_cli(http_files.url("missing.warc.gz"))
     assert r.returncode == EXIT_ALL_FAILED and "HTTP 404" in lines(r.stdout)[0]["error"]
+    # A Common Crawl style list: relative paths under a URL prefix.
+    listing = http_files.root.parent / "warc.paths.gz"
+    listing.write_bytes(gzip.compress(f"{archives['gz'].name}\n{archives['plain'].name}\n".encode()))
+    r = run_cli("--input-list", str(listing), "--input-prefix", http_files.base + "/")
+    assert r.returncode == EXIT_OK, r.stderr
+    assert lines(r.stdout)[-1]["files"] == 2 and lines(r.stdout)[-1]["records"] == 2 * len(researcher_records())
 
 
 def test_s3_input_through_fsspec(archives: dict[str, Path], s3: S3Server) -> None:

@@ -663,3 +663,45 @@ def test_a_failing_output_is_not_reported_as_a_failing_input(archives: dict[str,
 
     with pytest.raises(OSError, match="No space"):
         process_input(str(archives["gz"]), Full())
+
+
+# -- fuzz findings ------------------------------------------------------------------------------------
+
+
+def _fuzz_records() -> list[Rec]:
+    page = b'<div class="h-entry"><a class="p-name u-url" href="/e0">entry 0</a></div>'
+    http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + page
+    return [
+        Rec("warcinfo", "", b"software: fuzz\r\n", ctype="application/warc-fields", skipped="other", raw=True),
+        Rec("response", "http://a.example/r0", http, html=page, raw=True),
+    ]
+
+
+@pytest.mark.parametrize("junk", [b"\x1f\x8b\x08", b"\x1f\x8b\x08\x1f", b"\x1f\x8b\x08\x00\x00"])
+def test_fuzz_w1_stray_gzip_magic_between_members(junk: bytes, tmp_path: Path) -> None:
+    # A fake member header before an intact member: zlib reads into the real member and fails at
+    # the end of the file; the scan must start again just past the fake magic.
+    recs = _fuzz_records()
+    blobs = _blobs(recs, True)
+    data = blobs[0] + junk + blobs[1]
+    for source in (io.BytesIO(data), io.BufferedReader(_Pipe(data))):
+        entries = list(iter_warc(source))
+        errors = [e for e in entries if isinstance(e, WarcError)]
+        assert len(errors) == 1 and errors[0].offset == len(blobs[0])
+        assert _items_by_record(entries) == _want(recs)
+    path = tmp_path / "w1.warc.gz"
+    path.write_bytes(data)
+    assert list(iter_warc_parallel(path, 2, batch_units=1)) == list(iter_warc(path))
+
+
+def test_fuzz_w2_flipped_byte_in_the_record_separator() -> None:
+    recs = _fuzz_records()
+    blobs = _blobs(recs, False)
+    first = bytearray(blobs[0])
+    first[-2] ^= 4  # "\r\n\r\n" -> "\r\n\x1d\n"
+    data = bytes(first) + blobs[1]
+    for source in (io.BytesIO(data), io.BufferedReader(_Pipe(data))):
+        entries = list(iter_warc(source))
+        errors = [e for e in entries if isinstance(e, WarcError)]
+        assert len(errors) == 1 and errors[0].offset == 0 and "\\r\\n\\r\\n" in errors[0].message
+        assert _items_by_record(entries) == _want(recs)

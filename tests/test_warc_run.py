@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from warcio.warcwriter import WARCWriter
 
 from stream_mf2._parser import parse
@@ -705,3 +707,53 @@ def test_fuzz_w2_flipped_byte_in_the_record_separator() -> None:
         errors = [e for e in entries if isinstance(e, WarcError)]
         assert len(errors) == 1 and errors[0].offset == 0 and "\\r\\n\\r\\n" in errors[0].message
         assert _items_by_record(entries) == _want(recs)
+
+
+def _small_records() -> list[Rec]:
+    recs = []
+    for i in range(5):
+        page = f'<div class="h-entry"><p class="p-name">entry {i}</p></div>'.encode()
+        recs.append(response(f"http://d.example/{i}", page, [("Content-Type", "text/html")], html=page))
+    return recs
+
+
+_SMALL: dict[bool, list[bytes]] = {}
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    compress=st.booleans(),
+    k=st.integers(0, 4),
+    op=st.sampled_from(["flip", "insert", "delete"]),
+    where=st.floats(0, 1),
+    value=st.integers(1, 255),
+    size=st.integers(1, 12),
+)
+def test_damage_to_one_record_leaves_the_others_exact(
+    compress: bool, k: int, op: str, where: float, value: int, size: int
+) -> None:
+    # Whatever happens to one record's bytes (or just after them), every other record's items come
+    # out exactly, with their own record ids; in .warc.gz the damaged record itself either comes out
+    # exactly or is reported (gzip's CRC covers its content).
+    recs = _small_records()
+    if compress not in _SMALL:
+        _SMALL[compress] = _blobs(recs, compress)
+    blobs = list(_SMALL[compress])
+    blob = bytearray(blobs[k])
+    at = min(int(where * (len(blob) + 1)), len(blob))
+    if op == "flip" and at < len(blob):
+        blob[at] ^= value
+    elif op == "insert":
+        blob[at:at] = bytes([value]) * size
+    else:
+        del blob[at : at + size]
+    blobs[k] = bytes(blob)
+    entries = list(iter_warc(io.BytesIO(b"".join(blobs))))
+    got = _items_by_record(entries)
+    want = _want(recs)
+    damaged = recs[k].uri
+    assert {u: v for u, v in got.items() if u != damaged} == {u: v for u, v in want.items() if u != damaged}
+    ids = {e.uri: e.record_id for e in entries if isinstance(e, WarcRecord)}
+    assert all(e.record_id == ids.get(e.uri, e.record_id) for e in entries if isinstance(e, WarcItem))
+    if compress and got.get(damaged) != want[damaged]:
+        assert any(isinstance(e, WarcError) for e in entries)

@@ -1,0 +1,310 @@
+"""The Dask runner with real parts: a LocalCluster of worker processes, HTTP and S3 servers on 127.0.0.1.
+
+Every archive is written here with warcio. Faults are real: a worker process is
+killed with SIGKILL while its task is blocked mid-read on an HTTP input (the test
+server holds the response until the test has killed the worker), and a whole CLI
+run is killed once its first part is reported. Synchronisation is on events and
+on the command's own output lines, never on sleeps.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import http.server
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from warcio.statusandheaders import StatusAndHeaders
+from warcio.warcwriter import WARCWriter
+
+distributed = pytest.importorskip("distributed", reason="the dask extra (distributed) is not installed")
+fsspec = pytest.importorskip("fsspec", reason="the dask extra (fsspec) is not installed")
+
+from stream_mf2 import _dask  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+#: Upper bound for any wait on another thread or process (a hang fails the test instead of CI).
+WAIT = 120.0
+
+
+# -- archives -------------------------------------------------------------------------------------
+
+
+def page(tag: str, n: int) -> bytes:
+    cards = "".join(f'<div class="h-card"><a class="p-name u-url" href="/p/{tag}/{i}">{tag} {i}</a></div>' for i in range(n))
+    return (f'<!doctype html><html><head><title>{tag}</title><link rel="me" href="/me/{tag}"></head>'
+            f"<body>{cards}</body></html>").encode()
+
+
+def write_warc(path: Path, tag: str, pages: int) -> Path:
+    """A .warc.gz with ``pages`` HTML responses (one without items), a request and a CSS response."""
+    with open(path, "wb") as f:
+        w = WARCWriter(f, gzip=True)
+        w.write_record(w.create_warcinfo_record(path.name, {"software": "tests"}))
+        for i in range(pages):
+            uri = f"https://{tag}.example/page/{i}"
+            body = page(f"{tag}{i}", i % 4)  # page 0 has no items
+            http_headers = StatusAndHeaders("200 OK", [("Content-Type", "text/html; charset=utf-8"),
+                                                       ("Content-Length", str(len(body)))], protocol="HTTP/1.1")
+            req = StatusAndHeaders("GET / HTTP/1.1", [("Host", f"{tag}.example")], is_http_request=True)
+            w.write_record(w.create_warc_record(uri, "request", http_headers=req))
+            w.write_record(w.create_warc_record(uri, "response", payload=io.BytesIO(body), http_headers=http_headers))
+        css = b"body{color:red}"
+        w.write_record(w.create_warc_record(
+            f"https://{tag}.example/a.css", "response", payload=io.BytesIO(css),
+            http_headers=StatusAndHeaders("200 OK", [("Content-Type", "text/css")], protocol="HTTP/1.1")))
+    return path
+
+
+@pytest.fixture(scope="module")
+def warcs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    d = tmp_path_factory.mktemp("warcs")
+    return [write_warc(d / f"w{i}.warc.gz", f"site{i}", 5 + i) for i in range(4)]
+
+
+# -- an HTTP server that can hold one response mid-body -------------------------------------------
+
+
+class GatedFiles(http.server.ThreadingHTTPServer):
+    """Serves files from memory with Range support; the first GET of ``gated`` stops half-way.
+
+    It sends the headers and half the body, sets ``held``, and sends the rest only
+    once ``release`` is set: the reading task is then blocked in the middle of its
+    input, which is where the tests kill its worker or its whole run.
+    """
+
+    daemon_threads = True
+
+    def __init__(self, files: dict[str, bytes], gated: str | None) -> None:
+        super().__init__(("127.0.0.1", 0), _GatedHandler)
+        self.files = files
+        self.gated = gated
+        self.held = threading.Event()
+        self.release = threading.Event()
+        self.held_client_port: int | None = None
+        self.gets: dict[str, int] = {}
+        self.lock = threading.Lock()
+
+    def url(self, name: str) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}/{name}"
+
+
+class _GatedHandler(http.server.BaseHTTPRequestHandler):
+    server: GatedFiles
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def _target(self) -> tuple[str, bytes | None]:
+        name = self.path.lstrip("/")
+        return name, self.server.files.get(name)
+
+    def do_HEAD(self) -> None:
+        _, data = self._target()
+        if data is None:
+            self.send_error(404)
+            return
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Accept-Ranges", "bytes")
+        self.end_headers()
+
+    def do_GET(self) -> None:
+        name, data = self._target()
+        if data is None:
+            self.send_error(404)
+            return
+        start, end = 0, len(data) - 1
+        rng = self.headers.get("Range")
+        if rng and rng.startswith("bytes="):
+            a, _, b = rng[6:].partition("-")
+            start, end = int(a or 0), min(int(b) if b else len(data) - 1, len(data) - 1)
+        body = data[start : end + 1]
+        with self.server.lock:
+            self.server.gets[name] = self.server.gets.get(name, 0) + 1
+            hold = name == self.server.gated and self.server.gets[name] == 1
+        self.send_response(206 if rng else 200)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Accept-Ranges", "bytes")
+        if rng:
+            self.send_header("Content-Range", f"bytes {start}-{end}/{len(data)}")
+        self.end_headers()
+        try:
+            if hold:
+                self.wfile.write(body[: len(body) // 2])
+                self.wfile.flush()
+                self.server.held_client_port = self.client_address[1]
+                self.server.held.set()
+                self.server.release.wait(WAIT)
+                body = body[len(body) // 2 :]
+            self.wfile.write(body)
+        except OSError:
+            pass  # the reader was killed: expected for the held response
+
+
+@contextlib.contextmanager
+def gated_server(files: dict[str, bytes], gated: str | None = None) -> Iterator[GatedFiles]:
+    server = GatedFiles(files, gated)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.release.set()
+        server.shutdown()
+        server.server_close()
+        thread.join(WAIT)
+
+
+def pid_connected_to(port: int, pids: list[int]) -> int:
+    """Which of ``pids`` owns the TCP connection whose local port is ``port``."""
+    import psutil
+
+    for pid in pids:
+        if any(c.laddr and c.laddr.port == port for c in psutil.Process(pid).net_connections(kind="tcp")):
+            return pid
+    raise AssertionError(f"no worker holds the connection from port {port}")
+
+
+# -- the cluster ----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Any]:
+    """Two worker processes with one thread each, on 127.0.0.1, no dashboard (no port clashes)."""
+    from distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1",
+                      dashboard_address=None) as cluster, Client(cluster) as c:
+        yield c
+
+
+# -- expected output ------------------------------------------------------------------------------
+
+
+def single_process_lines(inputs: list[Path], tmp: Path) -> list[dict[str, Any]]:
+    """Record, item and error lines of the plain single-process ``stream-mf2 warc`` over ``inputs``."""
+    out = tmp / "single.jsonl"
+    r = subprocess.run([sys.executable, "-m", "stream_mf2", "warc", *map(str, inputs), "-o", str(out)],
+                       capture_output=True, cwd=REPO, env=_env(), timeout=WAIT, check=False)
+    assert r.returncode == 0, r.stderr.decode()
+    return [line for line in map(json.loads, out.read_bytes().splitlines()) if comparable(line)]
+
+
+def comparable(line: dict[str, Any]) -> bool:
+    """Lines that must be equal between runs: everything but summaries (they hold timings)."""
+    return line.get("kind") != "summary"
+
+
+def merged_lines(summary: dict[str, Any], folder: Path) -> list[dict[str, Any]]:
+    """The parts' lines, in input order, as listed by the run summary."""
+    lines: list[dict[str, Any]] = []
+    for p in summary["parts"]:
+        with gzip.open(folder / p["part"]) as f:
+            lines.extend(line for line in map(json.loads, f.read().splitlines()) if comparable(line))
+    return lines
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+# -- tests ----------------------------------------------------------------------------------------
+
+
+def test_part_names_are_stable_and_distinct() -> None:
+    a = _dask.part_name("/data/a/CC-MAIN-1.warc.gz", "jsonl.gz")
+    assert a == _dask.part_name("/data/a/CC-MAIN-1.warc.gz", "jsonl.gz")
+    assert a.startswith("part-CC-MAIN-1-") and a.endswith(".jsonl.gz")
+    assert a != _dask.part_name("/data/b/CC-MAIN-1.warc.gz", "jsonl.gz")
+    assert _dask.part_name("s3://b/x.warc.gz", "parquet").endswith(".parquet")
+    with pytest.raises(ValueError, match="unknown part format"):
+        _dask.part_name("x.warc.gz", "csv")
+
+
+def test_merged_parts_equal_the_single_process_output(client: Any, warcs: list[Path], tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    summary = _dask.run_warc_dask(client, [str(p) for p in warcs], str(out))
+    assert summary.done == len(warcs) and not summary.failed
+    doc = _dask.read_summary(str(out))
+    assert doc is not None
+    expected = single_process_lines(warcs, tmp_path)
+    assert merged_lines(doc, out) == expected
+    assert doc["items"] == sum(1 for line in expected if line.get("kind") == "item")
+    # Exactly the parts and manifests, nothing temporary left.
+    names = sorted(os.listdir(out))
+    parts = sorted(p["part"] for p in doc["parts"])
+    assert names == sorted([*parts, *(p + _dask.MANIFEST_SUFFIX for p in parts), _dask.SUMMARY_NAME])
+
+    # A second run finds every part complete and writes nothing.
+    stats = {n: os.stat(out / n).st_ino for n in parts}
+    again = _dask.run_warc_dask(client, [str(p) for p in warcs], str(out))
+    assert (again.done, again.skipped) == (0, len(warcs))
+    assert {n: os.stat(out / n).st_ino for n in parts} == stats
+
+
+def test_a_damaged_part_is_redone(client: Any, warcs: list[Path], tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    first = _dask.run_warc_dask(client, [str(warcs[0]), str(warcs[1])], str(out))
+    victim = out / first.parts[0]["part"]
+    victim.write_bytes(victim.read_bytes()[:-5])  # a part that no longer matches its manifest
+    second = _dask.run_warc_dask(client, [str(warcs[0]), str(warcs[1])], str(out))
+    assert [p["status"] for p in second.parts] == ["done", "skipped"]
+    assert second.parts[0]["sha256"] == first.parts[0]["sha256"]
+
+
+def test_bad_inputs_fail_only_their_own_task(client: Any, warcs: list[Path], tmp_path: Path) -> None:
+    missing = tmp_path / "missing.warc.gz"
+    out = tmp_path / "out"
+    summary = _dask.run_warc_dask(client, [str(warcs[0]), str(missing), str(warcs[1])], str(out))
+    assert [p["input"] for p in summary.parts] == [str(warcs[0]), str(warcs[1])]
+    assert [f["input"] for f in summary.failed] == [str(missing)]
+    assert "missing.warc.gz" in summary.failed[0]["error"]
+    assert not any("missing" in n for n in os.listdir(out))
+
+
+def test_a_worker_killed_mid_task_loses_and_duplicates_nothing(client: Any, warcs: list[Path], tmp_path: Path) -> None:
+    files = {p.name: p.read_bytes() for p in warcs}
+    out = tmp_path / "out"
+    with gated_server(files, gated=warcs[1].name) as server:
+        inputs = [server.url(p.name) for p in warcs]
+        box: dict[str, Any] = {}
+
+        def run() -> None:
+            try:
+                box["summary"] = _dask.run_warc_dask(client, inputs, str(out))
+            except BaseException as e:  # handed to the test thread
+                box["error"] = e
+
+        runner = threading.Thread(target=run)
+        runner.start()
+        assert server.held.wait(WAIT), "the gated input was never requested"
+        # The task reading the gated input is blocked half-way through it: kill its worker process.
+        assert server.held_client_port is not None
+        pids = list(client.run(os.getpid).values())
+        victim = pid_connected_to(server.held_client_port, pids)
+        os.kill(victim, signal.SIGKILL)
+        server.release.set()
+        runner.join(WAIT)
+        assert not runner.is_alive()
+    assert "error" not in box, box.get("error")
+    summary = box["summary"]
+    assert not summary.failed and summary.done == len(warcs)
+    assert server.gets[warcs[1].name] >= 2  # read again by the retried task
+    assert summary.temporaries_removed >= 1  # the killed attempt had started its part
+    doc = _dask.read_summary(str(out))
+    assert doc is not None
+    assert merged_lines(doc, out) == single_process_lines(warcs, tmp_path)
+    assert len([n for n in os.listdir(out) if n.startswith("part-") and not n.endswith(_dask.MANIFEST_SUFFIX)]) == len(warcs)

@@ -198,6 +198,9 @@ def _warc_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=1, metavar="N", help="parse records in N processes (default 1)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
     _add_parser_options(p, url=False)
+    from stream_mf2 import _cli_dask
+
+    _cli_dask.add_arguments(p)
     return p
 
 
@@ -215,6 +218,13 @@ def _cmd_warc(argv: Sequence[str], out: IO[bytes]) -> int:
     ns = _warc_parser().parse_args(argv)
     if ns.workers < 1:
         raise UserError("--workers must be at least 1")
+    if ns.dask:
+        from stream_mf2 import _cli_dask
+
+        try:
+            return _cli_dask.run(ns.files, ns, _parser_options(ns))
+        except ValueError as e:
+            raise UserError(str(e)) from None
     from stream_mf2.warc import WarcItem, WarcSummary, iter_warc, iter_warc_parallel
 
     # warcio logs repairs it makes to record headers; every damaged record is already an error

@@ -181,11 +181,11 @@ def pid_connected_to(port: int, pids: list[int]) -> int:
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:
-    """Two worker processes with one thread each, on 127.0.0.1, no dashboard (no port clashes)."""
+    """Two worker processes with one thread each, on 127.0.0.1; the scheduler's HTTP port is a free one."""
     from distributed import Client, LocalCluster
 
     with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1",
-                      dashboard_address=None) as cluster, Client(cluster) as c:
+                      dashboard_address=":0") as cluster, Client(cluster) as c:
         yield c
 
 
@@ -308,3 +308,52 @@ def test_a_worker_killed_mid_task_loses_and_duplicates_nothing(client: Any, warc
     assert doc is not None
     assert merged_lines(doc, out) == single_process_lines(warcs, tmp_path)
     assert len([n for n in os.listdir(out) if n.startswith("part-") and not n.endswith(_dask.MANIFEST_SUFFIX)]) == len(warcs)
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "stream_mf2", "warc", *args], capture_output=True, cwd=REPO,
+                          env=_env(), timeout=WAIT * 2, check=False)
+
+
+def test_cli_run_killed_then_rerun_completes_without_duplicates(warcs: list[Path], tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    files = {warcs[2].name: warcs[2].read_bytes()}
+    with gated_server(files, gated=warcs[2].name) as server:
+        inputs = [str(warcs[0]), str(warcs[1]), server.url(warcs[2].name), str(warcs[3])]
+        cmd = [sys.executable, "-m", "stream_mf2", "warc", *inputs, "--dask", "local:2", "--output-dir", str(out)]
+        # Its own session, so the run, its cluster's nanny and worker processes can be killed together.
+        proc = subprocess.Popen(cmd, cwd=REPO, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                start_new_session=True)
+        first_part = threading.Event()
+        seen: list[str] = []
+
+        def watch() -> None:
+            assert proc.stderr is not None
+            for raw in proc.stderr:
+                line = raw.decode(errors="replace")
+                seen.append(line)
+                if "] done part-" in line:
+                    first_part.set()
+
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
+        try:
+            assert first_part.wait(WAIT), "".join(seen)
+            assert server.held.wait(WAIT)  # the HTTP input is mid-read: the run cannot have finished
+        finally:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(WAIT)
+            watcher.join(WAIT)
+        server.release.set()
+        assert not (out / _dask.SUMMARY_NAME).exists()
+        written_before = {n for n in os.listdir(out) if n.endswith(_dask.MANIFEST_SUFFIX)}
+        assert written_before
+
+        again = run_cli(*inputs, "--dask", "local:2", "--output-dir", str(out))
+        assert again.returncode == 0, again.stderr.decode()
+    doc = _dask.read_summary(str(out))
+    assert doc is not None
+    assert doc["parts_skipped"] == len(written_before)
+    assert doc["parts_written"] == len(inputs) - len(written_before)
+    assert merged_lines(doc, out) == single_process_lines(warcs, tmp_path)
+    assert not [n for n in os.listdir(out) if ".tmp-" in n]

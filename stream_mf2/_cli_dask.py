@@ -66,16 +66,17 @@ def parse_dask_target(value: str) -> tuple[str, int | None]:
 @contextlib.contextmanager
 def connect(target: str) -> Iterator[Any]:
     """A ``distributed.Client`` for a ``--dask`` value; a local cluster lives as long as the block."""
-    from distributed import Client, LocalCluster
+    import distributed
 
+    dist: Any = distributed  # its constructors carry no type hints
     kind, n = parse_dask_target(target)
     if kind != "local":
-        with Client(kind) as client:
+        with dist.Client(kind) as client:
             yield client
         return
     # The scheduler's HTTP server (and dashboard, when bokeh is installed) on a free port: runs never clash.
-    with LocalCluster(n_workers=n or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                      host="127.0.0.1", dashboard_address=":0") as cluster, Client(cluster) as client:
+    with dist.LocalCluster(n_workers=n or os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                           host="127.0.0.1", dashboard_address=":0") as cluster, dist.Client(cluster) as client:
         yield client
 
 
@@ -126,8 +127,8 @@ def run(inputs: Sequence[str], ns: argparse.Namespace, options: dict[str, Any],
           f"complete, {doc['failed_inputs']} failed; {doc['records']} records, {doc['items']} items, "
           f"{doc['errors']} errors; {doc['seconds']:.2f} s; summary in {ns.output_dir}/{_dask.SUMMARY_NAME}",
           file=sys.stderr, flush=True)
-    for f in summary.failed:
-        print(f"{PROG}: failed: {f['input']}: {f['error']}", file=sys.stderr)
+    for failure in summary.failed:
+        print(f"{PROG}: failed: {failure['input']}: {failure['error']}", file=sys.stderr)
     if not summary.failed:
         return EXIT_OK
     return EXIT_ALL_FAILED if not summary.parts else EXIT_SOME_FAILED

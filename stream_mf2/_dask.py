@@ -127,7 +127,10 @@ class _Folder:
     def fs(self) -> Any:
         import fsspec
 
-        fs, _ = fsspec.core.url_to_fs(self.url, **self.storage_options)
+        fs, _ = fsspec.core.url_to_fs(self.url, **options_for(self.url, self.storage_options))
+        # fsspec caches listings per instance (and instances per process): another worker may have
+        # written since, and a stale listing must never hide or invent a part.
+        fs.invalidate_cache()
         return fs
 
     def makedirs(self) -> None:
@@ -236,6 +239,15 @@ class _Folder:
             with contextlib.suppress(Exception):
                 fs.rm(u)
         return len(urls)
+
+
+def options_for(url: str, storage_options: dict[str, Any]) -> dict[str, Any]:
+    """The fsspec options for ``url``: ``storage_options`` maps a protocol (``"s3"``) to its options."""
+    protocol = url.split("://", 1)[0] if "://" in url else "file"
+    found = storage_options.get(protocol)
+    if found is None and protocol in ("s3a", "s3n"):
+        found = storage_options.get("s3")
+    return dict(found or {})
 
 
 def _fsync_dir(path: str) -> None:
@@ -388,7 +400,7 @@ def _open_input(name: str, storage_options: dict[str, Any]) -> Iterator[IO[bytes
         return
     import fsspec
 
-    with fsspec.open(name, "rb", **storage_options) as f:
+    with fsspec.open(name, "rb", **options_for(name, storage_options)) as f:
         yield f
 
 
@@ -470,7 +482,10 @@ def run_warc_dask(
     """Process ``inputs`` on ``client``'s cluster, one task and one part per input file.
 
     ``output_dir`` is a local folder or an fsspec URL (``s3://bucket/prefix``) that
-    every worker can reach; ``storage_options`` go to fsspec for inputs and outputs.
+    every worker can reach. ``storage_options`` maps an fsspec protocol to its options
+    (``{"s3": {"endpoint_url": ..., "key": ..., "secret": ...}}``), used for inputs and
+    outputs of that protocol; without it fsspec's own configuration and the usual
+    environment variables (``AWS_*``, ``FSSPEC_S3_*``) apply.
     ``options`` are the parse options of a single-process run. Parts already complete
     in ``output_dir`` (part and manifest verify) are kept, not redone, so calling this
     again after an interruption finishes the job. ``on_result(result, finished,

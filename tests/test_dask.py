@@ -357,3 +357,50 @@ def test_cli_run_killed_then_rerun_completes_without_duplicates(warcs: list[Path
     assert doc["parts_written"] == len(inputs) - len(written_before)
     assert merged_lines(doc, out) == single_process_lines(warcs, tmp_path)
     assert not [n for n in os.listdir(out) if ".tmp-" in n]
+
+
+@pytest.fixture(scope="module")
+def s3() -> Iterator[dict[str, Any]]:
+    """moto's S3 server on 127.0.0.1 (a real HTTP server speaking the S3 API); fsspec options to reach it."""
+    pytest.importorskip("s3fs", reason="s3fs is not installed")
+    moto_server = pytest.importorskip("moto.server", reason="moto[server] is not installed")
+    server = moto_server.ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    try:
+        server.start()
+    except OSError as e:
+        pytest.skip(f"moto's S3 server cannot start here: {e}")
+    host, port = server.get_host_and_port()
+    options = {"endpoint_url": f"http://{host}:{port}", "key": "testing", "secret": "testing",
+               "client_kwargs": {"region_name": "eu-west-1"}}
+    try:
+        yield options
+    finally:
+        server.stop()
+
+
+def test_inputs_from_s3_and_http_parts_to_s3(client: Any, warcs: list[Path], s3: dict[str, Any],
+                                             tmp_path: Path) -> None:
+    import s3fs
+
+    fs = s3fs.S3FileSystem(**s3)
+    fs.mkdir("archive")
+    for p in warcs[:2]:
+        fs.put_file(str(p), f"archive/in/{p.name}")
+    with gated_server({p.name: p.read_bytes() for p in warcs[2:]}) as server:
+        inputs = [f"s3://archive/in/{warcs[0].name}", f"s3://archive/in/{warcs[1].name}",
+                  *(server.url(p.name) for p in warcs[2:])]
+        summary = _dask.run_warc_dask(client, inputs, "s3://archive/out", storage_options={"s3": s3})
+        assert not summary.failed and summary.done == len(inputs)
+        again = _dask.run_warc_dask(client, inputs, "s3://archive/out", storage_options={"s3": s3})
+        assert again.skipped == len(inputs)
+    fs.invalidate_cache()
+    doc = _dask.read_summary("s3://archive/out", {"s3": s3})
+    assert doc is not None
+    local = tmp_path / "parts"
+    local.mkdir()
+    for p in doc["parts"]:
+        fs.get_file(f"archive/out/{p['part']}", str(local / p["part"]))
+    assert merged_lines(doc, local) == single_process_lines(warcs, tmp_path)
+    names = sorted(n.rsplit("/", 1)[1] for n in fs.ls("archive/out", detail=False))
+    parts = sorted(p["part"] for p in doc["parts"])
+    assert names == sorted([*parts, *(p + _dask.MANIFEST_SUFFIX for p in parts), _dask.SUMMARY_NAME])

@@ -404,3 +404,19 @@ def test_inputs_from_s3_and_http_parts_to_s3(client: Any, warcs: list[Path], s3:
     names = sorted(n.rsplit("/", 1)[1] for n in fs.ls("archive/out", detail=False))
     parts = sorted(p["part"] for p in doc["parts"])
     assert names == sorted([*parts, *(p + _dask.MANIFEST_SUFFIX for p in parts), _dask.SUMMARY_NAME])
+
+
+def test_without_the_extra_the_core_works_and_dask_says_what_to_install(warcs: list[Path], tmp_path: Path) -> None:
+    # A fresh interpreter where distributed and fsspec cannot be imported (as when the extra is not installed).
+    code = ("import sys; sys.modules['distributed'] = None; sys.modules['fsspec'] = None\n"
+            "from stream_mf2.cli import main\n"
+            "raise SystemExit(main(sys.argv[1:]))\n")
+    plain = subprocess.run([sys.executable, "-c", code, "warc", str(warcs[0]), "-o", str(tmp_path / "a.jsonl")],
+                           capture_output=True, cwd=REPO, env=_env(), timeout=WAIT, check=False)
+    assert plain.returncode == 0, plain.stderr.decode()
+    dask = subprocess.run([sys.executable, "-c", code, "warc", str(warcs[0]), "--dask", "local:1",
+                           "--output-dir", str(tmp_path / "out")],
+                          capture_output=True, cwd=REPO, env=_env(), timeout=WAIT, check=False)
+    assert dask.returncode == 1
+    err = dask.stderr.decode()
+    assert "pip install 'stream-mf2[dask]'" in err and "Traceback" not in err

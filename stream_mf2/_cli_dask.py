@@ -14,14 +14,12 @@ import importlib.util
 import os
 import sys
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from stream_mf2.warc_run import Options
 
 PROG = "stream-mf2 warc"
-
-#: Exit statuses of a Dask run (the same meaning as a single-process run's).
-EXIT_OK = 0
-EXIT_SOME_FAILED = 3
-EXIT_ALL_FAILED = 4
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -93,15 +91,32 @@ def dashboard_link(client: Any, local: bool) -> str:
     return f"dashboard {client.dashboard_link}"
 
 
-def run(inputs: Sequence[str], ns: argparse.Namespace, options: dict[str, Any],
-        summary_json: str | None = None) -> int:
-    """Run ``inputs`` on the cluster named by ``ns.dask``; the exit status."""
+def check(ns: argparse.Namespace) -> str | None:
+    """What is wrong with the ``--dask`` options combined with the others, if anything."""
+    if not ns.dask:
+        return "--output-dir and --part-format need --dask" if ns.output_dir else None
+    if not ns.output_dir:
+        return "--dask needs --output-dir (each input becomes a part file there)"
+    if ns.output:
+        return "--dask writes parts to --output-dir, not to -o"
+    if ns.offset is not None or ns.length is not None:
+        return "--offset and --length read one record: run them without --dask"
+    try:
+        parse_dask_target(ns.dask)
+    except ValueError as e:
+        return str(e)
+    return None
+
+
+def run(inputs: Sequence[str], ns: argparse.Namespace, options: Options, summary_json: str | None = None) -> int:
+    """Run ``inputs`` on the cluster named by ``ns.dask``; the exit status.
+
+    ``--resume`` changes nothing here: a Dask run always keeps the parts that are
+    already complete. ``--workers`` does not apply (one task per file instead).
+    """
     from stream_mf2 import _dask
 
-    if not ns.output_dir:
-        raise ValueError("--dask needs --output-dir (each input becomes a part file there)")
     _dask.require_extra()
-    parse_dask_target(ns.dask)
     with connect(ns.dask) as client:
         link = dashboard_link(client, ns.dask.startswith("local"))
         workers = len(client.scheduler_info().get("workers", {}))
@@ -123,12 +138,10 @@ def run(inputs: Sequence[str], ns: argparse.Namespace, options: dict[str, Any],
         with open(summary_json, "w", encoding="utf-8") as f:
             json.dump(doc, f, indent=1)
             f.write("\n")
-    print(f"{PROG}: {doc['inputs']} inputs: {doc['parts_written']} parts written, {doc['parts_skipped']} already "
-          f"complete, {doc['failed_inputs']} failed; {doc['records']} records, {doc['items']} items, "
+    print(f"{PROG}: {doc['files']} inputs: {doc['parts_written']} parts written, {doc['parts_skipped']} already "
+          f"complete, {doc['files_failed']} failed; {doc['records']} records, {doc['items']} items, "
           f"{doc['errors']} errors; {doc['seconds']:.2f} s; summary in {ns.output_dir}/{_dask.SUMMARY_NAME}",
           file=sys.stderr, flush=True)
     for failure in summary.failed:
         print(f"{PROG}: failed: {failure['input']}: {failure['error']}", file=sys.stderr)
-    if not summary.failed:
-        return EXIT_OK
-    return EXIT_ALL_FAILED if not summary.parts else EXIT_SOME_FAILED
+    return summary.status

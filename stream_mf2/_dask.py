@@ -41,13 +41,15 @@ import re
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, cast
 
 from stream_mf2.errors import StreamMF2Error
 
 if TYPE_CHECKING:
     from distributed import Client
+
+    from stream_mf2.warc_run import FileSummary, Options
 
 #: Version of the manifest and run-summary documents.
 MANIFEST_SCHEMA = 1
@@ -111,7 +113,6 @@ class _Folder:
     """An output folder: local (plain OS calls, fsync) or an fsspec file system."""
 
     url: str
-    storage_options: dict[str, Any] = field(default_factory=dict)
 
     @property
     def local(self) -> bool:
@@ -127,7 +128,7 @@ class _Folder:
     def fs(self) -> Any:
         import fsspec
 
-        fs, _ = fsspec.core.url_to_fs(self.url, **options_for(self.url, self.storage_options))
+        fs, _ = fsspec.core.url_to_fs(self.url)
         # fsspec caches listings per instance (and instances per process): another worker may have
         # written since, and a stale listing must never hide or invent a part.
         fs.invalidate_cache()
@@ -219,6 +220,21 @@ class _Folder:
                 fs.rm(tmp_url)
             raise
 
+    def commit_file(self, local: str, name: str) -> tuple[int, str]:
+        """Move (locally) or upload the finished file ``local`` to ``name``, atomically; its size and SHA-256."""
+        size, sha = _file_digest(local)
+        if self.local:
+            with open(local, "rb") as f:
+                os.fsync(f.fileno())
+            os.replace(local, self.join(name))
+            _fsync_dir(self.path)
+        else:
+            with open(local, "rb") as src, self.atomic_write(name) as dst:
+                while block := src.read(1 << 20):
+                    dst.write(block)
+            os.unlink(local)
+        return size, sha
+
     def remove_temporaries(self) -> int:
         """Delete the ``*.tmp-*`` files left by attempts that died; returns how many."""
         if self.local:
@@ -241,13 +257,14 @@ class _Folder:
         return len(urls)
 
 
-def options_for(url: str, storage_options: dict[str, Any]) -> dict[str, Any]:
-    """The fsspec options for ``url``: ``storage_options`` maps a protocol (``"s3"``) to its options."""
-    protocol = url.split("://", 1)[0] if "://" in url else "file"
-    found = storage_options.get(protocol)
-    if found is None and protocol in ("s3a", "s3n"):
-        found = storage_options.get("s3")
-    return dict(found or {})
+def _file_digest(path: str) -> tuple[int, str]:
+    h = hashlib.sha256()
+    size = 0
+    with open(path, "rb") as f:
+        while block := f.read(1 << 20):
+            h.update(block)
+            size += len(block)
+    return size, h.hexdigest()
 
 
 def _fsync_dir(path: str) -> None:
@@ -262,7 +279,7 @@ def _fsync_dir(path: str) -> None:
 # -- one task -------------------------------------------------------------------------------------
 
 
-class _HashingWriter:
+class _HashingStream:
     """Passes writes through to a file and keeps the SHA-256 and size of what was written."""
 
     def __init__(self, f: IO[bytes]) -> None:
@@ -276,40 +293,50 @@ class _HashingWriter:
         self._f.write(data)
         return len(data)
 
-    def tell(self) -> int:
-        return self.size
-
     def flush(self) -> None:
         self._f.flush()
 
-    @property
-    def closed(self) -> bool:
-        return False
 
-    def writable(self) -> bool:
-        return True
+class _FileFailed(Exception):
+    """The input could not be read: its part must not be committed."""
 
-    def seekable(self) -> bool:
-        return False
 
-    def readable(self) -> bool:
-        return False
+class _Lines:
+    """Passes schema lines to a writer and keeps the input-level error line, if any."""
+
+    def __init__(self, writer: Any) -> None:
+        self._writer = writer
+        self.file_error: dict[str, Any] | None = None
+
+    def write(self, line: dict[str, Any]) -> None:
+        if line.get("kind") == "error" and line.get("scope") == "file":
+            self.file_error = line
+        self._writer.write(line)
 
 
 @dataclass(frozen=True, slots=True)
 class PartTask:
-    """What one task needs: everything is plain data, so it pickles small."""
+    """What one task needs: all plain data, so it pickles small."""
 
     input: str
     output_dir: str
     part: str
     fmt: str
-    options: dict[str, Any]
-    storage_options: dict[str, Any]
+    options: Options
+    storage_options: dict[str, dict[str, Any]]
+
+
+def part_files(part: str) -> list[str]:
+    """The files of a part: one for JSON Lines, three tables for Parquet (items, records, errors)."""
+    if part.endswith(".parquet"):
+        from stream_mf2._outputs import parquet_paths
+
+        return list(parquet_paths(part).values())
+    return [part]
 
 
 def verified_manifest(folder: _Folder, part: str) -> dict[str, Any] | None:
-    """The part's manifest if the part and manifest exist and agree (size and SHA-256), else ``None``."""
+    """The part's manifest if it and every file it lists exist and agree (size, SHA-256), else ``None``."""
     raw = folder.read_bytes(part + MANIFEST_SUFFIX)
     if raw is None:
         return None
@@ -319,47 +346,106 @@ def verified_manifest(folder: _Folder, part: str) -> dict[str, Any] | None:
         return None
     if not isinstance(manifest, dict) or manifest.get("part") != part:
         return None
-    if folder.size(part) != manifest.get("bytes"):
+    files = manifest.get("files")
+    if not isinstance(files, list) or [f.get("name") for f in files] != part_files(part):
         return None
-    if folder.sha256(part) != manifest.get("sha256"):
-        return None
+    for f in files:
+        if folder.size(f["name"]) != f.get("bytes") or folder.sha256(f["name"]) != f.get("sha256"):
+            return None
     return manifest
+
+
+def _use_storage_options(storage_options: dict[str, dict[str, Any]]) -> None:
+    """Make ``storage_options`` fsspec's defaults in this process (per protocol), for inputs and outputs."""
+    if not storage_options:
+        return
+    import fsspec.config
+
+    for protocol, opts in storage_options.items():
+        fsspec.config.conf.setdefault(protocol, {}).update(opts)
+
+
+def _write_jsonl(task: PartTask, folder: _Folder) -> tuple[FileSummary, list[dict[str, Any]]]:
+    from stream_mf2 import _outputs
+    from stream_mf2.warc_run import process_input
+
+    compressor: Any = {"jsonl.gz": _outputs._Gzip, "jsonl.zst": _outputs._Zstd}.get(task.fmt, _outputs._Compressor)()
+    with folder.atomic_write(task.part) as raw:
+        out = _HashingStream(raw)
+        writer = _outputs.JsonlWriter(None, compressor=compressor, stream=out)
+        lines = _Lines(writer)
+        summary = process_input(task.input, lines, task.options)
+        if summary.failed:
+            raise _FileFailed(lines.file_error)
+        writer.close()
+    return summary, [{"name": task.part, "bytes": out.size, "sha256": out.sha.hexdigest()}]
+
+
+def _write_parquet(task: PartTask, folder: _Folder) -> tuple[FileSummary, list[dict[str, Any]]]:
+    import tempfile
+
+    from stream_mf2 import _outputs
+    from stream_mf2.warc_run import process_input
+
+    # pyarrow writes local files: next to the parts when they are local (the move is a rename),
+    # else in a temporary folder on the worker, uploaded when complete.
+    where = folder.path if folder.local else None
+    with tempfile.TemporaryDirectory(prefix=f"{task.part}{_TMP_MARK}", dir=where) as tmp:
+        local = os.path.join(tmp, task.part)
+        writer = _outputs.ParquetWriter(local)
+        lines = _Lines(writer)
+        try:
+            summary = process_input(task.input, lines, task.options)
+        except BaseException:
+            writer.abandon()
+            raise
+        if summary.failed:
+            writer.abandon()
+            raise _FileFailed(lines.file_error)
+        writer.close()
+        files = []
+        for path, name in zip(part_files(local), part_files(task.part), strict=True):
+            size, sha = folder.commit_file(path, name)
+            files.append({"name": name, "bytes": size, "sha256": sha})
+    return summary, files
 
 
 def run_part(task: PartTask) -> dict[str, Any]:
     """Run on a worker: write the part and manifest of one input, unless they already verify.
 
     Returns the manifest, with ``"status"``: ``"done"`` (written now), ``"skipped"``
-    (found complete), or ``"failed"`` (the input could not be read; ``"error"`` says
-    why, and nothing was written).
+    (found complete), or ``"failed"`` (the input could not be read: ``"error"`` says
+    why, ``"line"`` is its ``error`` line, and nothing was written).
     """
-    folder = _Folder(task.output_dir, task.storage_options)
+    _use_storage_options(task.storage_options)
+    folder = _Folder(task.output_dir)
     found = verified_manifest(folder, task.part)
     if found is not None:
         return {**found, "status": "skipped"}
-    t0 = time.perf_counter()
     try:
-        with folder.atomic_write(task.part) as raw:
-            out = _HashingWriter(raw)
-            counts = _process(task.input, out, task.fmt, task.options, task.storage_options)
-    except (StreamMF2Error, OSError, ValueError) as e:
-        return {"input": task.input, "part": task.part, "status": "failed", "error": _one_line(e)}
+        summary, files = (_write_parquet if task.fmt == "parquet" else _write_jsonl)(task, folder)
+    except _FileFailed as e:
+        line = e.args[0] if e.args and isinstance(e.args[0], dict) else None
+        message = line.get("message") if line else "the input could not be read"
+        return {"input": task.input, "part": task.part, "status": "failed", "error": message, "line": line}
     manifest: dict[str, Any] = {
         "kind": "manifest",
         "schema": MANIFEST_SCHEMA,
         "input": task.input,
         "part": task.part,
         "format": task.fmt,
-        "records": counts.get("records", 0),
-        "html_records": counts.get("html_records", 0),
-        "items": counts.get("items", 0),
-        "errors": counts.get("errors", 0),
-        "input_bytes": counts.get("bytes_read", 0),
-        "bytes": out.size,
-        "sha256": out.sha.hexdigest(),
-        "seconds": round(time.perf_counter() - t0, 6),
-        "summary": counts,
+        "records": summary.records,
+        "html_records": summary.html_records,
+        "items": summary.items,
+        "errors": summary.errors,
+        "skipped": summary.skipped,
+        "input_bytes": summary.bytes,
+        "seconds": round(summary.seconds, 6),
+        "bytes": sum(f["bytes"] for f in files),
+        "sha256": files[0]["sha256"],
+        "files": files,
     }
+    # The manifest is written after the part: a part without one is redone, never trusted.
     with folder.atomic_write(task.part + MANIFEST_SUFFIX) as f:
         f.write(json.dumps(manifest, indent=1, sort_keys=True).encode("utf-8") + b"\n")
     return {**manifest, "status": "done"}
@@ -367,41 +453,6 @@ def run_part(task: PartTask) -> dict[str, Any]:
 
 def _one_line(e: BaseException) -> str:
     return " ".join(str(e).split()) or type(e).__name__
-
-
-def _process(input_name: str, out: _HashingWriter, fmt: str, options: dict[str, Any],
-             storage_options: dict[str, Any]) -> dict[str, Any]:
-    """Read one input and write its entries to ``out`` in ``fmt``; the input's counts."""
-    import gzip
-
-    from stream_mf2._json import dumps
-    from stream_mf2.warc import WarcItem, iter_warc
-
-    if fmt != "jsonl.gz":
-        raise ValueError(f"part format {fmt!r} is not supported yet")
-    with _open_input(input_name, storage_options) as src, gzip.GzipFile(fileobj=out, mode="wb", mtime=0) as gz:
-        reader = iter_warc(src, **options)
-        for entry in reader:
-            line: dict[str, Any]
-            if isinstance(entry, WarcItem):
-                line = {"kind": "item", "uri": entry.uri, "record_id": entry.record_id, "item": entry.item}
-            else:
-                line = {"kind": "error", "error": entry.message, "record_id": entry.record_id,
-                        "offset": entry.offset, "uri": entry.uri}
-            gz.write(dumps(line))
-        return reader.summary.as_dict()
-
-
-@contextlib.contextmanager
-def _open_input(name: str, storage_options: dict[str, Any]) -> Iterator[IO[bytes]]:
-    if "://" not in name:
-        with open(name, "rb") as f:
-            yield f
-        return
-    import fsspec
-
-    with fsspec.open(name, "rb", **options_for(name, storage_options)) as f:
-        yield f
 
 
 # -- the run --------------------------------------------------------------------------------------
@@ -412,8 +463,8 @@ class DaskRunSummary:
     """What a run did: one entry per input, in input order, and totals over the parts."""
 
     output_dir: str
-    parts: list[dict[str, Any]]  #: manifests (with ``status``) of the inputs that have a part
-    failed: list[dict[str, Any]]  #: ``{"input", "part", "error"}`` of the inputs that failed
+    parts: list[dict[str, Any]]  #: manifests (with ``status``) of the inputs that have a part, in input order
+    failed: list[dict[str, Any]]  #: ``{"input", "part", "error", "line"}`` of the inputs that failed
     seconds: float
     temporaries_removed: int = 0
 
@@ -427,36 +478,55 @@ class DaskRunSummary:
         """Parts found complete and left alone."""
         return sum(1 for p in self.parts if p.get("status") == "skipped")
 
+    @property
+    def status(self) -> int:
+        """Exit status, as the single-process command's: 0, 3 (some inputs failed) or 4 (all did)."""
+        from stream_mf2.warc_run import EXIT_ALL_FAILED, EXIT_OK, EXIT_SOME_FAILED
+
+        if not self.failed:
+            return EXIT_OK
+        return EXIT_SOME_FAILED if self.parts else EXIT_ALL_FAILED
+
     def total(self, key: str) -> int:
         """Sum of a manifest count over all parts (``records``, ``items``, ``errors``, ``bytes``, …)."""
         return sum(int(p.get(key, 0)) for p in self.parts)
 
     def as_dict(self) -> dict[str, Any]:
-        """The JSON form written to ``_summary.json``."""
+        """The JSON form written to ``_summary.json``: the single-process summary's counts, then the parts."""
+        from stream_mf2.warc_run import SCHEMA_VERSION
+
         return {
             "kind": "summary",
-            "schema": MANIFEST_SCHEMA,
-            "output_dir": self.output_dir,
-            "inputs": len(self.parts) + len(self.failed),
-            "parts_written": self.done,
-            "parts_skipped": self.skipped,
-            "failed_inputs": len(self.failed),
+            "schema": SCHEMA_VERSION,
+            "files": len(self.parts) + len(self.failed),
+            "files_failed": len(self.failed),
             "records": self.total("records"),
             "html_records": self.total("html_records"),
             "items": self.total("items"),
-            "errors": self.total("errors"),
+            # A failed input counts its error line, as in the single-process summary.
+            "errors": self.total("errors") + len(self.failed),
+            "skipped": self.total("skipped"),
+            "output_dir": self.output_dir,
+            "parts_written": self.done,
+            "parts_skipped": self.skipped,
             "input_bytes": self.total("input_bytes"),
             "bytes": self.total("bytes"),
             "seconds": round(self.seconds, 6),
-            "parts": [{k: v for k, v in p.items() if k != "summary"} for p in self.parts],
+            "parts": self.parts,
             "failed": self.failed,
         }
 
 
 def plan(inputs: Sequence[str], output_dir: str, fmt: str = "jsonl.gz", *,
-         options: dict[str, Any] | None = None,
-         storage_options: dict[str, Any] | None = None) -> list[PartTask]:
+         options: Options | None = None,
+         storage_options: dict[str, dict[str, Any]] | None = None) -> list[PartTask]:
     """One :class:`PartTask` per distinct input, in input order."""
+    import dataclasses
+
+    from stream_mf2.warc_run import Options
+
+    # A task reads its file in its own worker process: no process pool inside it.
+    opts = dataclasses.replace(options or Options(), workers=1)
     seen: set[str] = set()
     tasks: list[PartTask] = []
     for name in inputs:
@@ -464,8 +534,7 @@ def plan(inputs: Sequence[str], output_dir: str, fmt: str = "jsonl.gz", *,
         if canon in seen:
             continue  # the same input twice is one part
         seen.add(canon)
-        tasks.append(PartTask(canon, output_dir, part_name(canon, fmt), fmt, dict(options or {}),
-                              dict(storage_options or {})))
+        tasks.append(PartTask(canon, output_dir, part_name(canon, fmt), fmt, opts, dict(storage_options or {})))
     return tasks
 
 
@@ -475,22 +544,26 @@ def run_warc_dask(
     output_dir: str,
     *,
     fmt: str = "jsonl.gz",
-    options: dict[str, Any] | None = None,
-    storage_options: dict[str, Any] | None = None,
+    options: Options | None = None,
+    storage_options: dict[str, dict[str, Any]] | None = None,
     on_result: Callable[[dict[str, Any], int, int], None] | None = None,
 ) -> DaskRunSummary:
     """Process ``inputs`` on ``client``'s cluster, one task and one part per input file.
 
-    ``output_dir`` is a local folder or an fsspec URL (``s3://bucket/prefix``) that
-    every worker can reach. ``storage_options`` maps an fsspec protocol to its options
-    (``{"s3": {"endpoint_url": ..., "key": ..., "secret": ...}}``), used for inputs and
-    outputs of that protocol; without it fsspec's own configuration and the usual
-    environment variables (``AWS_*``, ``FSSPEC_S3_*``) apply.
-    ``options`` are the parse options of a single-process run. Parts already complete
-    in ``output_dir`` (part and manifest verify) are kept, not redone, so calling this
-    again after an interruption finishes the job. ``on_result(result, finished,
-    total)`` is called as each task ends (progress). Returns the merged summary, which
-    is also written to ``<output_dir>/_summary.json``.
+    ``inputs`` are local paths (made absolute: every worker must see them at the same
+    path), ``http(s)://`` URLs or fsspec URLs; ``output_dir`` is a local folder or an
+    fsspec URL (``s3://bucket/prefix``) that every worker can reach. ``fmt`` is the
+    part format (``jsonl.gz``, ``jsonl``, ``jsonl.zst``, ``parquet``); ``options`` the
+    :class:`stream_mf2.warc_run.Options` of a single-process run (parser options, types,
+    limits). ``storage_options`` maps an fsspec protocol to its options
+    (``{"s3": {"endpoint_url": ..., "key": ..., "secret": ...}}``), applied on the
+    workers to inputs and outputs of that protocol; without it fsspec's configuration
+    and the usual environment variables (``AWS_*``, ``FSSPEC_S3_*``) apply.
+
+    Parts already complete in ``output_dir`` (part and manifest verify) are kept, not
+    redone, so calling this again after an interruption finishes the job.
+    ``on_result(result, finished, total)`` is called as each task ends (progress).
+    Returns the merged summary, also written to ``<output_dir>/_summary.json``.
     """
     require_extra()
     from distributed import as_completed
@@ -498,12 +571,15 @@ def run_warc_dask(
     completed = cast("Callable[[list[Any]], Iterator[Any]]", as_completed)
     t0 = time.perf_counter()
     tasks = plan(inputs, output_dir, fmt, options=options, storage_options=storage_options)
-    folder = _Folder(output_dir, dict(storage_options or {}))
+    _use_storage_options(dict(storage_options or {}))
+    folder = _Folder(output_dir)
     folder.makedirs()
-    # The key is the part name: the scheduler holds one task per part, however often it is asked.
-    futures = {
-        client.submit(run_part, t, key=f"stream-mf2-{t.part}", pure=False, retries=0): t for t in tasks
-    }
+    # Keys are unique to this call: a finished task of an earlier call (same part name, maybe
+    # another output folder) still known to the scheduler must not stand in for this one.
+    # Exactly-once rests on the part files, not on keys.
+    run_id = uuid.uuid4().hex[:12]
+    futures = {client.submit(run_part, t, key=f"stream-mf2-{t.part}-{run_id}", pure=False, retries=0): t
+               for t in tasks}
     results: dict[str, dict[str, Any]] = {}
     for finished, fut in enumerate(completed(list(futures)), 1):
         task = futures[fut]
@@ -511,12 +587,12 @@ def run_warc_dask(
             result = fut.result()
         except Exception as e:  # a task that raised, or killed its workers too often (KilledWorker)
             result = {"input": task.input, "part": task.part, "status": "failed",
-                      "error": f"{type(e).__name__}: {_one_line(e)}"}
+                      "error": f"{type(e).__name__}: {_one_line(e)}", "line": None}
         results[task.part] = result
         if on_result is not None:
             on_result(result, finished, len(tasks))
     parts = [results[t.part] for t in tasks if results[t.part].get("status") != "failed"]
-    failed: list[dict[str, Any]] = [{k: results[t.part].get(k) for k in ("input", "part", "error")}
+    failed = [{k: results[t.part].get(k) for k in ("input", "part", "error", "line")}
               for t in tasks if results[t.part].get("status") == "failed"]
     summary = DaskRunSummary(output_dir, parts, failed, time.perf_counter() - t0)
     summary.temporaries_removed = folder.remove_temporaries()
@@ -525,7 +601,8 @@ def run_warc_dask(
     return summary
 
 
-def read_summary(output_dir: str, storage_options: dict[str, Any] | None = None) -> dict[str, Any] | None:
+def read_summary(output_dir: str, storage_options: dict[str, dict[str, Any]] | None = None) -> dict[str, Any] | None:
     """The ``_summary.json`` of an output folder, ``None`` when there is none."""
-    raw = _Folder(output_dir, dict(storage_options or {})).read_bytes(SUMMARY_NAME)
+    _use_storage_options(dict(storage_options or {}))
+    raw = _Folder(output_dir).read_bytes(SUMMARY_NAME)
     return None if raw is None else dict(json.loads(raw))

@@ -250,6 +250,12 @@ class Parser:
         return None if self._input_kind is str else self._decoder.encoding
 
     @property
+    def encoding_source(self) -> str | None:
+        """What chose the encoding: ``"bom"``, ``"transport"``, ``"meta"``, ``"xml"``, ``"utf8-detect"``,
+        ``"default"``, ``"meta-change"`` or ``"meta-reparse"`` (``None`` until decided, or for str input)."""
+        return None if self._input_kind is str else self._decoder.source
+
+    @property
     def encoding_confidence(self) -> str | None:
         """``"certain"`` or ``"tentative"``, as the spec names them."""
         return None if self._input_kind is str else self._decoder.confidence

@@ -22,9 +22,12 @@ task (a few milliseconds) is noise and files are the natural unit of retry.
 Nothing is split below the file.
 
 An input that cannot be read at all (missing, refused, not a WARC) fails its
-own task only: no part is written for it (so a rerun tries it again), and the
-final summary lists it with its error. Damaged records inside a readable file
-are ``error`` lines of its part, as in the single-process output.
+own task only: its part holds the ``error`` lines a single-process run writes
+for it, its manifest says ``failed`` (so a rerun tries it again), and the final
+summary lists it with its error. Damaged records inside a readable file are
+``error`` lines of its part, as in the single-process output. A task that ends
+without a part (it raised, or its workers kept dying: Dask's ``KilledWorker``)
+is listed the same way.
 
 This module imports ``distributed`` and ``fsspec`` only when used; they come
 with the ``dask`` extra (``pip install 'stream-mf2[dask]'``).
@@ -297,20 +300,20 @@ class _HashingStream:
         self._f.flush()
 
 
-class _FileFailed(Exception):
-    """The input could not be read: its part must not be committed."""
+#: Error messages a manifest keeps (the part has them all).
+MANIFEST_MESSAGES = 5
 
 
 class _Lines:
-    """Passes schema lines to a writer and keeps the input-level error line, if any."""
+    """Passes schema lines to a writer and keeps the first error messages."""
 
     def __init__(self, writer: Any) -> None:
         self._writer = writer
-        self.file_error: dict[str, Any] | None = None
+        self.messages: list[str] = []
 
     def write(self, line: dict[str, Any]) -> None:
-        if line.get("kind") == "error" and line.get("scope") == "file":
-            self.file_error = line
+        if line.get("kind") == "error" and len(self.messages) < MANIFEST_MESSAGES:
+            self.messages.append(str(line.get("message")))
         self._writer.write(line)
 
 
@@ -365,7 +368,7 @@ def _use_storage_options(storage_options: dict[str, dict[str, Any]]) -> None:
         fsspec.config.conf.setdefault(protocol, {}).update(opts)
 
 
-def _write_jsonl(task: PartTask, folder: _Folder) -> tuple[FileSummary, list[dict[str, Any]]]:
+def _write_jsonl(task: PartTask, folder: _Folder) -> tuple[FileSummary, list[str], list[dict[str, Any]]]:
     from stream_mf2 import _outputs
     from stream_mf2.warc_run import process_input
 
@@ -375,13 +378,11 @@ def _write_jsonl(task: PartTask, folder: _Folder) -> tuple[FileSummary, list[dic
         writer = _outputs.JsonlWriter(None, compressor=compressor, stream=out)
         lines = _Lines(writer)
         summary = process_input(task.input, lines, task.options)
-        if summary.failed:
-            raise _FileFailed(lines.file_error)
         writer.close()
-    return summary, [{"name": task.part, "bytes": out.size, "sha256": out.sha.hexdigest()}]
+    return summary, lines.messages, [{"name": task.part, "bytes": out.size, "sha256": out.sha.hexdigest()}]
 
 
-def _write_parquet(task: PartTask, folder: _Folder) -> tuple[FileSummary, list[dict[str, Any]]]:
+def _write_parquet(task: PartTask, folder: _Folder) -> tuple[FileSummary, list[str], list[dict[str, Any]]]:
     import tempfile
 
     from stream_mf2 import _outputs
@@ -399,35 +400,28 @@ def _write_parquet(task: PartTask, folder: _Folder) -> tuple[FileSummary, list[d
         except BaseException:
             writer.abandon()
             raise
-        if summary.failed:
-            writer.abandon()
-            raise _FileFailed(lines.file_error)
         writer.close()
         files = []
         for path, name in zip(part_files(local), part_files(task.part), strict=True):
             size, sha = folder.commit_file(path, name)
             files.append({"name": name, "bytes": size, "sha256": sha})
-    return summary, files
+    return summary, lines.messages, files
 
 
 def run_part(task: PartTask) -> dict[str, Any]:
     """Run on a worker: write the part and manifest of one input, unless they already verify.
 
     Returns the manifest, with ``"status"``: ``"done"`` (written now), ``"skipped"``
-    (found complete), or ``"failed"`` (the input could not be read: ``"error"`` says
-    why, ``"line"`` is its ``error`` line, and nothing was written).
+    (found complete), or ``"failed"``: the input could not be read; its part holds the
+    ``error`` lines a single-process run writes for it, ``"error"`` the first message,
+    and a later run tries it again.
     """
     _use_storage_options(task.storage_options)
     folder = _Folder(task.output_dir)
     found = verified_manifest(folder, task.part)
-    if found is not None:
+    if found is not None and not found.get("failed"):
         return {**found, "status": "skipped"}
-    try:
-        summary, files = (_write_parquet if task.fmt == "parquet" else _write_jsonl)(task, folder)
-    except _FileFailed as e:
-        line = e.args[0] if e.args and isinstance(e.args[0], dict) else None
-        message = line.get("message") if line else "the input could not be read"
-        return {"input": task.input, "part": task.part, "status": "failed", "error": message, "line": line}
+    summary, messages, files = (_write_parquet if task.fmt == "parquet" else _write_jsonl)(task, folder)
     manifest: dict[str, Any] = {
         "kind": "manifest",
         "schema": MANIFEST_SCHEMA,
@@ -441,6 +435,8 @@ def run_part(task: PartTask) -> dict[str, Any]:
         "skipped": summary.skipped,
         "input_bytes": summary.bytes,
         "seconds": round(summary.seconds, 6),
+        "failed": summary.failed,
+        "error_messages": messages,
         "bytes": sum(f["bytes"] for f in files),
         "sha256": files[0]["sha256"],
         "files": files,
@@ -448,6 +444,8 @@ def run_part(task: PartTask) -> dict[str, Any]:
     # The manifest is written after the part: a part without one is redone, never trusted.
     with folder.atomic_write(task.part + MANIFEST_SUFFIX) as f:
         f.write(json.dumps(manifest, indent=1, sort_keys=True).encode("utf-8") + b"\n")
+    if summary.failed:
+        return {**manifest, "status": "failed", "error": messages[0] if messages else "the input could not be read"}
     return {**manifest, "status": "done"}
 
 
@@ -464,7 +462,7 @@ class DaskRunSummary:
 
     output_dir: str
     parts: list[dict[str, Any]]  #: manifests (with ``status``) of the inputs that have a part, in input order
-    failed: list[dict[str, Any]]  #: ``{"input", "part", "error", "line"}`` of the inputs that failed
+    failed: list[dict[str, Any]]  #: ``{"input", "part", "error"}`` of the inputs that failed (``part`` ``None``: no part)
     seconds: float
     temporaries_removed: int = 0
 
@@ -485,7 +483,12 @@ class DaskRunSummary:
 
         if not self.failed:
             return EXIT_OK
-        return EXIT_SOME_FAILED if self.parts else EXIT_ALL_FAILED
+        return EXIT_SOME_FAILED if len(self.failed) < self.files else EXIT_ALL_FAILED
+
+    @property
+    def files(self) -> int:
+        """Inputs of the run."""
+        return len(self.parts) + sum(1 for f in self.failed if f.get("part") is None)
 
     def total(self, key: str) -> int:
         """Sum of a manifest count over all parts (``records``, ``items``, ``errors``, ``bytes``, …)."""
@@ -498,13 +501,13 @@ class DaskRunSummary:
         return {
             "kind": "summary",
             "schema": SCHEMA_VERSION,
-            "files": len(self.parts) + len(self.failed),
+            "files": self.files,
             "files_failed": len(self.failed),
             "records": self.total("records"),
             "html_records": self.total("html_records"),
             "items": self.total("items"),
-            # A failed input counts its error line, as in the single-process summary.
-            "errors": self.total("errors") + len(self.failed),
+            # A task that ended without a part (it raised, or its workers kept dying) is one error.
+            "errors": self.total("errors") + sum(1 for f in self.failed if f.get("part") is None),
             "skipped": self.total("skipped"),
             "output_dir": self.output_dir,
             "parts_written": self.done,
@@ -586,14 +589,14 @@ def run_warc_dask(
         try:
             result = fut.result()
         except Exception as e:  # a task that raised, or killed its workers too often (KilledWorker)
-            result = {"input": task.input, "part": task.part, "status": "failed",
-                      "error": f"{type(e).__name__}: {_one_line(e)}", "line": None}
+            result = {"input": task.input, "part": None, "status": "lost",
+                      "error": f"{type(e).__name__}: {_one_line(e)}"}
         results[task.part] = result
         if on_result is not None:
             on_result(result, finished, len(tasks))
-    parts = [results[t.part] for t in tasks if results[t.part].get("status") != "failed"]
-    failed = [{k: results[t.part].get(k) for k in ("input", "part", "error", "line")}
-              for t in tasks if results[t.part].get("status") == "failed"]
+    parts = [results[t.part] for t in tasks if results[t.part].get("part") is not None]
+    failed = [{k: results[t.part].get(k) for k in ("input", "part", "error")}
+              for t in tasks if results[t.part].get("status") in ("failed", "lost")]
     summary = DaskRunSummary(output_dir, parts, failed, time.perf_counter() - t0)
     summary.temporaries_removed = folder.remove_temporaries()
     with folder.atomic_write(SUMMARY_NAME) as f:

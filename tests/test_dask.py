@@ -192,7 +192,8 @@ def client() -> Iterator[Any]:
 # -- expected output ------------------------------------------------------------------------------
 
 
-def single_process_lines(inputs: list[Path], tmp: Path, *options: str, by_name: bool = False) -> list[dict[str, Any]]:
+def single_process_lines(inputs: list[Path], tmp: Path, *options: str, by_name: bool = False,
+                         status: int = 0) -> list[dict[str, Any]]:
     """Record, item and error lines of the plain single-process ``stream-mf2 warc`` over ``inputs``.
 
     ``by_name``: ``warc_file`` cut to the file name, to compare with a run that read the same
@@ -201,7 +202,7 @@ def single_process_lines(inputs: list[Path], tmp: Path, *options: str, by_name: 
     out = tmp / "single.jsonl"
     r = subprocess.run([sys.executable, "-m", "stream_mf2", "warc", *map(str, inputs), *options, "-o", str(out)],
                        capture_output=True, cwd=REPO, env=_env(), timeout=WAIT, check=False)
-    assert r.returncode == 0, r.stderr.decode()
+    assert r.returncode == status, r.stderr.decode()
     lines = list(map(json.loads, out.read_bytes().splitlines()))
     assert lines[-1]["kind"] == "summary"  # the run's own total; the Dask run's is _summary.json
     return [named(line, by_name) for line in lines[:-1]]
@@ -275,12 +276,30 @@ def test_a_damaged_part_is_redone(client: Any, warcs: list[Path], tmp_path: Path
 
 def test_bad_inputs_fail_only_their_own_task(client: Any, warcs: list[Path], tmp_path: Path) -> None:
     missing = tmp_path / "missing.warc.gz"
+    garbage = tmp_path / "garbage.warc.gz"
+    garbage.write_bytes(b"this is not a WARC file\n" * 100)
+    data = warcs[2].read_bytes()
+    truncated = tmp_path / "truncated.warc.gz"
+    truncated.write_bytes(data[: len(data) * 2 // 3])  # readable records, then a cut gzip member
+    inputs = [warcs[0], missing, truncated, garbage, warcs[1]]
     out = tmp_path / "out"
-    summary = _dask.run_warc_dask(client, [str(warcs[0]), str(missing), str(warcs[1])], str(out))
-    assert [p["input"] for p in summary.parts] == [str(warcs[0]), str(warcs[1])]
-    assert [f["input"] for f in summary.failed] == [str(missing)]
+    summary = _dask.run_warc_dask(client, [str(p) for p in inputs], str(out))
+    assert summary.status == 3
+    assert [f["input"] for f in summary.failed] == [str(missing), str(garbage)]
     assert "missing.warc.gz" in summary.failed[0]["error"]
-    assert not any("missing" in n for n in os.listdir(out))
+    assert [p["status"] for p in summary.parts] == ["done", "failed", "done", "failed", "done"]
+    damaged = summary.parts[2]
+    assert damaged["errors"] >= 1 and damaged["html_records"] >= 1 and not damaged["failed"]
+    doc = _dask.read_summary(str(out))
+    assert doc is not None
+    assert (doc["files"], doc["files_failed"]) == (5, 2)
+    # Nothing lost: a failed input's part holds its error lines, so the parts are the single-process output.
+    expected = single_process_lines(inputs, tmp_path, status=3)
+    assert merged_lines(doc, out) == expected
+    assert doc["errors"] == sum(1 for line in expected if line["kind"] == "error")
+    # A rerun keeps the complete parts and tries the failed inputs again.
+    again = _dask.run_warc_dask(client, [str(p) for p in inputs], str(out))
+    assert [p["status"] for p in again.parts] == ["skipped", "failed", "skipped", "failed", "skipped"]
 
 
 def test_a_worker_killed_mid_task_loses_and_duplicates_nothing(client: Any, warcs: list[Path], tmp_path: Path) -> None:

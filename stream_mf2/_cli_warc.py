@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -126,6 +127,56 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+class _Progress:
+    """A progress bar on standard error: bytes of the inputs, records, items and items/s."""
+
+    def __init__(self, inputs: Sequence[str]) -> None:
+        from tqdm import tqdm
+
+        from stream_mf2._inputs import url_scheme
+
+        self._sizes = []
+        for name in inputs:
+            try:
+                size = os.path.getsize(name) if name != "-" and url_scheme(name) is None else 0
+            except OSError:
+                size = 0
+            self._sizes.append(size)
+        total = sum(self._sizes)
+        self._bar = tqdm(
+            total=total or None, unit="B", unit_scale=True, unit_divisor=1024, file=sys.stderr, dynamic_ncols=True,
+            leave=False,
+        )
+        self._index = 0
+        self._done = [0, 0, 0]  # bytes, records, items of finished inputs
+        self._t0 = time.perf_counter()
+        self._shown = 0.0
+
+    def _show(self, position: int, records: int, items: int) -> None:
+        self._shown = time.perf_counter()
+        total = self._bar.total
+        pos = self._done[0] + position
+        self._bar.n = min(pos, total) if total else pos
+        rate = items / max(self._shown - self._t0, 1e-9)
+        self._bar.set_postfix_str(f"{records} records, {items} items, {rate:.0f} items/s", refresh=False)
+        self._bar.refresh()
+
+    def unit(self, position: int, gzip: bool, s: Any) -> None:
+        if time.perf_counter() - self._shown >= 0.1:
+            self._show(position, self._done[1] + s.records, self._done[2] + s.items)
+
+    def file_done(self, fs: Any) -> None:
+        size = self._sizes[self._index] if self._index < len(self._sizes) else 0
+        self._index += 1
+        self._done[0] += size
+        self._done[1] += fs.records
+        self._done[2] += fs.items
+        self._show(0, self._done[1], self._done[2])
+
+    def close(self) -> None:
+        self._bar.close()
+
+
 def _names(value: str | None) -> frozenset[str]:
     return frozenset(t.strip() for t in (value or "").split(",") if t.strip())
 
@@ -166,7 +217,7 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
     except StreamMF2Error as e:
         fail(str(e), 1)
     if not inputs:
-        fail("no input: give WARC files, URLs, - or --input-list")
+        fail("an input is required: give WARC files, URLs, - or --input-list")
     if (ns.offset is not None or ns.length is not None) and len(inputs) != 1:
         fail("--offset and --length apply to a single input")
     options = warc_run.Options(
@@ -184,11 +235,7 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
             return _cli_dask.run(inputs, ns, options, summary_json=ns.summary_json)
         except StreamMF2Error as e:
             fail(" ".join(str(e).split()), 1)
-    bar = None
-    if sys.stderr.isatty() and not ns.no_progress and len(inputs) > 1:
-        from tqdm import tqdm
-
-        bar = tqdm(total=len(inputs), unit="file", file=sys.stderr, dynamic_ncols=True, leave=False)
+    bar = _Progress(inputs) if sys.stderr.isatty() and not ns.no_progress else None
     t0 = time.perf_counter()
     output = ns.output if ns.output and ns.output != "-" else None
     try:
@@ -199,11 +246,11 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
             writer = JsonlWriter(None, stream=out)
             files = []
             for name in inputs:
-                fs = warc_run.process_input(name, writer, options)
+                fs = warc_run.process_input(name, writer, options, on_unit=bar.unit if bar is not None else None)
                 writer.flush()
                 files.append(fs)
                 if bar is not None:
-                    bar.update(1)
+                    bar.file_done(fs)
             writer.write(warc_run.summary_line(files))
             writer.close()
             result = warc_run.RunResult(files, warc_run.exit_status(files))
@@ -214,7 +261,8 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
                 options,
                 resume=ns.resume,
                 checkpoint_records=ns.checkpoint_records,
-                progress=(lambda fs: bar.update(1)) if bar is not None else None,
+                progress=bar.file_done if bar is not None else None,
+                on_unit=bar.unit if bar is not None else None,
             )
     except StreamMF2Error as e:
         fail(" ".join(str(e).split()), 1)

@@ -394,6 +394,13 @@ class ParquetWriter(Writer):
                 w.close()
 
 
+def partial_exists(path: str) -> bool:
+    """Whether an unfinished output (its temporary files) exists for the output name ``path``."""
+    if path.endswith(".parquet"):
+        return os.path.isdir(path + PARTIAL + ".d")
+    return os.path.exists(path + PARTIAL)
+
+
 def open_writer(path: str | None, *, resume: int | None = None, stream: Any = None) -> Writer:
     """The writer for the output name ``path`` (``None`` or ``-``: JSON Lines on ``stream`` / stdout)."""
     if path is None or path == "-":

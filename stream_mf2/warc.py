@@ -1044,6 +1044,31 @@ class _Window:
         return self._f.tell()
 
 
+def _parser_option_names() -> frozenset[str]:
+    import inspect
+
+    params = inspect.signature(Parser.__init__).parameters
+    return frozenset(name for name, p in params.items() if p.kind is p.KEYWORD_ONLY)
+
+
+_PARSER_OPTIONS = _parser_option_names()
+
+
+#: Reader options a parallel reader passes on to its workers' readers.
+_READER_OPTIONS = frozenset({"types", "warc_file", "max_decoded_bytes", "max_expansion"})
+
+
+def _check_call(source: object, options: dict[str, Any], where: str, allowed: frozenset[str] = _PARSER_OPTIONS) -> None:
+    """Refuse a wrong source or option name at call time, not when iteration starts."""
+    if not isinstance(source, str | os.PathLike) and not callable(getattr(source, "read", None)):
+        raise TypeError(f"{where}() takes a path (str or os.PathLike) or a binary file object, not {type(source).__name__}")
+    unknown = sorted(set(options) - allowed)
+    if unknown:
+        raise TypeError(
+            f"{where}() got unknown option(s) {', '.join(unknown)}; parser options are {', '.join(sorted(_PARSER_OPTIONS))}"
+        )
+
+
 def _types_option(types: Sequence[str] | frozenset[str] | str | None) -> frozenset[str] | None:
     if types is None:
         return None
@@ -1074,6 +1099,7 @@ class WarcReader:
         max_expansion: float | None = DEFAULT_MAX_EXPANSION,
         **options: Any,
     ) -> None:
+        _check_call(source, options, "iter_warc")
         if length is not None and length < 0:
             raise ValueError("length must be >= 0")
         self.summary = WarcSummary()
@@ -1140,8 +1166,10 @@ class WarcReader:
 def iter_warc(source: str | os.PathLike[str] | IO[bytes], **options: Any) -> WarcReader:
     """Items and records of every HTML record of a WARC archive (``.warc`` or ``.warc.gz``).
 
-    ``source`` is a path or a binary file object (a non-seekable stream works,
-    with less recovery for damaged uncompressed archives). Iterating yields
+    ``source`` is a path (``str`` or ``os.PathLike``: an archive is never given
+    as content) or a binary file object (a non-seekable stream works, with less
+    recovery for damaged uncompressed archives); anything else, or an unknown
+    option name, raises :class:`TypeError` at once. Iterating yields
     :class:`WarcItem`, :class:`WarcRecord` and :class:`WarcError` entries in
     archive order; ``reader.summary`` is final when iteration ends.
 
@@ -1258,6 +1286,7 @@ class ParallelWarcReader:
         batch_bytes: int = BATCH_BYTES,
         **options: Any,
     ) -> None:
+        _check_call(path, options, "iter_warc_parallel", _PARSER_OPTIONS | _READER_OPTIONS)
         if workers < 1:
             raise ValueError("workers must be at least 1")
         if batch_units < 1:

@@ -42,7 +42,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 from stream_mf2._inputs import DEFAULT_TIMEOUT, open_input
-from stream_mf2._outputs import Writer, open_writer
+from stream_mf2._outputs import Writer, open_writer, partial_exists
+from stream_mf2._payload import DEFAULT_MAX_DECODED_BYTES, DEFAULT_MAX_EXPANSION
 from stream_mf2.errors import StreamMF2Error
 from stream_mf2.warc import WarcError, WarcItem, WarcReader, WarcRecord, iter_warc_parallel
 
@@ -153,8 +154,8 @@ class Options:
 
     parser: dict[str, Any] = field(default_factory=dict)  #: Parser options (text, lang, metaformats, …)
     types: frozenset[str] | None = None  #: ``--type``
-    max_decoded_bytes: int | None = None
-    max_expansion: float | None = None
+    max_decoded_bytes: int | None = DEFAULT_MAX_DECODED_BYTES  #: ``None``: no cap
+    max_expansion: float | None = DEFAULT_MAX_EXPANSION  #: ``None``: no cap
     offset: int | None = None
     length: int | None = None
     workers: int = 1
@@ -164,10 +165,8 @@ class Options:
         kw: dict[str, Any] = dict(self.parser)
         if self.types:
             kw["types"] = self.types
-        if self.max_decoded_bytes is not None:
-            kw["max_decoded_bytes"] = self.max_decoded_bytes
-        if self.max_expansion is not None:
-            kw["max_expansion"] = self.max_expansion
+        kw["max_decoded_bytes"] = self.max_decoded_bytes
+        kw["max_expansion"] = self.max_expansion
         return kw
 
 
@@ -295,6 +294,17 @@ def _write_json_atomic(path: str, data: dict[str, Any]) -> None:
             os.close(fd)
 
 
+def _canonical(value: Any) -> Any:
+    """``value`` with sets sorted, so that it compares equal across processes."""
+    if isinstance(value, frozenset | set):
+        return sorted(_canonical(v) for v in value)
+    if isinstance(value, dict):
+        return {str(k): _canonical(v) for k, v in sorted(value.items())}
+    if isinstance(value, list | tuple):
+        return [_canonical(v) for v in value]
+    return value
+
+
 def checkpoint_path(output: str) -> str:
     """Where a resumable run keeps its checkpoint for ``output``."""
     return output + ".checkpoint.json"
@@ -315,6 +325,7 @@ def run(
     checkpoint_records: int = 1000,
     checkpoint_seconds: float = 30.0,
     progress: Callable[[FileSummary], None] | None = None,
+    on_unit: OnUnit | None = None,
 ) -> RunResult:
     """Read ``inputs`` in order into ``output`` (see :func:`stream_mf2._outputs.open_writer`).
 
@@ -324,7 +335,7 @@ def run(
     being killed at any moment goes on from the last checkpoint and writes
     exactly what an uninterrupted run writes.
     """
-    key = {"inputs": list(inputs), "options": repr(options), "schema": SCHEMA_VERSION}
+    key = {"inputs": list(inputs), "options": _canonical(asdict(options)), "schema": SCHEMA_VERSION}
     cp_path = checkpoint_path(output) if (resume and output and output != "-") else None
     state: dict[str, Any] | None = None
     if cp_path is not None and os.path.exists(cp_path):
@@ -334,8 +345,14 @@ def run(
             raise StreamMF2Error(
                 f"{cp_path} belongs to a run with other inputs or options; remove it to start again"
             )
-    writer: Writer = open_writer(output, resume=state["token"] if state else None)
     done: list[FileSummary] = [FileSummary(**d) for d in state["done"]] if state else []
+    if cp_path is not None and output is not None and state is not None and len(done) == len(inputs):
+        if not partial_exists(output):
+            # Killed after the output was moved into place: the run is complete.
+            with contextlib.suppress(OSError):
+                os.remove(cp_path)
+            return RunResult(done, exit_status(done))
+    writer: Writer = open_writer(output, resume=state["token"] if state else None)
     current = state.get("current") if state else None
     last = [time.monotonic(), 0]
 
@@ -356,17 +373,19 @@ def run(
                 resume_at = (current["position"], current["gzip"])
                 resume_summary = FileSummary(**current["summary"])
             current = None
-            on_unit: OnUnit | None = None
+            unit = on_unit
             if cp_path is not None:
                 last[1] = resume_summary.records if resume_summary else 0
 
-                def on_unit(position: int, gzip: bool, s: FileSummary, index: int = index) -> None:
+                def unit(position: int, gzip: bool, s: FileSummary, index: int = index) -> None:
+                    if on_unit is not None:
+                        on_unit(position, gzip, s)
                     if s.records - last[1] >= checkpoint_records or time.monotonic() - last[0] >= checkpoint_seconds:
                         last[1] = s.records
                         save({"index": index, "position": position, "gzip": gzip, "summary": s.as_dict()})
 
             fs = process_input(
-                name, writer, options, resume_at=resume_at, resume_summary=resume_summary, on_unit=on_unit
+                name, writer, options, resume_at=resume_at, resume_summary=resume_summary, on_unit=unit
             )
             done.append(fs)
             if progress is not None:

@@ -31,6 +31,7 @@ distributed = pytest.importorskip("distributed", reason="the dask extra (distrib
 fsspec = pytest.importorskip("fsspec", reason="the dask extra (fsspec) is not installed")
 
 from stream_mf2 import _dask  # noqa: E402
+from tests.servers import S3Server, s3_server  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 #: Upper bound for any wait on another thread or process (a hang fails the test instead of CI).
@@ -392,41 +393,27 @@ def test_cli_run_killed_then_rerun_completes_without_duplicates(warcs: list[Path
 
 
 @pytest.fixture(scope="module")
-def s3() -> Iterator[dict[str, Any]]:
-    """moto's S3 server on 127.0.0.1 (a real HTTP server speaking the S3 API); fsspec options to reach it."""
-    pytest.importorskip("s3fs", reason="s3fs is not installed")
-    moto_server = pytest.importorskip("moto.server", reason="moto[server] is not installed")
-    server = moto_server.ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-    try:
-        server.start()
-    except OSError as e:
-        pytest.skip(f"moto's S3 server cannot start here: {e}")
-    host, port = server.get_host_and_port()
-    options = {"endpoint_url": f"http://{host}:{port}", "key": "testing", "secret": "testing",
-               "client_kwargs": {"region_name": "eu-west-1"}}
-    try:
-        yield options
-    finally:
-        server.stop()
+def s3() -> Iterator[S3Server]:
+    """moto's S3 server on 127.0.0.1 (a real HTTP server speaking the S3 API)."""
+    with s3_server() as server:
+        yield server
 
 
-def test_inputs_from_s3_and_http_parts_to_s3(client: Any, warcs: list[Path], s3: dict[str, Any],
-                                             tmp_path: Path) -> None:
-    import s3fs
-
-    fs = s3fs.S3FileSystem(**s3)
-    fs.mkdir("archive")
+def test_inputs_from_s3_and_http_parts_to_s3(client: Any, warcs: list[Path], s3: S3Server, tmp_path: Path) -> None:
     for p in warcs[:2]:
-        fs.put_file(str(p), f"archive/in/{p.name}")
+        s3.put(f"archive/in/{p.name}", p.read_bytes())
+    # The workers get the endpoint and keys from the run, not from their environment.
+    options = {"s3": {"endpoint_url": s3.endpoint, "key": "testing", "secret": "testing"}}
+    fs = s3.fs
     with gated_server({p.name: p.read_bytes() for p in warcs[2:]}) as server:
         inputs = [f"s3://archive/in/{warcs[0].name}", f"s3://archive/in/{warcs[1].name}",
                   *(server.url(p.name) for p in warcs[2:])]
-        summary = _dask.run_warc_dask(client, inputs, "s3://archive/out", storage_options={"s3": s3})
+        summary = _dask.run_warc_dask(client, inputs, "s3://archive/out", storage_options=options)
         assert not summary.failed and summary.done == len(inputs)
-        again = _dask.run_warc_dask(client, inputs, "s3://archive/out", storage_options={"s3": s3})
+        again = _dask.run_warc_dask(client, inputs, "s3://archive/out", storage_options=options)
         assert again.skipped == len(inputs)
     fs.invalidate_cache()
-    doc = _dask.read_summary("s3://archive/out", {"s3": s3})
+    doc = _dask.read_summary("s3://archive/out", options)
     assert doc is not None
     local = tmp_path / "parts"
     local.mkdir()

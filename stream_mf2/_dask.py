@@ -41,6 +41,7 @@ import json
 import os
 import posixpath
 import re
+import shutil
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
@@ -246,7 +247,11 @@ class _Folder:
             for n in names:
                 if _TMP_MARK in n and n.startswith("part-"):
                     with contextlib.suppress(OSError):
-                        os.unlink(self.join(n))
+                        path = self.join(n)
+                        if os.path.isdir(path):  # a Parquet part's staging folder
+                            shutil.rmtree(path)
+                        else:
+                            os.unlink(path)
                         gone += 1
             return gone
         fs = self.fs()

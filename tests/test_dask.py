@@ -347,7 +347,9 @@ def test_cli_run_killed_then_rerun_completes_without_duplicates(warcs: list[Path
     out = tmp_path / "out"
     files = {warcs[2].name: warcs[2].read_bytes()}
     with gated_server(files, gated=warcs[2].name) as server:
-        inputs = [str(warcs[0]), str(warcs[1]), server.url(warcs[2].name), str(warcs[3])]
+        listing = tmp_path / "paths.txt"
+        listing.write_text(f"# a list file, as Common Crawl's warc.paths\n{warcs[3]}\n")
+        inputs = [str(warcs[0]), str(warcs[1]), server.url(warcs[2].name), "--input-list", str(listing)]
         # Parse options go through to the workers: compared with a single-process run with the same ones.
         options = ["--metaformats", "--stream-children", "--type", "h-card"]
         cmd = [sys.executable, "-m", "stream_mf2", "warc", *inputs, *options, "--dask", "local:2",
@@ -385,7 +387,7 @@ def test_cli_run_killed_then_rerun_completes_without_duplicates(warcs: list[Path
     doc = _dask.read_summary(str(out))
     assert doc is not None
     assert doc["parts_skipped"] == len(written_before)
-    assert doc["parts_written"] == len(inputs) - len(written_before)
+    assert doc["parts_written"] == len(warcs) - len(written_before)
     expected = single_process_lines(warcs, tmp_path, *options, by_name=True)
     assert any("meta-item" in line for line in expected)
     assert merged_lines(doc, out, by_name=True) == expected
@@ -439,3 +441,33 @@ def test_without_the_extra_the_core_works_and_dask_says_what_to_install(warcs: l
     assert dask.returncode == 1
     err = dask.stderr.decode()
     assert "pip install 'stream-mf2[dask]'" in err and "Traceback" not in err
+
+
+def test_parquet_parts_with_parse_options_equal_the_single_process_parquet(
+    client: Any, warcs: list[Path], tmp_path: Path
+) -> None:
+    pq = pytest.importorskip("pyarrow.parquet", reason="pyarrow is not installed")
+    from stream_mf2._outputs import parquet_paths
+    from stream_mf2.warc_run import Options
+
+    out = tmp_path / "out"
+    options = Options(parser={"metaformats": True, "text": "normalized"}, types=frozenset({"h-card"}))
+    summary = _dask.run_warc_dask(client, [str(p) for p in warcs], str(out), fmt="parquet", options=options)
+    assert summary.done == len(warcs) and not summary.failed
+    single = tmp_path / "single.parquet"
+    r = subprocess.run([sys.executable, "-m", "stream_mf2", "warc", *map(str, warcs), "--metaformats", "--text",
+                        "normalized", "--type", "h-card", "-o", str(single)],
+                       capture_output=True, cwd=REPO, env=_env(), timeout=WAIT, check=False)
+    assert r.returncode == 0, r.stderr.decode()
+    for kind, path in parquet_paths(str(single)).items():
+        expected = pq.read_table(path).to_pylist()
+        got: list[dict[str, Any]] = []
+        for p in summary.parts:
+            assert [f["name"] for f in p["files"]] == _dask.part_files(p["part"])
+            got.extend(pq.read_table(out / parquet_paths(p["part"])[kind]).to_pylist())
+        assert got == expected, kind
+        if kind == "record":
+            assert any(row["meta-item"] for row in got)
+    again = _dask.run_warc_dask(client, [str(p) for p in warcs], str(out), fmt="parquet", options=options)
+    assert again.skipped == len(warcs)
+    assert not [n for n in os.listdir(out) if ".tmp-" in n]

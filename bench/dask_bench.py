@@ -94,7 +94,7 @@ def child_dask(paths: list[str], out: str, workers: int) -> dict[str, Any]:
     with dist.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
                            dashboard_address=":0") as cluster, dist.Client(cluster) as client:
         client.run(importlib.import_module, "stream_mf2._dask")
-        client.run(importlib.import_module, "stream_mf2.warc")
+        client.run(importlib.import_module, "stream_mf2.warc_run")
         start_s = time.perf_counter() - t0
         t1 = time.perf_counter()
         summary = _dask.run_warc_dask(client, paths, out)

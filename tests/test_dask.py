@@ -471,3 +471,24 @@ def test_parquet_parts_with_parse_options_equal_the_single_process_parquet(
     again = _dask.run_warc_dask(client, [str(p) for p in warcs], str(out), fmt="parquet", options=options)
     assert again.skipped == len(warcs)
     assert not [n for n in os.listdir(out) if ".tmp-" in n]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--dask", "local:2"], "--dask needs --output-dir"),
+        (["--output-dir", "out"], "need --dask"),
+        (["--dask", "local:0", "--output-dir", "out"], "positive integer"),
+        (["--dask", "cluster", "--output-dir", "out"], "scheduler address"),
+        (["--dask", "local", "--output-dir", "out", "-o", "x.jsonl"], "not to -o"),
+        (["--dask", "local", "--output-dir", "out", "--workers", "2"], "--workers does not apply"),
+    ],
+)
+def test_cli_option_errors_are_one_line(warcs: list[Path], args: list[str], message: str,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    from stream_mf2.cli import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["warc", str(warcs[0]), *args])
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2 and message in err and len(err.strip().splitlines()) == 1, err

@@ -101,6 +101,8 @@ def check(ns: argparse.Namespace) -> str | None:
         return "--dask writes parts to --output-dir, not to -o"
     if ns.offset is not None or ns.length is not None:
         return "--offset and --length read one record: run them without --dask"
+    if "-" in ns.files:
+        return "standard input (-) cannot be read by Dask workers: give files or URLs"
     if ns.workers != 1:
         return "--workers does not apply with --dask (one task per file): use --dask local:N"
     try:

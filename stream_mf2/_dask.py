@@ -86,8 +86,12 @@ def require_extra() -> None:
 
 
 def canonical_input(name: str) -> str:
-    """The input as it names its part: URLs as given, local paths made absolute."""
-    if "://" in name:
+    """The input as workers read it and as it names its part: URLs as given, local paths made absolute."""
+    from stream_mf2._inputs import STDIN, url_scheme
+
+    if name == STDIN:
+        raise ValueError("standard input (-) cannot be read by Dask workers: give files or URLs")
+    if url_scheme(name) is not None:
         return name
     return os.path.abspath(name)
 
@@ -578,9 +582,12 @@ def run_warc_dask(
 
     completed = cast("Callable[[list[Any]], Iterator[Any]]", as_completed)
     t0 = time.perf_counter()
+    folder = _Folder(output_dir)
+    if folder.local:
+        output_dir = os.path.abspath(folder.path)  # the workers' working folder may be another one
+        folder = _Folder(output_dir)
     tasks = plan(inputs, output_dir, fmt, options=options, storage_options=storage_options)
     _use_storage_options(dict(storage_options or {}))
-    folder = _Folder(output_dir)
     folder.makedirs()
     # Keys are unique to this call: a finished task of an earlier call (same part name, maybe
     # another output folder) still known to the scheduler must not stand in for this one.

@@ -482,6 +482,7 @@ def test_parquet_parts_with_parse_options_equal_the_single_process_parquet(
         (["--dask", "cluster", "--output-dir", "out"], "scheduler address"),
         (["--dask", "local", "--output-dir", "out", "-o", "x.jsonl"], "not to -o"),
         (["--dask", "local", "--output-dir", "out", "--workers", "2"], "--workers does not apply"),
+        (["-", "--dask", "local", "--output-dir", "out"], "standard input"),
     ],
 )
 def test_cli_option_errors_are_one_line(warcs: list[Path], args: list[str], message: str,

@@ -129,7 +129,7 @@ def run(inputs: Sequence[str], ns: argparse.Namespace, options: Options, summary
         def on_result(result: dict[str, Any], finished: int, total: int) -> None:
             status = result.get("status")
             what = (f"{result.get('records', 0)} records, {result.get('items', 0)} items, "
-                    f"{result.get('errors', 0)} errors" if status != "failed" else str(result.get("error")))
+                    f"{result.get('errors', 0)} errors" if status in ("done", "skipped") else str(result.get("error")))
             print(f"{PROG}: [{finished}/{total}] {status} {result.get('part')}: {what} ({result.get('input')})",
                   file=sys.stderr, flush=True)
 

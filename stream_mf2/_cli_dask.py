@@ -72,10 +72,31 @@ def connect(target: str) -> Iterator[Any]:
         with dist.Client(kind) as client:
             yield client
         return
-    # The scheduler's HTTP server (and dashboard, when bokeh is installed) on a free port: runs never clash.
-    with dist.LocalCluster(n_workers=n or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                           host="127.0.0.1", dashboard_address=":0") as cluster, dist.Client(cluster) as client:
+    with local_cluster(n or os.cpu_count() or 1) as cluster, dist.Client(cluster) as client:
         yield client
+
+
+#: Dask settings of the local clusters started here. Workers sample their threads' stacks
+#: every 10 ms for the dashboard's profile page; with a pure-Python parser in the only thread
+#: that costs several per cent of the CPU, so it is off (set the same on a cluster of your own
+#: with ``DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False``).
+LOCAL_CONFIG = {"distributed.worker.profile.enabled": False}
+
+
+@contextlib.contextmanager
+def local_cluster(workers: int) -> Iterator[Any]:
+    """A ``LocalCluster`` of ``workers`` processes with one thread each, on 127.0.0.1.
+
+    The scheduler's HTTP server (and dashboard, when bokeh is installed) gets a free port, so
+    runs never clash.
+    """
+    import dask
+    import distributed
+
+    dist: Any = distributed
+    with dask.config.set(LOCAL_CONFIG), dist.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                                           host="127.0.0.1", dashboard_address=":0") as cluster:
+        yield cluster
 
 
 def dashboard_link(client: Any, local: bool) -> str:

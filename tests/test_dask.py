@@ -182,11 +182,13 @@ def pid_connected_to(port: int, pids: list[int]) -> int:
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:
-    """Two worker processes with one thread each, on 127.0.0.1; the scheduler's HTTP port is a free one."""
-    from distributed import Client, LocalCluster
+    """The cluster ``--dask local:2`` starts: 2 worker processes with one thread each, on 127.0.0.1."""
+    from distributed import Client
 
-    with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1",
-                      dashboard_address=":0") as cluster, Client(cluster) as c:
+    from stream_mf2._cli_dask import local_cluster
+
+    with local_cluster(2) as cluster, Client(cluster) as c:
+        assert len(c.scheduler_info()["workers"]) == 2
         yield c
 
 

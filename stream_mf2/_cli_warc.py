@@ -36,7 +36,7 @@ schema (version 1; every line has a "kind"; "schema" is on record, error and sum
       "content_type", "warc_type", "encoding", "encoding_source", "items", "rels", "rel-urls"[, "meta-item"]}
       one per HTML record, always, after its items and errors; offset/length locate the record
       (the gzip member for .warc.gz), as a CDX index does
-  {"kind": "error", "schema", "scope": "record"|"file", "warc_file", "offset", "record_id", "uri", "message"}
+  {"kind": "error", "schema", "scope": "record"|"file", "warc_file", "offset", "record_id", "uri", "error"}
   {"kind": "summary", "schema", "files", "files_failed", "records", "html_records", "items", "errors", "skipped"}
       the last line
 

@@ -241,7 +241,7 @@ ERROR_COLUMNS: tuple[tuple[str, str], ...] = (
     ("record_id", "string"),
     ("uri", "string"),
     ("scope", "string"),
-    ("message", "string"),
+    ("error", "string"),  # the message (WarcError.message)
 )
 
 _TABLES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
@@ -321,13 +321,14 @@ class ParquetWriter(Writer):
             row["type"] = list(line["item"].get("type", []))
             row["children-streamed"] = line.get("children-streamed", 0)
             self._bytes += len(row["item"] or "")
-        elif kind == "error":
-            row["message"] = line.get("message")
         self._rows[kind].append(row)
-        # A row group is cut where a record completes, once it is big enough.
-        if kind != "item" and (
-            len(self._rows["item"]) >= ROW_GROUP_ROWS or self._bytes >= ROW_GROUP_BYTES or len(self._rows[kind]) >= ROW_GROUP_ROWS
-        ):
+        # A row group is cut where a record completes, once it is big enough; inside a record
+        # with a great many items only at four times that, so memory stays bounded either way.
+        items = len(self._rows["item"])
+        if kind != "item":
+            if items >= ROW_GROUP_ROWS or self._bytes >= ROW_GROUP_BYTES or len(self._rows[kind]) >= ROW_GROUP_ROWS:
+                self._flush()
+        elif items >= 4 * ROW_GROUP_ROWS or self._bytes >= 4 * ROW_GROUP_BYTES:
             self._flush()
 
     def _flush(self) -> None:

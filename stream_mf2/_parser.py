@@ -250,12 +250,6 @@ class Parser:
         return None if self._input_kind is str else self._decoder.encoding
 
     @property
-    def encoding_source(self) -> str | None:
-        """What chose the encoding: ``"bom"``, ``"transport"``, ``"meta"``, ``"xml"``, ``"utf8-detect"``,
-        ``"default"``, ``"meta-change"`` or ``"meta-reparse"`` (``None`` until decided, or for str input)."""
-        return None if self._input_kind is str else self._decoder.source
-
-    @property
     def encoding_confidence(self) -> str | None:
         """``"certain"`` or ``"tentative"``, as the spec names them."""
         return None if self._input_kind is str else self._decoder.confidence
@@ -268,6 +262,13 @@ class Parser:
         for code, line, col in getattr(self._tokenizer, "errors", None) or ():
             out.append(f"{line}:{col}: {code}")
         return out
+
+    # -- encoding provenance (for WARC record lines) ---------------------------
+    @property
+    def encoding_source(self) -> str | None:
+        """What chose the encoding: ``"bom"``, ``"transport"``, ``"meta"``, ``"xml"``, ``"utf8-detect"``,
+        ``"default"``, ``"meta-change"`` or ``"meta-reparse"`` (``None`` until decided, or for str input)."""
+        return None if self._input_kind is str else self._decoder.source
 
     # -- internals ------------------------------------------------------------
     def _feed_text(self, text: str) -> None:

@@ -205,12 +205,83 @@ class _ReportedFramingError(_FramingError):
     """A framing error already reported with its record's id; only resynchronise."""
 
 
-class _Input:
+class _Buffered:
+    """A read buffer with push-back, peeking and line reading; :meth:`_fill` gives more raw bytes.
+
+    The buffer is consumed by moving an index, so reading small pieces (header lines) out of a
+    large buffer copies only what is read.
+    """
+
+    def __init__(self) -> None:
+        self._buf = b""
+        self._i = 0
+
+    def _fill(self, n: int) -> bytes:
+        """At most ``n`` more bytes from the source; ``b""`` at its end."""
+        raise NotImplementedError
+
+    def _consumed(self, n: int) -> None:
+        """``n`` bytes were handed out (negative: given back)."""
+
+    def _extend(self, more: bytes) -> None:
+        if self._i:
+            self._buf = self._buf[self._i :] + more
+            self._i = 0
+        else:
+            self._buf += more
+
+    def read(self, n: int | None = -1) -> bytes:
+        if n is None or n < 0:
+            n = READ_SIZE
+        i = self._i
+        if i < len(self._buf):
+            data = self._buf[i : i + n]
+            i += len(data)
+            if i >= len(self._buf):
+                self._buf = b""
+                self._i = 0
+            else:
+                self._i = i
+        else:
+            data = self._fill(n)
+        self._consumed(len(data))
+        return data
+
+    def readline(self, limit: int) -> bytes:
+        """One line (with its ``\\n``), at most ``limit`` bytes."""
+        while True:
+            i = self._i
+            idx = self._buf.find(b"\n", i, i + limit)
+            if idx >= 0:
+                return self.read(idx + 1 - i)
+            if len(self._buf) - i >= limit:
+                return self.read(limit)
+            more = self._fill(READ_SIZE)
+            if not more:
+                return self.read(len(self._buf) - i)
+            self._extend(more)
+
+    def peek(self, n: int) -> bytes:
+        while len(self._buf) - self._i < n:
+            more = self._fill(max(n - (len(self._buf) - self._i), READ_SIZE))
+            if not more:
+                break
+            self._extend(more)
+        return self._buf[self._i : self._i + n]
+
+    def unread(self, data: bytes) -> None:
+        if data:
+            self._buf = data + self._buf[self._i :]
+            self._i = 0
+            self._consumed(-len(data))
+
+
+class _Input(_Buffered):
     """The archive file with push-back, absolute offsets and forward scanning."""
 
     def __init__(self, f: IO[bytes], summary: WarcSummary) -> None:
+        super().__init__()
         self._f = f
-        self._buf = b""
         self._summary = summary
         try:
             self._pos = f.tell()
@@ -219,7 +290,7 @@ class _Input:
             self._pos = 0
             self._seekable = False
 
-    def _raw(self, n: int) -> bytes:
+    def _fill(self, n: int) -> bytes:
         try:
             data = self._f.read(n)
         except OSError as e:
@@ -227,41 +298,8 @@ class _Input:
         self._summary.bytes_read += len(data)
         return data
 
-    def read(self, n: int | None = -1) -> bytes:
-        if n is None or n < 0:
-            n = READ_SIZE
-        if self._buf:
-            data, self._buf = self._buf[:n], self._buf[n:]
-        else:
-            data = self._raw(n)
-        self._pos += len(data)
-        return data
-
-    def readline(self, limit: int) -> bytes:
-        """One line (with its ``\\n``), at most ``limit`` bytes."""
-        while True:
-            idx = self._buf.find(b"\n", 0, limit)
-            if idx >= 0:
-                return self.read(idx + 1)
-            if len(self._buf) >= limit:
-                return self.read(limit)
-            more = self._raw(READ_SIZE)
-            if not more:
-                return self.read(len(self._buf))
-            self._buf += more
-
-    def unread(self, data: bytes) -> None:
-        if data:
-            self._buf = data + self._buf
-            self._pos -= len(data)
-
-    def peek(self, n: int) -> bytes:
-        while len(self._buf) < n:
-            more = self._raw(max(n - len(self._buf), READ_SIZE))
-            if not more:
-                break
-            self._buf += more
-        return self._buf[:n]
+    def _consumed(self, n: int) -> None:
+        self._pos += n
 
     def tell(self) -> int:
         return self._pos
@@ -272,13 +310,16 @@ class _Input:
     def seek(self, pos: int) -> None:
         self._f.seek(pos)
         self._buf = b""
+        self._i = 0
         self._pos = pos
 
     def peek_at(self, pos: int, n: int) -> bytes:
         """``n`` bytes at ``pos`` without moving (seekable inputs only)."""
-        if self._pos <= pos and pos + n <= self._pos + len(self._buf):
-            return self._buf[pos - self._pos : pos - self._pos + n]
-        raw = self._pos + len(self._buf)
+        held = len(self._buf) - self._i
+        if self._pos <= pos and pos + n <= self._pos + held:
+            start = self._i + pos - self._pos
+            return self._buf[start : start + n]
+        raw = self._pos + held
         try:
             self._f.seek(pos)
             data = self._f.read(n)
@@ -289,12 +330,12 @@ class _Input:
 
     def next_record_from(self, pos: int) -> int | None:
         """Offset of the first valid ``WARC/1.x`` record header at or after ``pos`` (seekable only)."""
-        here, buf = self._pos, self._buf
+        here, buf, i = self._pos, self._buf, self._i
         self.seek(pos)
         found = self.find(((_WARC_MAGIC, _valid_warc_start),)) is not None
         at = self._pos
-        self._f.seek(here + len(buf))
-        self._pos, self._buf = here, buf
+        self._f.seek(here + len(buf) - i)
+        self._pos, self._buf, self._i = here, buf, i
         return at if found else None
 
     def find(self, targets: Sequence[tuple[bytes, Callable[[_Input], bool]]]) -> bytes | None:
@@ -304,19 +345,19 @@ class _Input:
             best = -1
             hit: tuple[bytes, Callable[[_Input], bool]] | None = None
             for target in targets:
-                idx = self._buf.find(target[0])
+                idx = self._buf.find(target[0], self._i)
                 if idx >= 0 and (best < 0 or idx < best):
                     best, hit = idx, target
             if hit is None:
                 # Keep a possible partial match at the end of the buffer, read on.
-                self.read(max(0, len(self._buf) - keep))
-                more = self._raw(READ_SIZE)
+                self.read(max(0, len(self._buf) - self._i - keep))
+                more = self._fill(READ_SIZE)
                 if not more:
-                    self.read(len(self._buf))
+                    self.read(len(self._buf) - self._i)
                     return None
-                self._buf += more
+                self._extend(more)
                 continue
-            self.read(best)
+            self.read(best - self._i)
             if hit[1](self):
                 return hit[0]
             self.read(1)
@@ -341,17 +382,17 @@ _WARC_START = ((_WARC_MAGIC, _valid_warc_start),)
 _GZIP_START = ((_GZIP_MAGIC, _valid_gzip_start),)
 
 
-class _Member:
+class _Member(_Buffered):
     """The decompressed bytes of one gzip member, with line reading."""
 
     def __init__(self, inp: _Input) -> None:
+        super().__init__()
         self._inp = inp
         self._obj = zlib.decompressobj(16 + zlib.MAX_WBITS)
         self._tail = b""
-        self._buf = b""
         self.done = False
 
-    def _more(self, n: int) -> bytes:
+    def _fill(self, n: int) -> bytes:
         while not self.done:
             data = self._tail or self._inp.read(READ_SIZE)
             if not data:
@@ -375,37 +416,10 @@ class _Member:
                 return out
         return b""
 
-    def read(self, n: int | None = -1) -> bytes:
-        if n is None or n < 0:
-            n = READ_SIZE
-        if self._buf:
-            data, self._buf = self._buf[:n], self._buf[n:]
-            return data
-        return self._more(n)
-
-    def readline(self, limit: int) -> bytes:
-        while True:
-            idx = self._buf.find(b"\n", 0, limit)
-            if idx >= 0:
-                return self.read(idx + 1)
-            if len(self._buf) >= limit:
-                return self.read(limit)
-            more = self._more(READ_SIZE)
-            if not more:
-                return self.read(len(self._buf))
-            self._buf += more
-
-    def peek(self, n: int) -> bytes:
-        while len(self._buf) < n:
-            more = self._more(READ_SIZE)
-            if not more:
-                break
-            self._buf += more
-        return self._buf[:n]
-
     def drain(self) -> None:
         self._buf = b""
-        while self._more(READ_SIZE):
+        self._i = 0
+        while self._fill(READ_SIZE):
             pass
 
 
@@ -821,7 +835,11 @@ class _Walker:
         elif inp.tell() != nxt:
             ahead = nxt - inp.tell()
             if 0 < ahead <= READ_SIZE:
-                inp.read(ahead)
+                while ahead > 0:  # a read gives what is buffered first, maybe less than asked
+                    got = len(inp.read(ahead))
+                    if not got:
+                        break
+                    ahead -= got
             else:
                 inp.seek(nxt)
 

@@ -2,7 +2,8 @@
 
 The output schema (version :data:`SCHEMA_VERSION`) is JSON Lines; every line
 has a ``"kind"``. Keys are the attribute names of the Python entries, except
-the mf2 names ``rel-urls``, ``meta-item`` and ``children-streamed``:
+the mf2 names ``rel-urls``, ``meta-item`` and ``children-streamed``, and ``error``
+for :attr:`WarcError.message` (as in the page-level ``stream-mf2 --jsonl`` lines):
 
 ``item``
     ``warc_file``, ``offset`` (of the record), ``record_id``, ``uri``, ``path``
@@ -18,7 +19,7 @@ the mf2 names ``rel-urls``, ``meta-item`` and ``children-streamed``:
 ``error``
     ``schema``, ``scope`` (``record``: a record or stretch of the archive;
     ``file``: the input could not be opened or read on), ``warc_file``,
-    ``offset``, ``record_id``, ``uri``, ``message``.
+    ``offset``, ``record_id``, ``uri``, ``error`` (the message).
 ``summary``
     last line of a run: ``schema``, ``files``, ``files_failed``, ``records``,
     ``html_records``, ``items``, ``errors``, ``skipped``.
@@ -114,7 +115,7 @@ def error_line(e: WarcError) -> dict[str, Any]:
         "offset": e.offset,
         "record_id": e.record_id,
         "uri": e.uri,
-        "message": e.message,
+        "error": e.message,
     }
 
 

@@ -315,7 +315,7 @@ def test_warc_exit_status(tmp_path: Path, page_file: Path) -> None:
     assert r.returncode == 4 and "Traceback" not in r.stderr.decode()  # no input could be read
     assert warc_lines(r.stdout)[0]["kind"] == "error"
     r = run_cli("warc", str(tmp_path / "missing.warc"))
-    assert r.returncode == 4 and "cannot open" in warc_lines(r.stdout)[0]["message"]
+    assert r.returncode == 4 and "cannot open" in warc_lines(r.stdout)[0]["error"]
     empty = tmp_path / "empty.warc"
     empty.write_bytes(b"")
     assert run_cli("warc", str(empty)).returncode == 0  # nothing to read is not a failure

@@ -22,7 +22,7 @@ import pytest
 from warcio.warcwriter import WARCWriter
 
 from stream_mf2._parser import parse
-from stream_mf2.warc import WarcError, WarcItem, WarcRecord, iter_warc
+from stream_mf2.warc import WarcError, WarcItem, WarcRecord, iter_warc, iter_warc_parallel
 from stream_mf2.warc_run import EXIT_ALL_FAILED, EXIT_OK, EXIT_SOME_FAILED, SCHEMA_VERSION
 from tests.test_warc import Rec, expected_items, response, standard_records, write_archive, write_record
 
@@ -260,7 +260,7 @@ def test_many_inputs_globs_lists_stdin_and_exit_statuses(archives: dict[str, Pat
     r = run_cli(str(tmp_path / "missing.warc.gz"), str(archives["gz"]))
     assert r.returncode == EXIT_SOME_FAILED
     first = lines(r.stdout)[0]
-    assert first["kind"] == "error" and first["scope"] == "file" and "cannot open" in first["message"]
+    assert first["kind"] == "error" and first["scope"] == "file" and "cannot open" in first["error"]
     assert lines(r.stdout)[-1]["files_failed"] == 1
     page = tmp_path / "page.html"
     page.write_bytes(FEED)
@@ -300,7 +300,7 @@ def test_http_input_streamed_and_by_range(archives: dict[str, Path], http_files:
         assert next(x for x in one if x["kind"] == "record")["offset"] == rec["offset"]
         assert http_files.requests == [(f"/{name}", f"bytes={rec['offset']}-{rec['offset'] + rec['length'] - 1}")]
     r = run_cli(http_files.url("missing.warc.gz"))
-    assert r.returncode == EXIT_ALL_FAILED and "HTTP 404" in lines(r.stdout)[0]["message"]
+    assert r.returncode == EXIT_ALL_FAILED and "HTTP 404" in lines(r.stdout)[0]["error"]
 
 
 def test_s3_input_through_fsspec(archives: dict[str, Path], s3: S3Server) -> None:
@@ -351,7 +351,7 @@ def _want(recs: list[Rec]) -> dict[str | None, list[dict[str, Any]]]:
 
 
 @pytest.mark.parametrize("damage", ["flip-first-byte", "junk-byte-before", "junk-block-before"])
-def test_damaged_head_of_a_gzip_archive_resynchronises(damage: str) -> None:
+def test_damaged_head_of_a_gzip_archive_resynchronises(damage: str, tmp_path: Path) -> None:
     recs = researcher_records()
     blobs = _blobs(recs, True)
     data = b"".join(blobs)
@@ -371,6 +371,9 @@ def test_damaged_head_of_a_gzip_archive_resynchronises(damage: str) -> None:
         assert len(errors) == 1 and errors[0].offset == 0 and "start of the file" in errors[0].message
         assert _items_by_record(entries) == _want(kept)
         assert reader.summary.records == len(kept)
+    path = tmp_path / "damaged.warc.gz"
+    path.write_bytes(data)
+    assert list(iter_warc_parallel(path, 2, batch_units=3)) == list(iter_warc(path))
 
 
 class _Pipe(io.RawIOBase):
@@ -474,12 +477,12 @@ def test_decompression_bomb_stops_its_record_and_reading_goes_on(tmp_path: Path)
     r = run_cli(str(path), "--max-expansion", "0", "--max-decoded-bytes", "1000000")
     assert r.returncode == EXIT_OK
     errs = [x for x in lines(r.stdout) if x["kind"] == "error"]
-    assert len(errs) == 1 and "max_decoded_bytes" in errs[0]["message"]
+    assert len(errs) == 1 and "max_decoded_bytes" in errs[0]["error"]
     r = run_cli(str(path), "--max-expansion", "0", "--max-decoded-bytes", "0", "--type", "h-card")
     assert [x for x in lines(r.stdout) if x["kind"] == "error"] == []
     r = run_cli(str(path), "--type", "h-card")
     errs = [x for x in lines(r.stdout) if x["kind"] == "error"]
-    assert len(errs) == 1 and "max_expansion" in errs[0]["message"]
+    assert len(errs) == 1 and "max_expansion" in errs[0]["error"]
 
 
 # -- resume -----------------------------------------------------------------------------------------
@@ -504,13 +507,20 @@ def _resume_inputs(tmp_path: Path) -> list[str]:
     return names
 
 
-def _killed_runs(args: list[str], out: Path, rng: random.Random, final_size: int) -> int:
-    """Run with --resume, killing the process at random moments, until one run completes; return kills."""
+def _killed_runs(args: list[str], out: Path, rng: random.Random, final_size: int) -> tuple[int, int]:
+    """Run with --resume, killing the process at random moments, until one run completes.
+
+    Returns the number of kills and of restarts from a checkpoint inside an input.
+    """
     kills = 0
+    inside = 0
+    checkpoint = Path(str(out) + ".checkpoint.json")
     partial = Path(str(out) + ".partial")
     parts = Path(str(out) + ".partial.d")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     while True:
+        if checkpoint.exists() and json.loads(checkpoint.read_text())["current"] is not None:
+            inside += 1
         proc = subprocess.Popen(
             [sys.executable, "-m", "stream_mf2", "warc", *args, "-o", str(out), "--resume", "--checkpoint-records", "3"],
             stdout=subprocess.DEVNULL,
@@ -536,7 +546,7 @@ def _killed_runs(args: list[str], out: Path, rng: random.Random, final_size: int
                 continue
         _, err = proc.communicate(timeout=300)
         assert proc.returncode == EXIT_OK, err
-        return kills
+        return kills, inside
 
 
 def test_resume_after_kills_gives_the_uninterrupted_output(tmp_path: Path) -> None:
@@ -546,8 +556,8 @@ def test_resume_after_kills_gives_the_uninterrupted_output(tmp_path: Path) -> No
     assert r.returncode == EXIT_OK, r.stderr
     rng = random.Random(11)
     out = tmp_path / "out.jsonl"
-    kills = _killed_runs(inputs, out, rng, ref.stat().st_size)
-    assert kills > 0
+    kills, inside = _killed_runs(inputs, out, rng, ref.stat().st_size)
+    assert kills > 0 and inside > 0
     assert out.read_bytes() == ref.read_bytes()
     assert not Path(str(out) + ".checkpoint.json").exists() and not Path(str(out) + ".partial").exists()
 
@@ -616,3 +626,23 @@ def test_decompression_cap_applies_to_http_responses(http_files: RangeServer) ->
         check=False,
     )
     assert r.returncode == 1 and b"max_expansion" in r.stderr and b"Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("seekable", [True, False])
+def test_skipped_records_of_every_size_keep_the_framing(seekable: bool) -> None:
+    # Records that are skipped unread (images, scripts) end anywhere relative to the read buffer;
+    # the reader must land exactly on the next record every time.
+    rng = random.Random(3)
+    recs: list[Rec] = []
+    for i in range(30):
+        size = rng.choice([10, 1000, 30_000, 65_000, 66_000, 70_000, 130_000])
+        recs.append(response(f"http://s.example/{i}.png", bytes(rng.randrange(256) for _ in range(size)),
+                             [("Content-Type", "image/png")], skipped="non_html"))
+        body = f'<p class="h-card">{i}</p>'.encode()
+        recs.append(response(f"http://s.example/{i}", body, [("Content-Type", "text/html")], html=body))
+    data = b"".join(_blobs(recs, False))
+    reader = iter_warc(io.BytesIO(data) if seekable else _Pipe(data))
+    entries = list(reader)
+    assert [e for e in entries if isinstance(e, WarcError)] == []
+    assert _items_by_record(entries) == _want(recs)
+    assert reader.summary.records == len(recs) and reader.summary.skipped_non_html == 30

@@ -322,7 +322,7 @@ class _Lines:
 
     def write(self, line: dict[str, Any]) -> None:
         if line.get("kind") == "error" and len(self.messages) < MANIFEST_MESSAGES:
-            self.messages.append(str(line.get("message")))
+            self.messages.append(str(line.get("error")))
         self._writer.write(line)
 
 

@@ -101,6 +101,10 @@ def _worker_cpu_s() -> float:
     return _cpu_s()
 
 
+def _peak_rss_kb() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
 def child_dask(paths: list[str], out: str, workers: int) -> dict[str, Any]:
     """Start a local cluster of ``workers`` processes, warm it, time one run and the no-op round trip.
 
@@ -129,6 +133,7 @@ def child_dask(paths: list[str], out: str, workers: int) -> dict[str, Any]:
         local_cpu = _cpu_s() - cpu0
         after = client.run(_worker_cpu_s)
         worker_cpu = sum(after[w] - before[w] for w in before)
+        peak_kb = max(client.run(_peak_rss_kb).values())
         task_s = sum(float(p.get("seconds", 0.0)) for p in summary.parts)
         t2 = time.perf_counter()
         client.gather(client.map(_noop, range(NOOP_TASKS), pure=False))
@@ -138,6 +143,7 @@ def child_dask(paths: list[str], out: str, workers: int) -> dict[str, Any]:
     return {"wall_s": wall, "start_s": start_s, "task_s": task_s, "overhead_s": wall * workers - task_s,
             "cpu_s": worker_cpu + local_cpu, "worker_cpu_s": worker_cpu, "scheduler_client_cpu_s": local_cpu,
             "noop_task_s": noop, "records": summary.total("records"), "items": summary.total("items"),
+            "worker_peak_rss_kb": peak_kb, "part_bytes": summary.total("bytes"),
             "parts": len(summary.parts)}
 
 

@@ -91,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--checkpoint-records", type=int, default=1000, metavar="N", help="with --resume, checkpoint every N records"
     )
-    p.add_argument("--workers", type=int, default=1, metavar="N", help="parse a local file's records in N processes")
+    p.add_argument("--workers", type=int, default=1, metavar="N", help="parse a local file's records in N processes (checkpointed per file)")
     p.add_argument("--timeout", type=float, default=60.0, metavar="S", help="seconds to wait for a remote server")
     p.add_argument(
         "--max-decoded-bytes",

@@ -61,6 +61,10 @@ EXIT_SOME_FAILED = 3
 EXIT_ALL_FAILED = 4
 
 
+class _OutputFailed(Exception):
+    """Writing a line failed (its cause is the real error)."""
+
+
 class LineWriter(Protocol):
     """Where :func:`process_input` writes: anything with ``write(line_dict)``."""
 
@@ -195,7 +199,12 @@ def process_input(
     summary = resume_summary if resume_summary is not None else FileSummary(source)
     base = FileSummary(source, **{k: getattr(summary, k) for k in FileSummary.COUNTS})
     t0 = time.perf_counter()
-    write = writer.write
+    def write(line: dict[str, Any]) -> None:
+        try:
+            writer.write(line)
+        except Exception as e:  # the output failed, not the input: not an error line of this input
+            raise _OutputFailed() from e
+
     start = opts.offset or 0
     gzip: bool | None = None
     if resume_at is not None:
@@ -236,6 +245,9 @@ def process_input(
                             on_unit(entry, reader.gzip, summary)
                         continue
                     write(entry_line(entry))
+    except _OutputFailed as e:
+        assert e.__cause__ is not None
+        raise e.__cause__ from None
     except (StreamMF2Error, OSError) as e:
         update()
         summary.errors += 1

@@ -646,3 +646,14 @@ def test_skipped_records_of_every_size_keep_the_framing(seekable: bool) -> None:
     assert [e for e in entries if isinstance(e, WarcError)] == []
     assert _items_by_record(entries) == _want(recs)
     assert reader.summary.records == len(recs) and reader.summary.skipped_non_html == 30
+
+
+def test_a_failing_output_is_not_reported_as_a_failing_input(archives: dict[str, Path]) -> None:
+    from stream_mf2.warc_run import process_input
+
+    class Full:
+        def write(self, line: dict[str, Any]) -> None:
+            raise OSError(28, "No space left on device")
+
+    with pytest.raises(OSError, match="No space"):
+        process_input(str(archives["gz"]), Full())

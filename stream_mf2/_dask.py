@@ -367,6 +367,11 @@ def verified_manifest(folder: _Folder, part: str) -> dict[str, Any] | None:
     return manifest
 
 
+def verify_part(output_dir: str, part: str) -> dict[str, Any] | None:
+    """The manifest of ``part`` in ``output_dir`` if the part is complete (every file matches), else ``None``."""
+    return verified_manifest(_Folder(output_dir), part)
+
+
 def _use_storage_options(storage_options: dict[str, dict[str, Any]]) -> None:
     """Make ``storage_options`` fsspec's defaults in this process (per protocol), for inputs and outputs."""
     if not storage_options:

@@ -495,3 +495,18 @@ def test_cli_option_errors_are_one_line(warcs: list[Path], args: list[str], mess
         main(["warc", str(warcs[0]), *args])
     err = capsys.readouterr().err
     assert exit_info.value.code == 2 and message in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_the_same_task_run_twice_at_once_leaves_one_part(client: Any, warcs: list[Path], tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (task,) = _dask.plan([str(warcs[3])], str(out))
+    # Two copies of one task, one on each worker process, racing to the same part name.
+    workers = list(client.scheduler_info()["workers"])
+    futures = [client.submit(_dask.run_part, task, pure=False, workers=[w]) for w in workers]
+    results = client.gather(futures)
+    assert {r["status"] for r in results} <= {"done", "skipped"}
+    assert sorted(os.listdir(out)) == sorted([task.part, task.part + _dask.MANIFEST_SUFFIX])
+    manifest = _dask.verify_part(str(out), task.part)
+    assert manifest is not None
+    assert merged_lines({"parts": [manifest]}, out) == single_process_lines([warcs[3]], tmp_path)

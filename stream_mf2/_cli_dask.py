@@ -165,7 +165,7 @@ def run(inputs: Sequence[str], ns: argparse.Namespace, options: Options, summary
             f.write("\n")
     print(f"{PROG}: {doc['files']} inputs: {doc['parts_written']} parts written, {doc['parts_skipped']} already "
           f"complete, {doc['files_failed']} failed; {doc['records']} records, {doc['items']} items, "
-          f"{doc['errors']} errors; {doc['seconds']:.2f} s; summary in {ns.output_dir}/{_dask.SUMMARY_NAME}",
+          f"{doc['errors']} errors; {doc['seconds']:.2f} s; summary in {ns.output_dir.rstrip('/')}/{_dask.SUMMARY_NAME}",
           file=sys.stderr, flush=True)
     for failure in summary.failed:
         print(f"{PROG}: failed: {failure['input']}: {failure['error']}", file=sys.stderr)

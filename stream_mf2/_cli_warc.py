@@ -22,7 +22,8 @@ EPILOG = """\
 inputs:
   local paths and globs ('crawl/*.warc.gz'), - for standard input, http(s):// URLs (streamed; --offset and
   --length become a range request), and any fsspec URL (s3://, gs://, ...) with fsspec and its backend installed
-  (pip install 'stream-mf2[remote]'). --input-list FILE adds one name per line (# comments; .gz allowed).
+  (pip install 'stream-mf2[remote]'). --input-list FILE adds one name per line (# comments; .gz allowed),
+  relative names prefixed with --input-prefix (e.g. https://data.commoncrawl.org/ for a warc.paths.gz).
 
 output (-o NAME, by its ending; standard output when absent):
   .jsonl / other  JSON Lines          .jsonl.gz  gzip-compressed     .jsonl.zst  zstd-compressed (extra: zstd)
@@ -69,6 +70,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog=PROG, description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("files", nargs="*", metavar="INPUT", help="WARC files, globs, URLs, or - for standard input")
     p.add_argument("--input-list", action="append", default=[], metavar="FILE", help="read input names from FILE")
+    p.add_argument(
+        "--input-prefix",
+        metavar="PREFIX",
+        help="put PREFIX before relative names of --input-list files (e.g. https://data.commoncrawl.org/)",
+    )
     p.add_argument("-o", "--output", metavar="OUT", help="output file (by ending: .jsonl, .jsonl.gz, .jsonl.zst, .parquet)")
     p.add_argument("--summary-json", metavar="FILE", help="write per-input counts (records, items, bytes, seconds) here")
     p.add_argument(
@@ -213,7 +219,7 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
     if ns.type is not None and types is None:
         fail("--type needs at least one type, e.g. --type h-entry")
     try:
-        inputs = _inputs.expand_inputs(ns.files, ns.input_list, timeout=ns.timeout)
+        inputs = _inputs.expand_inputs(ns.files, ns.input_list, prefix=ns.input_prefix, timeout=ns.timeout)
     except StreamMF2Error as e:
         fail(str(e), 1)
     if not inputs:

@@ -237,13 +237,23 @@ def _expand(name: str) -> list[str]:
 
 
 def expand_inputs(
-    names: Sequence[str], input_lists: Sequence[str] = (), *, timeout: float = DEFAULT_TIMEOUT
+    names: Sequence[str],
+    input_lists: Sequence[str] = (),
+    *,
+    prefix: str | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
 ) -> list[str]:
-    """Inputs from command-line names (globs expanded) followed by those of the list files."""
+    """Inputs from command-line names (globs expanded) followed by those of the list files.
+
+    ``prefix`` is put in front of the relative names of list files (Common Crawl's
+    ``warc.paths.gz`` holds ``crawl-data/…`` paths, relative to ``https://data.commoncrawl.org/``).
+    """
     out: list[str] = []
     for name in names:
         out.extend(_expand(name))
     for list_name in input_lists:
         for name in _read_list(list_name, timeout):
+            if prefix and url_scheme(name) is None and not os.path.isabs(name) and name != STDIN:
+                name = prefix + name
             out.extend(_expand(name))
     return out

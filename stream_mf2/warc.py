@@ -75,6 +75,9 @@ READ_SIZE = 64 * 1024
 SNIFF_SIZE = 512
 #: Largest block of WARC record headers accepted.
 MAX_WARC_HEADER = 64 * 1024
+#: Compressed bytes of a gzip member kept from a non-seekable input, so that the scan for the
+#: next member after a damaged one starts inside it (a stray gzip magic swallows what follows).
+MAX_REPLAY = 4 * 1024 * 1024
 
 _GZIP_MAGIC = b"\x1f\x8b\x08"
 _WARC_MAGIC = b"WARC/1."
@@ -283,6 +286,8 @@ class _Input(_Buffered):
         super().__init__()
         self._f = f
         self._summary = summary
+        self._mark = 0
+        self._record: bytearray | None = None
         try:
             self._pos = f.tell()
             self._seekable = f.seekable()
@@ -300,6 +305,45 @@ class _Input(_Buffered):
 
     def _consumed(self, n: int) -> None:
         self._pos += n
+
+    def read(self, n: int | None = -1) -> bytes:
+        data = super().read(n)
+        rec = self._record
+        if rec is not None and data:
+            if len(rec) + len(data) > MAX_REPLAY:
+                self._record = None  # too much to keep: a failure resumes where reading stopped
+            else:
+                rec += data
+        return data
+
+    def unread(self, data: bytes) -> None:
+        super().unread(data)
+        rec = self._record
+        if rec is not None and data:
+            del rec[max(0, len(rec) - len(data)) :]  # what is given back is always the last bytes read
+
+    def mark(self) -> None:
+        """Start keeping the bytes read (a gzip member), so that a failure can scan them again."""
+        self._mark = self._pos
+        self._record = bytearray() if not self._seekable else None
+
+    def mark_done(self) -> None:
+        """The marked member was read: stop keeping its bytes."""
+        self._record = None
+
+    def back_to_mark(self) -> None:
+        """Go back to just after the mark, to scan a failed member's bytes for the next member."""
+        mark = self._mark
+        if self._pos <= mark:
+            while self._pos <= mark and self.read(mark + 1 - self._pos):
+                pass
+        elif self._seekable:
+            self.seek(mark + 1)
+        elif self._record is not None:
+            rec = bytes(self._record[1:])
+            self._record = None
+            self.unread(rec)
+        self._record = None
 
     def tell(self) -> int:
         return self._pos
@@ -666,6 +710,7 @@ class _Walker:
                     return
                 continue
             member = _Member(inp)
+            inp.mark()
             try:
                 if self.index_only:
                     member.drain()
@@ -675,12 +720,13 @@ class _Walker:
             except _FramingError as e:
                 if not self.index_only and not isinstance(e, _ReportedFramingError):
                     yield self._error(str(e), start)
-                if inp.tell() <= start:
-                    # The bytes given back start at this member: step past its magic, or the
-                    # scan would find the same (damaged) member again.
-                    inp.read(start + 1 - inp.tell())
+                # Scan again from just past this member's magic: a stray magic before a good member
+                # (or damage that made zlib read on) must not cost the members it ran into.
+                inp.back_to_mark()
                 if not self._more_units() or inp.find(_GZIP_START) is None:
                     return
+                continue
+            inp.mark_done()
 
     def _member_records(self, member: _Member, start: int) -> Iterator[WarcEntry]:
         while True:

@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from warcio.warcwriter import WARCWriter
 
 from stream_mf2._parser import parse
@@ -301,6 +303,12 @@ def test_http_input_streamed_and_by_range(archives: dict[str, Path], http_files:
         assert http_files.requests == [(f"/{name}", f"bytes={rec['offset']}-{rec['offset'] + rec['length'] - 1}")]
     r = run_cli(http_files.url("missing.warc.gz"))
     assert r.returncode == EXIT_ALL_FAILED and "HTTP 404" in lines(r.stdout)[0]["error"]
+    # A Common Crawl style list: relative paths under a URL prefix.
+    listing = http_files.root.parent / "warc.paths.gz"
+    listing.write_bytes(gzip.compress(f"{archives['gz'].name}\n{archives['plain'].name}\n".encode()))
+    r = run_cli("--input-list", str(listing), "--input-prefix", http_files.base + "/")
+    assert r.returncode == EXIT_OK, r.stderr
+    assert lines(r.stdout)[-1]["files"] == 2 and lines(r.stdout)[-1]["records"] == 2 * len(researcher_records())
 
 
 def test_s3_input_through_fsspec(archives: dict[str, Path], s3: S3Server) -> None:
@@ -657,3 +665,95 @@ def test_a_failing_output_is_not_reported_as_a_failing_input(archives: dict[str,
 
     with pytest.raises(OSError, match="No space"):
         process_input(str(archives["gz"]), Full())
+
+
+# -- fuzz findings ------------------------------------------------------------------------------------
+
+
+def _fuzz_records() -> list[Rec]:
+    page = b'<div class="h-entry"><a class="p-name u-url" href="/e0">entry 0</a></div>'
+    http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + page
+    return [
+        Rec("warcinfo", "", b"software: fuzz\r\n", ctype="application/warc-fields", skipped="other", raw=True),
+        Rec("response", "http://a.example/r0", http, html=page, raw=True),
+    ]
+
+
+@pytest.mark.parametrize("junk", [b"\x1f\x8b\x08", b"\x1f\x8b\x08\x1f", b"\x1f\x8b\x08\x00\x00"])
+def test_fuzz_w1_stray_gzip_magic_between_members(junk: bytes, tmp_path: Path) -> None:
+    # A fake member header before an intact member: zlib reads into the real member and fails at
+    # the end of the file; the scan must start again just past the fake magic.
+    recs = _fuzz_records()
+    blobs = _blobs(recs, True)
+    data = blobs[0] + junk + blobs[1]
+    for source in (io.BytesIO(data), io.BufferedReader(_Pipe(data))):
+        entries = list(iter_warc(source))
+        errors = [e for e in entries if isinstance(e, WarcError)]
+        assert len(errors) == 1 and errors[0].offset == len(blobs[0])
+        assert _items_by_record(entries) == _want(recs)
+    path = tmp_path / "w1.warc.gz"
+    path.write_bytes(data)
+    assert list(iter_warc_parallel(path, 2, batch_units=1)) == list(iter_warc(path))
+
+
+def test_fuzz_w2_flipped_byte_in_the_record_separator() -> None:
+    recs = _fuzz_records()
+    blobs = _blobs(recs, False)
+    first = bytearray(blobs[0])
+    first[-2] ^= 4  # "\r\n\r\n" -> "\r\n\x1d\n"
+    data = bytes(first) + blobs[1]
+    for source in (io.BytesIO(data), io.BufferedReader(_Pipe(data))):
+        entries = list(iter_warc(source))
+        errors = [e for e in entries if isinstance(e, WarcError)]
+        assert len(errors) == 1 and errors[0].offset == 0 and "\\r\\n\\r\\n" in errors[0].message
+        assert _items_by_record(entries) == _want(recs)
+
+
+def _small_records() -> list[Rec]:
+    recs = []
+    for i in range(5):
+        page = f'<div class="h-entry"><p class="p-name">entry {i}</p></div>'.encode()
+        recs.append(response(f"http://d.example/{i}", page, [("Content-Type", "text/html")], html=page))
+    return recs
+
+
+_SMALL: dict[bool, list[bytes]] = {}
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    compress=st.booleans(),
+    k=st.integers(0, 4),
+    op=st.sampled_from(["flip", "insert", "delete"]),
+    where=st.floats(0, 1),
+    value=st.integers(1, 255),
+    size=st.integers(1, 12),
+)
+def test_damage_to_one_record_leaves_the_others_exact(
+    compress: bool, k: int, op: str, where: float, value: int, size: int
+) -> None:
+    # Whatever happens to one record's bytes (or just after them), every other record's items come
+    # out exactly, with their own record ids; in .warc.gz the damaged record itself either comes out
+    # exactly or is reported (gzip's CRC covers its content).
+    recs = _small_records()
+    if compress not in _SMALL:
+        _SMALL[compress] = _blobs(recs, compress)
+    blobs = list(_SMALL[compress])
+    blob = bytearray(blobs[k])
+    at = min(int(where * (len(blob) + 1)), len(blob))
+    if op == "flip" and at < len(blob):
+        blob[at] ^= value
+    elif op == "insert":
+        blob[at:at] = bytes([value]) * size
+    else:
+        del blob[at : at + size]
+    blobs[k] = bytes(blob)
+    entries = list(iter_warc(io.BytesIO(b"".join(blobs))))
+    got = _items_by_record(entries)
+    want = _want(recs)
+    damaged = recs[k].uri
+    assert {u: v for u, v in got.items() if u != damaged} == {u: v for u, v in want.items() if u != damaged}
+    ids = {e.uri: e.record_id for e in entries if isinstance(e, WarcRecord)}
+    assert all(e.record_id == ids.get(e.uri, e.record_id) for e in entries if isinstance(e, WarcItem))
+    if compress and got.get(damaged) != want[damaged]:
+        assert any(isinstance(e, WarcError) for e in entries)

@@ -26,6 +26,9 @@ Sections (each can be left out with ``--skip``):
 ``warc``
     :mod:`bench.warc_bench`: MB/s and records/s reading a generated archive,
     ``.warc.gz`` and ``.warc``, with 1 and 2 worker processes.
+``dask``
+    :mod:`bench.dask_bench`: the same WARC files through the Dask runner with 1
+    and 2 workers against the single-process command (speed-up, overhead).
 
 Everything goes to one JSON file, ``bench/results/<UTC timestamp>.json``, with
 the machine description; the tables printed at the end are
@@ -42,12 +45,12 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from bench import memory, report, warc_bench
+from bench import dask_bench, memory, report, warc_bench
 from bench.peers import all_runners, peer_runners
 from bench.run import FIXTURES, group_rates, load_pages, machine_info, ratios, time_cell, warm_up, write_results
 from bench.streams import DEFAULT_CHUNK, SHAPES, format_size, parse_size
 
-SECTIONS = ("throughput", "memory", "warc")
+SECTIONS = ("throughput", "memory", "warc", "dask")
 FULL_SIZES = "1MB,10MB,100MB,1GB"
 QUICK_SIZES = "1MB"
 # Memory-run rows: (shape, parser). stream_children only changes anything for a
@@ -233,9 +236,15 @@ def main(argv: list[str] | None = None, *, out: Callable[[str], None] = print) -
     if "warc" not in args.skip:
         log("warc")
         doc["warc"] = warc_bench.measure(warc_size, warc_workers, args.warc_timeout, log=log)
+    if "dask" not in args.skip:
+        log("dask")
+        doc["dask"] = dask_bench.measure(4 if args.quick else 8, parse_size("1MB" if args.quick else "4MB"), [1, 2],
+                                         log=log)
     doc["finished_utc"] = dt.datetime.now(dt.UTC).isoformat()
 
     path = write_results(doc, args.json, started)
     out(report.render([doc]))
+    if doc.get("dask"):
+        out("\nDask runner (bench.dask_bench)\n" + dask_bench.format_rows(doc["dask"]))
     out(f"\nResults written to {path}")
     return 0

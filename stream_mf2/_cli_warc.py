@@ -127,6 +127,9 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAMES",
         help="ignore utility-CSS h-* root names (or the given comma-separated names)",
     )
+    from stream_mf2 import _cli_dask
+
+    _cli_dask.add_arguments(p)
     return p
 
 
@@ -197,7 +200,11 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
         fail("--workers must be at least 1")
     if ns.checkpoint_records < 1:
         fail("--checkpoint-records must be at least 1")
-    if ns.resume and (not ns.output or ns.output == "-"):
+    from stream_mf2 import _cli_dask
+
+    if problem := _cli_dask.check(ns):
+        fail(problem)
+    if ns.resume and (not ns.output or ns.output == "-") and not ns.dask:
         fail("--resume needs a named output (-o FILE)")
     # Damaged records are error lines; keep stderr for the summary.
     logging.getLogger("warcio").addHandler(logging.NullHandler())
@@ -229,6 +236,11 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
         workers=ns.workers,
         timeout=ns.timeout,
     )
+    if ns.dask:
+        try:
+            return _cli_dask.run(inputs, ns, options, summary_json=ns.summary_json)
+        except StreamMF2Error as e:
+            fail(" ".join(str(e).split()), 1)
     bar = _Progress(inputs) if sys.stderr.isatty() and not ns.no_progress else None
     t0 = time.perf_counter()
     output = ns.output if ns.output and ns.output != "-" else None

@@ -1,0 +1,172 @@
+"""``stream-mf2 warc --dask ...``: the command-line face of :mod:`stream_mf2._dask`.
+
+``--dask local[:N]`` starts a ``LocalCluster`` of N worker processes (one thread
+each; default: one per core) for the run and stops it after; ``--dask
+tcp://HOST:PORT`` (or any scheduler address) uses a running cluster. Parts,
+manifests and ``_summary.json`` go to ``--output-dir``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib.util
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from stream_mf2.warc_run import Options
+
+PROG = "stream-mf2 warc"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``--dask`` options of ``stream-mf2 warc``."""
+    g = p.add_argument_group("distributed runs (needs the 'dask' extra)")
+    g.add_argument(
+        "--dask",
+        metavar="local[:N]|ADDRESS",
+        help="run one Dask task per input file: 'local' or 'local:N' starts N worker processes on this machine "
+        "(default one per core), 'tcp://HOST:PORT' uses a running scheduler. Needs --output-dir. Each input "
+        "becomes one part file plus a manifest; parts already complete are kept, so rerunning the same "
+        "command after an interruption finishes the job",
+    )
+    g.add_argument(
+        "--output-dir",
+        metavar="DIR",
+        help="with --dask: folder (local path or fsspec URL such as s3://bucket/prefix) for the parts, their "
+        "manifests and _summary.json",
+    )
+    g.add_argument(
+        "--part-format",
+        choices=("jsonl.gz", "jsonl", "jsonl.zst", "parquet"),
+        default="jsonl.gz",
+        help="with --dask: format of each part (default jsonl.gz)",
+    )
+
+
+def parse_dask_target(value: str) -> tuple[str, int | None]:
+    """``("local", N or None)`` or ``("address", None)`` for a ``--dask`` value."""
+    if value == "local" or value.startswith("local:"):
+        _, _, n = value.partition(":")
+        if not n:
+            return "local", None
+        if not n.isdigit() or int(n) < 1:
+            raise ValueError(f"--dask {value}: the number of local workers must be a positive integer")
+        return "local", int(n)
+    if "://" in value:
+        return value, None
+    raise ValueError(f"--dask {value}: expected local, local:N or a scheduler address such as tcp://HOST:PORT")
+
+
+@contextlib.contextmanager
+def connect(target: str) -> Iterator[Any]:
+    """A ``distributed.Client`` for a ``--dask`` value; a local cluster lives as long as the block."""
+    import distributed
+
+    dist: Any = distributed  # its constructors carry no type hints
+    kind, n = parse_dask_target(target)
+    if kind != "local":
+        with dist.Client(kind) as client:
+            yield client
+        return
+    with local_cluster(n or os.cpu_count() or 1) as cluster, dist.Client(cluster) as client:
+        yield client
+
+
+#: Dask settings of the local clusters started here. Workers sample their threads' stacks
+#: every 10 ms for the dashboard's profile page; with a pure-Python parser in the only thread
+#: that costs several per cent of the CPU, so it is off (set the same on a cluster of your own
+#: with ``DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False``).
+LOCAL_CONFIG = {"distributed.worker.profile.enabled": False}
+
+
+@contextlib.contextmanager
+def local_cluster(workers: int) -> Iterator[Any]:
+    """A ``LocalCluster`` of ``workers`` processes with one thread each, on 127.0.0.1.
+
+    The scheduler's HTTP server (and dashboard, when bokeh is installed) gets a free port, so
+    runs never clash.
+    """
+    import dask
+    import distributed
+
+    dist: Any = distributed
+    with dask.config.set(LOCAL_CONFIG), dist.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                                           host="127.0.0.1", dashboard_address=":0") as cluster:
+        yield cluster
+
+
+def dashboard_link(client: Any, local: bool) -> str:
+    """The scheduler's dashboard URL, or how to get one."""
+    try:
+        services = client.scheduler_info().get("services", {})
+    except Exception:  # a scheduler that does not say
+        services = {}
+    if "dashboard" not in services:
+        return "no dashboard"
+    if local and importlib.util.find_spec("bokeh") is None:
+        return "dashboard: pip install bokeh"  # the scheduler serves only its health and metrics pages then
+    return f"dashboard {client.dashboard_link}"
+
+
+def check(ns: argparse.Namespace) -> str | None:
+    """What is wrong with the ``--dask`` options combined with the others, if anything."""
+    if not ns.dask:
+        return "--output-dir and --part-format need --dask" if ns.output_dir else None
+    if not ns.output_dir:
+        return "--dask needs --output-dir (each input becomes a part file there)"
+    if ns.output:
+        return "--dask writes parts to --output-dir, not to -o"
+    if ns.offset is not None or ns.length is not None:
+        return "--offset and --length read one record: run them without --dask"
+    if "-" in ns.files:
+        return "standard input (-) cannot be read by Dask workers: give files or URLs"
+    if ns.workers != 1:
+        return "--workers does not apply with --dask (one task per file): use --dask local:N"
+    try:
+        parse_dask_target(ns.dask)
+    except ValueError as e:
+        return str(e)
+    return None
+
+
+def run(inputs: Sequence[str], ns: argparse.Namespace, options: Options, summary_json: str | None = None) -> int:
+    """Run ``inputs`` on the cluster named by ``ns.dask``; the exit status.
+
+    ``--resume`` changes nothing here: a Dask run always keeps the parts that are
+    already complete. ``--workers`` does not apply (one task per file instead).
+    """
+    from stream_mf2 import _dask
+
+    _dask.require_extra()
+    with connect(ns.dask) as client:
+        link = dashboard_link(client, ns.dask.startswith("local"))
+        workers = len(client.scheduler_info().get("workers", {}))
+        print(f"{PROG}: {len(inputs)} inputs on {workers} Dask workers ({ns.dask}), {link}", file=sys.stderr, flush=True)
+
+        def on_result(result: dict[str, Any], finished: int, total: int) -> None:
+            status = result.get("status")
+            what = (f"{result.get('records', 0)} records, {result.get('items', 0)} items, "
+                    f"{result.get('errors', 0)} errors" if status in ("done", "skipped") else str(result.get("error")))
+            print(f"{PROG}: [{finished}/{total}] {status} {result.get('part')}: {what} ({result.get('input')})",
+                  file=sys.stderr, flush=True)
+
+        summary = _dask.run_warc_dask(client, list(inputs), ns.output_dir, fmt=ns.part_format, options=options,
+                                      on_result=on_result)
+    doc = summary.as_dict()
+    if summary_json:
+        import json
+
+        with open(summary_json, "w", encoding="utf-8") as f:
+            json.dump(doc, f, indent=1)
+            f.write("\n")
+    print(f"{PROG}: {doc['files']} inputs: {doc['parts_written']} parts written, {doc['parts_skipped']} already "
+          f"complete, {doc['files_failed']} failed; {doc['records']} records, {doc['items']} items, "
+          f"{doc['errors']} errors; {doc['seconds']:.2f} s; summary in {ns.output_dir.rstrip('/')}/{_dask.SUMMARY_NAME}",
+          file=sys.stderr, flush=True)
+    for failure in summary.failed:
+        print(f"{PROG}: failed: {failure['input']}: {failure['error']}", file=sys.stderr)
+    return summary.status

@@ -1,0 +1,141 @@
+"""Where an element is: the chain of (name, position) steps from the root, and XPath tests on it.
+
+A :class:`Place` is made for each element as it is placed (streaming) or
+walked (inside a kept subtree). It links to its parent's place, so a path costs
+nothing until it is needed, and a move (the adoption agency algorithm) updated
+on one place is seen by every place below it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from stream_mf2.html.dom import HTML_NS, Element, ParentNode
+from stream_mf2.wpt.model import Step, XPath
+
+__all__ = ["Place", "descendants", "path_matches", "step_matches"]
+
+
+class Place:
+    """An element's place: parent place, name, 1-based position among same-name
+    element siblings (``pos``) and among all element siblings (``any_pos``)."""
+
+    __slots__ = ("any_pos", "counts", "element", "name", "parent", "pos", "states")
+
+    def __init__(self, parent: Place | None, element: Element | None, name: str, pos: int, any_pos: int) -> None:
+        self.parent = parent
+        self.element = element
+        self.name = name
+        self.pos = pos
+        self.any_pos = any_pos
+        #: children placed so far, by name ("*": all)
+        self.counts: dict[str, int] | None = None
+        #: streaming matcher states: (xpath index, next step index)
+        self.states: tuple[tuple[int, int], ...] = ()
+
+    def child(self, element: Element) -> Place:
+        """A place for a new last element child ``element`` (counts it)."""
+        counts = self.counts
+        if counts is None:
+            counts = self.counts = {}
+        name = element.name
+        pos = counts.get(name, 0) + 1
+        counts[name] = pos
+        any_pos = counts.get("*", 0) + 1
+        counts["*"] = any_pos
+        return Place(self, element, name, pos, any_pos)
+
+    def uncount(self, name: str) -> None:
+        """A child called ``name`` moved away (it was the last one: it was open)."""
+        counts = self.counts
+        if counts:
+            if counts.get(name, 0) > 0:
+                counts[name] -= 1
+            if counts.get("*", 0) > 0:
+                counts["*"] -= 1
+
+    def chain(self) -> list[Place]:
+        """The places from the root's first element down to this one."""
+        out: list[Place] = []
+        p: Place | None = self
+        while p is not None and p.element is not None:
+            out.append(p)
+            p = p.parent
+        out.reverse()
+        return out
+
+    def xpath(self) -> str:
+        """The full canonical XPath, every step with its position: ``/html[1]/body[1]/div[2]``."""
+        return "".join(f"/{p.name}[{p.pos}]" for p in self.chain())
+
+
+def step_matches(step: Step, place: Place) -> bool:
+    """Does ``place`` satisfy one child ``step``?"""
+    el = place.element
+    assert el is not None
+    if step.name is not None:
+        name = place.name
+        if name != step.name and name.lower() != step.name:
+            return False
+        if step.position is not None and place.pos != step.position:
+            return False
+    elif step.position is not None and place.any_pos != step.position:
+        return False
+    if step.attr is not None:
+        key, value = step.attr
+        if el.attrs.get(key) != value:
+            return False
+    return True
+
+
+def _steps_match(steps: tuple[Step, ...], chain: list[Place]) -> bool:
+    if len(steps) != len(chain):
+        return False
+    return all(step_matches(s, p) for s, p in zip(steps, chain, strict=True))
+
+
+def path_matches(xpath: XPath, place: Place, context: Place | None = None) -> bool:
+    """Does ``xpath`` select the element at ``place``? (``context``: for relative paths.)"""
+    chain = place.chain()
+    if xpath.anchor is not None:
+        n = len(xpath.steps)
+        if n >= len(chain):
+            return False
+        anchor = chain[len(chain) - 1 - n]
+        el = anchor.element
+        return el is not None and el.attrs.get("id") == xpath.anchor and _steps_match(xpath.steps, chain[len(chain) - n :])
+    if xpath.absolute:
+        return _steps_match(xpath.steps, chain)
+    if context is None:
+        return False
+    depth = len(context.chain())
+    if len(chain) <= depth or chain[depth - 1].element is not context.element:
+        return False
+    return _steps_match(xpath.steps, chain[depth:])
+
+
+def descendants(root: ParentNode, place: Place) -> Iterator[Place]:
+    """Places of the elements below ``root`` (whose place is ``place``), in document order.
+
+    Template contents are not children in the DOM, so they are not walked.
+    """
+    stack: list[tuple[list[Element], int, Place]] = []
+    kids = [c for c in root.children if type(c) is Element]
+    # A fresh copy: the walk counts children itself (``place`` may hold streaming counts).
+    stack.append((kids, 0, Place(place.parent, place.element, place.name, place.pos, place.any_pos)))
+    while stack:
+        kids, i, parent = stack.pop()
+        if i >= len(kids):
+            continue
+        el = kids[i]
+        stack.append((kids, i + 1, parent))
+        p = parent.child(el)
+        yield p
+        sub = [c for c in el.children if type(c) is Element]
+        if sub:
+            stack.append((sub, 0, p))
+
+
+def is_html(el: Element) -> bool:
+    """Is ``el`` an HTML element (the namespace XPath names usually mean)?"""
+    return el.namespace == HTML_NS

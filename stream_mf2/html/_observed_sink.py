@@ -1,7 +1,7 @@
 """A bounded sink that also tells an observer where each element is placed.
 
 :class:`ObservedSink` is :class:`~stream_mf2.html._bounded_sink.BoundedSink`
-plus three calls to an observer: ``placed(element, parent)`` whenever an
+plus calls to an observer: ``placed(element, parent, before)`` whenever an
 element is inserted or moved (creation, foster parenting, the adoption agency's
 moves, ``reparent_children``), ``popped(element)`` when it leaves the stack of
 open elements. ``placed`` answers whether the element (new and still empty)
@@ -28,8 +28,9 @@ __all__ = ["ObservedSink", "PlacementObserver"]
 class PlacementObserver(Protocol):
     """What :class:`ObservedSink` reports to."""
 
-    def placed(self, element: Element, parent: ParentNode) -> bool:
-        """``element`` was inserted or moved under ``parent``; ``True``: keep it (when it is new)."""
+    def placed(self, element: Element, parent: ParentNode, before: Node | None = None) -> bool:
+        """``element`` was inserted or moved under ``parent`` (right before ``before``, if given);
+        ``True``: keep it (when it is new)."""
         ...
 
     def popped(self, element: Element) -> None:
@@ -83,7 +84,7 @@ class ObservedSink(BoundedSink):
     def insert_before(self, parent: ParentNode, node: Node, ref: Node) -> None:
         fresh = node.parent is None
         super().insert_before(parent, node, ref)
-        if type(node) is Element and self.observer.placed(node, parent) and fresh:
+        if type(node) is Element and self.observer.placed(node, parent, ref) and fresh:
             self._make_kept(node)
 
     def reparent_children(self, old: ParentNode, new: ParentNode) -> None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from stream_mf2.html.dom import Document, DocumentFragment, Element, ParentNode, text_content
+from stream_mf2.html.dom import Document, DocumentFragment, Element, Node, ParentNode, text_content
 from stream_mf2.html.serialize import serialize_children
 from stream_mf2.wpt._paths import Place, descendants, path_matches, step_matches
 from stream_mf2.wpt._source import DEFAULT_MAX_PATTERN_CHARS, SourceScanner
@@ -218,8 +218,14 @@ class WptConsumer:
             place.states = self._root_states
         return place
 
-    def placed(self, element: Element, parent: ParentNode) -> bool:
-        """The sink placed (or moved) ``element`` under ``parent``: track it; keep it if it may match."""
+    def placed(self, element: Element, parent: ParentNode, before: Node | None = None) -> bool:
+        """The sink placed (or moved) ``element`` under ``parent`` (before ``before``): track it;
+        keep it if it may match.
+
+        An insertion before a sibling is foster parenting: the new element goes
+        right before the open ``table`` (the last element child), so it takes the
+        table's positions and the table moves one on.
+        """
         places = self._places
         old = places.get(element)
         if old is None:
@@ -233,17 +239,49 @@ class WptConsumer:
             if pplace is None:
                 return False
         if old is not None:
-            # A move: the place object is updated, so places below it follow.
+            # A move (adoption agency): the place object is updated, so places below it follow.
             if old.parent is not None:
                 old.parent.uncount(old.name)
             fresh = pplace.child(element)
             old.parent = pplace
             old.pos = fresh.pos
             old.any_pos = fresh.any_pos
+            self._before(old, before)
+            old.states = self._advance(pplace, old)[0]
             return False
         place = pplace.child(element)
         places[element] = place
+        if before is not None:
+            self._before(place, before)
+        place.states, hits = self._advance(pplace, place)
+        if element.children:
+            # A clone that received the children of another element before being placed.
+            for c in element.children:
+                if type(c) is Element:
+                    self.placed(c, element)
+        if hits is None:
+            return False
+        wanted = [k for k in hits if self._wanted(k)]
+        if not wanted:
+            return False
+        self._candidates[element] = (place, wanted)
+        return True
+
+    def _before(self, place: Place, before: Node | None) -> None:
+        """``place`` was inserted right before ``before``: swap positions with it (see :meth:`placed`)."""
+        if type(before) is not Element:
+            return
+        ref = self._places.get(before)
+        if ref is None or ref.parent is not place.parent:
+            return
+        place.any_pos, ref.any_pos = ref.any_pos, ref.any_pos + 1
+        if ref.name == place.name:
+            place.pos, ref.pos = ref.pos, ref.pos + 1
+
+    def _advance(self, pplace: Place, place: Place) -> tuple[tuple[tuple[int, int], ...], list[int] | None]:
+        """The matcher states of ``place`` (child of ``pplace``) and the top-level blocks it matches."""
         hits: list[int] | None = None
+        out: tuple[tuple[int, int], ...] = ()
         states = pplace.states
         if states:
             new: list[tuple[int, int]] = []
@@ -258,30 +296,25 @@ class WptConsumer:
                     else:
                         new.append((xi, si + 1))
             if new:
-                place.states = tuple(new)
+                out = tuple(new)
         if self._needs_id:
+            element = place.element
+            assert element is not None
             id_ = element.attrs.get("id")
             if id_ is not None:
                 for xi in self._anchors.get(id_, ()):
-                    steps = self._xpaths[xi].steps
-                    if not steps:
+                    if not self._xpaths[xi].steps:
                         if hits is None:
                             hits = []
                         hits.extend(self._xpath_blocks[xi])
                     else:
-                        place.states = (*place.states, (xi, 0))
+                        out = (*out, (xi, 0))
                 tagged = self._tagid_blocks.get(id_)
                 if tagged:
                     if hits is None:
                         hits = []
                     hits.extend(tagged)
-        if hits is None:
-            return False
-        wanted = [k for k in hits if self._wanted(k)]
-        if not wanted:
-            return False
-        self._candidates[element] = (place, wanted)
-        return True
+        return out, hits
 
     def _wanted(self, k: int) -> bool:
         """Is top-level block ``k`` still looking for matches? (A block with both ``ow:tagid``
@@ -290,8 +323,13 @@ class WptConsumer:
         return not self.applied[ai].done[bi]
 
     def popped(self, element: Element) -> None:
-        """``element`` left the stack of open elements: its place is no longer needed here."""
-        self._places.pop(element, None)
+        """``element`` left the stack of open elements: its place is no longer needed here.
+
+        Except ``head``'s: the "after head" rules put ``head`` back on the stack
+        for a late ``<title>``, ``<style>``, ``<meta>`` ...
+        """
+        if element.name != "head":
+            self._places.pop(element, None)
 
     # -- completion -----------------------------------------------------------------
     def complete(self, root: Element) -> bool:

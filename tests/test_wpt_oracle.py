@@ -28,11 +28,11 @@ import pytest
 
 from stream_mf2 import Parser
 from stream_mf2.html.dom import Element, ParentNode
-from stream_mf2.wpt import Block, Template, collect_pages
-from stream_mf2.wpt._compile import compile_xpath
 from stream_mf2.html.sink import DomSink
 from stream_mf2.html.tokenizer import Tokenizer
 from stream_mf2.html.treebuilder import TreeBuilder
+from stream_mf2.wpt import Block, Template, collect_pages
+from stream_mf2.wpt._compile import compile_xpath
 from tests import chunking
 from tests.suites import REPO, suite_dir
 

@@ -188,9 +188,13 @@ class Parser:
         pages, notes = pages_for(self._wpt_spec, self.url)
         self._wpt_notes = notes
         limits = {} if self._max_pattern_chars is None else {"max_pattern_chars": self._max_pattern_chars}
-        self._wpt = WptConsumer(pages, self._wpt_events.append, **limits)
+        # Element matches are token-positioned like items: they join the capture's events.
+        self._wpt = WptConsumer(pages, self._emit_event, self._wpt_events.append, **limits)
         fan = FanOut((self._capture.complete, self._wpt.complete))
         self._sink = ObservedSink(self._capture.keep, fan.complete, self._wpt, **self._sink_limits)
+
+    def _emit_event(self, event: Event) -> None:
+        self._capture.events.append(event)
 
     # -- feeding --------------------------------------------------------------
     def feed(self, data: bytes | str) -> list[Item]:
@@ -493,8 +497,8 @@ class Parser:
         if events:
             self._produced = True
             self._capture.events = []
-        # WPT events wait while a re-parse is possible (they never count as output
-        # that prevents one: their timing, unlike items', may depend on the chunking).
+        # Page-source pattern matches wait while a re-parse is possible (they never count
+        # as output that prevents one: their timing, unlike items', depends on the window).
         if self._wpt_events and self._held is None:
             events = events + self._wpt_events if events else list(self._wpt_events)
             self._wpt_events.clear()

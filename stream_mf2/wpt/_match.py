@@ -140,18 +140,24 @@ class _Applied:
 class WptConsumer:
     """Placement observer and completion handler for the templates applied to one page.
 
-    ``emit`` receives each event. ``source(text)`` takes the decoded page text
-    (for blocks referenced by a pattern alone); ``finish()`` ends the page.
+    ``emit`` receives each event of an element match (at a token position, like
+    mf2 items) and the page ends; ``emit_source`` the matches of page-source
+    patterns, whose timing depends on the pattern window, not on tokens (the
+    parser holds them while it may still parse the document again).
+    ``source(text)`` takes the decoded page text (for blocks referenced by a
+    pattern alone); ``finish()`` ends the page.
     """
 
     def __init__(
         self,
         pages: list[WptPage],
         emit: Callable[[WptMatchEvent | WptPageEnd], None],
+        emit_source: Callable[[WptMatchEvent | WptPageEnd], None] | None = None,
         *,
         max_pattern_chars: int = DEFAULT_MAX_PATTERN_CHARS,
     ) -> None:
         self.emit = emit
+        self.emit_source = emit_source if emit_source is not None else emit
         self.applied = [_Applied(p) for p in pages]
         self.errors: list[str] = []
         # Top-level structural blocks: (applied index, block index, block)
@@ -205,7 +211,7 @@ class WptConsumer:
 
     def _source_match(self, applied: _Applied, bi: int, block: Block) -> Callable[[str, dict[str, list[str]]], bool]:
         def on_match(text: str, captures: dict[str, list[str]]) -> bool:
-            self.emit(WptMatchEvent(applied.page, bi, _text_match(text, captures, block)))
+            self.emit_source(WptMatchEvent(applied.page, bi, _text_match(text, captures, block)))
             return block.repeatable
 
         return on_match

@@ -1,12 +1,13 @@
 """``ow:pattern`` blocks over the page source, streamed through a bounded window.
 
 The decoded page text arrives in pieces. A match is decided only when the text
-after its start is at least ``max_pattern_chars`` long (or the input ended):
+after its start is longer than ``max_pattern_chars`` (or the input ended):
 then every alternative the regular expression could try within the window has
 been seen, so the match equals the one a search of the whole text finds. A
-partial match (``regex``'s ``partial=True``) that already spans the window is
-reported as an error and skipped (its start moves on by one character):
-memory never holds more than the window and the piece being fed.
+match longer than the window, or a partial match (``regex``'s
+``partial=True``) that already spans more than the window, is reported as an
+error and skipped (the search goes on one character after its start), in every
+chunking alike: memory never holds more than the window and the piece being fed.
 """
 
 from __future__ import annotations
@@ -66,17 +67,17 @@ class SourceScanner:
                 pos = n
                 break
             start = m.start()
-            if not final and (m.partial or n - start < window):
-                if m.partial and n - start >= window:
-                    self.on_error(
-                        f"pattern {self.pattern.source!r}: a match starting at character {self.offset + start}"
-                        f" is longer than max_pattern_chars={window}; skipped"
-                    )
-                    pos = start + 1
-                    continue
+            end = m.end()
+            if (m.partial and n - start > window) or (not m.partial and end - start > window):
+                self.on_error(
+                    f"pattern {self.pattern.source!r}: a match starting at character {self.offset + start}"
+                    f" is longer than max_pattern_chars={window}; skipped"
+                )
+                pos = start + 1
+                continue
+            if not final and (m.partial or n - start <= window):
                 pos = start
                 break
-            end = m.end()
             if not self.on_match(m.group(0), self.pattern.captures(m)):
                 self.done = True
                 break

@@ -69,12 +69,12 @@ def test_artist_template_model() -> None:
 
 
 def test_any_prefix_and_description_kept_as_written() -> None:
-    xml = f"""<x:wpt xmlns:x="http://www.omfica.org/schemas/ow/0.9" xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" x:host="a.example">
+    xml = """<x:wpt xmlns:x="http://www.omfica.org/schemas/ow/0.9" xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" x:host="a.example">
 <x:template x:name="T" x:url="http://a.example/">
 <x:block x:tagid="ex2">
 <rdf:Description rdf:about="http://a.example/">&amp; x</rdf:Description>
 </x:block>
-<x:block x:xpath="/html/body">{{cwl.unl}} text {{/cwl.unl}}<x:block x:tagid="n">Name</x:block></x:block>
+<x:block x:xpath="/html/body">{cwl.unl} text {/cwl.unl}<x:block x:tagid="n">Name</x:block></x:block>
 </x:template></x:wpt>"""
     t = load(xml).templates[0]
     assert t.blocks[0].concept is None
@@ -161,7 +161,7 @@ def test_undeclared_concepts_warn_or_fail_in_strict_mode() -> None:
 
 def test_template_choice_by_url_and_host() -> None:
     wpt = load(FIX / "artist.xml")
-    ((t, caps),) = wpt.choose("http://music.yahoo.com/ar-8206256---Amy-Winehouse")
+    ((_t, caps),) = wpt.choose("http://music.yahoo.com/ar-8206256---Amy-Winehouse")
     assert caps == {"artist.id": ["8206256"], "artist.name": ["Amy-Winehouse"]}
     # the ow:urls section's variant form ([concept[REGEX]])
     assert wpt.choose("http://music.yahoo.com/artist/42")[0][1] == {"artist.id": ["42"]}

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from stream_mf2 import Parser, parse
+from stream_mf2.html.dom import Element
 from stream_mf2.wpt import TemplateError, WptMatchEvent, WptPageEnd, collect_pages, load
 from tests import chunking
 from tests.suites import REPO
@@ -373,3 +374,21 @@ def test_core_imports_without_the_wpt_extra() -> None:
 def test_fixture_files_exist() -> None:
     for name, _ in PAGES:
         assert Path(FIX / f"{name}.xml").is_file() and Path(FIX / f"{name}.html").is_file()
+
+
+def test_match_html_equals_the_serializer() -> None:
+    from stream_mf2.html.serialize import serialize_children
+    from stream_mf2.wpt._html import inner_html
+    from stream_mf2.wpt.find import full_dom
+
+    for path in [*sorted((REPO / "fixtures").rglob("*.html"))]:
+        sink = full_dom(path.read_bytes().decode("utf-8", "replace"))
+        stack = list(sink.document.children)
+        n = 0
+        while stack:
+            node = stack.pop()
+            if isinstance(node, Element):
+                if n % 7 == 0:
+                    assert inner_html(node) == serialize_children(node).strip(" \t\n\f\r"), (path.name, node)
+                n += 1
+                stack.extend(node.children)

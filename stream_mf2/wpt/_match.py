@@ -24,15 +24,13 @@ from collections.abc import Callable
 from typing import Any
 
 from stream_mf2.html.dom import Document, DocumentFragment, Element, Node, ParentNode, text_content
-from stream_mf2.html.serialize import serialize_children
+from stream_mf2.wpt._html import inner_html
 from stream_mf2.wpt._paths import Place, descendants, path_matches, step_matches
 from stream_mf2.wpt._source import DEFAULT_MAX_PATTERN_CHARS, SourceScanner
 from stream_mf2.wpt.events import WptMatchEvent, WptPage, WptPageEnd
 from stream_mf2.wpt.model import Block, XPath
 
 __all__ = ["WptConsumer", "element_match"]
-
-_WS = " \t\n\f\r"
 
 
 def _pattern_captures(block: Block, text: str) -> dict[str, list[str]] | None:
@@ -93,7 +91,7 @@ def element_match(element: Element, place: Place, block: Block) -> dict[str, Any
     return {
         "xpath": place.xpath(),
         "text": " ".join(raw.split()),
-        "html": serialize_children(element).strip(_WS),
+        "html": inner_html(element),
         "attributes": dict(element.attrs),
         "captures": captures,
         "blocks": [_nested(b, element, place) for b in block.blocks],
@@ -114,7 +112,14 @@ def _nested(block: Block, element: Element, place: Place) -> dict[str, Any]:
     matches: list[dict[str, Any]] = out["matches"]
     if block.tagid is None and block.xpath is None:
         return _nested_text(block, text_content(element))
-    for p in descendants(element, place):
+    xpath = block.xpath
+    depth: int | None = None
+    if block.tagid is None and xpath is not None and xpath.anchor is None:
+        # a relative path reaches as many levels down as it has steps; an absolute one, fewer by the context's depth
+        depth = len(xpath.steps) - (len(place.chain()) if xpath.absolute else 0)
+        if depth < 1:
+            return out
+    for p in descendants(element, place, depth):
         if _structural(block, p, place):
             el = p.element
             assert el is not None
@@ -197,6 +202,7 @@ class WptConsumer:
         self._root_states = tuple(root_states)
         self._needs_id = bool(self._anchors or self._tagid_blocks)
         self._places: dict[ParentNode, Place] = {}
+        self._moved = False  # has any element been moved or had a sibling inserted before it?
         # Kept elements waiting to be final -> (place, indices into self._blocks)
         self._candidates: dict[Element, tuple[Place, list[int]]] = {}
         self._scanners = [s for a in self.applied for s in a.scanners]
@@ -246,6 +252,7 @@ class WptConsumer:
                 return False
         if old is not None:
             # A move (adoption agency): the place object is updated, so places below it follow.
+            self._moved = True
             if old.parent is not None:
                 old.parent.uncount(old.name)
             fresh = pplace.child(element)
@@ -280,6 +287,7 @@ class WptConsumer:
         ref = self._places.get(before)
         if ref is None or ref.parent is not place.parent:
             return
+        self._moved = True
         place.any_pos, ref.any_pos = ref.any_pos, ref.any_pos + 1
         if ref.name == place.name:
             place.pos, ref.pos = ref.pos, ref.pos + 1
@@ -358,7 +366,12 @@ class WptConsumer:
             for k in ks:
                 ai, bi, block = self._blocks[k]
                 applied = self.applied[ai]
-                if applied.done[bi] or not _structural(block, place, None):
+                if applied.done[bi]:
+                    continue
+                if block.tagid is not None and el.attrs.get("id") != block.tagid:
+                    continue
+                # Checked again only if an element was moved since (the adoption agency, foster parenting).
+                if self._moved and block.xpath is not None and not path_matches(block.xpath, place):
                     continue
                 m = element_match(el, place, block)
                 if m is None:

@@ -88,52 +88,56 @@ def step_matches(step: Step, place: Place) -> bool:
     return True
 
 
-def _steps_match(steps: tuple[Step, ...], chain: list[Place]) -> bool:
-    if len(steps) != len(chain):
-        return False
-    return all(step_matches(s, p) for s, p in zip(steps, chain, strict=True))
+def _up(steps: tuple[Step, ...], place: Place) -> Place | None:
+    """Match ``steps`` upwards from ``place`` (last step first); the place above the first step, or ``None``."""
+    p: Place | None = place
+    for i in range(len(steps) - 1, -1, -1):
+        if p is None or p.element is None or not step_matches(steps[i], p):
+            return None
+        p = p.parent
+    return p
 
 
 def path_matches(xpath: XPath, place: Place, context: Place | None = None) -> bool:
-    """Does ``xpath`` select the element at ``place``? (``context``: for relative paths.)"""
-    chain = place.chain()
+    """Does ``xpath`` select the element at ``place``? (``context``: for relative paths.)
+
+    Walks up as many places as the path has steps, so the cost does not grow
+    with the depth of the element.
+    """
+    top = _up(xpath.steps, place)
+    if top is None:
+        return False
     if xpath.anchor is not None:
-        n = len(xpath.steps)
-        if n >= len(chain):
-            return False
-        anchor = chain[len(chain) - 1 - n]
-        el = anchor.element
-        return el is not None and el.attrs.get("id") == xpath.anchor and _steps_match(xpath.steps, chain[len(chain) - n :])
+        el = top.element
+        return el is not None and el.attrs.get("id") == xpath.anchor
     if xpath.absolute:
-        return _steps_match(xpath.steps, chain)
-    if context is None:
-        return False
-    depth = len(context.chain())
-    if len(chain) <= depth or chain[depth - 1].element is not context.element:
-        return False
-    return _steps_match(xpath.steps, chain[depth:])
+        return top.element is None  # the document
+    return context is not None and top.element is context.element
 
 
-def descendants(root: ParentNode, place: Place) -> Iterator[Place]:
-    """Places of the elements below ``root`` (whose place is ``place``), in document order.
+def descendants(root: ParentNode, place: Place, max_depth: int | None = None) -> Iterator[Place]:
+    """Places of the elements below ``root`` (whose place is ``place``), in document order,
+    at most ``max_depth`` levels down.
 
     Template contents are not children in the DOM, so they are not walked.
     """
-    stack: list[tuple[list[Element], int, Place]] = []
+    limit = max_depth if max_depth is not None else -1
+    stack: list[tuple[list[Element], int, Place, int]] = []
     kids = [c for c in root.children if type(c) is Element]
     # A fresh copy: the walk counts children itself (``place`` may hold streaming counts).
-    stack.append((kids, 0, Place(place.parent, place.element, place.name, place.pos, place.any_pos)))
+    stack.append((kids, 0, Place(place.parent, place.element, place.name, place.pos, place.any_pos), 1))
     while stack:
-        kids, i, parent = stack.pop()
+        kids, i, parent, depth = stack.pop()
         if i >= len(kids):
             continue
         el = kids[i]
-        stack.append((kids, i + 1, parent))
+        stack.append((kids, i + 1, parent, depth))
         p = parent.child(el)
         yield p
-        sub = [c for c in el.children if type(c) is Element]
-        if sub:
-            stack.append((sub, 0, p))
+        if depth != limit:
+            sub = [c for c in el.children if type(c) is Element]
+            if sub:
+                stack.append((sub, 0, p, depth + 1))
 
 
 def is_html(el: Element) -> bool:

@@ -33,6 +33,16 @@ class PlacementObserver(Protocol):
         ``True``: keep it (when it is new)."""
         ...
 
+    def opened(self, element: Element, parent: ParentNode) -> bool:
+        """A new element was created as the last child of ``parent`` (as :meth:`placed`)."""
+        ...
+
+    def leaf(self, parent: ParentNode, name: str, attrs: dict[str, str]) -> bool:
+        """A leaf is about to be inserted: ``True`` to see it through :meth:`opened` and
+        :meth:`popped`; ``False`` if the observer has noted it already (the sink then
+        takes its fast path)."""
+        ...
+
     def popped(self, element: Element) -> None:
         """``element`` left the stack of open elements."""
         ...
@@ -64,16 +74,25 @@ class ObservedSink(BoundedSink):
 
     def create_element_in(self, parent: ParentNode, name: str, namespace: str, attrs: dict[str, str]) -> Element:
         el = super().create_element_in(parent, name, namespace, attrs)
-        if self.observer.placed(el, parent):
+        if self.observer.opened(el, parent):
             self._make_kept(el)
         return el
 
     def append_leaf(self, parent: ParentNode, name: str, namespace: str, attrs: dict[str, str], text: str) -> None:
-        # The three calls, so the observer sees the leaf placed and popped.
-        el = self.create_element_in(parent, name, namespace, attrs)
-        if text:
-            self.append_text(el, text)
-        self.pop(el)
+        if (
+            self._recheck
+            or self._blocked
+            or self._ready
+            or name == "selectedcontent"
+            or self.observer.leaf(parent, name, attrs)
+        ):
+            # The three calls, so the observer sees the leaf placed and popped.
+            el = self.create_element_in(parent, name, namespace, attrs)
+            if text:
+                self.append_text(el, text)
+            self.pop(el)
+            return
+        super().append_leaf(parent, name, namespace, attrs, text)
 
     def append(self, parent: ParentNode, node: Node) -> None:
         fresh = node.parent is None

@@ -230,6 +230,46 @@ class WptConsumer:
             place.states = self._root_states
         return place
 
+    def opened(self, element: Element, parent: ParentNode) -> bool:
+        """A new element was created as the last child of ``parent`` (the common insertion):
+        :meth:`placed`, with the usual case (no active path at the parent, no id to
+        look for) made cheap, since it is the fate of nearly every element."""
+        pplace = self._places.get(parent)
+        if pplace is None or element.children:
+            return self.placed(element, parent)
+        counts = pplace.counts
+        if counts is None:
+            counts = pplace.counts = {}
+        name = element.name
+        pos = counts.get(name, 0) + 1
+        counts[name] = pos
+        any_pos = counts.get("*", 0) + 1
+        counts["*"] = any_pos
+        place = Place(pplace, element, name, pos, any_pos)
+        self._places[element] = place
+        if not pplace.states and not self._needs_id:
+            return False
+        return self._decide(element, pplace, place)
+
+    def leaf(self, parent: ParentNode, name: str, attrs: dict[str, str]) -> bool:
+        """A leaf element (start tag, text, end tag) is about to be inserted under ``parent``.
+
+        ``True``: it may match, so the sink makes it with the usual calls
+        (:meth:`opened`, :meth:`popped`). ``False``: it cannot; it is only counted
+        among its siblings here (the sink then stores nothing for it).
+        """
+        pplace = self._places.get(parent)
+        if pplace is None:
+            return type(parent) is not DocumentFragment
+        if pplace.states or (self._needs_id and "id" in attrs):
+            return True
+        counts = pplace.counts
+        if counts is None:
+            counts = pplace.counts = {}
+        counts[name] = counts.get(name, 0) + 1
+        counts["*"] = counts.get("*", 0) + 1
+        return False
+
     def placed(self, element: Element, parent: ParentNode, before: Node | None = None) -> bool:
         """The sink placed (or moved) ``element`` under ``parent`` (before ``before``): track it;
         keep it if it may match.
@@ -266,12 +306,18 @@ class WptConsumer:
         places[element] = place
         if before is not None:
             self._before(place, before)
-        place.states, hits = self._advance(pplace, place)
         if element.children:
             # A clone that received the children of another element before being placed.
+            place.states = self._advance(pplace, place)[0]
             for c in element.children:
                 if type(c) is Element:
                     self.placed(c, element)
+            return False  # not empty: too late to keep it
+        return self._decide(element, pplace, place)
+
+    def _decide(self, element: Element, pplace: Place, place: Place) -> bool:
+        """Set ``place``'s matcher states; make ``element`` a candidate if it matches a wanted block."""
+        place.states, hits = self._advance(pplace, place)
         if hits is None:
             return False
         wanted = [k for k in hits if self._wanted(k)]

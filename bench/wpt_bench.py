@@ -40,8 +40,8 @@ ROW = (
 def _template_for(html: str, rnd: random.Random) -> Any:
     """A 10-block template whose blocks match elements of ``html``."""
     from stream_mf2.wpt import load
-    from stream_mf2.wpt.find import anchored_path, full_dom
     from stream_mf2.wpt._paths import Place, descendants
+    from stream_mf2.wpt.find import anchored_path, full_dom
 
     sink = full_dom(html)
     places = [p for p in descendants(sink.document, Place(None, None, "", 0, 0)) if p.element is not None]

@@ -247,7 +247,7 @@ class WptConsumer:
         counts["*"] = any_pos
         place = Place(pplace, element, name, pos, any_pos)
         self._places[element] = place
-        if not pplace.states and not self._needs_id:
+        if not pplace.states and not (self._needs_id and "id" in element.attrs):
             return False
         return self._decide(element, pplace, place)
 

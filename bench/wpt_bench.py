@@ -84,13 +84,13 @@ def _best(fn: Callable[[], object], runs: int) -> float:
     return best
 
 
-def overhead(runs: int, log: Callable[[str], None]) -> dict[str, Any]:
+def overhead(runs: int, log: Callable[[str], None], fixtures: Path = FIXTURES) -> dict[str, Any]:
     from stream_mf2 import parse
 
     rows = []
     total_plain = total_wpt = 0.0
     rnd = random.Random(20261125)
-    for path in sorted(FIXTURES.glob("*.html")):
+    for path in sorted(fixtures.glob("*.html")):
         data = path.read_bytes()
         template = _template_for(data.decode("utf-8", "replace"), rnd)
         parse(data, "http://example.com/", wpt=template)  # warm-up: first-use imports and regex compiles
@@ -174,12 +174,14 @@ def stream(sizes: list[int], log: Callable[[str], None]) -> list[dict[str, Any]]
     return rows
 
 
-def measure(quick: bool, log: Callable[[str], None], sizes: list[int] | None = None) -> dict[str, Any]:
-    """The ``wpt`` section of ``python -m bench``."""
+def measure(
+    quick: bool, log: Callable[[str], None], sizes: list[int] | None = None, fixtures: Path = FIXTURES
+) -> dict[str, Any]:
+    """The ``wpt`` section of ``python -m bench`` (``--quick``: one run per page, 200 KB and 1 MB streams)."""
     log("wpt: overhead of a 10-block template")
-    doc: dict[str, Any] = {"overhead": overhead(1 if quick else 5, log)}
+    doc: dict[str, Any] = {"overhead": overhead(1 if quick else 5, log, fixtures)}
     log("wpt: repeatable-block stream (child process per size)")
-    doc["stream"] = stream(sizes or ([1_000_000, 4_000_000] if quick else [10_000_000, 100_000_000, 1_000_000_000]), log)
+    doc["stream"] = stream(sizes or ([200_000, 1_000_000] if quick else [10_000_000, 100_000_000, 1_000_000_000]), log)
     return doc
 
 
@@ -207,7 +209,7 @@ def table(doc: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.wpt_bench", description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="one run per page; 1 MB and 4 MB streams")
+    ap.add_argument("--quick", action="store_true", help="one run per page; 200 KB and 1 MB streams")
     ap.add_argument("--sizes", default=None, help="stream sizes in bytes, comma-separated")
     ap.add_argument("--json", type=Path, default=None, help="write the results here")
     ap.add_argument("--child", type=int, default=None, help=argparse.SUPPRESS)

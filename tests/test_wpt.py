@@ -392,3 +392,16 @@ def test_match_html_equals_the_serializer() -> None:
                     assert inner_html(node) == serialize_children(node).strip(" \t\n\f\r"), (path.name, node)
                 n += 1
                 stack.extend(node.children)
+
+
+def test_wpt_bench_runs(tmp_path: Path) -> None:
+    from bench import wpt_bench
+
+    (tmp_path / "a.html").write_bytes((FIX / "listing.html").read_bytes())
+    doc = wpt_bench.measure(True, lambda line: None, sizes=[100_000], fixtures=tmp_path)
+    (row,) = doc["overhead"]["rows"]
+    assert row["matches"] > 0 and row["plain_s"] > 0
+    (s,) = doc["stream"]
+    assert s["matches"] > 50 and s["peak_rss_bytes"] > 0 and s["first_match_s"] is not None
+    table = wpt_bench.table(doc)
+    assert "| a.html |" in table and f"| {s['matches']} |" in table

@@ -405,3 +405,14 @@ def test_wpt_bench_runs(tmp_path: Path) -> None:
     assert s["matches"] > 50 and s["peak_rss_bytes"] > 0 and s["first_match_s"] is not None
     table = wpt_bench.table(doc)
     assert "| a.html |" in table and f"| {s['matches']} |" in table
+
+
+def test_readme_worked_example_is_the_real_output() -> None:
+    import json
+
+    readme = (REPO / "README.md").read_text("utf-8")
+    block = readme.split("<!-- wpt-example-output -->", 1)[1].split("```json\n", 1)[1].split("\n```", 1)[0]
+    (page,) = _pages("readme", "https://records.example/ar-42")
+    assert json.loads(block) == page
+    assert (FIX / "readme.xml").read_text("utf-8").strip() in readme
+    assert (FIX / "readme.html").read_text("utf-8").strip() in readme

@@ -24,6 +24,11 @@ from stream_mf2.html.dom import Element, Node, ParentNode
 
 __all__ = ["ObservedSink", "PlacementObserver"]
 
+# The base class's methods, called directly on the hot paths (no super() object per call).
+_create_element_in = BoundedSink.create_element_in
+_append_leaf = BoundedSink.append_leaf
+_pop = BoundedSink.pop
+
 
 class PlacementObserver(Protocol):
     """What :class:`ObservedSink` reports to."""
@@ -60,6 +65,10 @@ class ObservedSink(BoundedSink):
     ) -> None:
         super().__init__(keep, on_complete, **limits)
         self.observer = observer
+        # Bound once: these run for nearly every element.
+        self._opened = observer.opened
+        self._popped = observer.popped
+        self._leaf = observer.leaf
 
     def _make_kept(self, el: Element) -> None:
         """Mark the new, empty, open ``el`` kept, as if the keep predicate had said so."""
@@ -73,8 +82,8 @@ class ObservedSink(BoundedSink):
             self._kept_open[id(el)] = el
 
     def create_element_in(self, parent: ParentNode, name: str, namespace: str, attrs: dict[str, str]) -> Element:
-        el = super().create_element_in(parent, name, namespace, attrs)
-        if self.observer.opened(el, parent):
+        el = _create_element_in(self, parent, name, namespace, attrs)
+        if self._opened(el, parent):
             self._make_kept(el)
         return el
 
@@ -84,7 +93,7 @@ class ObservedSink(BoundedSink):
             or self._blocked
             or self._ready
             or name == "selectedcontent"
-            or self.observer.leaf(parent, name, attrs)
+            or self._leaf(parent, name, attrs)
         ):
             # The three calls, so the observer sees the leaf placed and popped.
             el = self.create_element_in(parent, name, namespace, attrs)
@@ -92,7 +101,7 @@ class ObservedSink(BoundedSink):
                 self.append_text(el, text)
             self.pop(el)
             return
-        super().append_leaf(parent, name, namespace, attrs, text)
+        _append_leaf(self, parent, name, namespace, attrs, text)
 
     def append(self, parent: ParentNode, node: Node) -> None:
         fresh = node.parent is None
@@ -114,5 +123,5 @@ class ObservedSink(BoundedSink):
             placed(c, new)
 
     def pop(self, element: Element) -> None:
-        super().pop(element)
-        self.observer.popped(element)
+        _pop(self, element)
+        self._popped(element)

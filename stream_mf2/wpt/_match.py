@@ -243,9 +243,8 @@ class WptConsumer:
         name = element.name
         pos = counts.get(name, 0) + 1
         counts[name] = pos
-        any_pos = counts.get("*", 0) + 1
-        counts["*"] = any_pos
-        place = Place(pplace, element, name, pos, any_pos)
+        pplace.n += 1
+        place = Place(pplace, element, name, pos, pplace.n)
         self._places[element] = place
         if not pplace.states and not (self._needs_id and "id" in element.attrs):
             return False
@@ -267,7 +266,7 @@ class WptConsumer:
         if counts is None:
             counts = pplace.counts = {}
         counts[name] = counts.get(name, 0) + 1
-        counts["*"] = counts.get("*", 0) + 1
+        pplace.n += 1
         return False
 
     def placed(self, element: Element, parent: ParentNode, before: Node | None = None) -> bool:

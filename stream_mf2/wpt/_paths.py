@@ -20,7 +20,7 @@ class Place:
     """An element's place: parent place, name, 1-based position among same-name
     element siblings (``pos``) and among all element siblings (``any_pos``)."""
 
-    __slots__ = ("any_pos", "counts", "element", "name", "parent", "pos", "states")
+    __slots__ = ("any_pos", "counts", "element", "n", "name", "parent", "pos", "states")
 
     def __init__(self, parent: Place | None, element: Element | None, name: str, pos: int, any_pos: int) -> None:
         self.parent = parent
@@ -28,8 +28,9 @@ class Place:
         self.name = name
         self.pos = pos
         self.any_pos = any_pos
-        #: children placed so far, by name ("*": all)
+        #: element children placed so far, by name, and in all
         self.counts: dict[str, int] | None = None
+        self.n = 0
         #: streaming matcher states: (xpath index, next step index)
         self.states: tuple[tuple[int, int], ...] = ()
 
@@ -41,18 +42,16 @@ class Place:
         name = element.name
         pos = counts.get(name, 0) + 1
         counts[name] = pos
-        any_pos = counts.get("*", 0) + 1
-        counts["*"] = any_pos
-        return Place(self, element, name, pos, any_pos)
+        self.n += 1
+        return Place(self, element, name, pos, self.n)
 
     def uncount(self, name: str) -> None:
         """A child called ``name`` moved away (it was the last one: it was open)."""
         counts = self.counts
-        if counts:
-            if counts.get(name, 0) > 0:
-                counts[name] -= 1
-            if counts.get("*", 0) > 0:
-                counts["*"] -= 1
+        if counts and counts.get(name, 0) > 0:
+            counts[name] -= 1
+        if self.n > 0:
+            self.n -= 1
 
     def chain(self) -> list[Place]:
         """The places from the root's first element down to this one."""

@@ -168,7 +168,8 @@ class Parser:
         else:
             self._build_wpt()
         if self._stream_children:
-            self._sink.set_nested(self._capture.nested, self._capture.watch_nested)
+            nested = self._capture.nested if self._wpt_spec is None else self._fan.nested
+            self._sink.set_nested(nested, self._capture.watch_nested)
         self._tree = TreeBuilder(self._sink, **self._tb_limits)
         self._tokenizer = Tokenizer(
             self._tree, collect_errors=self._collect_parse_errors, max_token_chars=self._max_token_chars
@@ -190,8 +191,8 @@ class Parser:
         limits = {} if self._max_pattern_chars is None else {"max_pattern_chars": self._max_pattern_chars}
         # Element matches are token-positioned like items: they join the capture's events.
         self._wpt = WptConsumer(pages, self._emit_event, self._wpt_events.append, **limits)
-        fan = FanOut((self._capture.complete, self._wpt.complete))
-        self._sink = ObservedSink(self._capture.keep, fan.complete, self._wpt, **self._sink_limits)
+        self._fan = FanOut((self._capture.complete, self._wpt.complete), self._capture.nested, (self._wpt.complete,))
+        self._sink = ObservedSink(self._capture.keep, self._fan.complete, self._wpt, **self._sink_limits)
 
     def _emit_event(self, event: Event) -> None:
         self._capture.events.append(event)

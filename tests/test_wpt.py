@@ -416,3 +416,43 @@ def test_readme_worked_example_is_the_real_output() -> None:
     assert json.loads(block) == page
     assert (FIX / "readme.xml").read_text("utf-8").strip() in readme
     assert (FIX / "readme.html").read_text("utf-8").strip() in readme
+
+
+def test_memory_stays_flat_on_a_long_repeatable_stream() -> None:
+    """A page of many matching rows: what the parser holds does not grow with the rows."""
+    t = load(
+        f"""<ow:wpt {OW} ow:host="h"><ow:template ow:name="T">
+<ow:block ow:xpath='//*[@id="list"]/div' ow:type="repeatable">row<ow:block ow:xpath="a">link</ow:block></ow:block>
+</ow:template></ow:wpt>"""
+    ).templates[0]
+    parser = Parser("http://h/", wpt=t)
+    held: list[int] = []
+    matches = 0
+    parser.feed_events("<!doctype html><body><div id=list>")
+    for i in range(3000):
+        events = parser.feed_events(f'<div class="h-entry"><a href="/{i}">row {i}</a> <span class="p-name">n{i}</span></div>')
+        matches += sum(isinstance(e, WptMatchEvent) for e in events)
+        if i % 500 == 499:
+            wpt = parser._wpt
+            assert wpt is not None
+            held.append(parser._sink.tracked + len(wpt._places) + len(wpt._candidates))
+    events = parser.feed_events("</div>") + parser.close_events()
+    matches += sum(isinstance(e, WptMatchEvent) for e in events)
+    assert matches == 3000
+    assert max(held) < 20 and held[0] == held[-1]
+
+
+def test_mf2_unchanged_with_stream_children_and_a_template() -> None:
+    data = (REPO / "fixtures" / "bench" / "feed-large.html").read_bytes()
+    t = load(
+        f"""<ow:wpt {OW} ow:host="h"><ow:template ow:name="T">
+<ow:block ow:xpath="/html/body/div/article/h2/a" ow:type="repeatable">title</ow:block>
+<ow:block ow:xpath="//*[@id='post-3']">post</ow:block></ow:template></ow:wpt>"""
+    ).templates[0]
+    plain = parse(data, "http://h/")
+    both = parse(data, "http://h/", stream_children=True, wpt=t)
+    pages = both.pop("wpt")
+    assert both == plain
+    assert len(pages[0]["blocks"][0]["matches"]) > 100 and len(pages[0]["blocks"][1]["matches"]) == 1
+    # the streamed children (removed from the tree once streamed) were shown to WPT first
+    assert parse(data, "http://h/", wpt=t)["wpt"] == pages

@@ -2,7 +2,7 @@
 
 ::
 
-    stream-mf2 wpt TEMPLATE.xml INPUT... [--url URL] [--strict] [--template NAME] [--matches]
+    stream-mf2 wpt TEMPLATE.xml INPUT... [--url URL] [--strict] [--template NAME] [--matches] [-o OUT]
     stream-mf2 xpath PAGE [--id X] [--text T]
 
 ``wpt`` reads each INPUT (a file, an ``http(s)://`` URL or ``-``) and writes
@@ -11,7 +11,11 @@ JSON Lines: one page object per page and applied template
 with ``--matches`` one line per block match as soon as it is final
 (``{"kind": "wpt-match", "template", "url", "block", "concept", "match"}``). The
 template is chosen by the page URL (``--url``, else the fetched URL); without
-one every template applies. ``xpath`` prints the full and id-anchored XPaths
+one every template applies. An INPUT ending in ``.warc`` or ``.warc.gz`` is a
+WARC archive: each HTML ``response``/``resource`` record is a page whose
+templates are chosen by its ``WARC-Target-URI``; its lines carry ``warc_file``,
+``offset`` and ``record_id``, and a record that cannot be read gives an
+``{"kind": "error", ...}`` line. ``xpath`` prints the full and id-anchored XPaths
 of the elements with that id or text, to help write templates.
 """
 
@@ -34,7 +38,8 @@ def _wpt_parser() -> argparse.ArgumentParser:
         "pass. Writes JSON Lines: one page object per page and applied template.",
     )
     p.add_argument("template", metavar="TEMPLATE.xml", help="the WPT file")
-    p.add_argument("inputs", nargs="+", metavar="INPUT", help="HTML files, http(s):// URLs, or - for standard input")
+    p.add_argument("inputs", nargs="+", metavar="INPUT",
+                   help="HTML files, http(s):// URLs, - for standard input, or WARC archives (.warc, .warc.gz)")
     p.add_argument("--strict", action="store_true", help="undeclared concepts are errors, not warnings")
     p.add_argument("--template", dest="use_template", metavar="NAME",
                    help="apply this template to every page, whatever its URL")
@@ -42,6 +47,7 @@ def _wpt_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-pattern-chars", type=int, default=None, metavar="N",
                    help="window of page-source patterns, in characters (default 65536)")
     p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for a URL's server (default 30)")
+    p.add_argument("-o", "--output", metavar="OUT", help="write JSON Lines here instead of standard output")
     _add_parser_options(p)
     return p
 
@@ -67,8 +73,7 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
     """``stream-mf2 wpt``."""
     ns = _wpt_parser().parse_args(argv)
     from stream_mf2.sources import iter_events
-    from stream_mf2.wpt import TemplateError, WptMatchEvent, WptPageEnd, load
-    from stream_mf2.wpt.events import page_header
+    from stream_mf2.wpt import TemplateError, load
 
     try:
         wpt = load(ns.template, strict=ns.strict)
@@ -88,37 +93,131 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
             spec = wpt.template(chosen)
         except KeyError:
             raise UserError(f"no template named {chosen!r} in {ns.template}") from None
-    for src in ns.inputs:
-        opts = dict(opts_base)
-        source, url, close = _open(src, ns.url, ns.timeout, opts)
-        pages: dict[int, dict[str, Any]] = {}
-        try:
-            for event in iter_events(source, url, wpt=spec, **opts):
-                if isinstance(event, WptMatchEvent):
-                    if ns.matches:
-                        block = event.page.template.blocks[event.block]
-                        out.write(_dump({"kind": "wpt-match", "template": event.page.template.name,
-                                         "url": event.page.url, "block": event.block, "concept": block.concept,
-                                         "match": event.match}))
-                        out.flush()
-                    else:
-                        page = pages.get(id(event.page))
-                        if page is None:
-                            page = pages[id(event.page)] = page_header(event.page)
-                        page["blocks"][event.block]["matches"].append(event.match)
-                elif isinstance(event, WptPageEnd):
-                    if not ns.matches:
-                        page = pages.pop(id(event.page), None) or page_header(event.page)
-                        if event.errors:
-                            page["errors"] = list(event.errors)
-                        out.write(_dump(page))
-                        out.flush()
-                    elif event.errors:
-                        out.write(_dump({"kind": "wpt-errors", "template": event.page.template.name,
-                                         "url": event.page.url, "errors": list(event.errors)}))
-        finally:
-            close()
+    target = open(ns.output, "wb") if ns.output else None  # noqa: SIM115  # closed below
+    sink = target if target is not None else out
+    try:
+        for src in ns.inputs:
+            if src.endswith((".warc", ".warc.gz")):
+                _warc_pages(src, spec, opts_base, ns.matches, sink)
+                continue
+            opts = dict(opts_base)
+            source, url, close = _open(src, ns.url, ns.timeout, opts)
+            try:
+                _write_events(iter_events(source, url, wpt=spec, **opts), ns.matches, sink, {})
+            finally:
+                close()
+    finally:
+        if target is not None:
+            target.close()
     return 0
+
+
+def _write_events(events: Any, matches: bool, out: IO[bytes], extra: dict[str, Any]) -> None:
+    """Write the WPT events of one page: page objects, or match lines with ``matches``."""
+    from stream_mf2.wpt import WptMatchEvent, WptPageEnd
+    from stream_mf2.wpt.events import page_header
+
+    pages: dict[int, dict[str, Any]] = {}
+    for event in events:
+        if isinstance(event, WptMatchEvent):
+            if matches:
+                block = event.page.template.blocks[event.block]
+                out.write(_dump({"kind": "wpt-match", **extra, "template": event.page.template.name,
+                                 "url": event.page.url, "block": event.block, "concept": block.concept,
+                                 "match": event.match}))
+                out.flush()
+            else:
+                page = pages.get(id(event.page))
+                if page is None:
+                    page = pages[id(event.page)] = page_header(event.page)
+                page["blocks"][event.block]["matches"].append(event.match)
+        elif isinstance(event, WptPageEnd):
+            if not matches:
+                page = pages.pop(id(event.page), None) or page_header(event.page)
+                if event.errors:
+                    page["errors"] = list(event.errors)
+                out.write(_dump({**page, **extra} if extra else page))
+                out.flush()
+            elif event.errors:
+                out.write(_dump({"kind": "wpt-errors", **extra, "template": event.page.template.name,
+                                 "url": event.page.url, "errors": list(event.errors)}))
+
+
+def _warc_pages(path: str, spec: Any, opts: dict[str, Any], matches: bool, out: IO[bytes]) -> None:
+    """The WPT lines of every HTML record of a WARC archive (templates chosen by target URI)."""
+    import logging
+
+    from warcio.archiveiterator import ArchiveIterator
+
+    logging.getLogger("warcio").addHandler(logging.NullHandler())
+    try:
+        f = open(path, "rb")  # noqa: SIM115  # closed below
+    except OSError as e:
+        raise UserError(f"cannot open {path}: {e.strerror or e}") from None
+    with f:
+        it = ArchiveIterator(f)
+        try:
+            _warc_records(it, path, spec, opts, matches, out)
+        except Exception as e:  # warcio raises plain exceptions on a damaged archive: report, stop this file
+            message = " ".join(str(e).split()) or type(e).__name__
+            out.write(_dump({"kind": "error", "warc_file": path, "offset": it.offset, "record_id": None,
+                             "uri": None, "message": f"cannot read on: {message}"}))
+
+
+def _warc_records(it: Any, path: str, spec: Any, opts: dict[str, Any], matches: bool, out: IO[bytes]) -> None:
+    from stream_mf2 import Parser
+    from stream_mf2._payload import HTML_TYPES, decode_body, media_type, sniff_html
+    from stream_mf2.errors import StreamMF2Error
+
+    for record in it:
+        if record.rec_type not in ("response", "resource"):
+            continue
+        head = record.rec_headers
+        uri = head.get_header("WARC-Target-URI")
+        # ``offset`` is where the current record starts (get_record_offset() would read its body first)
+        extra: dict[str, Any] = {"warc_file": path, "offset": it.offset, "record_id": head.get_header("WARC-Record-ID")}
+        try:
+            if record.http_headers is not None:
+                content_type = record.http_headers.get_header("Content-Type")
+            else:
+                content_type = head.get_header("Content-Type")
+            essence, charset = media_type(content_type)
+            http = record.http_headers
+            transfer = (http.get_header("Transfer-Encoding") or "") if http is not None else ""
+            raw = record.raw_stream
+
+            def read(raw: Any = raw) -> bytes:
+                data: bytes = raw.read(65536)
+                return data
+
+            # The project's body decoder (chunked, gzip, deflate, br), not warcio's.
+            pieces = decode_body(
+                iter(read, b""),
+                chunked="chunked" in transfer.lower(),
+                content_encoding=http.get_header("Content-Encoding") if http is not None else None,
+            )
+            first = b""
+            for piece in pieces:
+                first += piece
+                if len(first) >= 1445:
+                    break
+            if essence not in HTML_TYPES and not (essence is None and sniff_html(first[:1445])):
+                continue
+            page_opts = dict(opts)
+            if charset and "encoding" not in page_opts:
+                page_opts["encoding"] = charset
+            parser = Parser(uri, wpt=spec, **page_opts)
+
+            def events(parser: Any = parser, pieces: Any = pieces, first: bytes = first) -> Any:
+                if first:
+                    yield from parser.feed_events(first)
+                for piece in pieces:
+                    yield from parser.feed_events(piece)
+                yield from parser.close_events()
+
+            _write_events(events(), matches, out, extra)
+        except (StreamMF2Error, OSError, ValueError, EOFError) as e:
+            out.write(_dump({"kind": "error", **extra, "uri": uri, "message": " ".join(str(e).split())}))
 
 
 def _xpath_parser() -> argparse.ArgumentParser:

@@ -117,3 +117,66 @@ def test_xpath_helper() -> None:
     r = run_cli("xpath", str(FIX / "artist.html"), "--id", "nope")
     assert r.returncode == 1 and r.stdout == b""
     assert_user_error(run_cli("xpath", str(FIX / "artist.html")), 1, "give --id or --text")
+
+
+def _warc(path: Path, records: list[tuple[str, bytes, list[tuple[str, str]]]]) -> None:
+    """Write HTTP response records with warcio (gzip members)."""
+    import io
+
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+
+    with path.open("wb") as f:
+        writer = WARCWriter(f, gzip=True)
+        for uri, body, headers in records:
+            http = StatusAndHeaders("200 OK", headers, protocol="HTTP/1.1")
+            writer.write_record(writer.create_warc_record(uri, "response", payload=io.BytesIO(body), http_headers=http))
+
+
+def test_wpt_over_a_warc_archive_chooses_templates_by_target_uri(tmp_path: Path) -> None:
+    import gzip
+
+    artist = (FIX / "artist.html").read_bytes()
+    listing = (FIX / "listing.html").read_bytes()
+    archive = tmp_path / "crawl.warc.gz"
+    _warc(archive, [
+        ("http://music.yahoo.com/ar-8206256---Amy-Winehouse", artist, [("Content-Type", "text/html; charset=utf-8")]),
+        ("http://music.yahoo.com/help", artist, [("Content-Type", "text/html")]),  # no template for this URL
+        ("http://music.yahoo.com/logo.png", b"\x89PNG\r\n", [("Content-Type", "image/png")]),
+        ("http://music.yahoo.com/artist/99", gzip.compress(artist),
+         [("Content-Type", "text/html"), ("Content-Encoding", "gzip")]),
+        ("https://shop.example/list/2", listing, [("Content-Type", "text/html")]),  # another host
+    ])
+    r = run_cli("wpt", str(FIX / "artist.xml"), str(archive))
+    assert r.returncode == 0, r.stderr.decode()
+    lines = _lines(r.stdout)
+    assert [(x["url"], x["url_captures"]) for x in lines] == [
+        ("http://music.yahoo.com/ar-8206256---Amy-Winehouse", {"artist.id": ["8206256"], "artist.name": ["Amy-Winehouse"]}),
+        ("http://music.yahoo.com/artist/99", {"artist.id": ["99"]}),
+    ]
+    want = parse(artist, "http://music.yahoo.com/artist/99", wpt=load(FIX / "artist.xml"))["wpt"][0]
+    got = dict(lines[1])
+    assert got.pop("warc_file") == str(archive) and got.pop("offset") > 0 and got.pop("record_id")
+    assert got == want
+    # --matches and -o
+    out = tmp_path / "m.jsonl"
+    r = run_cli("wpt", str(FIX / "artist.xml"), str(archive), "--matches", "-o", str(out))
+    assert r.returncode == 0 and r.stdout == b""
+    matches = _lines(out.read_bytes())
+    assert len(matches) == 18 and {m["url"] for m in matches} == {x["url"] for x in lines}
+
+
+def test_wpt_over_a_damaged_warc_reports_and_goes_on(tmp_path: Path) -> None:
+    archive = tmp_path / "crawl.warc.gz"
+    artist = (FIX / "artist.html").read_bytes()
+    _warc(archive, [("http://music.yahoo.com/ar-1---A", artist, [("Content-Type", "text/html")])] * 2)
+    data = archive.read_bytes()
+    cut = tmp_path / "cut.warc.gz"
+    cut.write_bytes(data + b"this is not a WARC record at all\r\n" * 3)  # damage after two good records
+    r = run_cli("wpt", str(FIX / "artist.xml"), str(cut), str(archive))
+    assert r.returncode == 0, r.stderr.decode()
+    assert b"Traceback" not in r.stderr
+    lines = _lines(r.stdout)
+    kinds = [(x["kind"], x["warc_file"] == str(cut)) for x in lines]
+    assert kinds == [("wpt", True), ("wpt", True), ("error", True), ("wpt", False), ("wpt", False)]
+    assert lines[2]["offset"] == len(data)

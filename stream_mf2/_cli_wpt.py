@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import IO, Any
 
 from stream_mf2.cli import PROG, UserError, _add_parser_options, _ArgumentParser, _dump, _parser_options
@@ -47,7 +47,8 @@ def _wpt_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-pattern-chars", type=int, default=None, metavar="N",
                    help="window of page-source patterns, in characters (default 65536)")
     p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for a URL's server (default 30)")
-    p.add_argument("-o", "--output", metavar="OUT", help="write JSON Lines here instead of standard output")
+    p.add_argument("-o", "--output", metavar="OUT",
+                   help="write here instead of standard output: X.jsonl, X.jsonl.gz or X.jsonl.zst (as stream-mf2 warc)")
     _add_parser_options(p)
     return p
 
@@ -93,26 +94,48 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
             spec = wpt.template(chosen)
         except KeyError:
             raise UserError(f"no template named {chosen!r} in {ns.template}") from None
-    target = open(ns.output, "wb") if ns.output else None  # noqa: SIM115  # closed below
-    sink = target if target is not None else out
+    write, finish, abandon = _line_writer(ns.output, out)
     try:
         for src in ns.inputs:
             if src.endswith((".warc", ".warc.gz")):
-                _warc_pages(src, spec, opts_base, ns.matches, sink)
+                _warc_pages(src, spec, opts_base, ns.matches, write)
                 continue
             opts = dict(opts_base)
             source, url, close = _open(src, ns.url, ns.timeout, opts)
             try:
-                _write_events(iter_events(source, url, wpt=spec, **opts), ns.matches, sink, {})
+                _write_events(iter_events(source, url, wpt=spec, **opts), ns.matches, write, {})
             finally:
                 close()
-    finally:
-        if target is not None:
-            target.close()
+    except BaseException:
+        abandon()
+        raise
+    finish()
     return 0
 
 
-def _write_events(events: Any, matches: bool, out: IO[bytes], extra: dict[str, Any]) -> None:
+Line = dict[str, Any]
+
+
+def _line_writer(path: str | None, out: IO[bytes]) -> tuple[Callable[[Line], None], Callable[[], None], Callable[[], None]]:
+    """``(write, finish, abandon)`` for the output: standard output (each line flushed as it comes) or
+    ``-o`` OUT with the writers of ``stream-mf2 warc`` (``.jsonl``, ``.jsonl.gz``, ``.jsonl.zst``;
+    written under a temporary name and moved into place at the end)."""
+    if path is None or path == "-":
+
+        def write(line: Line) -> None:
+            out.write(_dump(line))
+            out.flush()
+
+        return write, lambda: None, lambda: None
+    if path.endswith(".parquet"):
+        raise UserError("wpt output is JSON Lines (.jsonl, .jsonl.gz, .jsonl.zst): Parquet holds the warc item schema")
+    from stream_mf2._outputs import open_writer
+
+    writer = open_writer(path)
+    return writer.write, writer.close, writer.abandon
+
+
+def _write_events(events: Any, matches: bool, write: Callable[[Line], None], extra: dict[str, Any]) -> None:
     """Write the WPT events of one page: page objects, or match lines with ``matches``."""
     from stream_mf2.wpt import WptMatchEvent, WptPageEnd
     from stream_mf2.wpt.events import page_header
@@ -122,10 +145,8 @@ def _write_events(events: Any, matches: bool, out: IO[bytes], extra: dict[str, A
         if isinstance(event, WptMatchEvent):
             if matches:
                 block = event.page.template.blocks[event.block]
-                out.write(_dump({"kind": "wpt-match", **extra, "template": event.page.template.name,
-                                 "url": event.page.url, "block": event.block, "concept": block.concept,
-                                 "match": event.match}))
-                out.flush()
+                write({"kind": "wpt-match", **extra, "template": event.page.template.name,
+                       "url": event.page.url, "block": event.block, "concept": block.concept, "match": event.match})
             else:
                 page = pages.get(id(event.page))
                 if page is None:
@@ -136,14 +157,13 @@ def _write_events(events: Any, matches: bool, out: IO[bytes], extra: dict[str, A
                 page = pages.pop(id(event.page), None) or page_header(event.page)
                 if event.errors:
                     page["errors"] = list(event.errors)
-                out.write(_dump({**page, **extra} if extra else page))
-                out.flush()
+                write({**page, **extra} if extra else page)
             elif event.errors:
-                out.write(_dump({"kind": "wpt-errors", **extra, "template": event.page.template.name,
-                                 "url": event.page.url, "errors": list(event.errors)}))
+                write({"kind": "wpt-errors", **extra, "template": event.page.template.name,
+                       "url": event.page.url, "errors": list(event.errors)})
 
 
-def _warc_pages(path: str, spec: Any, opts: dict[str, Any], matches: bool, out: IO[bytes]) -> None:
+def _warc_pages(path: str, spec: Any, opts: dict[str, Any], matches: bool, write: Callable[[Line], None]) -> None:
     """The WPT lines of every HTML record of a WARC archive (templates chosen by target URI)."""
     import logging
 
@@ -157,14 +177,16 @@ def _warc_pages(path: str, spec: Any, opts: dict[str, Any], matches: bool, out: 
     with f:
         it = ArchiveIterator(f)
         try:
-            _warc_records(it, path, spec, opts, matches, out)
+            _warc_records(it, path, spec, opts, matches, write)
         except Exception as e:  # warcio raises plain exceptions on a damaged archive: report, stop this file
             message = " ".join(str(e).split()) or type(e).__name__
-            out.write(_dump({"kind": "error", "warc_file": path, "offset": it.offset, "record_id": None,
-                             "uri": None, "message": f"cannot read on: {message}"}))
+            write({"kind": "error", "warc_file": path, "offset": it.offset, "record_id": None, "uri": None,
+                   "message": f"cannot read on: {message}"})
 
 
-def _warc_records(it: Any, path: str, spec: Any, opts: dict[str, Any], matches: bool, out: IO[bytes]) -> None:
+def _warc_records(
+    it: Any, path: str, spec: Any, opts: dict[str, Any], matches: bool, write: Callable[[Line], None]
+) -> None:
     from stream_mf2 import Parser
     from stream_mf2._payload import HTML_TYPES, decode_body, media_type, sniff_html
     from stream_mf2.errors import StreamMF2Error
@@ -215,9 +237,9 @@ def _warc_records(it: Any, path: str, spec: Any, opts: dict[str, Any], matches: 
                     yield from parser.feed_events(piece)
                 yield from parser.close_events()
 
-            _write_events(events(), matches, out, extra)
+            _write_events(events(), matches, write, extra)
         except (StreamMF2Error, OSError, ValueError, EOFError) as e:
-            out.write(_dump({"kind": "error", **extra, "uri": uri, "message": " ".join(str(e).split())}))
+            write({"kind": "error", **extra, "uri": uri, "message": " ".join(str(e).split())})
 
 
 def _xpath_parser() -> argparse.ArgumentParser:

@@ -312,6 +312,13 @@ class Parser:
             out.append(f"{line}:{col}: {code}")
         return out
 
+    # -- encoding provenance (for WARC record lines) ---------------------------
+    @property
+    def encoding_source(self) -> str | None:
+        """What chose the encoding: ``"bom"``, ``"transport"``, ``"meta"``, ``"xml"``, ``"utf8-detect"``,
+        ``"default"``, ``"meta-change"`` or ``"meta-reparse"`` (``None`` until decided, or for str input)."""
+        return None if self._input_kind is str else self._decoder.source
+
     # -- internals ------------------------------------------------------------
     def _feed_text(self, text: str) -> None:
         """Tokenize decoded ``text``, carrying out an encoding change a late ``<meta>`` asks for.

@@ -33,12 +33,23 @@ MAX_CHUNK_LINE = 4096
 MAX_CODINGS = 4
 #: Largest block of HTTP response headers accepted.
 MAX_HTTP_HEADER = 64 * 1024
+#: Default cap on the bytes a body's content codings (gzip, deflate, br) may decode to.
+DEFAULT_MAX_DECODED_BYTES = 256 * 1024 * 1024
+#: Default cap on decoded bytes per encoded byte. Pages compress about 5 to 20 times; a body
+#: that expands much more is a compression bomb (zlib alone reaches about 1000).
+DEFAULT_MAX_EXPANSION = 200.0
+#: Decoded bytes allowed before ``max_expansion`` applies, so that small bodies never trip it.
+EXPANSION_GRACE = 1024 * 1024
 
 _CHUNK_SIZE_RE = re.compile(rb"[ \t]*([0-9A-Fa-f]{1,16})[ \t]*(?:;[^\r\n]*)?\r?\n\Z")
 
 
 class PayloadError(Exception):
     """A body could not be decoded (bad chunking, bad compressed data, truncation)."""
+
+
+class DecompressionLimitError(PayloadError):
+    """A compressed body decoded past ``max_decoded_bytes`` or ``max_expansion``."""
 
 
 class Decoder:
@@ -253,9 +264,23 @@ def content_decoder(coding: str) -> Decoder:
 
 
 class BodyDecoder:
-    """The whole body pipeline: transfer coding, then the content codings in reverse order."""
+    """The whole body pipeline: transfer coding, then the content codings in reverse order.
 
-    def __init__(self, *, chunked: bool, content_encoding: str | None) -> None:
+    The content codings are capped, as browsers and crawlers cap them: decoding
+    stops with :class:`DecompressionLimitError` once the decoded bytes pass
+    ``max_decoded_bytes``, or pass ``max_expansion`` times the encoded bytes
+    (checked once more than :data:`EXPANSION_GRACE` bytes are decoded). ``None``
+    turns a cap off. A body without content coding is never capped here.
+    """
+
+    def __init__(
+        self,
+        *,
+        chunked: bool,
+        content_encoding: str | None,
+        max_decoded_bytes: int | None = DEFAULT_MAX_DECODED_BYTES,
+        max_expansion: float | None = DEFAULT_MAX_EXPANSION,
+    ) -> None:
         stages: list[Decoder] = [ChunkedDecoder()] if chunked else []
         codings = [c for c in (content_encoding or "").split(",") if c.strip()]
         if len(codings) > MAX_CODINGS:
@@ -263,10 +288,35 @@ class BodyDecoder:
         # Codings are listed in the order they were applied: undo the last one first.
         stages.extend(content_decoder(c) for c in reversed(codings))
         self._stages = stages
+        coded = any(not isinstance(d, IdentityDecoder) for d in stages[1 if chunked else 0 :])
+        self._capped = coded and (max_decoded_bytes is not None or max_expansion is not None)
+        self._max_decoded = max_decoded_bytes
+        self._max_expansion = max_expansion
+        self._encoded = 0
+        self._decoded = 0
 
     def feed(self, data: bytes) -> Iterator[bytes]:
         """Decoded pieces of ``data``; exhaust before the next call."""
+        if self._capped:
+            self._encoded += len(data)
+            return self._counted(self._push(0, data))
         return self._push(0, data)
+
+    def _counted(self, pieces: Iterator[bytes]) -> Iterator[bytes]:
+        for piece in pieces:
+            self._decoded += len(piece)
+            decoded = self._decoded
+            if self._max_decoded is not None and decoded > self._max_decoded:
+                raise DecompressionLimitError(
+                    f"compressed body decodes to more than {self._max_decoded} bytes (max_decoded_bytes)"
+                )
+            limit = self._max_expansion
+            if limit is not None and decoded > EXPANSION_GRACE and decoded > limit * self._encoded:
+                raise DecompressionLimitError(
+                    f"compressed body expands more than {limit:g} times "
+                    f"({self._encoded} bytes decode to more than {decoded}) (max_expansion)"
+                )
+            yield piece
 
     def _push(self, i: int, data: bytes) -> Iterator[bytes]:
         # Explicit loop over a fixed, short list of stages (at most a handful).
@@ -279,14 +329,31 @@ class BodyDecoder:
 
     def finish(self) -> Iterator[bytes]:
         """Flush every stage in order; raise :class:`PayloadError` on a truncated body."""
+        if self._capped:
+            return self._counted(self._finish())
+        return self._finish()
+
+    def _finish(self) -> Iterator[bytes]:
         for i, stage in enumerate(self._stages):
             for piece in stage.finish():
                 yield from self._push(i + 1, piece)
 
 
-def decode_body(pieces: Iterable[bytes], *, chunked: bool, content_encoding: str | None) -> Iterator[bytes]:
-    """Decode a body given as raw pieces, yielding bounded decoded pieces."""
-    dec = BodyDecoder(chunked=chunked, content_encoding=content_encoding)
+def decode_body(
+    pieces: Iterable[bytes],
+    *,
+    chunked: bool,
+    content_encoding: str | None,
+    max_decoded_bytes: int | None = DEFAULT_MAX_DECODED_BYTES,
+    max_expansion: float | None = DEFAULT_MAX_EXPANSION,
+) -> Iterator[bytes]:
+    """Decode a body given as raw pieces, yielding bounded decoded pieces (capped as :class:`BodyDecoder`)."""
+    dec = BodyDecoder(
+        chunked=chunked,
+        content_encoding=content_encoding,
+        max_decoded_bytes=max_decoded_bytes,
+        max_expansion=max_expansion,
+    )
     for p in pieces:
         yield from dec.feed(p)
     yield from dec.finish()

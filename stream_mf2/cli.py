@@ -19,10 +19,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
-import logging
 import os
 import sys
-import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any, NoReturn
 
@@ -185,111 +183,13 @@ def _cmd_parse(argv: Sequence[str], out: IO[bytes]) -> int:
     return 0
 
 
-# -- stream-mf2 warc ---------------------------------------------------------------------------
-
-
-def _warc_parser() -> argparse.ArgumentParser:
-    p = _ArgumentParser(
-        prog=f"{PROG} warc",
-        description="Extract microformats2 items from the HTML records of WARC archives (.warc, .warc.gz). "
-        "Writes JSON Lines: {uri, record_id, date, item} per item, {error, file, record_id, offset, uri} per "
-        "damaged record. A summary goes to standard error.",
-    )
-    p.add_argument("files", nargs="+", metavar="FILE", help="WARC files")
-    p.add_argument("-o", "--output", metavar="OUT", help="write JSON Lines here instead of standard output")
-    p.add_argument("--workers", type=int, default=1, metavar="N", help="parse records in N processes (default 1)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
-    _add_parser_options(p, url=False)
-    return p
-
-
-def _progress(total: int, enabled: bool) -> Any:
-    if not enabled:
-        return None
-    from tqdm import tqdm
-
-    return tqdm(
-        total=total, unit="B", unit_scale=True, unit_divisor=1024, file=sys.stderr, dynamic_ncols=True, leave=False
-    )
+# -- stream-mf2 warc (its own module) -----------------------------------------------------------
 
 
 def _cmd_warc(argv: Sequence[str], out: IO[bytes]) -> int:
-    ns = _warc_parser().parse_args(argv)
-    if ns.workers < 1:
-        raise UserError("--workers must be at least 1")
-    from stream_mf2.warc import WarcItem, WarcSummary, iter_warc, iter_warc_parallel
+    from stream_mf2._cli_warc import main as warc_main
 
-    # warcio logs repairs it makes to record headers; every damaged record is already an error
-    # line in our output, so keep stderr for the progress bar and the summary.
-    logging.getLogger("warcio").addHandler(logging.NullHandler())
-    opts = _parser_options(ns)
-    total = WarcSummary()
-    unreadable = 0
-    sizes: dict[str, int] = {}
-    for name in ns.files:
-        try:
-            sizes[name] = os.path.getsize(name)
-        except OSError as e:
-            raise UserError(f"cannot open {name}: {e.strerror or e}") from None
-    sink: IO[bytes] = out
-    if ns.output:
-        try:
-            sink = open(ns.output, "wb")  # noqa: SIM115  # closed below
-        except OSError as e:
-            raise UserError(f"cannot write {ns.output}: {e.strerror or e}") from None
-    bar = _progress(sum(sizes.values()), sys.stderr.isatty() and not ns.no_progress)
-    t0 = time.perf_counter()
-    done_bytes = 0
-    try:
-        for name in ns.files:
-            reader = iter_warc_parallel(name, ns.workers, **opts) if ns.workers > 1 else iter_warc(name, **opts)
-            try:
-                for entry in reader:
-                    line: dict[str, Any]
-                    if isinstance(entry, WarcItem):
-                        line = {"uri": entry.uri, "record_id": entry.record_id, "date": entry.date, "item": entry.item}
-                    else:
-                        line = {
-                            "error": entry.message,
-                            "file": name,
-                            "record_id": entry.record_id,
-                            "offset": entry.offset,
-                            "uri": entry.uri,
-                        }
-                    sink.write(_dump(line))
-                    if bar is not None:
-                        _tick(bar, done_bytes, reader.summary, total, t0)
-            except StreamMF2Error as e:
-                unreadable += 1
-                print(f"{PROG}: {name}: {e}", file=sys.stderr)
-            total.add(reader.summary)
-            done_bytes += sizes[name]
-            if bar is not None:
-                _tick(bar, done_bytes, None, total, t0)
-        sink.flush()
-    finally:
-        if bar is not None:
-            bar.close()
-        if sink is not out:
-            sink.close()
-    seconds = time.perf_counter() - t0
-    print(
-        f"{PROG} warc: {total.records} records, {total.html_records} HTML records, {total.items} items, "
-        f"{total.errors} errors, {total.skipped} skipped, {seconds:.2f} s",
-        file=sys.stderr,
-    )
-    # Non-zero only when nothing at all could be read.
-    return 1 if total.records == 0 and (unreadable or total.errors) else 0
-
-
-def _tick(bar: Any, done_bytes: int, current: Any, total: Any, t0: float) -> None:
-    records = total.records + (current.records if current is not None else 0)
-    items = total.items + (current.items if current is not None else 0)
-    pos = done_bytes + (current.bytes_read if current is not None else 0)
-    bar.n = min(pos, bar.total or pos)
-    rate = items / max(time.perf_counter() - t0, 1e-9)
-    bar.set_postfix_str(f"{records} records, {items} items, {rate:.0f} items/s", refresh=False)
-    bar.refresh()
+    return warc_main(argv, out)
 
 
 # -- stream-mf2 tokens / tree --------------------------------------------------------------------

@@ -1,22 +1,33 @@
 """Microformats out of WARC archives, record by record, with every problem reported.
 
-:func:`iter_warc` yields a :class:`WarcItem` for each top-level item of each
-HTML ``response`` / ``resource`` record, and a :class:`WarcError` for each
-damaged record; the :class:`WarcSummary` on the returned reader counts
-records, HTML records, items, errors and skipped records.
+:func:`iter_warc` yields, in archive order, for each HTML ``response`` /
+``resource`` record a :class:`WarcItem` per item and then one
+:class:`WarcRecord` (always, even when the record has no item: it carries the
+record's position, encoding, ``rels`` and ``rel-urls``), and a
+:class:`WarcError` for each damaged record or stretch of the file; the
+:class:`WarcSummary` on the returned reader counts records, HTML records,
+items, errors and skipped records.
 
 Layers, and who does what:
 
 * gzip members (``.warc.gz``): decompressed here, member by member, with
-  :mod:`zlib`. warcio's own decompression writes a corrupt member to stderr
-  and truncates it silently; here a bad or truncated member becomes a
-  :class:`WarcError` and reading resumes at the next valid member.
-* WARC records: warcio's ``WARCIterator`` (an ``ArchiveIterator``) (with ``no_record_parse``, so
-  HTTP headers reach us raw). An uncompressed file whose record headers are
-  damaged is resynchronised at the next ``WARC/1.x`` line when it is seekable.
+  :mod:`zlib`. A bad or truncated member becomes a :class:`WarcError` and
+  reading resumes at the next valid member. Whether a file is compressed is
+  decided from its first bytes; when they are neither a gzip member nor a
+  ``WARC/1.x`` line (a damaged head), that is reported and reading starts at
+  the first valid member or record header, whichever comes first.
+* WARC records: framed here. A record must have a ``Content-Length`` and its
+  block must be followed by ``\\r\\n\\r\\n``; otherwise the record is reported.
+  In an uncompressed file the reader then resynchronises at the next
+  ``WARC/1.x`` record header: a seekable file is looked ahead before the
+  record is parsed, so a ``Content-Length`` that runs into the next record is
+  cut at that record (whose items are never attributed to the damaged one);
+  a non-seekable stream holds a record's entries until its end is verified.
 * HTTP: status line and headers parsed here (bounded), then the body is
   de-chunked and decoded (gzip, deflate, br) step by step by
   :mod:`stream_mf2._payload`, so no record is ever held whole in memory.
+  Decompression is capped (``max_decoded_bytes``, ``max_expansion``): past the
+  cap the record stops with an error and reading goes on.
 
 Which records are HTML: the HTTP ``Content-Type`` for ``response`` records,
 the record ``Content-Type`` for ``resource`` records; a record without a type
@@ -24,8 +35,10 @@ is sniffed (WHATWG MIME Sniffing). The HTTP charset is the transport
 encoding, the target URI the document URL. ``revisit`` records and non-HTML
 records are counted and skipped.
 
-Offsets in :class:`WarcError` are byte offsets in the file: of the gzip
-member for compressed archives, of the record for uncompressed ones.
+Offsets are byte offsets in the file: of the gzip member for compressed
+archives, of the record for uncompressed ones; a :class:`WarcRecord`'s
+``length`` spans the member (compressed) or the record and its trailing
+``\\r\\n\\r\\n`` (uncompressed), which is what a CDX index holds.
 """
 
 from __future__ import annotations
@@ -33,17 +46,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import time
 import zlib
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Generator, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import asdict, dataclass
-from typing import IO, Any, TypeAlias
-
-from warcio.archiveiterator import WARCIterator
+from dataclasses import asdict, dataclass, field, replace
+from typing import IO, Any, ClassVar, TypeAlias
 
 from stream_mf2._parser import Parser
 from stream_mf2._payload import (
+    DEFAULT_MAX_DECODED_BYTES,
+    DEFAULT_MAX_EXPANSION,
     HTML_TYPES,
     MAX_HTTP_HEADER,
     BodyDecoder,
@@ -53,19 +67,37 @@ from stream_mf2._payload import (
     sniff_html,
 )
 from stream_mf2.errors import SourceError, StreamMF2Error
+from stream_mf2.events import DocumentEnd, ItemEvent, MetaItemEvent
 
 #: Bytes read from the archive at a time.
 READ_SIZE = 64 * 1024
 #: Decoded bytes buffered to sniff a body without a Content-Type.
 SNIFF_SIZE = 512
+#: Largest block of WARC record headers accepted.
+MAX_WARC_HEADER = 64 * 1024
 
 _GZIP_MAGIC = b"\x1f\x8b\x08"
 _WARC_MAGIC = b"WARC/1."
+_WARC_LINE_RE = re.compile(rb"WARC/1\.\d\r?\n\Z")
+_END = b"\r\n\r\n"
+#: What a record swallowing the next one looks like inside its block.
+_NEXT_RECORD = b"\r\n\r\nWARC/1."
+
+Path: TypeAlias = tuple[int | str, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class WarcItem:
-    """One top-level item of one HTML record."""
+    """One item of one HTML record.
+
+    ``path`` locates the item in the record's whole-document ``items``: the
+    top-level index first, then keys and indexes (``(0, "children", 3)``,
+    ``(1, "properties", "author", 0)``); ``()`` only when built by hand.
+    ``children_streamed`` counts the children of a container that were written
+    as items of their own before it (``stream_children``).
+    """
+
+    kind: ClassVar[str] = "item"
 
     uri: str | None
     record_id: str | None
@@ -73,24 +105,59 @@ class WarcItem:
     status: int | None  #: HTTP status; ``None`` for ``resource`` records
     content_type: str | None  #: media type essence (``text/html``), ``None`` when sniffed
     item: dict[str, Any]
+    warc_file: str | None = None  #: the archive's name (path or URL as given)
+    offset: int | None = None  #: the record's offset in the archive (see the module docs)
+    path: Path = ()
+    children_streamed: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class WarcRecord:
+    """One HTML record, after its items: position, encoding, ``rels``, counts."""
+
+    kind: ClassVar[str] = "record"
+
+    uri: str | None
+    record_id: str | None
+    date: str | None
+    status: int | None
+    content_type: str | None
+    warc_type: str  #: ``response`` or ``resource``
+    encoding: str | None  #: the encoding the page was decoded with (Encoding Standard name)
+    #: how it was chosen: ``bom``, ``transport`` (HTTP charset), ``option`` (the ``encoding``
+    #: option), ``meta``, ``xml``, ``utf8-detect``, ``default``, ``meta-change``, ``meta-reparse``
+    encoding_source: str | None
+    warc_file: str | None
+    offset: int | None
+    length: int | None  #: bytes of the record in the archive (see the module docs)
+    items: int  #: item entries written for this record
+    rels: dict[str, list[str]] = field(default_factory=dict)
+    rel_urls: dict[str, dict[str, Any]] = field(default_factory=dict)
+    meta_item: dict[str, Any] | None = None  #: with ``metaformats=True``, when the head gives one
 
 
 @dataclass(frozen=True, slots=True)
 class WarcError:
-    """A record (or a stretch of the file) that could not be read."""
+    """A record (or a stretch of the file, or the whole input) that could not be read."""
+
+    kind: ClassVar[str] = "error"
 
     record_id: str | None
     offset: int | None
     uri: str | None
     message: str
+    warc_file: str | None = None
+    scope: str = "record"  #: ``record`` (a record or stretch of the archive) or ``file`` (the input)
 
 
-WarcEntry: TypeAlias = WarcItem | WarcError
+WarcEntry: TypeAlias = WarcItem | WarcRecord | WarcError
 
 
 @dataclass(slots=True)
 class WarcSummary:
     """Counts over everything read so far; final once iteration ends."""
+
+    kind: ClassVar[str] = "summary"
 
     records: int = 0  #: WARC records seen (every type)
     html_records: int = 0  #: records parsed as HTML
@@ -102,6 +169,17 @@ class WarcSummary:
     bytes_read: int = 0  #: bytes read from the archive
     seconds: float = 0.0  #: wall-clock time spent reading
 
+    COUNTS: ClassVar[tuple[str, ...]] = (
+        "records",
+        "html_records",
+        "items",
+        "errors",
+        "skipped_non_html",
+        "skipped_revisit",
+        "skipped_other",
+        "bytes_read",
+    )
+
     @property
     def skipped(self) -> int:
         """All skipped records."""
@@ -109,16 +187,7 @@ class WarcSummary:
 
     def add(self, other: WarcSummary) -> None:
         """Add another summary's counts (from a worker) to this one."""
-        for name in (
-            "records",
-            "html_records",
-            "items",
-            "errors",
-            "skipped_non_html",
-            "skipped_revisit",
-            "skipped_other",
-            "bytes_read",
-        ):
+        for name in self.COUNTS:
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def as_dict(self) -> dict[str, Any]:
@@ -136,12 +205,83 @@ class _ReportedFramingError(_FramingError):
     """A framing error already reported with its record's id; only resynchronise."""
 
 
-class _Input:
+class _Buffered:
+    """A read buffer with push-back, peeking and line reading; :meth:`_fill` gives more raw bytes.
+
+    The buffer is consumed by moving an index, so reading small pieces (header lines) out of a
+    large buffer copies only what is read.
+    """
+
+    def __init__(self) -> None:
+        self._buf = b""
+        self._i = 0
+
+    def _fill(self, n: int) -> bytes:
+        """At most ``n`` more bytes from the source; ``b""`` at its end."""
+        raise NotImplementedError
+
+    def _consumed(self, n: int) -> None:
+        """``n`` bytes were handed out (negative: given back)."""
+
+    def _extend(self, more: bytes) -> None:
+        if self._i:
+            self._buf = self._buf[self._i :] + more
+            self._i = 0
+        else:
+            self._buf += more
+
+    def read(self, n: int | None = -1) -> bytes:
+        if n is None or n < 0:
+            n = READ_SIZE
+        i = self._i
+        if i < len(self._buf):
+            data = self._buf[i : i + n]
+            i += len(data)
+            if i >= len(self._buf):
+                self._buf = b""
+                self._i = 0
+            else:
+                self._i = i
+        else:
+            data = self._fill(n)
+        self._consumed(len(data))
+        return data
+
+    def readline(self, limit: int) -> bytes:
+        """One line (with its ``\\n``), at most ``limit`` bytes."""
+        while True:
+            i = self._i
+            idx = self._buf.find(b"\n", i, i + limit)
+            if idx >= 0:
+                return self.read(idx + 1 - i)
+            if len(self._buf) - i >= limit:
+                return self.read(limit)
+            more = self._fill(READ_SIZE)
+            if not more:
+                return self.read(len(self._buf) - i)
+            self._extend(more)
+
+    def peek(self, n: int) -> bytes:
+        while len(self._buf) - self._i < n:
+            more = self._fill(max(n - (len(self._buf) - self._i), READ_SIZE))
+            if not more:
+                break
+            self._extend(more)
+        return self._buf[self._i : self._i + n]
+
+    def unread(self, data: bytes) -> None:
+        if data:
+            self._buf = data + self._buf[self._i :]
+            self._i = 0
+            self._consumed(-len(data))
+
+
+class _Input(_Buffered):
     """The archive file with push-back, absolute offsets and forward scanning."""
 
     def __init__(self, f: IO[bytes], summary: WarcSummary) -> None:
+        super().__init__()
         self._f = f
-        self._buf = b""
         self._summary = summary
         try:
             self._pos = f.tell()
@@ -150,7 +290,7 @@ class _Input:
             self._pos = 0
             self._seekable = False
 
-    def _raw(self, n: int) -> bytes:
+    def _fill(self, n: int) -> bytes:
         try:
             data = self._f.read(n)
         except OSError as e:
@@ -158,28 +298,8 @@ class _Input:
         self._summary.bytes_read += len(data)
         return data
 
-    def read(self, n: int | None = -1) -> bytes:
-        if n is None or n < 0:
-            n = READ_SIZE
-        if self._buf:
-            data, self._buf = self._buf[:n], self._buf[n:]
-        else:
-            data = self._raw(n)
-        self._pos += len(data)
-        return data
-
-    def unread(self, data: bytes) -> None:
-        if data:
-            self._buf = data + self._buf
-            self._pos -= len(data)
-
-    def peek(self, n: int) -> bytes:
-        while len(self._buf) < n:
-            more = self._raw(max(n - len(self._buf), READ_SIZE))
-            if not more:
-                break
-            self._buf += more
-        return self._buf[:n]
+    def _consumed(self, n: int) -> None:
+        self._pos += n
 
     def tell(self) -> int:
         return self._pos
@@ -190,24 +310,56 @@ class _Input:
     def seek(self, pos: int) -> None:
         self._f.seek(pos)
         self._buf = b""
+        self._i = 0
         self._pos = pos
 
-    def find(self, magic: bytes, valid: Callable[[_Input], bool]) -> bool:
-        """Skip to the next occurrence of ``magic`` that ``valid`` accepts; ``False`` at EOF."""
+    def peek_at(self, pos: int, n: int) -> bytes:
+        """``n`` bytes at ``pos`` without moving (seekable inputs only)."""
+        held = len(self._buf) - self._i
+        if self._pos <= pos and pos + n <= self._pos + held:
+            start = self._i + pos - self._pos
+            return self._buf[start : start + n]
+        raw = self._pos + held
+        try:
+            self._f.seek(pos)
+            data = self._f.read(n)
+            self._f.seek(raw)
+        except OSError as e:
+            raise SourceError(f"read failed: {e}") from e
+        return data
+
+    def next_record_from(self, pos: int) -> int | None:
+        """Offset of the first valid ``WARC/1.x`` record header at or after ``pos`` (seekable only)."""
+        here, buf, i = self._pos, self._buf, self._i
+        self.seek(pos)
+        found = self.find(((_WARC_MAGIC, _valid_warc_start),)) is not None
+        at = self._pos
+        self._f.seek(here + len(buf) - i)
+        self._pos, self._buf, self._i = here, buf, i
+        return at if found else None
+
+    def find(self, targets: Sequence[tuple[bytes, Callable[[_Input], bool]]]) -> bytes | None:
+        """Skip to the first occurrence of a target's magic that its check accepts; ``None`` at EOF."""
+        keep = max(len(m) for m, _ in targets) - 1
         while True:
-            idx = self._buf.find(magic) if len(self._buf) >= len(magic) else -1
-            if idx < 0:
+            best = -1
+            hit: tuple[bytes, Callable[[_Input], bool]] | None = None
+            for target in targets:
+                idx = self._buf.find(target[0], self._i)
+                if idx >= 0 and (best < 0 or idx < best):
+                    best, hit = idx, target
+            if hit is None:
                 # Keep a possible partial match at the end of the buffer, read on.
-                self.read(max(0, len(self._buf) - (len(magic) - 1)))
-                more = self._raw(READ_SIZE)
+                self.read(max(0, len(self._buf) - self._i - keep))
+                more = self._fill(READ_SIZE)
                 if not more:
-                    self.read(len(self._buf))
-                    return False
-                self._buf += more
+                    self.read(len(self._buf) - self._i)
+                    return None
+                self._extend(more)
                 continue
-            self.read(idx)
-            if valid(self):
-                return True
+            self.read(best - self._i)
+            if hit[1](self):
+                return hit[0]
             self.read(1)
 
 
@@ -221,25 +373,26 @@ def _valid_gzip_start(inp: _Input) -> bool:
 
 
 def _valid_warc_start(inp: _Input) -> bool:
-    return inp.peek(len(_WARC_MAGIC) + 2)[len(_WARC_MAGIC) :][:1].isdigit()
+    line = inp.peek(len(_WARC_MAGIC) + 3)
+    return line[len(_WARC_MAGIC) : len(_WARC_MAGIC) + 1].isdigit() and line.find(b"\n", len(_WARC_MAGIC)) > 0
 
 
-class _Member:
-    """The decompressed bytes of one gzip member, as a file-like warcio can read."""
+_ANY_START = ((_GZIP_MAGIC, _valid_gzip_start), (_WARC_MAGIC, _valid_warc_start))
+_WARC_START = ((_WARC_MAGIC, _valid_warc_start),)
+_GZIP_START = ((_GZIP_MAGIC, _valid_gzip_start),)
+
+
+class _Member(_Buffered):
+    """The decompressed bytes of one gzip member, with line reading."""
 
     def __init__(self, inp: _Input) -> None:
+        super().__init__()
         self._inp = inp
         self._obj = zlib.decompressobj(16 + zlib.MAX_WBITS)
         self._tail = b""
-        self._out = 0
         self.done = False
 
-    def tell(self) -> int:
-        return self._out
-
-    def read(self, n: int | None = -1) -> bytes:
-        if n is None or n < 0:
-            n = READ_SIZE
+    def _fill(self, n: int) -> bytes:
         while not self.done:
             data = self._tail or self._inp.read(READ_SIZE)
             if not data:
@@ -260,58 +413,123 @@ class _Member:
                 self._inp.unread(self._obj.unused_data)
                 self._tail = b""
             if out:
-                self._out += len(out)
                 return out
         return b""
 
     def drain(self) -> None:
+        self._buf = b""
+        self._i = 0
+        while self._fill(READ_SIZE):
+            pass
+
+
+class _Head:
+    """A WARC record's header block."""
+
+    __slots__ = ("headers", "length")
+
+    def __init__(self, headers: dict[str, str]) -> None:
+        self.headers = headers
+        cl = headers.get("content-length", "")
+        self.length: int | None = int(cl) if cl.isascii() and cl.isdigit() else None
+
+    def get(self, name: str) -> str | None:
+        return self.headers.get(name.lower())
+
+
+class _BadHead(Exception):
+    """A damaged record header block; ``raw`` holds the bytes read for it."""
+
+    def __init__(self, message: str, raw: bytes) -> None:
+        super().__init__(message)
+        self.raw = raw
+
+
+def _read_head(readline: Callable[[int], bytes]) -> _Head | None:
+    """Read one record's header block; ``None`` at the end of the stream."""
+    line = readline(MAX_WARC_HEADER)
+    if not line:
+        return None
+    raw = [line]
+    if not _WARC_LINE_RE.match(line):
+        raise _BadHead(f"not a WARC record header: {line[:40]!r}", line)
+    size = len(line)
+    headers: dict[str, str] = {}
+    last: str | None = None
+    while True:
+        line = readline(MAX_WARC_HEADER)
+        raw.append(line)
+        size += len(line)
+        if not line or not line.endswith(b"\n"):
+            if size > MAX_WARC_HEADER:
+                raise _BadHead("WARC record header too long", b"".join(raw))
+            raise _BadHead("WARC record header truncated", b"".join(raw))
+        if size > MAX_WARC_HEADER:
+            raise _BadHead("WARC record header too long", b"".join(raw))
+        if line in (b"\r\n", b"\n"):
+            return _Head(headers)
+        if line[0] in (9, 32) and last is not None:
+            headers[last] += " " + line.strip().decode("utf-8", "replace")  # folded line
+            continue
+        name, sep, value = line.partition(b":")
+        if not sep or not name.strip():
+            raise _BadHead(f"bad WARC header line {line[:40]!r}", b"".join(raw))
+        key = name.strip().decode("utf-8", "replace").lower()
+        if key not in headers:
+            headers[key] = value.strip().decode("utf-8", "replace")
+            last = key
+        else:
+            last = None
+
+
+class _Body:
+    """A record's block: at most ``length`` bytes of a stream, counted; watches for a swallowed record."""
+
+    def __init__(self, stream: _Input | _Member, length: int, *, watch: bool = False) -> None:
+        self._s = stream
+        self.length = length
+        self.count = 0
+        self._watch = watch
+        self._tail = b""
+        self.swallowed = False  #: the block held ``\r\n\r\nWARC/1.`` (``watch`` only)
+
+    def _seen(self, data: bytes) -> bytes:
+        self.count += len(data)
+        if self._watch and not self.swallowed and data:
+            window = self._tail + data
+            if _NEXT_RECORD in window:
+                self.swallowed = True
+            self._tail = window[-(len(_NEXT_RECORD) - 1) :]
+        return data
+
+    def read(self, n: int) -> bytes:
+        left = self.length - self.count
+        if left <= 0:
+            return b""
+        return self._seen(self._s.read(min(n, left)))
+
+    def readline(self, n: int) -> bytes:
+        left = self.length - self.count
+        if left <= 0:
+            return b""
+        return self._seen(self._s.readline(min(n, left)))
+
+    def skip(self) -> None:
+        """Read to the end of the block (or of the stream)."""
         while self.read(READ_SIZE):
             pass
 
 
-class _Records(WARCIterator):  # type: ignore[misc]
-    """warcio's record iterator, WARC only (a stray HTML line can look like an ARC header).
-
-    Between records warcio skips blank lines; when the first line after a record is not
-    blank (a wrong Content-Length) it skips that line too and counts it in ``err_count``,
-    which we report as an error entry. Its own version also prints a warning to stderr;
-    this one leaves the reporting to us.
-    """
-
-    def _consume_blanklines(self) -> tuple[bytes | None, int]:
-        skipped = 0
-        first = True
-        while True:
-            line: bytes = self.reader.readline()
-            if not line:
-                return None, skipped
-            if line.strip() and not first:
-                return line, skipped
-            if line.strip():
-                self.err_count += 1
-            skipped += len(line)
-            first = False
+def _skip_blank_lines(stream: _Input | _Member) -> None:
+    """Blank lines between records are tolerated (some writers add more than the two required)."""
+    while True:
+        p = stream.peek(2)
+        if p != b"\r\n" and p[:1] != b"\n":
+            return
+        stream.readline(2)
 
 
-class _Counting:
-    """Counts the bytes read from a record's stream."""
-
-    def __init__(self, stream: Any) -> None:
-        self._s = stream
-        self.count = 0
-
-    def read(self, n: int) -> bytes:
-        data: bytes = self._s.read(n)
-        self.count += len(data)
-        return data
-
-    def readline(self, n: int) -> bytes:
-        data: bytes = self._s.readline(n)
-        self.count += len(data)
-        return data
-
-
-def _read_http_head(raw: _Counting) -> bytes:
+def _read_http_head(raw: _Body) -> bytes:
     lines: list[bytes] = []
     total = 0
     while True:
@@ -328,26 +546,51 @@ def _read_http_head(raw: _Counting) -> bytes:
         lines.append(line)
 
 
-def _is_http(record: Any, uri: str | None) -> bool:
-    ctype = (record.content_type or "").lower()
+def _is_http(head: _Head, uri: str | None) -> bool:
+    ctype = (head.get("Content-Type") or "").lower()
     if ctype.startswith("application/http"):
         return True
     return uri is not None and uri.lower().startswith(("http:", "https:"))
 
 
-def _body_pieces(raw: _Counting, length: int | None, body: BodyDecoder) -> Iterator[bytes]:
+def _body_pieces(raw: _Body, body: BodyDecoder) -> Iterator[bytes]:
     while True:
         data = raw.read(READ_SIZE)
         if not data:
             break
         yield from body.feed(data)
-    if length is not None and raw.count < length:
-        raise PayloadError(f"record truncated: {raw.count} of {length} bytes")
+    if raw.count < raw.length:
+        raise PayloadError(f"record truncated: {raw.count} of {raw.length} bytes")
     yield from body.finish()
 
 
+def _select(item: dict[str, Any], path: Path, types: frozenset[str]) -> Iterator[tuple[Path, dict[str, Any]]]:
+    """Items of ``types`` in ``item`` (itself, children, item-valued properties), in document order."""
+    stack: list[tuple[Path, dict[str, Any]]] = [(path, item)]
+    while stack:
+        p, it = stack.pop()
+        if not types.isdisjoint(it.get("type", ())):
+            yield p, it
+        nested: list[tuple[Path, dict[str, Any]]] = []
+        for name, values in it.get("properties", {}).items():
+            for k, v in enumerate(values):
+                if isinstance(v, dict) and "type" in v:
+                    nested.append(((*p, "properties", name, k), v))
+        for j, child in enumerate(it.get("children", ())):
+            nested.append(((*p, "children", j), child))
+        stack.extend(reversed(nested))
+
+
+_Proc: TypeAlias = Generator[WarcEntry, None, WarcRecord | None]
+
+
 class _Walker:
-    """Walks an archive and yields entries; shared by the sync, async and parallel readers."""
+    """Walks an archive and yields entries; shared by the sync, async and parallel readers.
+
+    Besides entries it yields, at the start of every unit (gzip member, or record of an
+    uncompressed file), the unit's offset as an ``int``: everything yielded before it is
+    complete, so a reader started there (with the same ``gzip``) yields exactly the rest.
+    """
 
     def __init__(
         self,
@@ -358,31 +601,55 @@ class _Walker:
         max_units: int | None = None,
         index_only: bool = False,
         gzip: bool | None = None,
+        warc_file: str | None = None,
+        types: frozenset[str] | None = None,
+        max_decoded_bytes: int | None = DEFAULT_MAX_DECODED_BYTES,
+        max_expansion: float | None = DEFAULT_MAX_EXPANSION,
     ) -> None:
         self.inp = _Input(f, summary)
         self.gzip = gzip  # None: decide from the first bytes
         self.summary = summary
         self.options = options
         self.max_units = max_units
-        self.index_only = index_only  # yield unit offsets (ints) instead of processing records
+        self.index_only = index_only  # yield unit offsets (ints) only, without processing records
         self.units = 0
+        self.warc_file = warc_file
+        self.types = types
+        self.max_decoded_bytes = max_decoded_bytes
+        self.max_expansion = max_expansion
 
     def _error(
         self, message: str, offset: int | None, record_id: str | None = None, uri: str | None = None
     ) -> WarcError:
         self.summary.errors += 1
-        return WarcError(record_id, offset, uri, message)
+        return WarcError(record_id, offset, uri, message, self.warc_file)
 
     def _more_units(self) -> bool:
         return self.max_units is None or self.units < self.max_units
 
     def walk(self) -> Iterator[WarcEntry | int]:
         if self.gzip is None:
-            self.gzip = self.inp.peek(2) == _GZIP_MAGIC[:2]
-        if self.gzip:
-            yield from self._walk_gzip()
-        else:
-            yield from self._walk_plain()
+            first = self.inp.peek(len(_WARC_MAGIC))
+            if first[:2] == _GZIP_MAGIC[:2] or not first:
+                self.gzip = bool(first)
+            elif first.startswith(_WARC_MAGIC):
+                self.gzip = False
+            else:
+                # A damaged head: start at the first member or record, whichever comes first.
+                start = self.inp.tell()
+                found = self.inp.find(_ANY_START)
+                skipped = self.inp.tell() - start
+                if not self.index_only:
+                    what = "no WARC record or gzip member found" if found is None else f"{skipped} bytes skipped"
+                    yield self._error(f"not a WARC record or gzip member at the start of the file: {what}", start)
+                if found is None:
+                    return
+                self.gzip = found == _GZIP_MAGIC
+        s = self.summary
+        for entry in self._walk_gzip() if self.gzip else self._walk_plain():
+            if type(entry) is WarcItem:
+                s.items += 1
+            yield entry
 
     # -- compressed archives: one unit per gzip member ------------------------------------------
 
@@ -391,12 +658,11 @@ class _Walker:
         while self._more_units() and inp.peek(1):
             start = inp.tell()
             self.units += 1
-            if self.index_only:
-                yield start
+            yield start
             if inp.peek(3) != _GZIP_MAGIC:
                 if not self.index_only:
                     yield self._error("not a gzip member: garbage between records", start)
-                if not self._more_units() or not inp.find(_GZIP_MAGIC, _valid_gzip_start):
+                if not self._more_units() or inp.find(_GZIP_START) is None:
                     return
                 continue
             member = _Member(inp)
@@ -404,7 +670,7 @@ class _Walker:
                 if self.index_only:
                     member.drain()
                 else:
-                    yield from self._records(member, start)
+                    yield from self._member_records(member, start)
                     member.drain()
             except _FramingError as e:
                 if not self.index_only and not isinstance(e, _ReportedFramingError):
@@ -413,152 +679,283 @@ class _Walker:
                     # The bytes given back start at this member: step past its magic, or the
                     # scan would find the same (damaged) member again.
                     inp.read(start + 1 - inp.tell())
-                if not self._more_units() or not inp.find(_GZIP_MAGIC, _valid_gzip_start):
+                if not self._more_units() or inp.find(_GZIP_START) is None:
                     return
 
-    def _records(self, member: _Member, offset: int) -> Iterator[WarcEntry]:
-        it = _Records(member, no_record_parse=True)
-        records = iter(it)
-        prev: Any = None
+    def _member_records(self, member: _Member, start: int) -> Iterator[WarcEntry]:
         while True:
-            warned = it.err_count
-            record: Any = None
-            failure: Exception | None = None
             try:
-                record = next(records)  # first finishes the previous record
-            except StopIteration:
-                pass
-            except _FramingError:
-                raise
-            except Exception as e:  # warcio raises plain exceptions for damaged headers
-                failure = e
-            if it.err_count > warned and prev is not None:
-                yield self._bad_length(offset, prev)
-            if failure is not None:
-                yield self._error(f"bad WARC record: {_one_line(failure)}", offset)
-                member.drain()
+                head = _read_head(member.readline)
+            except _BadHead as e:
+                yield self._error(f"bad WARC record: {e}", start)
                 return
-            if record is None:
+            if head is None:
                 return
-            prev = record
+            rid, uri = head.get("WARC-Record-ID"), head.get("WARC-Target-URI")
+            if head.length is None:
+                yield self._error("record without a valid Content-Length", start, rid, uri)
+                return
+            body = _Body(member, head.length)
+            record = yield from self._process(head, body, start)
             try:
-                yield from self._process(record, offset)
+                done = yield from self._member_record_end(member, body, record, start, rid, uri)
             except _FramingError as e:
-                yield self._error(str(e), offset, _header(record, "WARC-Record-ID"), _header(record, "WARC-Target-URI"))
+                if isinstance(e, _ReportedFramingError):
+                    raise
+                yield self._error(str(e), start, rid, uri)
+                if record is not None:
+                    yield record
                 raise _ReportedFramingError(str(e)) from None
+            if done:
+                return
 
-    def _bad_length(self, offset: int, record: Any) -> WarcError:
-        return self._error(
-            "record not followed by a blank line (wrong Content-Length?)",
-            offset,
-            _header(record, "WARC-Record-ID"),
-            _header(record, "WARC-Target-URI"),
-        )
+    def _member_record_end(
+        self, member: _Member, body: _Body, record: WarcRecord | None, start: int, rid: str | None, uri: str | None
+    ) -> Generator[WarcEntry, None, bool]:
+        """After a record of a member: check its end, yield its record entry; ``True`` if the member is done."""
+        truncated = body.count < body.length
+        body.skip()
+        if body.count < body.length:
+            if not truncated or record is None:  # not yet reported by the record's parse
+                yield self._error(f"record truncated: {body.count} of {body.length} bytes", start, rid, uri)
+            if record is not None:
+                member.drain()
+                yield replace(record, length=self.inp.tell() - start)
+            return True
+        end = member.read(4)
+        while len(end) < 4 and end == _END[: len(end)]:
+            more = member.read(4 - len(end))
+            if not more:
+                break
+            end += more
+        bad_end = end != _END
+        if not bad_end:
+            _skip_blank_lines(member)
+        more_records = not bad_end and bool(member.peek(1))
+        if bad_end:
+            yield self._bad_length(start, rid, uri)
+        if record is not None:
+            if not more_records:
+                member.drain()
+                record = replace(record, length=self.inp.tell() - start)
+            yield record
+        return not more_records
+
+    def _bad_length(self, offset: int, rid: str | None, uri: str | None) -> WarcError:
+        return self._error("record not followed by \\r\\n\\r\\n (wrong Content-Length?)", offset, rid, uri)
 
     # -- uncompressed archives: one unit per record ---------------------------------------------
 
     def _walk_plain(self) -> Iterator[WarcEntry | int]:
         inp = self.inp
-        while self._more_units() and inp.peek(1):
-            it = _Records(inp, no_record_parse=True)
-            records = iter(it)
-            offset = it.offset
-            prev: Any = None
-            while self._more_units():
-                warned = it.err_count
-                record: Any = None
-                failure: Exception | None = None
-                try:
-                    record = next(records)  # first finishes the previous record
-                except StopIteration:
-                    pass
-                except Exception as e:
-                    failure = e
-                if it.err_count > warned and prev is not None and not self.index_only:
-                    yield self._bad_length(offset, prev)
-                if failure is not None:
-                    offset = it.offset  # warcio has moved it to the start of the record it failed on
-                    self.units += 1
-                    if self.index_only:
-                        yield offset
-                    else:
-                        yield self._error(f"bad WARC record: {_one_line(failure)}", offset)
-                    break
-                if record is None:
-                    return
-                offset = it.offset
-                prev = record
-                self.units += 1
-                if self.index_only:
-                    yield offset
-                else:
-                    yield from self._process(record, offset)
-            else:
-                if prev is not None and not self.index_only:
-                    yield from self._check_last_length(it, offset, prev)
+        while self._more_units():
+            _skip_blank_lines(inp)
+            if not inp.peek(1):
                 return
-            # warcio gave up at ``offset``: resume at the next record header, if we can go back.
-            if not self._more_units():
-                return
-            if not inp.seekable():
+            start = inp.tell()
+            self.units += 1
+            yield start
+            try:
+                head = _read_head(inp.readline)
+            except _BadHead as e:
                 if not self.index_only:
-                    yield self._error("cannot resynchronise a non-seekable uncompressed archive", offset)
+                    yield self._error(f"bad WARC record: {e}", start)
+                inp.unread(e.raw[1:])  # rescan from the byte after the damaged record's start
+                if inp.find(_WARC_START) is None:
+                    return
+                continue
+            if head is None:
                 return
-            inp.seek(offset + 1)
-            if not inp.find(_WARC_MAGIC, _valid_warc_start):
-                return
+            rid, uri = head.get("WARC-Record-ID"), head.get("WARC-Target-URI")
+            body_start = inp.tell()
+            if head.length is None:
+                if not self.index_only:
+                    yield self._error("record without a valid Content-Length", start, rid, uri)
+                if inp.find(_WARC_START) is None:
+                    return
+                continue
+            if inp.seekable():
+                yield from self._plain_seekable(head, start, body_start)
+            else:
+                yield from self._plain_stream(head, start)
 
-    def _check_last_length(self, it: _Records, offset: int, record: Any) -> Iterator[WarcError]:
-        """Report a wrong Content-Length of the last record read when no further record is asked for.
+    def _good_end(self, at: int) -> bool | None:
+        """Is the block ending at ``at`` followed by ``\r\n\r\n``? ``None``: the file ends before ``at``.
 
-        warcio notices the damage only when it finishes a record, on the way to the next one. A
-        parallel worker reads exactly one record (``max_units=1``) and never asks for the next, so
-        it finishes the record here, as the single-process walk would, and reports the same error.
+        What follows is the next unit's business: a damaged header there is reported there.
         """
-        warned = it.err_count
-        try:
-            it.read_to_end()
-        except Exception:  # a failure past this record belongs to the next unit, whose worker reports it
-            return
-        if it.err_count > warned:
-            yield self._bad_length(offset, record)
+        tail = self.inp.peek_at(at, len(_END))
+        if not tail and self.inp.peek_at(at - 1, 1) == b"" and at > 0:
+            return None
+        return tail == _END
+
+    def _plain_seekable(self, head: _Head, start: int, body_start: int) -> Iterator[WarcEntry]:
+        """One record of a seekable file: its end is checked before it is parsed."""
+        inp = self.inp
+        length = head.length
+        assert length is not None
+        problem: str | None = None
+        good = self._good_end(body_start + length)
+        if good:
+            nxt: int | None = body_start + length + len(_END)
+        elif good is None:
+            nxt = None  # truncated: the file ends inside the block
+        else:
+            nxt = inp.next_record_from(body_start)
+            if nxt is not None and nxt < body_start + length + len(_END):
+                # The block runs into the next record: cut it there, the next record is read whole.
+                cut = nxt - body_start
+                if inp.peek_at(nxt - len(_END), len(_END)) == _END:
+                    cut -= len(_END)
+                problem = (
+                    f"Content-Length {length} runs past the record's end into the next record "
+                    f"(at offset {nxt}): the record was read up to there"
+                )
+                length = cut
+            else:
+                problem = "record not followed by \\r\\n\\r\\n (wrong Content-Length?)"
+        rid, uri = head.get("WARC-Record-ID"), head.get("WARC-Target-URI")
+        if not self.index_only:
+            body = _Body(inp, length)
+            record = yield from self._process(head, body, start)
+            if good is None and record is None:
+                body.skip()
+                if body.count < body.length:  # not reported by a record's parse
+                    yield self._error(f"record truncated: {body.count} of {body.length} bytes", start, rid, uri)
+            if problem is not None:
+                yield self._error(problem, start, rid, uri)
+            if record is not None:
+                end = nxt if nxt is not None else body_start + length
+                yield replace(record, length=end - start)
+        if nxt is None:
+            # Nothing valid follows: read on to the end so the summary counts every byte.
+            inp.seek(body_start + length)
+            while inp.read(READ_SIZE):
+                pass
+        elif inp.tell() != nxt:
+            ahead = nxt - inp.tell()
+            if 0 < ahead <= READ_SIZE:
+                while ahead > 0:  # a read gives what is buffered first, maybe less than asked
+                    got = len(inp.read(ahead))
+                    if not got:
+                        break
+                    ahead -= got
+            else:
+                inp.seek(nxt)
+
+    def _plain_stream(self, head: _Head, start: int) -> Iterator[WarcEntry]:
+        """One record of a stream: its entries are held until its end is verified."""
+        inp = self.inp
+        assert head.length is not None
+        rid, uri = head.get("WARC-Record-ID"), head.get("WARC-Target-URI")
+        body = _Body(inp, head.length, watch=True)
+        held: list[WarcEntry] = []
+        record = None
+        if not self.index_only:
+            proc = self._process(head, body, start)
+            while True:
+                try:
+                    held.append(next(proc))
+                except StopIteration as stop:
+                    record = stop.value
+                    break
+        body.skip()
+        truncated = body.count < body.length
+        ok = not truncated and inp.peek(len(_END)) == _END
+        if ok:
+            inp.read(len(_END))
+        if record is not None:
+            record = replace(record, length=inp.tell() - start)
+        if ok or truncated or not body.swallowed:
+            yield from held
+            if not ok and not truncated:
+                yield self._bad_length(start, rid, uri)
+            if record is not None:
+                yield record
+        else:
+            # The block ran into the records after it, and the stream cannot go back: drop what
+            # was parsed (it mixes records) and say so.
+            self.summary.html_records -= record is not None
+            yield from (e for e in held if type(e) is WarcError)
+            yield self._error(
+                f"Content-Length {head.length} runs past the record's end into the next record; "
+                "this record and the records it covers are lost (the input cannot seek back)",
+                start,
+                rid,
+                uri,
+            )
+        if not ok and not truncated:
+            inp.find(_WARC_START)
 
     # -- one record -------------------------------------------------------------------------------
 
-    def _process(self, record: Any, offset: int) -> Iterator[WarcEntry]:
+    def _process(self, head: _Head, raw: _Body, offset: int) -> _Proc:
+        """Parse one record: yield its item (and error) entries, return its record entry (HTML only)."""
         s = self.summary
         s.records += 1
-        rid = _header(record, "WARC-Record-ID")
-        uri = _header(record, "WARC-Target-URI")
-        date = _header(record, "WARC-Date")
-        rtype = (record.rec_type or "").lower()
+        rid = head.get("WARC-Record-ID")
+        uri = head.get("WARC-Target-URI")
+        date = head.get("WARC-Date")
+        rtype = (head.get("WARC-Type") or "").lower()
         if rtype == "revisit":
             s.skipped_revisit += 1
-            return
+            return None
         if rtype not in ("response", "resource"):
             s.skipped_other += 1
-            return
-        raw = _Counting(record.raw_stream)
-        length: int | None = record.length if isinstance(record.length, int) else None
+            return None
         emitted = 0
+        parser: Parser | None = None
+        essence: str | None = None
+        status: int | None = None
+        meta: dict[str, Any] | None = None
+        option_encoding = self.options.get("encoding") is not None
+
+        def record(end: DocumentEnd | None) -> WarcRecord:
+            enc = parser.encoding if parser is not None else None
+            source = parser.encoding_source if parser is not None else None
+            if source == "transport" and option_encoding:
+                source = "option"
+            return WarcRecord(
+                uri,
+                rid,
+                date,
+                status,
+                essence,
+                rtype,
+                enc,
+                source,
+                self.warc_file,
+                offset,
+                None,
+                emitted,
+                end.rels if end is not None else {},
+                end.rel_urls if end is not None else {},
+                meta,
+            )
+
         try:
-            status: int | None = None
-            if rtype == "response" and _is_http(record, uri):
-                head = parse_http_head(_read_http_head(raw))
-                status = head.status
-                ctype = head.get("Content-Type")
-                te = ",".join(head.get_all("Transfer-Encoding")).lower()
+            if rtype == "response" and _is_http(head, uri):
+                http = parse_http_head(_read_http_head(raw))
+                status = http.status
+                ctype = http.get("Content-Type")
+                te = ",".join(http.get_all("Transfer-Encoding")).lower()
                 chunked = "chunked" in [t.strip() for t in te.split(",")]
-                coding = ",".join(head.get_all("Content-Encoding")) or None
+                coding = ",".join(http.get_all("Content-Encoding")) or None
             else:
-                ctype = record.content_type
+                ctype = head.get("Content-Type")
                 chunked = False
                 coding = None
             essence, charset = media_type(ctype)
             if essence is not None and essence not in HTML_TYPES:
                 s.skipped_non_html += 1
-                return
-            pieces = _body_pieces(raw, length, BodyDecoder(chunked=chunked, content_encoding=coding))
+                return None
+            decoder = BodyDecoder(
+                chunked=chunked,
+                content_encoding=coding,
+                max_decoded_bytes=self.max_decoded_bytes,
+                max_expansion=self.max_expansion,
+            )
+            pieces = _body_pieces(raw, decoder)
             if essence is None:
                 first: list[bytes] = []
                 size = 0
@@ -569,25 +966,53 @@ class _Walker:
                         break
                 if not sniff_html(b"".join(first)[:SNIFF_SIZE]):
                     s.skipped_non_html += 1
-                    return
+                    return None
                 pieces = _chain(first, pieces)
-            s.html_records += 1
-            options = dict(self.options)
-            if options.get("encoding") is None:
-                options["encoding"] = charset
+        except (PayloadError, StreamMF2Error) as e:
+            yield self._error(_one_line(e), offset, rid, uri)
+            return None
+        s.html_records += 1
+        options = dict(self.options)
+        if options.get("encoding") is None:
+            options["encoding"] = charset
+        types = self.types
+        top = 0  # index of the next top-level item
+        try:
             parser = Parser(uri, **options)
-            for p in pieces:
-                for item in parser.feed(p):
-                    emitted += 1
-                    s.items += 1
-                    yield WarcItem(uri, rid, date, status, essence, item)
-            for item in parser.close():
-                emitted += 1
-                s.items += 1
-                yield WarcItem(uri, rid, date, status, essence, item)
+            end: DocumentEnd | None = None
+            for piece in _chain_end(pieces):
+                events = parser.feed_events(piece) if piece is not None else parser.close_events()
+                for ev in events:
+                    if type(ev) is ItemEvent:
+                        if ev.path:
+                            base: Path = (ev.path[0], "children", *ev.path[1:])
+                        else:
+                            base = (top,)
+                            top += 1
+                        if types is None:
+                            emitted += 1
+                            yield WarcItem(
+                                uri, rid, date, status, essence, ev.item, self.warc_file, offset, base,
+                                ev.children_streamed,
+                            )
+                        else:
+                            for path, found in _select(ev.item, base, types):
+                                emitted += 1
+                                yield WarcItem(uri, rid, date, status, essence, found, self.warc_file, offset, path)
+                    elif type(ev) is MetaItemEvent:
+                        meta = ev.item
+                    elif type(ev) is DocumentEnd:
+                        end = ev
+            return record(end)
+        except _FramingError as e:
+            yield self._error(str(e), offset, rid, uri)
+            yield record(None)
+            raise _ReportedFramingError(str(e)) from None
         except (PayloadError, StreamMF2Error) as e:
             note = f" (after {emitted} items)" if emitted else ""
+            rec = record(None)
             yield self._error(f"{_one_line(e)}{note}", offset, rid, uri)
+            return rec
 
 
 def _chain(first: list[bytes], rest: Iterator[bytes]) -> Iterator[bytes]:
@@ -595,9 +1020,10 @@ def _chain(first: list[bytes], rest: Iterator[bytes]) -> Iterator[bytes]:
     yield from rest
 
 
-def _header(record: Any, name: str) -> str | None:
-    value = record.rec_headers.get_header(name)
-    return value if isinstance(value, str) else None
+def _chain_end(pieces: Iterator[bytes]) -> Iterator[bytes | None]:
+    """The pieces, then ``None`` for the end of the body."""
+    yield from pieces
+    yield None
 
 
 def _one_line(e: BaseException) -> str:
@@ -609,9 +1035,65 @@ def _open(source: str | os.PathLike[str] | IO[bytes]) -> tuple[IO[bytes], bool]:
     if isinstance(source, str | os.PathLike):
         try:
             return open(source, "rb"), True  # closed by the reader
-        except OSError as e:
-            raise SourceError(f"cannot open {os.fspath(source)!r}: {e.strerror or e}") from e
+        except (OSError, ValueError) as e:
+            reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+            raise SourceError(f"cannot open {os.fspath(source)!r}: {reason}") from e
     return source, False
+
+
+class _Window:
+    """``length`` bytes of a file from where it stands: a record picked out by offset and length."""
+
+    def __init__(self, f: IO[bytes], length: int) -> None:
+        self._f = f
+        self._left = length
+
+    def read(self, n: int = -1) -> bytes:
+        if self._left <= 0:
+            return b""
+        data = self._f.read(self._left if n is None or n < 0 else min(n, self._left))
+        self._left -= len(data)
+        return data
+
+    def seekable(self) -> bool:
+        return False
+
+    def tell(self) -> int:
+        return self._f.tell()
+
+
+def _parser_option_names() -> frozenset[str]:
+    import inspect
+
+    params = inspect.signature(Parser.__init__).parameters
+    return frozenset(name for name, p in params.items() if p.kind is p.KEYWORD_ONLY)
+
+
+_PARSER_OPTIONS = _parser_option_names()
+
+
+#: Reader options a parallel reader passes on to its workers' readers.
+_READER_OPTIONS = frozenset({"types", "warc_file", "max_decoded_bytes", "max_expansion"})
+
+
+def _check_call(source: object, options: dict[str, Any], where: str, allowed: frozenset[str] = _PARSER_OPTIONS) -> None:
+    """Refuse a wrong source or option name at call time, not when iteration starts."""
+    if not isinstance(source, str | os.PathLike) and not callable(getattr(source, "read", None)):
+        raise TypeError(f"{where}() takes a path (str or os.PathLike) or a binary file object, not {type(source).__name__}")
+    unknown = sorted(set(options) - allowed)
+    if unknown:
+        raise TypeError(
+            f"{where}() got unknown option(s) {', '.join(unknown)}; parser options are {', '.join(sorted(_PARSER_OPTIONS))}"
+        )
+
+
+def _types_option(types: Sequence[str] | frozenset[str] | str | None) -> frozenset[str] | None:
+    if types is None:
+        return None
+    if isinstance(types, str):
+        types = types.split(",")
+    found = frozenset(t.strip() for t in types if t.strip())
+    return found or None
 
 
 class WarcReader:
@@ -624,35 +1106,75 @@ class WarcReader:
         self,
         source: str | os.PathLike[str] | IO[bytes],
         *,
+        offset: int | None = None,
+        length: int | None = None,
         start: int | None = None,
         max_units: int | None = None,
         gzip: bool | None = None,
+        warc_file: str | None = None,
+        types: Sequence[str] | frozenset[str] | str | None = None,
+        max_decoded_bytes: int | None = DEFAULT_MAX_DECODED_BYTES,
+        max_expansion: float | None = DEFAULT_MAX_EXPANSION,
         **options: Any,
     ) -> None:
+        _check_call(source, options, "iter_warc")
+        if length is not None and length < 0:
+            raise ValueError("length must be >= 0")
         self.summary = WarcSummary()
         self._gzip = gzip
         self._source = source
-        self._start = start
+        self._start = start if offset is None else offset
+        self._length = length
         self._max_units = max_units
         self._options = options
         self._used = False
+        if warc_file is None and isinstance(source, str | os.PathLike):
+            warc_file = os.fspath(source)
+        self._warc_file = warc_file
+        self._types = _types_option(types)
+        self._max_decoded_bytes = max_decoded_bytes
+        self._max_expansion = max_expansion
+        #: Where the unit being read starts (the resume point after the last complete one).
+        self.position: int | None = None
+        #: ``True`` for a gzip-compressed archive once known.
+        self.gzip: bool | None = gzip
 
     def __iter__(self) -> Iterator[WarcEntry]:
+        return (e for e in self.iter_with_positions() if not isinstance(e, int))
+
+    def iter_with_positions(self) -> Iterator[WarcEntry | int]:
+        """Entries, and the offset of each unit as it starts (see :class:`_Walker`): for resuming."""
         if self._used:
             raise StreamMF2Error("a WarcReader can be iterated only once")
         self._used = True
         return self._run()
 
-    def _run(self) -> Iterator[WarcEntry]:
+    def _run(self) -> Iterator[WarcEntry | int]:
         f, owned = _open(self._source)
         t0 = time.perf_counter()
         try:
             if self._start is not None:
-                f.seek(self._start)
-            walker = _Walker(f, self.summary, self._options, max_units=self._max_units, gzip=self._gzip)
+                try:
+                    f.seek(self._start)
+                except (OSError, ValueError) as e:
+                    raise SourceError(f"cannot seek to offset {self._start}: {e}") from e
+            stream: Any = f if self._length is None else _Window(f, self._length)
+            walker = _Walker(
+                stream,
+                self.summary,
+                self._options,
+                max_units=self._max_units,
+                gzip=self._gzip,
+                warc_file=self._warc_file,
+                types=self._types,
+                max_decoded_bytes=self._max_decoded_bytes,
+                max_expansion=self._max_expansion,
+            )
             for entry in walker.walk():
-                if not isinstance(entry, int):
-                    yield entry
+                if isinstance(entry, int):
+                    self.position = entry
+                    self.gzip = walker.gzip
+                yield entry
         finally:
             self.summary.seconds += time.perf_counter() - t0
             if owned:
@@ -660,13 +1182,24 @@ class WarcReader:
 
 
 def iter_warc(source: str | os.PathLike[str] | IO[bytes], **options: Any) -> WarcReader:
-    """Items of every HTML record of a WARC archive (``.warc`` or ``.warc.gz``).
+    """Items and records of every HTML record of a WARC archive (``.warc`` or ``.warc.gz``).
 
-    ``source`` is a path or a binary file object (a non-seekable stream works,
-    with less recovery for damaged uncompressed archives). Iterating yields
-    :class:`WarcItem` and :class:`WarcError` entries in archive order;
-    ``reader.summary`` is final when iteration ends. ``options`` are Parser
-    options; an ``encoding`` option overrides every record's HTTP charset.
+    ``source`` is a path (``str`` or ``os.PathLike``: an archive is never given
+    as content) or a binary file object (a non-seekable stream works, with less
+    recovery for damaged uncompressed archives); anything else, or an unknown
+    option name, raises :class:`TypeError` at once. Iterating yields
+    :class:`WarcItem`, :class:`WarcRecord` and :class:`WarcError` entries in
+    archive order; ``reader.summary`` is final when iteration ends.
+
+    Reader options: ``offset`` and ``length`` (read only that stretch of the
+    file, as a CDX index gives one record), ``types`` (``"h-entry,h-card"`` or
+    a set: yield only items of those types, found at any depth, each with its
+    ``path``), ``warc_file`` (the name written in entries; default the path),
+    ``max_decoded_bytes`` and ``max_expansion`` (the decompression cap of
+    :class:`stream_mf2._payload.BodyDecoder`; ``None`` turns one off). Every
+    other option is a :class:`~stream_mf2.Parser` option (``stream_children``,
+    ``metaformats``, …); an ``encoding`` option overrides every record's HTTP
+    charset.
     """
     return WarcReader(source, **options)
 
@@ -771,6 +1304,7 @@ class ParallelWarcReader:
         batch_bytes: int = BATCH_BYTES,
         **options: Any,
     ) -> None:
+        _check_call(path, options, "iter_warc_parallel", _PARSER_OPTIONS | _READER_OPTIONS)
         if workers < 1:
             raise ValueError("workers must be at least 1")
         if batch_units < 1:
@@ -801,6 +1335,8 @@ class ParallelWarcReader:
         t0 = time.perf_counter()
         window = 4 * self._workers
         try:
+            head = self._head_errors()
+            yield from head
             with ProcessPoolExecutor(max_workers=self._workers) as pool:
                 pending: list[Future[tuple[list[WarcEntry], WarcSummary]]] = []
                 for offset, count, gz in self._batches():
@@ -811,6 +1347,14 @@ class ParallelWarcReader:
                     yield from self._collect(pending.pop(0))
         finally:
             self.summary.seconds += time.perf_counter() - t0
+
+    def _head_errors(self) -> list[WarcEntry]:
+        """The error for a damaged head of the file, which no unit covers."""
+        reader = WarcReader(self._path, max_units=0, **self._options)
+        entries = list(reader)
+        self.summary.add(reader.summary)
+        self.summary.bytes_read -= reader.summary.bytes_read
+        return entries
 
     def _collect(self, fut: Future[tuple[list[WarcEntry], WarcSummary]]) -> Iterator[WarcEntry]:
         entries, summary = fut.result()

@@ -101,7 +101,7 @@ def test_user_errors_are_one_line(tmp_path: Path, page_file: Path) -> None:
     assert_user_error(run_cli(str(page_file), "--no-such-option"), 2, "unrecognized arguments")
     assert_user_error(run_cli(), 2, "required")
     assert_user_error(run_cli("warc"), 2, "required")
-    assert_user_error(run_cli("warc", str(page_file), "--workers", "0"), 1, "--workers")
+    assert_user_error(run_cli("warc", str(page_file), "--workers", "0"), 2, "--workers")
     for r in (run_cli(str(page_file), "--max-nothing"), run_cli("warc", "--workers", "x", "a.warc")):
         assert len(r.stderr.decode().strip().splitlines()) == 1, r.stderr
 
@@ -288,15 +288,15 @@ def test_warc_command(tmp_path: Path) -> None:
     r = run_cli("warc", str(path), str(plain))
     assert r.returncode == 0, r.stderr
     lines = warc_lines(r.stdout)
-    errors = [line for line in lines if "error" in line]
-    items = [line for line in lines if "item" in line]
+    errors = [line for line in lines if line["kind"] == "error"]
+    items = [line for line in lines if line["kind"] == "item"]
     want_a = [
         (rec.uri, it) for i, rec in enumerate(recs) if rec.html is not None and i != 2 for it in expected_items(rec)
     ]
     want_b = [(rec.uri, it) for rec in recs if rec.html is not None for it in expected_items(rec)]
     assert [(x["uri"], x["item"]) for x in items] == want_a + want_b
-    assert all(set(x) == {"uri", "record_id", "date", "item"} for x in items)
-    assert len(errors) == 1 and errors[0]["offset"] == offsets[2] and errors[0]["file"] == str(path)
+    assert all(set(x) == {"kind", "warc_file", "offset", "record_id", "uri", "path", "item"} for x in items)
+    assert len(errors) == 1 and errors[0]["offset"] == offsets[2] and errors[0]["warc_file"] == str(path)
     summary = r.stderr.decode()
     assert "Traceback" not in summary
     n_records = 2 * len(recs) - 1
@@ -312,9 +312,10 @@ def test_warc_command(tmp_path: Path) -> None:
 
 def test_warc_exit_status(tmp_path: Path, page_file: Path) -> None:
     r = run_cli("warc", str(page_file))
-    assert r.returncode == 1 and "Traceback" not in r.stderr.decode()
-    assert "error" in warc_lines(r.stdout)[0]
-    assert_user_error(run_cli("warc", str(tmp_path / "missing.warc")), 1, "cannot open")
+    assert r.returncode == 4 and "Traceback" not in r.stderr.decode()  # no input could be read
+    assert warc_lines(r.stdout)[0]["kind"] == "error"
+    r = run_cli("warc", str(tmp_path / "missing.warc"))
+    assert r.returncode == 4 and "cannot open" in warc_lines(r.stdout)[0]["error"]
     empty = tmp_path / "empty.warc"
     empty.write_bytes(b"")
     assert run_cli("warc", str(empty)).returncode == 0  # nothing to read is not a failure

@@ -158,12 +158,15 @@ def test_wpt_over_a_warc_archive_chooses_templates_by_target_uri(tmp_path: Path)
     got = dict(lines[1])
     assert got.pop("warc_file") == str(archive) and got.pop("offset") > 0 and got.pop("record_id")
     assert got == want
-    # --matches and -o
-    out = tmp_path / "m.jsonl"
+    # --matches and -o with the warc command's writers (here gzip-compressed JSON Lines)
+    out = tmp_path / "m.jsonl.gz"
     r = run_cli("wpt", str(FIX / "artist.xml"), str(archive), "--matches", "-o", str(out))
     assert r.returncode == 0 and r.stdout == b""
-    matches = _lines(out.read_bytes())
+    matches = _lines(gzip.decompress(out.read_bytes()))
     assert len(matches) == 18 and {m["url"] for m in matches} == {x["url"] for x in lines}
+    assert not (tmp_path / "m.jsonl.gz.partial").exists()
+    assert_user_error(run_cli("wpt", str(FIX / "artist.xml"), str(archive), "-o", str(tmp_path / "x.parquet")), 1,
+                      "wpt output is JSON Lines")
 
 
 def test_wpt_over_a_damaged_warc_reports_and_goes_on(tmp_path: Path) -> None:

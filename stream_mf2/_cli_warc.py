@@ -1,0 +1,290 @@
+"""``stream-mf2 warc``: microformats out of WARC archives, as versioned JSON Lines or Parquet."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+import time
+from collections.abc import Sequence
+from typing import IO, Any, NoReturn
+
+from stream_mf2._payload import DEFAULT_MAX_DECODED_BYTES, DEFAULT_MAX_EXPANSION
+from stream_mf2.errors import StreamMF2Error
+
+PROG = "stream-mf2 warc"
+
+DESCRIPTION = "Extract microformats2 from the HTML records of WARC archives (.warc, .warc.gz)."
+
+EPILOG = """\
+inputs:
+  local paths and globs ('crawl/*.warc.gz'), - for standard input, http(s):// URLs (streamed; --offset and
+  --length become a range request), and any fsspec URL (s3://, gs://, ...) with fsspec and its backend installed
+  (pip install 'stream-mf2[remote]'). --input-list FILE adds one name per line (# comments; .gz allowed),
+  relative names prefixed with --input-prefix (e.g. https://data.commoncrawl.org/ for a warc.paths.gz).
+
+output (-o NAME, by its ending; standard output when absent):
+  .jsonl / other  JSON Lines          .jsonl.gz  gzip-compressed     .jsonl.zst  zstd-compressed (extra: zstd)
+  .parquet        X.parquet (items), X.records.parquet (records), X.errors.parquet (errors) (extra: parquet)
+  A named output is written under NAME.partial and renamed into place when the run completes.
+
+schema (version 1; every line has a "kind"; "schema" is on record, error and summary lines):
+  {"kind": "item", "warc_file", "offset", "record_id", "uri", "path", "item"[, "children-streamed"]}
+      path: where the item sits in the record's items, e.g. [0] or [0, "children", 3]
+  {"kind": "record", "schema", "warc_file", "offset", "length", "record_id", "uri", "date", "status",
+      "content_type", "warc_type", "encoding", "encoding_source", "items", "rels", "rel-urls"[, "meta-item"]}
+      one per HTML record, always, after its items and errors; offset/length locate the record
+      (the gzip member for .warc.gz), as a CDX index does
+  {"kind": "error", "schema", "scope": "record"|"file", "warc_file", "offset", "record_id", "uri", "error"}
+  {"kind": "summary", "schema", "files", "files_failed", "records", "html_records", "items", "errors", "skipped"}
+      the last line
+
+exit status:
+  0  every input was read (damaged records are error lines, not failures)
+  1  fatal: the output cannot be written, a bad checkpoint, ...
+  2  bad command line
+  3  some inputs could not be read (each has an error line with scope "file")
+  4  no input could be read
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        print(f"{self.prog}: error: {message} (see '{self.prog} --help')", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def _nonneg_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0: {text!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog=PROG, description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("files", nargs="*", metavar="INPUT", help="WARC files, globs, URLs, or - for standard input")
+    p.add_argument("--input-list", action="append", default=[], metavar="FILE", help="read input names from FILE")
+    p.add_argument(
+        "--input-prefix",
+        metavar="PREFIX",
+        help="put PREFIX before relative names of --input-list files (e.g. https://data.commoncrawl.org/)",
+    )
+    p.add_argument("-o", "--output", metavar="OUT", help="output file (by ending: .jsonl, .jsonl.gz, .jsonl.zst, .parquet)")
+    p.add_argument("--summary-json", metavar="FILE", help="write per-input counts (records, items, bytes, seconds) here")
+    p.add_argument(
+        "--type",
+        metavar="TYPES",
+        help="only items of these types (comma-separated, e.g. h-entry,h-card), found at any depth, with their path",
+    )
+    p.add_argument(
+        "--stream-children",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="TYPES",
+        help="write the children of container items (e.g. a page-wide h-feed) as they close, before the container "
+        "(TYPES limits which containers)",
+    )
+    p.add_argument("--offset", type=_nonneg_int, metavar="N", help="read from byte N of the (single) input")
+    p.add_argument("--length", type=_nonneg_int, metavar="M", help="read M bytes (one record from a CDX index)")
+    p.add_argument("--resume", action="store_true", help="checkpoint, and go on from a killed run's checkpoint (needs -o)")
+    p.add_argument(
+        "--checkpoint-records", type=int, default=1000, metavar="N", help="with --resume, checkpoint every N records"
+    )
+    p.add_argument("--workers", type=int, default=1, metavar="N", help="parse a local file's records in N processes (checkpointed per file)")
+    p.add_argument("--timeout", type=float, default=60.0, metavar="S", help="seconds to wait for a remote server")
+    p.add_argument(
+        "--max-decoded-bytes",
+        type=_nonneg_int,
+        default=DEFAULT_MAX_DECODED_BYTES,
+        metavar="N",
+        help=f"stop a record whose compressed body decodes past N bytes (default {DEFAULT_MAX_DECODED_BYTES})",
+    )
+    p.add_argument(
+        "--max-expansion",
+        type=float,
+        default=DEFAULT_MAX_EXPANSION,
+        metavar="X",
+        help=f"stop a record whose compressed body expands more than X times (default {DEFAULT_MAX_EXPANSION:g})",
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
+    g = p.add_argument_group("parser options")
+    g.add_argument("--encoding", help="character encoding label for every record (overrides HTTP charset)")
+    g.add_argument("--text", choices=("spec", "normalized"), default="spec", help="plain-text algorithm")
+    g.add_argument("--lang", action="store_true", help="add lang to items and e-* values")
+    g.add_argument("--metaformats", action="store_true", help='add a "meta-item" built from <head> to record lines')
+    g.add_argument(
+        "--filter-roots",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="NAMES",
+        help="ignore utility-CSS h-* root names (or the given comma-separated names)",
+    )
+    return p
+
+
+class _Progress:
+    """A progress bar on standard error: bytes of the inputs, records, items and items/s."""
+
+    def __init__(self, inputs: Sequence[str]) -> None:
+        from tqdm import tqdm
+
+        from stream_mf2._inputs import url_scheme
+
+        self._sizes = []
+        for name in inputs:
+            try:
+                size = os.path.getsize(name) if name != "-" and url_scheme(name) is None else 0
+            except OSError:
+                size = 0
+            self._sizes.append(size)
+        total = sum(self._sizes)
+        self._bar = tqdm(
+            total=total or None, unit="B", unit_scale=True, unit_divisor=1024, file=sys.stderr, dynamic_ncols=True,
+            leave=False,
+        )
+        self._index = 0
+        self._done = [0, 0, 0]  # bytes, records, items of finished inputs
+        self._t0 = time.perf_counter()
+        self._shown = 0.0
+
+    def _show(self, position: int, records: int, items: int) -> None:
+        self._shown = time.perf_counter()
+        total = self._bar.total
+        pos = self._done[0] + position
+        self._bar.n = min(pos, total) if total else pos
+        rate = items / max(self._shown - self._t0, 1e-9)
+        self._bar.set_postfix_str(f"{records} records, {items} items, {rate:.0f} items/s", refresh=False)
+        self._bar.refresh()
+
+    def unit(self, position: int, gzip: bool, s: Any) -> None:
+        if time.perf_counter() - self._shown >= 0.1:
+            self._show(position, self._done[1] + s.records, self._done[2] + s.items)
+
+    def file_done(self, fs: Any) -> None:
+        size = self._sizes[self._index] if self._index < len(self._sizes) else 0
+        self._index += 1
+        self._done[0] += size
+        self._done[1] += fs.records
+        self._done[2] += fs.items
+        self._show(0, self._done[1], self._done[2])
+
+    def close(self) -> None:
+        self._bar.close()
+
+
+def _names(value: str | None) -> frozenset[str]:
+    return frozenset(t.strip() for t in (value or "").split(",") if t.strip())
+
+
+def main(argv: Sequence[str], out: IO[bytes]) -> int:
+    """Run ``stream-mf2 warc``; return the exit status."""
+    ns = build_parser().parse_args(argv)
+    from stream_mf2 import _inputs, warc_run
+
+    def fail(message: str, status: int = 2) -> NoReturn:
+        print(f"{PROG}: error: {message}", file=sys.stderr)
+        raise SystemExit(status)
+
+    if ns.workers < 1:
+        fail("--workers must be at least 1")
+    if ns.checkpoint_records < 1:
+        fail("--checkpoint-records must be at least 1")
+    if ns.resume and (not ns.output or ns.output == "-"):
+        fail("--resume needs a named output (-o FILE)")
+    # Damaged records are error lines; keep stderr for the summary.
+    logging.getLogger("warcio").addHandler(logging.NullHandler())
+    parser_opts: dict[str, Any] = {"text": ns.text, "lang": ns.lang, "metaformats": ns.metaformats}
+    if ns.encoding:
+        parser_opts["encoding"] = ns.encoding
+    if ns.filter_roots is not None:
+        parser_opts["filter_roots"] = _names(ns.filter_roots) or True
+    if ns.stream_children is not None:
+        parser_opts["stream_children"] = _names(ns.stream_children) or True
+    types = _names(ns.type) or None
+    if ns.type is not None and types is None:
+        fail("--type needs at least one type, e.g. --type h-entry")
+    try:
+        inputs = _inputs.expand_inputs(ns.files, ns.input_list, prefix=ns.input_prefix, timeout=ns.timeout)
+    except StreamMF2Error as e:
+        fail(str(e), 1)
+    if not inputs:
+        fail("an input is required: give WARC files, URLs, - or --input-list")
+    if (ns.offset is not None or ns.length is not None) and len(inputs) != 1:
+        fail("--offset and --length apply to a single input")
+    options = warc_run.Options(
+        parser=parser_opts,
+        types=types,
+        max_decoded_bytes=ns.max_decoded_bytes or None,
+        max_expansion=ns.max_expansion or None,
+        offset=ns.offset,
+        length=ns.length,
+        workers=ns.workers,
+        timeout=ns.timeout,
+    )
+    bar = _Progress(inputs) if sys.stderr.isatty() and not ns.no_progress else None
+    t0 = time.perf_counter()
+    output = ns.output if ns.output and ns.output != "-" else None
+    try:
+        if output is None:
+            from stream_mf2._outputs import JsonlWriter
+
+            # Standard output: not resumable, written as it comes.
+            writer = JsonlWriter(None, stream=out)
+            files = []
+            for name in inputs:
+                fs = warc_run.process_input(name, writer, options, on_unit=bar.unit if bar is not None else None)
+                writer.flush()
+                files.append(fs)
+                if bar is not None:
+                    bar.file_done(fs)
+            writer.write(warc_run.summary_line(files))
+            writer.close()
+            result = warc_run.RunResult(files, warc_run.exit_status(files))
+        else:
+            result = warc_run.run(
+                inputs,
+                output,
+                options,
+                resume=ns.resume,
+                checkpoint_records=ns.checkpoint_records,
+                progress=bar.file_done if bar is not None else None,
+                on_unit=bar.unit if bar is not None else None,
+            )
+    except StreamMF2Error as e:
+        fail(" ".join(str(e).split()), 1)
+    finally:
+        if bar is not None:
+            bar.close()
+    files = result.files
+    if ns.summary_json:
+        data = {
+            "schema": warc_run.SCHEMA_VERSION,
+            "files": [f.as_dict() for f in files],
+            "total": warc_run.summary_line(files),
+            "seconds": time.perf_counter() - t0,
+        }
+        try:
+            with open(ns.summary_json, "w", encoding="utf-8") as f:
+                json.dump(data, f, indent=1)
+                f.write("\n")
+        except OSError as e:
+            fail(f"cannot write {ns.summary_json}: {e.strerror or e}", 1)
+    total = warc_run.summary_line(files)
+    for fs in files:
+        if fs.failed:
+            print(f"{PROG}: {fs.warc_file}: could not be read (see its error line)", file=sys.stderr)
+    print(
+        f"{PROG}: {total['records']} records, {total['html_records']} HTML records, {total['items']} items, "
+        f"{total['errors']} errors, {total['skipped']} skipped, {total['files_failed']} of {total['files']} inputs "
+        f"failed, {time.perf_counter() - t0:.2f} s",
+        file=sys.stderr,
+    )
+    return result.status

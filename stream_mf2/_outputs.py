@@ -1,0 +1,415 @@
+"""Output writers of the WARC runner, chosen by the output's name.
+
+* ``X.jsonl`` (or any other name): JSON Lines, one schema line per entry.
+* ``X.jsonl.gz``: the same, gzip-compressed as it is written.
+* ``X.jsonl.zst``: the same, Zstandard-compressed as it is written (``zstd`` extra).
+* ``X.parquet`` (``parquet`` extra, pyarrow): three files, ``X.parquet`` with the
+  ``item`` lines, ``X.records.parquet`` with the ``record`` lines and
+  ``X.errors.parquet`` with the ``error`` lines (schemas in :data:`ITEM_COLUMNS`,
+  :data:`RECORD_COLUMNS`, :data:`ERROR_COLUMNS`); ``summary`` lines are not
+  stored (use ``--summary-json``). Rows are written in row groups of at most
+  :data:`ROW_GROUP_ROWS` rows as records complete, so memory stays bounded.
+
+Every file is written under a temporary name (``<name>.partial``) and renamed
+into place, after an ``fsync``, only when the run completes: a reader never
+sees a half-written output. :meth:`Writer.checkpoint` makes everything written
+so far durable and returns a token; :func:`open_writer` with ``resume=token``
+reopens the temporary output exactly at that point (compressed outputs end a
+gzip member / zstd frame at each checkpoint, Parquet ends a part file), so a
+killed run can go on where it was checkpointed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import sys
+import zlib
+from typing import IO, Any
+
+from stream_mf2._json import dumps
+from stream_mf2.errors import StreamMF2Error
+
+#: Most rows in one Parquet row group.
+ROW_GROUP_ROWS = 8192
+#: Most bytes of JSON text buffered for one Parquet row group.
+ROW_GROUP_BYTES = 32 * 1024 * 1024
+
+PARTIAL = ".partial"
+
+
+class OutputError(StreamMF2Error):
+    """The output cannot be written (a missing optional dependency, a full disk, …)."""
+
+
+def _missing(what: str, extra: str, module: str) -> OutputError:
+    return OutputError(f"writing {what} needs {module}: pip install 'stream-mf2[{extra}]'")
+
+
+def _fsync_dir(path: str) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(os.path.dirname(os.path.abspath(path)) or ".", os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _commit(tmp: str, final: str) -> None:
+    os.replace(tmp, final)
+    _fsync_dir(final)
+
+
+class Writer:
+    """Writes schema lines (dicts with a ``kind``) somewhere."""
+
+    def write(self, line: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def checkpoint(self) -> int:
+        """Make everything written so far durable; return a token for :func:`open_writer`'s ``resume``."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Finish and move the output into place."""
+        raise NotImplementedError
+
+    def abandon(self) -> None:
+        """Stop without committing (the temporary output stays, for a resume)."""
+
+
+class _Compressor:
+    """Identity: bytes pass through."""
+
+    def compress(self, data: bytes) -> bytes:
+        return data
+
+    def end(self) -> bytes:
+        """End the current member / frame (a point where the file may be cut and appended to)."""
+        return b""
+
+
+class _Gzip(_Compressor):
+    def __init__(self) -> None:
+        self._obj = zlib.compressobj(6, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+        self._empty = True
+
+    def compress(self, data: bytes) -> bytes:
+        self._empty = False
+        return self._obj.compress(data)
+
+    def end(self) -> bytes:
+        if self._empty:
+            return b""
+        out = self._obj.flush(zlib.Z_FINISH)
+        self._obj = zlib.compressobj(6, zlib.DEFLATED, 16 + zlib.MAX_WBITS)  # a new member starts
+        self._empty = True
+        return out
+
+
+class _Zstd(_Compressor):
+    def __init__(self) -> None:
+        try:
+            import zstandard
+        except ImportError:
+            raise _missing(".zst output", "zstd", "zstandard") from None
+        self._z = zstandard
+        self._obj = zstandard.ZstdCompressor(level=3).compressobj()
+        self._empty = True
+
+    def compress(self, data: bytes) -> bytes:
+        self._empty = False
+        out: bytes = self._obj.compress(data)
+        return out
+
+    def end(self) -> bytes:
+        if self._empty:
+            return b""
+        out: bytes = self._obj.flush(self._z.COMPRESSOBJ_FLUSH_FINISH)
+        self._obj = self._z.ZstdCompressor(level=3).compressobj()
+        self._empty = True
+        return out
+
+
+class JsonlWriter(Writer):
+    """JSON Lines to a file (atomically) or to a stream (``path`` ``None``)."""
+
+    def __init__(
+        self, path: str | None, *, compressor: _Compressor | None = None, resume: int | None = None, stream: Any = None
+    ) -> None:
+        self._path = path
+        self._comp = compressor or _Compressor()
+        self._buf: list[bytes] = []
+        self._size = 0
+        if path is None:
+            self._f: IO[bytes] = stream if stream is not None else sys.stdout.buffer
+            self._tmp = None
+            return
+        self._tmp = path + PARTIAL
+        try:
+            if resume is None:
+                self._f = open(self._tmp, "wb")  # noqa: SIM115  # closed in close()
+            else:
+                self._f = open(self._tmp, "r+b")  # noqa: SIM115
+                self._f.truncate(resume)
+                self._f.seek(resume)
+        except OSError as e:
+            raise OutputError(f"cannot write {path}: {e.strerror or e}") from None
+
+    def write(self, line: dict[str, Any]) -> None:
+        self._buf.append(dumps(line))
+        self._size += 1
+        if self._size >= 256:
+            self._drain()
+
+    def _drain(self) -> None:
+        if self._buf:
+            data = self._comp.compress(b"".join(self._buf))
+            self._buf.clear()
+            self._size = 0
+            if data:
+                self._f.write(data)
+
+    def flush(self) -> None:
+        self._drain()
+        self._f.flush()
+
+    def checkpoint(self) -> int:
+        self._drain()
+        self._f.write(self._comp.end())
+        self._f.flush()
+        if self._tmp is None:
+            return 0
+        os.fsync(self._f.fileno())
+        return self._f.tell()
+
+    def close(self) -> None:
+        self._drain()
+        self._f.write(self._comp.end())
+        self._f.flush()
+        if self._tmp is None or self._path is None:
+            return
+        os.fsync(self._f.fileno())
+        self._f.close()
+        _commit(self._tmp, self._path)
+
+    def abandon(self) -> None:
+        if self._tmp is not None:
+            with contextlib.suppress(OSError):
+                self._drain()
+                self._f.flush()
+                self._f.close()
+
+
+# -- Parquet --------------------------------------------------------------------------------------
+
+#: Columns of the items table (``X.parquet``); JSON values are JSON text.
+ITEM_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("warc_file", "string"),
+    ("offset", "int64"),
+    ("record_id", "string"),
+    ("uri", "string"),
+    ("path", "json"),  # e.g. [0, "children", 3]
+    ("children-streamed", "int64"),
+    ("type", "list<string>"),  # the item's types, for filtering without parsing the JSON
+    ("item", "json"),
+)
+#: Columns of the records table (``X.records.parquet``).
+RECORD_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("warc_file", "string"),
+    ("offset", "int64"),
+    ("length", "int64"),
+    ("record_id", "string"),
+    ("uri", "string"),
+    ("date", "string"),
+    ("status", "int64"),
+    ("content_type", "string"),
+    ("warc_type", "string"),
+    ("encoding", "string"),
+    ("encoding_source", "string"),
+    ("items", "int64"),
+    ("rels", "json"),
+    ("rel-urls", "json"),
+    ("meta-item", "json"),
+)
+#: Columns of the errors table (``X.errors.parquet``).
+ERROR_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("warc_file", "string"),
+    ("offset", "int64"),
+    ("record_id", "string"),
+    ("uri", "string"),
+    ("scope", "string"),
+    ("error", "string"),  # the message (WarcError.message)
+)
+
+_TABLES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
+    "item": ("", ITEM_COLUMNS),
+    "record": (".records", RECORD_COLUMNS),
+    "error": (".errors", ERROR_COLUMNS),
+}
+
+
+def parquet_paths(path: str) -> dict[str, str]:
+    """The file of each table for the output name ``path`` (``X.parquet``)."""
+    stem = path[: -len(".parquet")] if path.endswith(".parquet") else path
+    return {kind: f"{stem}{suffix}.parquet" for kind, (suffix, _) in _TABLES.items()}
+
+
+def _pa() -> Any:
+    try:
+        import pyarrow
+        import pyarrow.parquet
+    except ImportError:
+        raise _missing(".parquet output", "parquet", "pyarrow") from None
+    return pyarrow
+
+
+def _schema(pa: Any, columns: tuple[tuple[str, str], ...]) -> Any:
+    types = {"string": pa.string(), "json": pa.string(), "int64": pa.int64(), "list<string>": pa.list_(pa.string())}
+    from stream_mf2.warc_run import SCHEMA_VERSION
+
+    return pa.schema(
+        [pa.field(name, types[t]) for name, t in columns],
+        metadata={"stream_mf2.schema": str(SCHEMA_VERSION)},
+    )
+
+
+def _cell(value: Any, kind: str) -> Any:
+    if kind == "json":
+        return None if value is None else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return value
+
+
+class ParquetWriter(Writer):
+    """Three Parquet tables (items, records, errors), written in row groups as records complete.
+
+    Rows go to part files under ``<X.parquet>.partial.d/``; a checkpoint ends the
+    current parts. :meth:`close` joins the parts of each table into its final file
+    (row group by row group, so memory stays bounded) and renames it into place.
+    """
+
+    def __init__(self, path: str, *, resume: int | None = None) -> None:
+        self._pa = _pa()
+        self._paths = parquet_paths(path)
+        self._dir = path + PARTIAL + ".d"
+        self._part = 0
+        self._writers: dict[str, Any] = {}
+        self._rows: dict[str, list[dict[str, Any]]] = {k: [] for k in _TABLES}
+        self._bytes = 0
+        self._schemas = {k: _schema(self._pa, cols) for k, (_, cols) in _TABLES.items()}
+        try:
+            if resume is None:
+                shutil.rmtree(self._dir, ignore_errors=True)
+                os.makedirs(self._dir)
+            else:
+                self._part = resume
+                for name in os.listdir(self._dir):
+                    if int(name.split("-")[1].split(".")[0]) >= resume:
+                        os.remove(os.path.join(self._dir, name))
+        except OSError as e:
+            raise OutputError(f"cannot write {path}: {e.strerror or e}") from None
+
+    def write(self, line: dict[str, Any]) -> None:
+        kind = line["kind"]
+        if kind not in self._rows:
+            return
+        cols = _TABLES[kind][1]
+        row = {name: _cell(line.get(name), t) for name, t in cols}
+        if kind == "item":
+            row["type"] = list(line["item"].get("type", []))
+            row["children-streamed"] = line.get("children-streamed", 0)
+            self._bytes += len(row["item"] or "")
+        self._rows[kind].append(row)
+        # A row group is cut where a record completes, once it is big enough; inside a record
+        # with a great many items only at four times that, so memory stays bounded either way.
+        items = len(self._rows["item"])
+        if kind != "item":
+            if items >= ROW_GROUP_ROWS or self._bytes >= ROW_GROUP_BYTES or len(self._rows[kind]) >= ROW_GROUP_ROWS:
+                self._flush()
+        elif items >= 4 * ROW_GROUP_ROWS or self._bytes >= 4 * ROW_GROUP_BYTES:
+            self._flush()
+
+    def _flush(self) -> None:
+        pa = self._pa
+        for kind, rows in self._rows.items():
+            if not rows:
+                continue
+            w = self._writers.get(kind)
+            if w is None:
+                name = os.path.join(self._dir, f"{kind}-{self._part:06d}.parquet")
+                w = self._writers[kind] = pa.parquet.ParquetWriter(name, self._schemas[kind])
+            w.write_table(pa.Table.from_pylist(rows, schema=self._schemas[kind]))
+            rows.clear()
+        self._bytes = 0
+
+    def _end_part(self) -> None:
+        self._flush()
+        for w in self._writers.values():
+            w.close()
+        for kind in self._writers:
+            name = os.path.join(self._dir, f"{kind}-{self._part:06d}.parquet")
+            with open(name, "rb") as f:
+                os.fsync(f.fileno())
+        self._writers.clear()
+        self._part += 1
+
+    def checkpoint(self) -> int:
+        self._end_part()
+        _fsync_dir(os.path.join(self._dir, "x"))
+        return self._part
+
+    def close(self) -> None:
+        pa = self._pa
+        self._end_part()
+        parts = sorted(os.listdir(self._dir))
+        for kind, final in self._paths.items():
+            tmp = final + PARTIAL
+            schema = self._schemas[kind]
+            with pa.parquet.ParquetWriter(tmp, schema) as out:
+                pending: list[Any] = []
+                rows = 0
+                for name in parts:
+                    if not name.startswith(kind + "-"):
+                        continue
+                    pf = pa.parquet.ParquetFile(os.path.join(self._dir, name))
+                    for i in range(pf.num_row_groups):
+                        table = pf.read_row_group(i)
+                        pending.append(table)
+                        rows += table.num_rows
+                        if rows >= ROW_GROUP_ROWS:
+                            out.write_table(pa.concat_tables(pending))
+                            pending, rows = [], 0
+                if pending or rows == 0:
+                    out.write_table(pa.concat_tables(pending) if pending else schema.empty_table())
+            with open(tmp, "rb") as f:
+                os.fsync(f.fileno())
+        for final in self._paths.values():
+            _commit(final + PARTIAL, final)
+        shutil.rmtree(self._dir, ignore_errors=True)
+
+    def abandon(self) -> None:
+        with contextlib.suppress(Exception):
+            for w in self._writers.values():
+                w.close()
+
+
+def partial_exists(path: str) -> bool:
+    """Whether an unfinished output (its temporary files) exists for the output name ``path``."""
+    if path.endswith(".parquet"):
+        return os.path.isdir(path + PARTIAL + ".d")
+    return os.path.exists(path + PARTIAL)
+
+
+def open_writer(path: str | None, *, resume: int | None = None, stream: Any = None) -> Writer:
+    """The writer for the output name ``path`` (``None`` or ``-``: JSON Lines on ``stream`` / stdout)."""
+    if path is None or path == "-":
+        return JsonlWriter(None, stream=stream)
+    if path.endswith(".parquet"):
+        return ParquetWriter(path, resume=resume)
+    if path.endswith(".gz"):
+        return JsonlWriter(path, compressor=_Gzip(), resume=resume)
+    if path.endswith(".zst"):
+        return JsonlWriter(path, compressor=_Zstd(), resume=resume)
+    return JsonlWriter(path, resume=resume)

@@ -9,6 +9,11 @@ order it becomes known, so a caller never has to parse twice:
 * :class:`MetaItemEvent` once, at the end of ``<head>``, when metaformats is on
   and the head yields a meta item;
 * :class:`DocumentEnd` last, with the final ``rels``, ``rel-urls`` and encoding.
+
+With a Website Parse Template (``Parser(wpt=...)``) also
+:class:`~stream_mf2.wpt.WptMatchEvent` for each block match as soon as its
+element is final, and :class:`~stream_mf2.wpt.WptPageEnd` per applied template
+before :class:`DocumentEnd` (see :mod:`stream_mf2.wpt`).
 """
 
 from __future__ import annotations

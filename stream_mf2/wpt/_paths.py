@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from stream_mf2.html.dom import HTML_NS, Element, ParentNode
+from stream_mf2.html.dom import Element, ParentNode
 from stream_mf2.wpt.model import Step, XPath
 
 __all__ = ["Place", "descendants", "path_matches", "step_matches"]
@@ -137,8 +137,3 @@ def descendants(root: ParentNode, place: Place, max_depth: int | None = None) ->
             sub = [c for c in el.children if type(c) is Element]
             if sub:
                 stack.append((sub, 0, p, depth + 1))
-
-
-def is_html(el: Element) -> bool:
-    """Is ``el`` an HTML element (the namespace XPath names usually mean)?"""
-    return el.namespace == HTML_NS

@@ -29,6 +29,9 @@ Sections (each can be left out with ``--skip``):
 ``dask``
     :mod:`bench.dask_bench`: the same WARC files through the Dask runner with 1
     and 2 workers against the single-process command (speed-up, overhead).
+``wpt``
+    :mod:`bench.wpt_bench`: time a 10-block Website Parse Template adds to a
+    parse, and a repeatable-block stream (peak RSS, time to first match).
 
 Everything goes to one JSON file, ``bench/results/<UTC timestamp>.json``, with
 the machine description; the tables printed at the end are
@@ -45,12 +48,12 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from bench import dask_bench, memory, report, warc_bench
+from bench import dask_bench, memory, report, warc_bench, wpt_bench
 from bench.peers import all_runners, peer_runners
 from bench.run import FIXTURES, group_rates, load_pages, machine_info, ratios, time_cell, warm_up, write_results
 from bench.streams import DEFAULT_CHUNK, SHAPES, format_size, parse_size
 
-SECTIONS = ("throughput", "memory", "warc", "dask")
+SECTIONS = ("throughput", "memory", "warc", "dask", "wpt")
 FULL_SIZES = "1MB,10MB,100MB,1GB"
 QUICK_SIZES = "1MB"
 # Memory-run rows: (shape, parser). stream_children only changes anything for a
@@ -240,11 +243,15 @@ def main(argv: list[str] | None = None, *, out: Callable[[str], None] = print) -
         log("dask")
         doc["dask"] = dask_bench.measure(4 if args.quick else 8, parse_size("1MB" if args.quick else "4MB"), [1, 2],
                                          log=log)
+    if "wpt" not in args.skip:
+        doc["wpt"] = wpt_bench.measure(args.quick, log, fixtures=args.fixtures)
     doc["finished_utc"] = dt.datetime.now(dt.UTC).isoformat()
 
     path = write_results(doc, args.json, started)
     out(report.render([doc]))
     if doc.get("dask"):
         out("\nDask runner (bench.dask_bench)\n" + dask_bench.format_rows(doc["dask"]))
+    if "wpt" in doc:
+        out("\n" + wpt_bench.table(doc["wpt"]))
     out(f"\nResults written to {path}")
     return 0

@@ -9,6 +9,11 @@ order it becomes known, so a caller never has to parse twice:
 * :class:`MetaItemEvent` once, at the end of ``<head>``, when metaformats is on
   and the head yields a meta item;
 * :class:`DocumentEnd` last, with the final ``rels``, ``rel-urls`` and encoding.
+
+With a Website Parse Template (``Parser(wpt=...)``) also
+:class:`~stream_mf2.wpt.WptMatchEvent` for each block match as soon as its
+element is final, and :class:`~stream_mf2.wpt.WptPageEnd` per applied template
+before :class:`DocumentEnd` (see :mod:`stream_mf2.wpt`).
 """
 
 from __future__ import annotations
@@ -55,4 +60,7 @@ class DocumentEnd:
     encoding: str | None
 
 
-Event = ItemEvent | MetaItemEvent | DocumentEnd
+# WPT events (``Parser(wpt=...)``); the module needs none of the ``wpt`` extra's packages.
+from stream_mf2.wpt.events import WptMatchEvent, WptPageEnd  # noqa: E402
+
+Event = ItemEvent | MetaItemEvent | DocumentEnd | WptMatchEvent | WptPageEnd

@@ -118,8 +118,8 @@ class OptionalBuildExt(build_ext):
 
 def extensions() -> list[Any]:
     """The mypyc extension modules when ``STREAM_MF2_COMPILE=1``, else none."""
-    if not compile_requested():
-        return []
+    if not compile_requested() or os.environ.get("STREAM_MF2_BUILD_REQUIRES_ONLY") == "1":
+        return []  # (the backend is only listing requirements: mypy comes next)
     try:
         from mypyc.build import mypycify
     except ImportError as exc:

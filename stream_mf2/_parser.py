@@ -189,16 +189,16 @@ class Parser:
         elif self._input_kind is not kind:
             raise TypeError("feed() got both bytes and str in one document; use one kind")
         try:
-            if kind is bytes:
+            if isinstance(data, bytes):  # (exactly bytes or str by now: the same test as kind is bytes)
                 if self._held is not None:
-                    self._hold(data)  # type: ignore[arg-type]
-                self._feed_text(self._decoder.feed(data))  # type: ignore[arg-type]
+                    self._hold(data)
+                self._feed_text(self._decoder.feed(data))
                 if self._held is not None:
                     self._settle_held()
             else:
                 self._held = None
                 self._tokenizer.count_raw = False
-                self._tokenizer.feed(data)  # type: ignore[arg-type]
+                self._tokenizer.feed(data)
         except BaseException:
             self._state = "failed"
             raise

@@ -1334,10 +1334,11 @@ class Tokenizer:
         pos = self._pos
         text = self._text
         fast = self._fast_path
-        if fast and self.last_start_tag is not None:
-            find_end = _text_end_finder(self.last_start_tag, lt_state == SCRIPT_LT)
+        last_start_tag = self.last_start_tag
+        if fast and last_start_tag is not None:
+            find_end = _text_end_finder(last_start_tag, lt_state == SCRIPT_LT)
             if find_end is not None:
-                return self._rawtext_fast(find_end, lt_state)
+                return self._rawtext_fast(find_end, lt_state, last_start_tag)
         while True:
             j = buf.find("<", pos)
             k = buf.find("\0", pos, j if j >= 0 else len(buf))
@@ -1365,7 +1366,7 @@ class Tokenizer:
             self._state = lt_state
             return True
 
-    def _rawtext_fast(self, find_end: _Search, lt_state: int) -> bool:
+    def _rawtext_fast(self, find_end: _Search, lt_state: int, end_name: str) -> bool:
         """RAWTEXT or script data, jumping from one place that matters to the next.
 
         Only ``</`` followed by the last start tag's name, ``<!--`` in script data
@@ -1415,7 +1416,7 @@ class Tokenizer:
                     self._state = DATA
                     if text:
                         self._flush_text()
-                    self.sink.end_tag(self.last_start_tag)  # type: ignore[arg-type]
+                    self.sink.end_tag(end_name)
                     return True
                 if c not in _END_TAG_NAME_END:
                     # A longer name, or something else after it: text.

@@ -25,6 +25,8 @@ from setuptools.command.build_py import build_py
 HERE = Path(__file__).resolve().parent
 #: Written into the built package when a requested compile failed (read by ``stream_mf2._build``).
 FAILURE_NOTE = "_compile_failed.txt"
+#: setup.py commands that build the package (the others only write metadata or an sdist).
+BUILD_COMMANDS = {"build", "build_ext", "bdist_wheel", "editable_wheel", "install", "develop"}
 
 
 def compiled_modules() -> list[str]:
@@ -120,6 +122,8 @@ def extensions() -> list[Any]:
     """The mypyc extension modules when ``STREAM_MF2_COMPILE=1``, else none."""
     if not compile_requested() or os.environ.get("STREAM_MF2_BUILD_REQUIRES_ONLY") == "1":
         return []  # (the backend is only listing requirements: mypy comes next)
+    if not BUILD_COMMANDS.intersection(sys.argv[1:]):
+        return []  # metadata only (egg_info, dist_info, sdist): nothing to compile
     try:
         from mypyc.build import mypycify
     except ImportError as exc:

@@ -13,7 +13,7 @@ produces output from a half-processed state.
 
 from __future__ import annotations
 
-from typing import IO, Any, Literal
+from typing import IO, Any, Final, Literal
 
 from stream_mf2.capture import DEFAULT_MAX_HELD_ITEMS, Capture
 from stream_mf2.errors import ParserStateError
@@ -29,11 +29,11 @@ from stream_mf2.reassemble import reassemble
 __all__ = ["Parser", "parse"]
 
 #: Default limit on one unfinished token (tag, attribute value, comment), in characters.
-DEFAULT_MAX_TOKEN_CHARS = 16 * 1024 * 1024
+DEFAULT_MAX_TOKEN_CHARS: Final = 16 * 1024 * 1024
 #: Default byte budget for re-parsing a document whose late ``<meta>`` changes the encoding.
-DEFAULT_MAX_REPARSE_BYTES = 1024 * 1024
+DEFAULT_MAX_REPARSE_BYTES: Final = 1024 * 1024
 
-_PRODUCED_BEFORE = "output (an item or the meta item) was produced before it"
+_PRODUCED_BEFORE: Final = "output (an item or the meta item) was produced before it"
 
 
 class Parser:

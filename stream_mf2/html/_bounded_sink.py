@@ -102,7 +102,7 @@ Known differences from the full DOM:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from stream_mf2.errors import LimitExceeded
 from stream_mf2.html._tb_tables import FORMATTING, SPECIAL_FOREIGN, SPECIAL_HTML
@@ -130,25 +130,25 @@ from stream_mf2.html.sink import (
 __all__ = ["NESTED_EMPTY", "NESTED_KEEP", "NESTED_REMOVE", "BoundedSink"]
 
 #: ``on_nested`` answers: keep the nested subtree, drop its children, drop it whole.
-NESTED_KEEP = 0
-NESTED_EMPTY = 1
-NESTED_REMOVE = 2
+NESTED_KEEP: Final = 0
+NESTED_EMPTY: Final = 1
+NESTED_REMOVE: Final = 2
 
 # Per-element flags, kept in ``Element.sink_state`` (0: not tracked by the sink).
-_KEPT = 1
-_OPEN = 2
-_INSIDE = 4  # the element is kept or has a kept ancestor
-_TRACKED = 8  # set on every element the sink tracks, so a tracked state is never 0
+_KEPT: Final = 1
+_OPEN: Final = 2
+_INSIDE: Final = 4  # the element is kept or has a kept ancestor
+_TRACKED: Final = 8  # set on every element the sink tracks, so a tracked state is never 0
 
 #: Default bound on held (completed but not yet final) kept subtrees.
-DEFAULT_MAX_PENDING = 10_000
+DEFAULT_MAX_PENDING: Final = 10_000
 #: Default bound on nodes stored in kept subtrees not yet handed over.
-DEFAULT_MAX_KEPT_NODES = 2_000_000
+DEFAULT_MAX_KEPT_NODES: Final = 2_000_000
 
 #: HTML element names that create_element_in sets up beyond the element itself.
-_SET_UP = frozenset(("template", "selectedcontent"))
+_SET_UP: Final = frozenset(("template", "selectedcontent"))
 
-_FRAMESET = 0  # blocked_by key for "the frameset-ok flag is still ok"
+_FRAMESET: Final = 0  # blocked_by key for "the frameset-ok flag is still ok"
 
 
 def _is_special(el: Element) -> bool:

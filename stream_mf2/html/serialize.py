@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
-from typing import Any, Literal, NamedTuple
+from typing import Any, Final, Literal, NamedTuple
 
 from stream_mf2.html import dom
 from stream_mf2.html.dom import HTML_NS, Element, Node, ParentNode, Text
@@ -198,7 +198,7 @@ HTML5LIB_OPTIONS = SerializerOptions(
 
 # --------------------------------------------------------------------------- element sets
 
-VOID_ELEMENTS = frozenset(
+VOID_ELEMENTS: Final = frozenset(
     [
         "area",
         "base",
@@ -221,12 +221,12 @@ VOID_ELEMENTS = frozenset(
     ]
 )
 #: Elements whose text children are written as they are ("noscript" only with scripting).
-RAW_TEXT_ELEMENTS = frozenset(["style", "script", "xmp", "iframe", "noembed", "noframes", "plaintext"])
+RAW_TEXT_ELEMENTS: Final = frozenset(["style", "script", "xmp", "iframe", "noembed", "noframes", "plaintext"])
 #: Elements inside which strip_whitespace keeps whitespace.
-_SPACE_PRESERVING = frozenset({"pre", "textarea", "noscript"}) | RAW_TEXT_ELEMENTS
+_SPACE_PRESERVING: Final = frozenset({"pre", "textarea", "noscript"}) | RAW_TEXT_ELEMENTS
 
 #: Boolean attributes per element ("" = any element), from the HTML attribute index.
-_BOOLEAN_ATTRIBUTES: dict[str, frozenset[str]] = {
+_BOOLEAN_ATTRIBUTES: Final[dict[str, frozenset[str]]] = {
     "": frozenset({"autofocus", "inert", "itemscope"}),
     "audio": frozenset({"autoplay", "controls", "loop", "muted"}),
     "video": frozenset({"autoplay", "controls", "loop", "muted", "playsinline"}),
@@ -250,10 +250,10 @@ _BOOLEAN_ATTRIBUTES: dict[str, frozenset[str]] = {
     "textarea": frozenset({"disabled", "readonly", "required"}),
     "track": frozenset({"default"}),
 }
-_LEGACY_BOOLEAN_GLOBAL = frozenset({"irrelevant"})
+_LEGACY_BOOLEAN_GLOBAL: Final = frozenset({"irrelevant"})
 
 #: Start tags before which a ``p`` end tag may be omitted.
-_P_CLOSERS = frozenset(
+_P_CLOSERS: Final = frozenset(
     [
         "address",
         "article",
@@ -289,15 +289,15 @@ _P_CLOSERS = frozenset(
         "ul",
     ]
 )
-_LEGACY_P_CLOSERS = frozenset({"datagrid", "dir"})
+_LEGACY_P_CLOSERS: Final = frozenset({"datagrid", "dir"})
 #: Parents in which a final ``p`` end tag must stay.
-_P_KEEP_PARENTS = frozenset(["a", "audio", "del", "ins", "map", "noscript", "video"])
-_BODY_KEEP_FIRST = frozenset(["meta", "noscript", "link", "script", "style", "template"])
+_P_KEEP_PARENTS: Final = frozenset(["a", "audio", "del", "ins", "map", "noscript", "video"])
+_BODY_KEEP_FIRST: Final = frozenset(["meta", "noscript", "link", "script", "style", "template"])
 
-_WS = "\t\n\x0c\r "
-_WS_RUN = re.compile("[\t\n\x0c\r ]+")
-_QUOTE_SPEC = re.compile("[\t\n\x0c\r \"'=>`]")
-_QUOTE_LEGACY = re.compile("[\x00-\x20\"'=>`/\u00a0\u1680\u180e\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
+_WS: Final = "\t\n\x0c\r "
+_WS_RUN: Final = re.compile("[\t\n\x0c\r ]+")
+_QUOTE_SPEC: Final = re.compile("[\t\n\x0c\r \"'=>`]")
+_QUOTE_LEGACY: Final = re.compile("[\x00-\x20\"'=>`/\u00a0\u1680\u180e\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
 
 
 # --------------------------------------------------------------------------- escaping

@@ -14,18 +14,18 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Iterator
-from typing import TypeGuard, cast
+from typing import Final, TypeGuard, cast
 
 from stream_mf2.html.dom import Element, Node, ParentNode, Text
 
 from .urls import resolve
 
-ASCII_WS = " \t\n\f\r"
+ASCII_WS: Final = " \t\n\f\r"
 
 #: Elements whose content is never text (by local name, in any namespace).
-SKIP = frozenset({"script", "style", "template"})
+SKIP: Final = frozenset({"script", "style", "template"})
 
-_SPACE_RUN = re.compile(r" {2,}")
+_SPACE_RUN: Final = re.compile(r" {2,}")
 
 
 def trim(value: str) -> str:
@@ -64,13 +64,13 @@ def raw_text(element: ParentNode, base: str | None, replace_images: bool) -> str
 
 
 # Markers in the normalised algorithm's token list (strings are text).
-_P_BEFORE = 1  # a paragraph starts: at least one line break before what follows
-_P_AFTER = 0  # a paragraph ended (its own "\n" token follows)
-_PRE_BEFORE = 2  # preformatted text follows: spaces before it are dropped
-_PRE_AFTER = 3
-_PRE_EMPTY = 4  # an empty <pre>: reads exactly as _PRE_BEFORE, "", _PRE_AFTER
-_P_END = "</p>"  # stack marker: leaving a <p>
-_NEWLINES = re.compile(r"[\n\t\r]+")
+_P_BEFORE: Final = 1  # a paragraph starts: at least one line break before what follows
+_P_AFTER: Final = 0  # a paragraph ended (its own "\n" token follows)
+_PRE_BEFORE: Final = 2  # preformatted text follows: spaces before it are dropped
+_PRE_AFTER: Final = 3
+_PRE_EMPTY: Final = 4  # an empty <pre>: reads exactly as _PRE_BEFORE, "", _PRE_AFTER
+_P_END: Final = "</p>"  # stack marker: leaving a <p>
+_NEWLINES: Final = re.compile(r"[\n\t\r]+")
 
 
 def _normalized_tokens(element: ParentNode, base: str | None, replace_images: bool) -> list[str | int]:
@@ -231,7 +231,7 @@ def _blank_edge(token: str | int) -> bool:
 # equivalents below exact in any context.
 
 #: Runs longer than this are replaced by their equivalent of at most four tokens when read.
-_LONG_RUN = 4
+_LONG_RUN: Final = 4
 
 
 def _run_equivalent(run: list[str | int]) -> tuple[list[str | int], int]:

@@ -72,14 +72,14 @@ class CleanBuildPy(build_py):
     """``build_py`` that first removes what an earlier build compiled.
 
     ``build/`` is reused between builds: without this, a plain build after a
-    compiled one would ship the old compiled modules. An editable install without
-    the switch likewise removes compiled modules an earlier compiled editable
-    install put next to the sources (they would shadow every edit).
+    compiled one would ship the old compiled modules. An editable install also
+    removes compiled modules left next to the sources (by ``setup.py build_ext
+    --inplace``, say): they would shadow every edit.
     """
 
     def run(self) -> None:
         stale = compiled_files(Path(self.build_lib))
-        if getattr(self, "editable_mode", False) and not compile_requested():
+        if getattr(self, "editable_mode", False):
             stale += compiled_files(HERE)
         for path in stale:
             path.unlink(missing_ok=True)
@@ -124,6 +124,10 @@ def extensions() -> list[Any]:
         return []  # (the backend is only listing requirements: mypy comes next)
     if not BUILD_COMMANDS.intersection(sys.argv[1:]):
         return []  # metadata only (egg_info, dist_info, sdist): nothing to compile
+    if "editable_wheel" in sys.argv[1:] or "develop" in sys.argv[1:]:
+        # Compiled modules would sit next to the sources and silently shadow every edit.
+        say("editable installs stay pure Python; use 'STREAM_MF2_COMPILE=1 pip install .' for the compiled build")
+        return []
     try:
         from mypyc.build import mypycify
     except ImportError as exc:

@@ -1,7 +1,8 @@
 """In-tree PEP 517 backend: setuptools, plus mypy as a build requirement only when compiling.
 
 ``STREAM_MF2_COMPILE=1 pip install .`` asks for the mypyc-compiled build; only then
-does the build environment need mypy (which brings mypyc). A plain install needs
+does the build environment need mypy (which brings mypyc; editable installs are
+never compiled, so they never need it). A plain install needs
 nothing but setuptools and no C compiler. Everything else is setuptools' own
 backend, unchanged; ``setup.py`` does the compiling (and falls back to pure Python).
 """
@@ -30,18 +31,19 @@ def compile_requested() -> bool:
 REQUIRES_ONLY = "STREAM_MF2_BUILD_REQUIRES_ONLY"
 
 
-def _with_mypy(get: Callable[[_Settings], list[str]], config_settings: _Settings) -> list[str]:
+def _requires(get: Callable[[_Settings], list[str]], config_settings: _Settings) -> list[str]:
     os.environ[REQUIRES_ONLY] = "1"
     try:
-        requires = list(get(config_settings))
+        return list(get(config_settings))
     finally:
         del os.environ[REQUIRES_ONLY]
-    return [*requires, MYPY_REQUIREMENT] if compile_requested() else requires
 
 
 def get_requires_for_build_wheel(config_settings: _Settings = None) -> list[str]:
-    return _with_mypy(_setuptools.get_requires_for_build_wheel, config_settings)
+    requires = _requires(_setuptools.get_requires_for_build_wheel, config_settings)
+    return [*requires, MYPY_REQUIREMENT] if compile_requested() else requires
 
 
 def get_requires_for_build_editable(config_settings: _Settings = None) -> list[str]:
-    return _with_mypy(_setuptools.get_requires_for_build_editable, config_settings)
+    # Editable installs are never compiled (see setup.py): no mypy needed.
+    return _requires(_setuptools.get_requires_for_build_editable, config_settings)

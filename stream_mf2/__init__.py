@@ -10,10 +10,12 @@
   iteration over files, sockets, iterables and async streams.
 * :func:`iter_warc` / :func:`aiter_warc` — items from WARC archives, with damaged
   records reported per record.
+* :data:`COMPILED` — ``True`` when the parse path runs the mypyc-compiled build.
 """
 
 from __future__ import annotations
 
+from stream_mf2._build import COMPILED, build_info
 from stream_mf2._parser import Parser, parse
 from stream_mf2.errors import LimitExceeded, ParserStateError, SourceError, StreamMF2Error
 from stream_mf2.events import DocumentEnd, Event, ItemEvent, MetaItemEvent
@@ -23,7 +25,14 @@ from stream_mf2.warc import WarcError, WarcItem, WarcSummary, aiter_warc, iter_w
 
 __version__ = "0.1.0"
 
+
+def _build_info() -> str:
+    """The version and which build runs: pure Python or compiled with mypyc (``--version``)."""
+    return build_info(__version__)
+
+
 __all__ = [
+    "COMPILED",
     "DocumentEnd",
     "Event",
     "ItemEvent",

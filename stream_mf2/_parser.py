@@ -13,7 +13,7 @@ produces output from a half-processed state.
 
 from __future__ import annotations
 
-from typing import IO, TYPE_CHECKING, Any, Literal
+from typing import IO, TYPE_CHECKING, Any, Final, Literal
 
 from stream_mf2.capture import DEFAULT_MAX_HELD_ITEMS, Capture
 from stream_mf2.errors import ParserStateError
@@ -33,11 +33,11 @@ if TYPE_CHECKING:
 __all__ = ["Parser", "parse"]
 
 #: Default limit on one unfinished token (tag, attribute value, comment), in characters.
-DEFAULT_MAX_TOKEN_CHARS = 16 * 1024 * 1024
+DEFAULT_MAX_TOKEN_CHARS: Final = 16 * 1024 * 1024
 #: Default byte budget for re-parsing a document whose late ``<meta>`` changes the encoding.
-DEFAULT_MAX_REPARSE_BYTES = 1024 * 1024
+DEFAULT_MAX_REPARSE_BYTES: Final = 1024 * 1024
 
-_PRODUCED_BEFORE = "output (an item or the meta item) was produced before it"
+_PRODUCED_BEFORE: Final = "output (an item or the meta item) was produced before it"
 
 
 class Parser:
@@ -94,6 +94,9 @@ class Parser:
     :mod:`stream_mf2.wpt`). A whole WPT applies the templates chosen by ``url``
     (every template when ``url`` is ``None``). ``max_pattern_chars`` bounds the
     window of ``ow:pattern`` blocks over the page source.
+    ``tokenizer_fast_path=False`` runs the tokenizer's state machine alone (no
+    whole-tag fast path, no fused leaf calls): the same output, slower; it lets
+    tests check the fast paths in either build.
     """
 
     def __init__(
@@ -119,6 +122,7 @@ class Parser:
         collect_parse_errors: bool = False,
         wpt: Wpt | Template | None = None,
         max_pattern_chars: int | None = None,
+        tokenizer_fast_path: bool = True,
     ) -> None:
         if max_reparse_bytes < 0:
             raise ValueError("max_reparse_bytes must be >= 0")
@@ -148,6 +152,7 @@ class Parser:
         self._max_pattern_chars = max_pattern_chars
         self._wpt: WptConsumer | None = None
         self._wpt_events: list[Event] = []
+        self._tokenizer_fast_path = tokenizer_fast_path
         self._build()
         self._decoder = Decoder(encoding, default=default_encoding, detect_utf8=detect_utf8, keep_for_change=True)
         # A <meta> past the prescan window may change the encoding (see _feed_text).
@@ -183,7 +188,10 @@ class Parser:
             self._sink.set_nested(nested, self._capture.watch_nested)
         self._tree = TreeBuilder(self._sink, **self._tb_limits)
         self._tokenizer = Tokenizer(
-            self._tree, collect_errors=self._collect_parse_errors, max_token_chars=self._max_token_chars
+            self._tree,
+            collect_errors=self._collect_parse_errors,
+            max_token_chars=self._max_token_chars,
+            fast_path=self._tokenizer_fast_path,
         )
         self._tree.set_tokenizer(self._tokenizer)
         self._tree.meta_encoding_hook = self._on_meta_encoding
@@ -232,18 +240,18 @@ class Parser:
         elif self._input_kind is not kind:
             raise TypeError("feed() got both bytes and str in one document; use one kind")
         try:
-            if kind is bytes:
+            if isinstance(data, bytes):  # (exactly bytes or str by now: the same test as kind is bytes)
                 if self._held is not None:
-                    self._hold(data)  # type: ignore[arg-type]
-                self._feed_text(self._decoder.feed(data))  # type: ignore[arg-type]
+                    self._hold(data)
+                self._feed_text(self._decoder.feed(data))
                 if self._held is not None:
                     self._settle_held()
             else:
                 self._held = None
                 self._tokenizer.count_raw = False
                 if self._wpt is not None and self._wpt.wants_source:
-                    self._wpt.source(data)  # type: ignore[arg-type]
-                self._tokenizer.feed(data)  # type: ignore[arg-type]
+                    self._wpt.source(data)
+                self._tokenizer.feed(data)
         except BaseException:
             self._state = "failed"
             raise

@@ -89,7 +89,7 @@ from __future__ import annotations
 
 from collections import OrderedDict, deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from stream_mf2.events import Event, ItemEvent, MetaItemEvent
 from stream_mf2.html import sink as _sink  # noqa: F401  (sink.py must load before _bounded_sink)
@@ -111,11 +111,11 @@ from stream_mf2.mf2.classes import class_list
 from stream_mf2.mf2.include import include_references, index_ids
 from stream_mf2.mf2.items import FoldedItem
 
-DEFAULT_MAX_HELD_ITEMS = 10_000
+DEFAULT_MAX_HELD_ITEMS: Final = 10_000
 #: How many id'd ``th`` cells are remembered for ``headers`` references.
-RECENT_HEADER_CELLS = 64
+RECENT_HEADER_CELLS: Final = 64
 # HTML elements the keep predicate looks at by name (one set test for all others).
-_OBSERVED = frozenset(("base", "head", "html", "meta", "th"))
+_OBSERVED: Final = frozenset(("base", "head", "html", "meta", "th"))
 
 
 class _Container:

@@ -105,6 +105,9 @@ def _parse_command_parser() -> argparse.ArgumentParser:
         "TYPES (comma-separated, e.g. h-feed) limits which containers (default: every top-level item)",
     )
     p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for a URL's server (default 30)")
+    from stream_mf2 import _build_info
+
+    p.add_argument("--version", action="version", version=_build_info(), help="print the version and build, then exit")
     _add_parser_options(p)
     return p
 

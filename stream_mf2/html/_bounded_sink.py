@@ -117,7 +117,7 @@ makes a demoted element kept makes it a kept root from then on and records in
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from stream_mf2.errors import LimitExceeded
 from stream_mf2.html._tb_tables import FORMATTING, SPECIAL_FOREIGN, SPECIAL_HTML
@@ -145,31 +145,31 @@ from stream_mf2.html.sink import (
 __all__ = ["NESTED_EMPTY", "NESTED_KEEP", "NESTED_REMOVE", "BoundedSink"]
 
 #: ``on_nested`` answers: keep the nested subtree, drop its children, drop it whole.
-NESTED_KEEP = 0
-NESTED_EMPTY = 1
-NESTED_REMOVE = 2
+NESTED_KEEP: Final = 0
+NESTED_EMPTY: Final = 1
+NESTED_REMOVE: Final = 2
 
 # Per-element flags, kept in ``Element.sink_state`` (0: not tracked by the sink).
-_KEPT = 1
-_OPEN = 2
-_INSIDE = 4  # the element is kept or has a kept ancestor
-_TRACKED = 8  # set on every element the sink tracks, so a tracked state is never 0
-_TENTATIVE = 16  # an html/body whose content is stored until a merge may make it kept
-_READY = 32  # in BoundedSink._ready (so that a check for it needs no search of the list)
+_KEPT: Final = 1
+_OPEN: Final = 2
+_INSIDE: Final = 4  # the element is kept or has a kept ancestor
+_TRACKED: Final = 8  # set on every element the sink tracks, so a tracked state is never 0
+_TENTATIVE: Final = 16  # an html/body whose content is stored until a merge may make it kept
+_READY: Final = 32  # in BoundedSink._ready (so that a check for it needs no search of the list)
 
 #: Default bound on held (completed but not yet final) kept subtrees.
-DEFAULT_MAX_PENDING = 10_000
+DEFAULT_MAX_PENDING: Final = 10_000
 #: Default bound on nodes stored in kept subtrees not yet handed over.
-DEFAULT_MAX_KEPT_NODES = 2_000_000
+DEFAULT_MAX_KEPT_NODES: Final = 2_000_000
 #: Default bound on the content stored for a tentative ``html``/``body`` (module docstring).
-DEFAULT_MAX_PREFIX_NODES = 512
+DEFAULT_MAX_PREFIX_NODES: Final = 512
 #: Text characters stored for a tentative element, per node of ``max_prefix_nodes``.
-PREFIX_CHARS_PER_NODE = 64
+PREFIX_CHARS_PER_NODE: Final = 64
 
 #: HTML element names that create_element_in sets up beyond the element itself.
-_SET_UP = frozenset(("template", "selectedcontent", "html", "body"))
+_SET_UP: Final = frozenset(("template", "selectedcontent", "html", "body"))
 
-_FRAMESET = 0  # blocked_by key for "the frameset-ok flag is still ok"
+_FRAMESET: Final = 0  # blocked_by key for "the frameset-ok flag is still ok"
 
 
 def _is_special(el: Element) -> bool:

@@ -8,13 +8,15 @@ its name says otherwise.
 
 from __future__ import annotations
 
+from typing import Final
+
 from stream_mf2.html.dom import HTML_NS, MATHML_NS, SVG_NS, XLINK_NS, XML_NS, XMLNS_NS
 
 #: ASCII whitespace as the tree builder sees it (CR never reaches it).
-WS = "\t\n\f\r "
+WS: Final = "\t\n\f\r "
 
 #: 13.2.4.2 "special" category, HTML namespace part.
-SPECIAL_HTML = frozenset(
+SPECIAL_HTML: Final = frozenset(
     [
         "address",
         "applet",
@@ -102,32 +104,32 @@ SPECIAL_HTML = frozenset(
     ]
 )
 #: The "special" category: (namespace, local name) pairs of foreign elements.
-SPECIAL_FOREIGN = frozenset(
+SPECIAL_FOREIGN: Final = frozenset(
     [(MATHML_NS, n) for n in ("mi", "mo", "mn", "ms", "mtext", "annotation-xml")]
     + [(SVG_NS, n) for n in ("foreignObject", "desc", "title")]
 )
 
 #: 13.2.4.2 formatting elements.
-FORMATTING = frozenset(
+FORMATTING: Final = frozenset(
     ["a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u"]
 )
 
 #: Boundaries of "has an element in scope" (HTML part); foreign part below.
 #: ``select`` is a boundary since the 2025 relaxed ``<select>`` parser.
-SCOPE_HTML = frozenset(["applet", "caption", "html", "table", "td", "th", "marquee", "object", "select", "template"])
-SCOPE_FOREIGN = SPECIAL_FOREIGN
-LIST_ITEM_SCOPE_HTML = SCOPE_HTML | {"ol", "ul"}
-BUTTON_SCOPE_HTML = SCOPE_HTML | {"button"}
-TABLE_SCOPE_HTML = frozenset(("html", "table", "template"))
+SCOPE_HTML: Final = frozenset(["applet", "caption", "html", "table", "td", "th", "marquee", "object", "select", "template"])
+SCOPE_FOREIGN: Final = SPECIAL_FOREIGN
+LIST_ITEM_SCOPE_HTML: Final = SCOPE_HTML | {"ol", "ul"}
+BUTTON_SCOPE_HTML: Final = SCOPE_HTML | {"button"}
+TABLE_SCOPE_HTML: Final = frozenset(("html", "table", "template"))
 
 #: 13.2.6.3 generate implied end tags / ... thoroughly.
-IMPLIED_END = frozenset(["dd", "dt", "li", "optgroup", "option", "p", "rb", "rp", "rt", "rtc"])
-IMPLIED_END_THOROUGH = IMPLIED_END | frozenset(["caption", "colgroup", "tbody", "td", "tfoot", "th", "thead", "tr"])
+IMPLIED_END: Final = frozenset(["dd", "dt", "li", "optgroup", "option", "p", "rb", "rp", "rt", "rtc"])
+IMPLIED_END_THOROUGH: Final = IMPLIED_END | frozenset(["caption", "colgroup", "tbody", "td", "tfoot", "th", "thead", "tr"])
 
-HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+HEADINGS: Final = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 
 #: Start tags that close a "p" in button scope before inserting (in body).
-CLOSE_P_BLOCKS = frozenset(
+CLOSE_P_BLOCKS: Final = frozenset(
     [
         "address",
         "article",
@@ -157,7 +159,7 @@ CLOSE_P_BLOCKS = frozenset(
     ]
 )
 #: End tags handled by "generate implied end tags, pop until" (in body).
-END_BLOCKS = frozenset(
+END_BLOCKS: Final = frozenset(
     [
         "address",
         "article",
@@ -191,10 +193,10 @@ END_BLOCKS = frozenset(
 )
 
 #: Targets of foster parenting (13.2.6.1, appropriate place for inserting a node).
-FOSTER_TARGETS = frozenset(("table", "tbody", "tfoot", "thead", "tr"))
+FOSTER_TARGETS: Final = frozenset(("table", "tbody", "tfoot", "thead", "tr"))
 
 #: Start tags that break out of foreign content (13.2.6.5).
-BREAKOUT = frozenset(
+BREAKOUT: Final = frozenset(
     [
         "b",
         "big",
@@ -243,10 +245,10 @@ BREAKOUT = frozenset(
     ]
 )
 
-MATHML_TEXT_INTEGRATION = frozenset(("mi", "mo", "mn", "ms", "mtext"))
-SVG_HTML_INTEGRATION = frozenset(("foreignObject", "desc", "title"))
+MATHML_TEXT_INTEGRATION: Final = frozenset(("mi", "mo", "mn", "ms", "mtext"))
+SVG_HTML_INTEGRATION: Final = frozenset(("foreignObject", "desc", "title"))
 
-SVG_TAG_ADJUST = {
+SVG_TAG_ADJUST: Final = {
     n.lower(): n
     for n in [
         "altGlyph",
@@ -289,7 +291,7 @@ SVG_TAG_ADJUST = {
     ]
 }
 
-SVG_ATTR_ADJUST = {
+SVG_ATTR_ADJUST: Final = {
     n.lower(): n
     for n in [
         "attributeName",
@@ -356,7 +358,7 @@ SVG_ATTR_ADJUST = {
 #: "adjust foreign attributes": qualified name -> (prefix, local name, namespace).
 #: The DOM keeps the qualified name as the attribute key; this table tells a
 #: serialiser which keys of a foreign element are namespaced.
-FOREIGN_ATTR_ADJUST: dict[str, tuple[str | None, str, str]] = {
+FOREIGN_ATTR_ADJUST: Final[dict[str, tuple[str | None, str, str]]] = {
     "xlink:actuate": ("xlink", "actuate", XLINK_NS),
     "xlink:arcrole": ("xlink", "arcrole", XLINK_NS),
     "xlink:href": ("xlink", "href", XLINK_NS),
@@ -371,12 +373,12 @@ FOREIGN_ATTR_ADJUST: dict[str, tuple[str | None, str, str]] = {
 }
 
 #: Namespaces as the html5lib-tests dumps prefix them.
-NS_PREFIX = {HTML_NS: "", SVG_NS: "svg ", MATHML_NS: "math "}
+NS_PREFIX: Final = {HTML_NS: "", SVG_NS: "svg ", MATHML_NS: "math "}
 
 # 13.2.6.4.1 quirks mode from the DOCTYPE token (compared ASCII case-insensitively).
-QUIRKS_PUBLIC_EXACT = frozenset(("-//w3o//dtd w3 html strict 3.0//en//", "-/w3c/dtd html 4.0 transitional/en", "html"))
-QUIRKS_SYSTEM_EXACT = "http://www.ibm.com/data/dtd/v11/ibmxhtml1-transitional.dtd"
-QUIRKS_PUBLIC_PREFIXES = tuple(
+QUIRKS_PUBLIC_EXACT: Final = frozenset(("-//w3o//dtd w3 html strict 3.0//en//", "-/w3c/dtd html 4.0 transitional/en", "html"))
+QUIRKS_SYSTEM_EXACT: Final = "http://www.ibm.com/data/dtd/v11/ibmxhtml1-transitional.dtd"
+QUIRKS_PUBLIC_PREFIXES: Final = tuple(
     p.lower()
     for p in (
         "+//Silmaril//dtd html Pro v0r11 19970101//",
@@ -437,8 +439,8 @@ QUIRKS_PUBLIC_PREFIXES = tuple(
     )
 )
 #: Quirks if the system identifier is missing, limited quirks if present.
-HTML401_PREFIXES = ("-//w3c//dtd html 4.01 frameset//", "-//w3c//dtd html 4.01 transitional//")
-LIMITED_QUIRKS_PREFIXES = ("-//w3c//dtd xhtml 1.0 frameset//", "-//w3c//dtd xhtml 1.0 transitional//")
+HTML401_PREFIXES: Final = ("-//w3c//dtd html 4.01 frameset//", "-//w3c//dtd html 4.01 transitional//")
+LIMITED_QUIRKS_PREFIXES: Final = ("-//w3c//dtd xhtml 1.0 frameset//", "-//w3c//dtd xhtml 1.0 transitional//")
 
 
 def quirks_mode_for(name: str | None, public_id: str | None, system_id: str | None, force_quirks: bool) -> str:

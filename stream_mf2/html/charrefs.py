@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from html.entities import html5 as _HTML5
+from typing import Final
 
 __all__ = [
     "C1_REPLACEMENTS",
@@ -30,19 +31,19 @@ __all__ = [
 ]
 
 #: name (without the leading "&", with ";" where the table has it) -> replacement text.
-NAMED: dict[str, str] = dict(_HTML5)
+NAMED: Final[dict[str, str]] = dict(_HTML5)
 
 #: Every non-empty prefix of every name in :data:`NAMED` (names included).
-NAME_PREFIXES: frozenset[str] = frozenset(name[:i] for name in NAMED for i in range(1, len(name) + 1))
+NAME_PREFIXES: Final[frozenset[str]] = frozenset(name[:i] for name in NAMED for i in range(1, len(name) + 1))
 
 #: Length of the longest name, ";" included.
 MAX_NAME_LENGTH: int = max(len(name) for name in NAMED)
 
 # The characters a name can be made of: ASCII alphanumerics, then an optional ";".
-_NAME_RUN = re.compile(r"[A-Za-z0-9]*;?")
+_NAME_RUN: Final = re.compile(r"[A-Za-z0-9]*;?")
 
 # 13.2.5.80: code points 0x80-0x9F that are replaced by their Windows-1252 meaning.
-C1_REPLACEMENTS: dict[int, int] = {
+C1_REPLACEMENTS: Final[dict[int, int]] = {
     0x80: 0x20AC,
     0x82: 0x201A,
     0x83: 0x0192,

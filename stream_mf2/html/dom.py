@@ -11,12 +11,14 @@ element and text run of a document, so construction cost matters.
 
 from __future__ import annotations
 
-HTML_NS = "http://www.w3.org/1999/xhtml"
-SVG_NS = "http://www.w3.org/2000/svg"
-MATHML_NS = "http://www.w3.org/1998/Math/MathML"
-XLINK_NS = "http://www.w3.org/1999/xlink"
-XML_NS = "http://www.w3.org/XML/1998/namespace"
-XMLNS_NS = "http://www.w3.org/2000/xmlns/"
+from typing import Final
+
+HTML_NS: Final = "http://www.w3.org/1999/xhtml"
+SVG_NS: Final = "http://www.w3.org/2000/svg"
+MATHML_NS: Final = "http://www.w3.org/1998/Math/MathML"
+XLINK_NS: Final = "http://www.w3.org/1999/xlink"
+XML_NS: Final = "http://www.w3.org/XML/1998/namespace"
+XMLNS_NS: Final = "http://www.w3.org/2000/xmlns/"
 
 
 class Node:

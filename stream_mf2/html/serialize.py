@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
-from typing import Literal, NamedTuple
+from typing import Any, Final, Literal, NamedTuple
 
 from stream_mf2.html import dom
 from stream_mf2.html.dom import HTML_NS, Element, Node, ParentNode, Text
@@ -169,7 +169,7 @@ class SerializerOptions:
         if self.quote_char not in ('"', "'"):
             raise ValueError(f"quote_char must be '\"' or \"'\", not {self.quote_char!r}")
 
-    def with_(self, **changes: object) -> SerializerOptions:
+    def with_(self, **changes: Any) -> SerializerOptions:
         """A copy with some options changed.
 
         As in html5lib, choosing a ``quote_char`` explicitly turns
@@ -177,7 +177,8 @@ class SerializerOptions:
         """
         if "quote_char" in changes and "use_best_quote_char" not in changes:
             changes["use_best_quote_char"] = False
-        return replace(self, **changes)  # type: ignore[arg-type]
+        # (each value is checked by the constructor replace() calls)
+        return replace(self, **changes)
 
 
 #: The WHATWG HTML fragment serialisation algorithm (``innerHTML``).
@@ -197,7 +198,7 @@ HTML5LIB_OPTIONS = SerializerOptions(
 
 # --------------------------------------------------------------------------- element sets
 
-VOID_ELEMENTS = frozenset(
+VOID_ELEMENTS: Final = frozenset(
     [
         "area",
         "base",
@@ -220,12 +221,12 @@ VOID_ELEMENTS = frozenset(
     ]
 )
 #: Elements whose text children are written as they are ("noscript" only with scripting).
-RAW_TEXT_ELEMENTS = frozenset(["style", "script", "xmp", "iframe", "noembed", "noframes", "plaintext"])
+RAW_TEXT_ELEMENTS: Final = frozenset(["style", "script", "xmp", "iframe", "noembed", "noframes", "plaintext"])
 #: Elements inside which strip_whitespace keeps whitespace.
-_SPACE_PRESERVING = frozenset({"pre", "textarea", "noscript"}) | RAW_TEXT_ELEMENTS
+_SPACE_PRESERVING: Final = frozenset({"pre", "textarea", "noscript"}) | RAW_TEXT_ELEMENTS
 
 #: Boolean attributes per element ("" = any element), from the HTML attribute index.
-_BOOLEAN_ATTRIBUTES: dict[str, frozenset[str]] = {
+_BOOLEAN_ATTRIBUTES: Final[dict[str, frozenset[str]]] = {
     "": frozenset({"autofocus", "inert", "itemscope"}),
     "audio": frozenset({"autoplay", "controls", "loop", "muted"}),
     "video": frozenset({"autoplay", "controls", "loop", "muted", "playsinline"}),
@@ -249,10 +250,10 @@ _BOOLEAN_ATTRIBUTES: dict[str, frozenset[str]] = {
     "textarea": frozenset({"disabled", "readonly", "required"}),
     "track": frozenset({"default"}),
 }
-_LEGACY_BOOLEAN_GLOBAL = frozenset({"irrelevant"})
+_LEGACY_BOOLEAN_GLOBAL: Final = frozenset({"irrelevant"})
 
 #: Start tags before which a ``p`` end tag may be omitted.
-_P_CLOSERS = frozenset(
+_P_CLOSERS: Final = frozenset(
     [
         "address",
         "article",
@@ -288,15 +289,15 @@ _P_CLOSERS = frozenset(
         "ul",
     ]
 )
-_LEGACY_P_CLOSERS = frozenset({"datagrid", "dir"})
+_LEGACY_P_CLOSERS: Final = frozenset({"datagrid", "dir"})
 #: Parents in which a final ``p`` end tag must stay.
-_P_KEEP_PARENTS = frozenset(["a", "audio", "del", "ins", "map", "noscript", "video"])
-_BODY_KEEP_FIRST = frozenset(["meta", "noscript", "link", "script", "style", "template"])
+_P_KEEP_PARENTS: Final = frozenset(["a", "audio", "del", "ins", "map", "noscript", "video"])
+_BODY_KEEP_FIRST: Final = frozenset(["meta", "noscript", "link", "script", "style", "template"])
 
-_WS = "\t\n\x0c\r "
-_WS_RUN = re.compile("[\t\n\x0c\r ]+")
-_QUOTE_SPEC = re.compile("[\t\n\x0c\r \"'=>`]")
-_QUOTE_LEGACY = re.compile("[\x00-\x20\"'=>`/\u00a0\u1680\u180e\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
+_WS: Final = "\t\n\x0c\r "
+_WS_RUN: Final = re.compile("[\t\n\x0c\r ]+")
+_QUOTE_SPEC: Final = re.compile("[\t\n\x0c\r \"'=>`]")
+_QUOTE_LEGACY: Final = re.compile("[\x00-\x20\"'=>`/\u00a0\u1680\u180e\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
 
 
 # --------------------------------------------------------------------------- escaping
@@ -509,7 +510,8 @@ def serialize_tokens(
         omitted_end: str | None = None
         kind = type(tok)
         if kind is Characters:
-            data = tok.data  # type: ignore[union-attr]
+            assert type(tok) is Characters
+            data = tok.data
             parent = stack[-1] if stack else None
             if parent is not None and parent[0] == HTML_NS and parent[1] in raw_text and not o.escape_rcdata:
                 out.append(data)
@@ -544,7 +546,8 @@ def serialize_tokens(
             else:
                 out.append(f"</{tok.name}>")
         elif kind is Comment:
-            out.append(f"<!--{tok.data}-->")  # type: ignore[union-attr]
+            assert type(tok) is Comment
+            out.append(f"<!--{tok.data}-->")
         else:
             assert type(tok) is Doctype
             out.append(_doctype(tok, o.doctype_ids))
@@ -598,18 +601,17 @@ def dom_tokens(nodes: Iterable[Node]) -> Iterator[Token]:
                 el = open_elements.pop()
                 yield EndTag(el.name, el.namespace)
             continue
-        t = type(node)
-        if t is Text:
-            yield Characters(node.data)  # type: ignore[attr-defined]
+        if type(node) is Text:
+            yield Characters(node.data)
         elif isinstance(node, Element):
             yield StartTag(node.name, tuple(node.attrs.items()), node.namespace)
             if not _serializes_as_void(node):
                 open_elements.append(node)
                 stack.append(iter(_content(node)))
-        elif t is dom.Comment:
-            yield Comment(node.data)  # type: ignore[attr-defined]
-        elif t is dom.Doctype:
-            yield Doctype(node.name, node.public_id, node.system_id)  # type: ignore[attr-defined]
+        elif type(node) is dom.Comment:
+            yield Comment(node.data)
+        elif type(node) is dom.Doctype:
+            yield Doctype(node.name, node.public_id, node.system_id)
 
 
 def serialize_children(node: ParentNode, options: SerializerOptions = WHATWG_OPTIONS) -> str:

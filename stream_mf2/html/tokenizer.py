@@ -119,86 +119,85 @@ class TokenSink(Protocol):
 
 
 # --- states ---------------------------------------------------------------------------
-(
-    DATA,
-    RCDATA,
-    RAWTEXT,
-    SCRIPT_DATA,
-    PLAINTEXT,
-    TAG_OPEN,
-    END_TAG_OPEN,
-    TAG_NAME,
-    RCDATA_LT,
-    RCDATA_END_TAG_OPEN,
-    RCDATA_END_TAG_NAME,
-    RAWTEXT_LT,
-    RAWTEXT_END_TAG_OPEN,
-    RAWTEXT_END_TAG_NAME,
-    SCRIPT_LT,
-    SCRIPT_END_TAG_OPEN,
-    SCRIPT_END_TAG_NAME,
-    SCRIPT_ESCAPE_START,
-    SCRIPT_ESCAPE_START_DASH,
-    SCRIPT_ESCAPED,
-    SCRIPT_ESCAPED_DASH,
-    SCRIPT_ESCAPED_DASH_DASH,
-    SCRIPT_ESCAPED_LT,
-    SCRIPT_ESCAPED_END_TAG_OPEN,
-    SCRIPT_ESCAPED_END_TAG_NAME,
-    SCRIPT_DOUBLE_ESCAPE_START,
-    SCRIPT_DOUBLE_ESCAPED,
-    SCRIPT_DOUBLE_ESCAPED_DASH,
-    SCRIPT_DOUBLE_ESCAPED_DASH_DASH,
-    SCRIPT_DOUBLE_ESCAPED_LT,
-    SCRIPT_DOUBLE_ESCAPE_END,
-    BEFORE_ATTR_NAME,
-    ATTR_NAME,
-    AFTER_ATTR_NAME,
-    BEFORE_ATTR_VALUE,
-    ATTR_VALUE_DQ,
-    ATTR_VALUE_SQ,
-    ATTR_VALUE_UQ,
-    AFTER_ATTR_VALUE_QUOTED,
-    SELF_CLOSING_START_TAG,
-    BOGUS_COMMENT,
-    MARKUP_DECLARATION_OPEN,
-    COMMENT_START,
-    COMMENT_START_DASH,
-    COMMENT,
-    COMMENT_LT,
-    COMMENT_LT_BANG,
-    COMMENT_LT_BANG_DASH,
-    COMMENT_LT_BANG_DASH_DASH,
-    COMMENT_END_DASH,
-    COMMENT_END,
-    COMMENT_END_BANG,
-    DOCTYPE,
-    BEFORE_DOCTYPE_NAME,
-    DOCTYPE_NAME,
-    AFTER_DOCTYPE_NAME,
-    AFTER_DOCTYPE_PUBLIC_KEYWORD,
-    BEFORE_DOCTYPE_PUBLIC_ID,
-    DOCTYPE_PUBLIC_ID_DQ,
-    DOCTYPE_PUBLIC_ID_SQ,
-    AFTER_DOCTYPE_PUBLIC_ID,
-    BETWEEN_DOCTYPE_PUBLIC_AND_SYSTEM_IDS,
-    AFTER_DOCTYPE_SYSTEM_KEYWORD,
-    BEFORE_DOCTYPE_SYSTEM_ID,
-    DOCTYPE_SYSTEM_ID_DQ,
-    DOCTYPE_SYSTEM_ID_SQ,
-    AFTER_DOCTYPE_SYSTEM_ID,
-    BOGUS_DOCTYPE,
-    CDATA_SECTION,
-    CDATA_SECTION_BRACKET,
-    CDATA_SECTION_END,
-    AMBIGUOUS_AMPERSAND,
-    NUMERIC_CHARREF,
-    HEX_CHARREF_START,
-    DEC_CHARREF_START,
-    HEX_CHARREF,
-    DEC_CHARREF,
-    N_STATES,
-) = range(78)
+# (one Final constant a line: compiled code reads them as native ints)
+DATA: Final = 0
+RCDATA: Final = 1
+RAWTEXT: Final = 2
+SCRIPT_DATA: Final = 3
+PLAINTEXT: Final = 4
+TAG_OPEN: Final = 5
+END_TAG_OPEN: Final = 6
+TAG_NAME: Final = 7
+RCDATA_LT: Final = 8
+RCDATA_END_TAG_OPEN: Final = 9
+RCDATA_END_TAG_NAME: Final = 10
+RAWTEXT_LT: Final = 11
+RAWTEXT_END_TAG_OPEN: Final = 12
+RAWTEXT_END_TAG_NAME: Final = 13
+SCRIPT_LT: Final = 14
+SCRIPT_END_TAG_OPEN: Final = 15
+SCRIPT_END_TAG_NAME: Final = 16
+SCRIPT_ESCAPE_START: Final = 17
+SCRIPT_ESCAPE_START_DASH: Final = 18
+SCRIPT_ESCAPED: Final = 19
+SCRIPT_ESCAPED_DASH: Final = 20
+SCRIPT_ESCAPED_DASH_DASH: Final = 21
+SCRIPT_ESCAPED_LT: Final = 22
+SCRIPT_ESCAPED_END_TAG_OPEN: Final = 23
+SCRIPT_ESCAPED_END_TAG_NAME: Final = 24
+SCRIPT_DOUBLE_ESCAPE_START: Final = 25
+SCRIPT_DOUBLE_ESCAPED: Final = 26
+SCRIPT_DOUBLE_ESCAPED_DASH: Final = 27
+SCRIPT_DOUBLE_ESCAPED_DASH_DASH: Final = 28
+SCRIPT_DOUBLE_ESCAPED_LT: Final = 29
+SCRIPT_DOUBLE_ESCAPE_END: Final = 30
+BEFORE_ATTR_NAME: Final = 31
+ATTR_NAME: Final = 32
+AFTER_ATTR_NAME: Final = 33
+BEFORE_ATTR_VALUE: Final = 34
+ATTR_VALUE_DQ: Final = 35
+ATTR_VALUE_SQ: Final = 36
+ATTR_VALUE_UQ: Final = 37
+AFTER_ATTR_VALUE_QUOTED: Final = 38
+SELF_CLOSING_START_TAG: Final = 39
+BOGUS_COMMENT: Final = 40
+MARKUP_DECLARATION_OPEN: Final = 41
+COMMENT_START: Final = 42
+COMMENT_START_DASH: Final = 43
+COMMENT: Final = 44
+COMMENT_LT: Final = 45
+COMMENT_LT_BANG: Final = 46
+COMMENT_LT_BANG_DASH: Final = 47
+COMMENT_LT_BANG_DASH_DASH: Final = 48
+COMMENT_END_DASH: Final = 49
+COMMENT_END: Final = 50
+COMMENT_END_BANG: Final = 51
+DOCTYPE: Final = 52
+BEFORE_DOCTYPE_NAME: Final = 53
+DOCTYPE_NAME: Final = 54
+AFTER_DOCTYPE_NAME: Final = 55
+AFTER_DOCTYPE_PUBLIC_KEYWORD: Final = 56
+BEFORE_DOCTYPE_PUBLIC_ID: Final = 57
+DOCTYPE_PUBLIC_ID_DQ: Final = 58
+DOCTYPE_PUBLIC_ID_SQ: Final = 59
+AFTER_DOCTYPE_PUBLIC_ID: Final = 60
+BETWEEN_DOCTYPE_PUBLIC_AND_SYSTEM_IDS: Final = 61
+AFTER_DOCTYPE_SYSTEM_KEYWORD: Final = 62
+BEFORE_DOCTYPE_SYSTEM_ID: Final = 63
+DOCTYPE_SYSTEM_ID_DQ: Final = 64
+DOCTYPE_SYSTEM_ID_SQ: Final = 65
+AFTER_DOCTYPE_SYSTEM_ID: Final = 66
+BOGUS_DOCTYPE: Final = 67
+CDATA_SECTION: Final = 68
+CDATA_SECTION_BRACKET: Final = 69
+CDATA_SECTION_END: Final = 70
+AMBIGUOUS_AMPERSAND: Final = 71
+NUMERIC_CHARREF: Final = 72
+HEX_CHARREF_START: Final = 73
+DEC_CHARREF_START: Final = 74
+HEX_CHARREF: Final = 75
+DEC_CHARREF: Final = 76
+N_STATES: Final = 77
 
 #: State names accepted by :meth:`Tokenizer.switch_to` (html5lib-tests spellings).
 STATE_NAMES: Final[dict[str, int]] = {
@@ -250,22 +249,22 @@ _ALNUM: Final = _ALPHA | frozenset("0123456789")
 _ASCII_LOWER: Final = {ord(c): ord(c) + 32 for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
 
 # Runs consumed in one step by the busy states.
-_DATA_STOP = re.compile(r"[<&\0]")
-_RCDATA_STOP = _DATA_STOP
-_RAWTEXT_STOP = re.compile(r"[<\0]")
-_TAG_NAME_RUN = re.compile(r"[^\t\n\f />\0]+")
-_ATTR_NAME_RUN = re.compile(r"[^\t\n\f />=\0\"'<]+")
-_ATTR_DQ_RUN = re.compile(r'[^"&\0]+')
-_ATTR_SQ_RUN = re.compile(r"[^'&\0]+")
-_ATTR_UQ_RUN = re.compile(r"[^\t\n\f >&\0\"'<=`]+")
-_WS_RUN = re.compile(r"[\t\n\f ]+")
-_COMMENT_RUN = re.compile(r"[^<\-\0]+")
-_BOGUS_COMMENT_RUN = re.compile(r"[^>\0]+")
-_DOCTYPE_NAME_RUN = re.compile(r"[^\t\n\f >\0]+")
-_DQ_ID_RUN = re.compile(r'[^"\0>]+')
-_SQ_ID_RUN = re.compile(r"[^'\0>]+")
-_ESCAPED_RUN = re.compile(r"[^\-<\0]+")
-_ALPHA_RUN = re.compile(r"[A-Za-z]+")
+_DATA_STOP: Final = re.compile(r"[<&\0]")
+_RCDATA_STOP: Final = _DATA_STOP
+_RAWTEXT_STOP: Final = re.compile(r"[<\0]")
+_TAG_NAME_RUN: Final = re.compile(r"[^\t\n\f />\0]+")
+_ATTR_NAME_RUN: Final = re.compile(r"[^\t\n\f />=\0\"'<]+")
+_ATTR_DQ_RUN: Final = re.compile(r'[^"&\0]+')
+_ATTR_SQ_RUN: Final = re.compile(r"[^'&\0]+")
+_ATTR_UQ_RUN: Final = re.compile(r"[^\t\n\f >&\0\"'<=`]+")
+_WS_RUN: Final = re.compile(r"[\t\n\f ]+")
+_COMMENT_RUN: Final = re.compile(r"[^<\-\0]+")
+_BOGUS_COMMENT_RUN: Final = re.compile(r"[^>\0]+")
+_DOCTYPE_NAME_RUN: Final = re.compile(r"[^\t\n\f >\0]+")
+_DQ_ID_RUN: Final = re.compile(r'[^"\0>]+')
+_SQ_ID_RUN: Final = re.compile(r"[^'\0>]+")
+_ESCAPED_RUN: Final = re.compile(r"[^\-<\0]+")
+_ALPHA_RUN: Final = re.compile(r"[A-Za-z]+")
 
 # A plainly written tag, matched in one go together with the text before it.
 # The data state matches it only within a stretch of input free of "&" and NUL
@@ -294,7 +293,7 @@ _COMMON_ATTR_SRC: Final = rf"""{_WSC}++([^\t\n\f />="'<A-Z]++){_WSC}*+={_WSC}*+"
 _VALUE: Final = r"""(?:"[^"]*+"|'[^']*+'|[^\t\n\f >"'<=`]++)"""
 _LOWER_ATTRS: Final = rf"""(?:{_WSC}++[^\t\n\f />="'<A-Z]++(?:{_WSC}*+={_WSC}*+{_VALUE})?+)*+"""
 _ANY_ATTRS: Final = rf"""(?:{_WSC}++[^\t\n\f />="'<]++(?:{_WSC}*+={_WSC}*+{_VALUE})?+)*+"""
-_FAST_DATA = re.compile(
+_FAST_DATA: Final = re.compile(
     rf"""([^<]*+)<(?:"""
     # 2 name, 3-8 three (name, value) pairs, 9 further attributes, 10 "/"
     rf"""({_LOWER_NAME})(?:{_COMMON_ATTR_SRC}(?:{_COMMON_ATTR_SRC}(?:{_COMMON_ATTR_SRC})?+)?+)?+({_LOWER_ATTRS})"""
@@ -307,16 +306,16 @@ _FAST_DATA = re.compile(
     rf"""(?:([^<]*+)</({_LOWER_NAME})>)?+"""
 )
 # Applied only to attributes the expression above has matched, so they need no checking again.
-_SIMPLE_ATTR = re.compile(
+_SIMPLE_ATTR: Final = re.compile(
     r"""[\t\n\f ]++([^\t\n\f />=]++)(?:[\t\n\f ]*+=[\t\n\f ]*+(?:"([^"]*+)"|'([^']*+)'|([^\t\n\f >]++)))?+"""
 )
 
 # A comment whose states would make no decision: not "<!-->" or "<!--->", no "--",
 # "<!--" or NUL inside. Anything else goes through the comment states.
-_FAST_COMMENT = re.compile(r"<!--(?!>|->)((?:[^\-<\0]++|-(?!-)|<(?!!--))*+)-->")
+_FAST_COMMENT: Final = re.compile(r"<!--(?!>|->)((?:[^\-<\0]++|-(?!-)|<(?!!--))*+)-->")
 _Search = Callable[[str, int, int], "re.Match[str] | None"]
 # last start tag name -> search for "</name" (any case), and in script data for "<!--" too.
-_TEXT_END_FINDERS: dict[tuple[str, bool], _Search] = {}
+_TEXT_END_FINDERS: Final[dict[tuple[str, bool], _Search]] = {}
 
 
 def _text_end_finder(name: str, script: bool) -> _Search | None:
@@ -338,9 +337,9 @@ def _text_end_finder(name: str, script: bool) -> _Search | None:
 
 # A plainly written start tag whose values may hold character references (matched
 # only before the next NUL); its values go through _attr_value_refs.
-_AMP_TAG = re.compile(rf"""<({_ANY_NAME})({_ANY_ATTRS}){_WSC}*+(/?)>""")
+_AMP_TAG: Final = re.compile(rf"""<({_ANY_NAME})({_ANY_ATTRS}){_WSC}*+(/?)>""")
 # What follows an "&" in an attribute value: a name with ";", or a numeric reference with ";".
-_ATTR_REF_HEAD = re.compile(r"([A-Za-z][A-Za-z0-9]*+;)|#([0-9]++);|#[xX]([0-9A-Fa-f]++);")
+_ATTR_REF_HEAD: Final = re.compile(r"([A-Za-z][A-Za-z0-9]*+;)|#([0-9]++);|#[xX]([0-9A-Fa-f]++);")
 
 
 def _attr_value_refs(value: str) -> str | None:
@@ -394,12 +393,12 @@ def _attr_value_refs(value: str) -> str | None:
 
 
 # "</" and the letters after it, in RCDATA, RAWTEXT or script data.
-_TEXT_END_TAG_NAME = re.compile(r"</([A-Za-z]*+)")
+_TEXT_END_TAG_NAME: Final = re.compile(r"</([A-Za-z]*+)")
 # What ends an appropriate end tag's name in those states (anything else makes it text).
 _END_TAG_NAME_END: Final = frozenset("\t\n\f />")
 # A named character reference written with its ";" (looked up in NAMED; if it is
 # there, it is the longest match and needs no lookahead).
-_NAMED_REF = re.compile(r"&([A-Za-z][A-Za-z0-9]{0,31};)")
+_NAMED_REF: Final = re.compile(r"&([A-Za-z][A-Za-z0-9]{0,31};)")
 
 
 def _named_ref_end(buf: str, j: int, text: list[str]) -> int:
@@ -418,7 +417,7 @@ _DEFER_MAX: Final = 2048
 _CRLF: Final = re.compile("\r\n")
 
 # Tag and attribute names seen so far -> ASCII-lowercased; bounded so hostile input cannot grow it.
-_NAME_CACHE: dict[str, str] = {}
+_NAME_CACHE: Final[dict[str, str]] = {}
 _NAME_CACHE_MAX: Final = 4096
 
 
@@ -435,8 +434,9 @@ def _cache_name(raw: str) -> str:
 
 
 # Input preprocessing errors (13.2.3.5).
-_PREPROCESS_ERRORS = re.compile(
-    "[\x01-\x08\x0b\x0e-\x1f\x7f-\x9f\ufdd0-\ufdef\ufffe\uffff\ud800-\udfff"
+_PREPROCESS_ERRORS: Final = re.compile(
+    # Surrogates as a regex escape, not a literal: compiled modules cannot hold surrogates in literals.
+    "[\x01-\x08\x0b\x0e-\x1f\x7f-\x9f\ufdd0-\ufdef\ufffe\uffff\\ud800-\\udfff"
     + "".join(chr(p * 0x10000 + 0xFFFE) + chr(p * 0x10000 + 0xFFFF) for p in range(1, 17))
     + "]"
 )
@@ -447,7 +447,7 @@ def _lower(s: str) -> str:
     return s.lower() if s.isascii() else s.translate(_ASCII_LOWER)
 
 
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+_ASTRAL: Final = re.compile("[\U00010000-\U0010ffff]")
 
 
 def _columns(s: str, start: int, end: int) -> int:
@@ -472,16 +472,14 @@ class Tokenizer:
 
     ``sink`` receives the tokens (:class:`TokenSink`). ``collect_errors`` turns on
     parse-error recording in :attr:`errors`. ``max_token_chars`` caps the input
-    span of one unfinished token (see the module docstring).
+    span of one unfinished token (see the module docstring). ``fast_path=False``
+    sends every tag through the state machine (no whole-tag regex, no re-reading
+    of a tag cut off by a chunk end), so tests can check both paths against the
+    conformance suites; the tokens are the same either way.
 
     The tree builder steers the tokenizer with :meth:`switch_to` and
     :attr:`last_start_tag`, also from inside a ``start_tag`` callback.
     """
-
-    #: Internal switch for tests: ``False`` sends every tag through the state
-    #: machine (no whole-tag regex, no re-reading of a tag cut off by a chunk end),
-    #: so both paths can be checked against the conformance suite.
-    _fast_path: bool = True
 
     def __init__(
         self,
@@ -489,10 +487,12 @@ class Tokenizer:
         *,
         collect_errors: bool = False,
         max_token_chars: int = DEFAULT_MAX_TOKEN_CHARS,
+        fast_path: bool = True,
     ) -> None:
         if max_token_chars < 1:
             raise ValueError("max_token_chars must be positive")
         self.sink = sink
+        self._fast_path = fast_path
         # A sink's optional fused "start tag, text, end tag" call (see TokenSink).
         self._start_text_end: Callable[[str, dict[str, str], bool, str, str], bool] | None = getattr(
             sink, "start_text_end", None
@@ -1336,10 +1336,11 @@ class Tokenizer:
         pos = self._pos
         text = self._text
         fast = self._fast_path
-        if fast and self.last_start_tag is not None:
-            find_end = _text_end_finder(self.last_start_tag, lt_state == SCRIPT_LT)
+        last_start_tag = self.last_start_tag
+        if fast and last_start_tag is not None:
+            find_end = _text_end_finder(last_start_tag, lt_state == SCRIPT_LT)
             if find_end is not None:
-                return self._rawtext_fast(find_end, lt_state)
+                return self._rawtext_fast(find_end, lt_state, last_start_tag)
         while True:
             j = buf.find("<", pos)
             k = buf.find("\0", pos, j if j >= 0 else len(buf))
@@ -1367,7 +1368,7 @@ class Tokenizer:
             self._state = lt_state
             return True
 
-    def _rawtext_fast(self, find_end: _Search, lt_state: int) -> bool:
+    def _rawtext_fast(self, find_end: _Search, lt_state: int, end_name: str) -> bool:
         """RAWTEXT or script data, jumping from one place that matters to the next.
 
         Only ``</`` followed by the last start tag's name, ``<!--`` in script data
@@ -1417,7 +1418,7 @@ class Tokenizer:
                     self._state = DATA
                     if text:
                         self._flush_text()
-                    self.sink.end_tag(self.last_start_tag)  # type: ignore[arg-type]
+                    self.sink.end_tag(end_name)
                     return True
                 if c not in _END_TAG_NAME_END:
                     # A longer name, or something else after it: text.
@@ -2638,9 +2639,9 @@ class Tokenizer:
 _Handler = Callable[[Tokenizer], bool]
 
 
-_ALNUM_RUN = re.compile(r"[A-Za-z0-9]+")
-_HEX_RUN = re.compile(r"[0-9A-Fa-f]+")
-_DEC_RUN = re.compile(r"[0-9]+")
+_ALNUM_RUN: Final = re.compile(r"[A-Za-z0-9]+")
+_HEX_RUN: Final = re.compile(r"[0-9A-Fa-f]+")
+_DEC_RUN: Final = re.compile(r"[0-9]+")
 _HEX_DIGITS: Final = frozenset("0123456789abcdefABCDEF")
 _DEC_DIGITS: Final = frozenset("0123456789")
 _ATTR_VALUE_STATES: Final = frozenset({ATTR_VALUE_DQ, ATTR_VALUE_SQ, ATTR_VALUE_UQ})

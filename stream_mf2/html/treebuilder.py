@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Final, Protocol
 
 from stream_mf2.errors import LimitExceeded
 from stream_mf2.html._tb_tables import (
@@ -65,45 +65,45 @@ from stream_mf2.html.sink import TreeSink
 __all__ = ["DEFAULT_MAX_DEPTH", "DEFAULT_MAX_FORMATTING_ELEMENTS", "TreeBuilder"]
 
 #: Default bound on the depth of the stack of open elements.
-DEFAULT_MAX_DEPTH = 100_000
+DEFAULT_MAX_DEPTH: Final = 100_000
 #: Default bound on the active formatting elements after the last marker (see TreeBuilder).
-DEFAULT_MAX_FORMATTING_ELEMENTS = 64
+DEFAULT_MAX_FORMATTING_ELEMENTS: Final = 64
 
 # Insertion modes (13.2.4.1).
-INITIAL = 0
-BEFORE_HTML = 1
-BEFORE_HEAD = 2
-IN_HEAD = 3
-IN_HEAD_NOSCRIPT = 4
-AFTER_HEAD = 5
-IN_BODY = 6
-TEXT = 7
-IN_TABLE = 8
-IN_TABLE_TEXT = 9
-IN_CAPTION = 10
-IN_COLUMN_GROUP = 11
-IN_TABLE_BODY = 12
-IN_ROW = 13
-IN_CELL = 14
-IN_TEMPLATE = 15
-AFTER_BODY = 16
-IN_FRAMESET = 17
-AFTER_FRAMESET = 18
-AFTER_AFTER_BODY = 19
-AFTER_AFTER_FRAMESET = 20
+INITIAL: Final = 0
+BEFORE_HTML: Final = 1
+BEFORE_HEAD: Final = 2
+IN_HEAD: Final = 3
+IN_HEAD_NOSCRIPT: Final = 4
+AFTER_HEAD: Final = 5
+IN_BODY: Final = 6
+TEXT: Final = 7
+IN_TABLE: Final = 8
+IN_TABLE_TEXT: Final = 9
+IN_CAPTION: Final = 10
+IN_COLUMN_GROUP: Final = 11
+IN_TABLE_BODY: Final = 12
+IN_ROW: Final = 13
+IN_CELL: Final = 14
+IN_TEMPLATE: Final = 15
+AFTER_BODY: Final = 16
+IN_FRAMESET: Final = 17
+AFTER_FRAMESET: Final = 18
+AFTER_AFTER_BODY: Final = 19
+AFTER_AFTER_FRAMESET: Final = 20
 
 # Modes whose character tokens follow the "in body" rules (see _CHARS).
-_BODY_TEXT_MODES = frozenset((IN_BODY, IN_CAPTION, IN_CELL, IN_TEMPLATE))
+_BODY_TEXT_MODES: Final = frozenset((IN_BODY, IN_CAPTION, IN_CELL, IN_TEMPLATE))
 
-_TABLE_TEXT_PARENTS = frozenset(("table", "tbody", "template", "tfoot", "thead", "tr"))
-_HEAD_ELEMENTS = frozenset(
+_TABLE_TEXT_PARENTS: Final = frozenset(("table", "tbody", "template", "tfoot", "thead", "tr"))
+_HEAD_ELEMENTS: Final = frozenset(
     ("base", "basefont", "bgsound", "link", "meta", "noframes", "script", "style", "template", "title")
 )
-_TABLE_SECTION = frozenset(("tbody", "tfoot", "thead"))
-_CELL_OR_ROW_START = frozenset(("caption", "col", "colgroup", "tbody", "td", "tfoot", "th", "thead", "tr"))
-_RAWTEXT_CONTEXT = frozenset(("style", "xmp", "iframe", "noembed", "noframes"))
+_TABLE_SECTION: Final = frozenset(("tbody", "tfoot", "thead"))
+_CELL_OR_ROW_START: Final = frozenset(("caption", "col", "colgroup", "tbody", "td", "tfoot", "th", "thead", "tr"))
+_RAWTEXT_CONTEXT: Final = frozenset(("style", "xmp", "iframe", "noembed", "noframes"))
 # End tags the "in cell" rules handle themselves; all others follow "in body".
-_CELL_OWN_END = frozenset(
+_CELL_OWN_END: Final = frozenset(
     ("td", "th", "body", "caption", "col", "colgroup", "html", "table", "tbody", "tfoot", "thead", "tr")
 )
 
@@ -2330,7 +2330,7 @@ TreeBuilder._END = [
 ]
 
 _T = TreeBuilder
-_BODY_START: dict[str, Any] = {"html": _T._b_html, "body": _T._b_body, "frameset": _T._b_frameset}
+_BODY_START: Final[dict[str, Any]] = {"html": _T._b_html, "body": _T._b_body, "frameset": _T._b_frameset}
 for _n in _HEAD_ELEMENTS:
     _BODY_START[_n] = _T._b_head_rules
 for _n in CLOSE_P_BLOCKS:
@@ -2384,7 +2384,7 @@ _BODY_START.update(
         "svg": _T._b_math,
     }
 )
-_BODY_END: dict[str, Any] = {
+_BODY_END: Final[dict[str, Any]] = {
     "body": _T._be_body,
     "html": _T._be_html,
     "form": _T._be_form,
@@ -2409,18 +2409,18 @@ del _n
 # End tags whose in-body handler does more than pop the current node when that
 # node is an HTML element of the same name (the others: "any other end tag",
 # blocks, headings, p, li, dd, dt).
-_END_NOT_JUST_POP = frozenset(
+_END_NOT_JUST_POP: Final = frozenset(
     n for n, h in _BODY_END.items() if h not in (_T._be_block, _T._be_heading, _T._be_p, _T._be_li, _T._be_dd)
 )
 
 # What start_text_end must check for an "in body" leaf element (0: not a leaf candidate).
-_LEAF_NONE = 0
-_LEAF_PLAIN = 1  # "any other start tag"
-_LEAF_CLOSE_P = 2  # closes a "p" in button scope first
-_LEAF_HEADING = 3  # also closes a heading that is the current node
-_LEAF_LIST = 4  # li/dd/dt: also closes open list items, clears frameset-ok
-_LEAF_FORMATTING = 5  # pushed to and popped from the active formatting elements
-_LEAF_KIND: dict[str, int] = {}
+_LEAF_NONE: Final = 0
+_LEAF_PLAIN: Final = 1  # "any other start tag"
+_LEAF_CLOSE_P: Final = 2  # closes a "p" in button scope first
+_LEAF_HEADING: Final = 3  # also closes a heading that is the current node
+_LEAF_LIST: Final = 4  # li/dd/dt: also closes open list items, clears frameset-ok
+_LEAF_FORMATTING: Final = 5  # pushed to and popped from the active formatting elements
+_LEAF_KIND: Final[dict[str, int]] = {}
 for _n in _BODY_START.keys() | _BODY_END.keys() | FORMATTING:
     _LEAF_KIND[_n] = _LEAF_NONE  # given a kind below if it qualifies
 for _n, _h in _BODY_START.items():

@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, MutableMapping, Sequence
 from functools import lru_cache
+from typing import Final
 from urllib.parse import unquote, urlsplit
 
 from stream_mf2.html.dom import HTML_NS, Element
@@ -64,10 +65,10 @@ __all__ = [
 ]
 
 # Elements whose rel attribute makes a link (HTML: a, area, link).
-_REL_ELEMENTS = frozenset({"a", "area", "link"})
+_REL_ELEMENTS: Final = frozenset({"a", "area", "link"})
 
 # Where a u-* property takes its URL from an attribute (mf2 "parsing a u- property").
-_URL_ATTRIBUTES: dict[str, tuple[str, ...]] = {
+_URL_ATTRIBUTES: Final[dict[str, tuple[str, ...]]] = {
     "a": ("href",),
     "area": ("href",),
     "link": ("href",),
@@ -81,7 +82,7 @@ _URL_ATTRIBUTES: dict[str, tuple[str, ...]] = {
 
 # HTML's "split on ASCII whitespace" (not str.split(), which also splits on
 # Unicode spaces such as U+00A0).
-_ASCII_WS = re.compile(r"[\t\n\f\r ]+")
+_ASCII_WS: Final = re.compile(r"[\t\n\f\r ]+")
 
 
 def _split_tokens(value: str) -> list[str]:

@@ -61,7 +61,7 @@ def _table(rows: Mapping[str, str]) -> Mapping[str, tuple[str, ...]]:
     return MappingProxyType({key: tuple(value.split()) for key, value in rows.items()})
 
 
-_ADR = {
+_ADR: Final = {
     "post-office-box": "p-post-office-box",
     "extended-address": "p-extended-address",
     "street-address": "p-street-address",
@@ -71,7 +71,7 @@ _ADR = {
     "country-name": "p-country-name",
 }
 
-_CARD = {
+_CARD: Final = {
     **_ADR,
     "fn": "p-name",
     "honorific-prefix": "p-honorific-prefix",
@@ -109,7 +109,7 @@ _CARD = {
     "class": "p-class",
 }
 
-_ENTRY = {
+_ENTRY: Final = {
     "entry-title": "p-name",
     "entry-summary": "p-summary",
     "entry-content": "e-content",
@@ -119,7 +119,7 @@ _ENTRY = {
     "category": "p-category",
 }
 
-_EVENT = {
+_EVENT: Final = {
     "summary": "p-name",
     "dtstart": "dt-start",
     "dtend": "dt-end",
@@ -137,32 +137,32 @@ _EVENT = {
     "status": "p-status",
 }
 
-_FEED = {
+_FEED: Final = {
     "author": "p-author",
     "url": "u-url",
     "photo": "u-photo",
     "category": "p-category",
 }
 
-_GEO = {
+_GEO: Final = {
     "latitude": "p-latitude",
     "longitude": "p-longitude",
 }
 
-_ITEM = {
+_ITEM: Final = {
     "fn": "p-name",
     "url": "u-url",
     "photo": "u-photo",
 }
 
-_NEWS = {
+_NEWS: Final = {
     "entry": "p-entry",
     "source-org": "p-source-org",
     "dateline": "p-dateline",
     "geo": "p-geo",
 }
 
-_PRODUCT = {
+_PRODUCT: Final = {
     "fn": "p-name",
     "photo": "u-photo",
     "brand": "p-brand",
@@ -174,7 +174,7 @@ _PRODUCT = {
     "price": "p-price",
 }
 
-_RECIPE = {
+_RECIPE: Final = {
     "fn": "p-name",
     "ingredient": "p-ingredient",
     "yield": "p-yield",
@@ -188,7 +188,7 @@ _RECIPE = {
     "category": "p-category",
 }
 
-_RESUME = {
+_RESUME: Final = {
     "summary": "p-summary",
     "contact": "p-contact",
     "education": "p-education",
@@ -197,7 +197,7 @@ _RESUME = {
     "affiliation": "p-affiliation",
 }
 
-_REVIEW = {
+_REVIEW: Final = {
     "summary": "p-name",
     "item": "p-item",
     "reviewer": "p-author",
@@ -209,7 +209,7 @@ _REVIEW = {
     "category": "p-category",
 }
 
-_REVIEW_AGGREGATE = {
+_REVIEW_AGGREGATE: Final = {
     "summary": "p-name",
     "item": "p-item",
     "rating": "p-rating",
@@ -243,7 +243,7 @@ PROPERTY_CLASSES: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = MappingPr
     }
 )
 
-_TAG = {"tag": "p-category"}
+_TAG: Final = {"tag": "p-category"}
 
 #: mf2 type -> {rel keyword -> mf2 property classes}. ``rel=tag`` values are the
 #: last path segment of the link (see ``backcompat.rel_tag_value``).

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Literal
+from typing import Final, Literal
 
 from stream_mf2.html.dom import Element
 
@@ -19,9 +19,9 @@ from .backcompat_data import ROOT_CLASSES
 
 PropertyPrefix = Literal["p", "u", "dt", "e"]
 
-_ASCII_WS = re.compile(r"[ \t\n\f\r]+")
-_NAME = re.compile(r"(?:[a-z0-9]+-)?[a-z]+(?:-[a-z]+)*\Z")
-_PREFIXES: dict[str, PropertyPrefix] = {"p": "p", "u": "u", "dt": "dt", "e": "e"}
+_ASCII_WS: Final = re.compile(r"[ \t\n\f\r]+")
+_NAME: Final = re.compile(r"(?:[a-z0-9]+-)?[a-z]+(?:-[a-z]+)*\Z")
+_PREFIXES: Final[dict[str, PropertyPrefix]] = {"p": "p", "u": "u", "dt": "dt", "e": "e"}
 
 
 def class_list(element: Element) -> tuple[str, ...]:
@@ -106,20 +106,20 @@ ClassInfo = tuple[tuple[str, ...], tuple[str, ...], bool, tuple[tuple[PropertyPr
 #: ``class`` attribute value -> its :data:`ClassInfo`. A plain dict, read with
 #: ``CLASS_INFO.get(raw) or class_info(raw)`` in the hot loops (a dict look-up
 #: is cheaper than a call); emptied when full, so it stays bounded.
-CLASS_INFO: dict[str, ClassInfo] = {}
+CLASS_INFO: Final[dict[str, ClassInfo]] = {}
 #: ``class`` attribute value -> does it hold an mf2 or classic root class?
 #: Filled and emptied with :data:`CLASS_INFO`: the keep predicate asks this
 #: of every element with a class, and most answers are a plain ``False``.
-HAS_ROOT: dict[str, bool] = {}
+HAS_ROOT: Final[dict[str, bool]] = {}
 # The two look-ups as plain functions, for other modules' hot paths: CPython 3.11 compiles a
 # method call on a name bound by an import (``HAS_ROOT.get(raw)`` after ``from .classes import
 # HAS_ROOT``) as an attribute load plus a call, which makes a bound method every time. The
 # dicts are only ever cleared, never replaced, so the bound methods stay valid.
 class_info_get = CLASS_INFO.get
 has_root_get = HAS_ROOT.get
-_CLASS_INFO_MAX = 16384
+_CLASS_INFO_MAX: Final = 16384
 # Longer class values are not remembered (they are rare, and the cache must stay small).
-_CLASS_INFO_MAX_LEN = 512
+_CLASS_INFO_MAX_LEN: Final = 512
 
 
 def class_info(raw: str) -> ClassInfo:

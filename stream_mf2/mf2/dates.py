@@ -13,18 +13,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Final
 
-_DATE = r"(?P<date>\d{4}-(?:\d{2}-\d{2}|\d{3}))"
-_TIME = (
+_DATE: Final = r"(?P<date>\d{4}-(?:\d{2}-\d{2}|\d{3}))"
+_TIME: Final = (
     r"(?P<hour>\d{1,2})(?::(?P<minute>\d{2})(?::(?P<second>\d{2}(?:\.\d+)?))?)?"
     r"[ ]?(?P<ampm>[ap]\.?m\.?)?"
 )
-_ZONE = r"(?P<zone>z|[+-]\d{2}(?::?\d{2})?)"
+_ZONE: Final = r"(?P<zone>z|[+-]\d{2}(?::?\d{2})?)"
 
-_DATETIME_RE = re.compile(rf"{_DATE}(?:[t ]{_TIME}[ ]?{_ZONE}?)?\Z")
-_TIME_RE = re.compile(rf"{_TIME}[ ]?{_ZONE}?\Z")
-_ZONE_RE = re.compile(rf"{_ZONE}\Z")
-_WS = re.compile(r"[ \t\n\f\r]+")
+_DATETIME_RE: Final = re.compile(rf"{_DATE}(?:[t ]{_TIME}[ ]?{_ZONE}?)?\Z")
+_TIME_RE: Final = re.compile(rf"{_TIME}[ ]?{_ZONE}?\Z")
+_ZONE_RE: Final = re.compile(rf"{_ZONE}\Z")
+_WS: Final = re.compile(r"[ \t\n\f\r]+")
 
 
 @dataclass
@@ -136,7 +137,7 @@ def assemble(found: DateParts, implied_date: str | None) -> str | None:
     return date + " " + found.time + (found.zone or "")
 
 
-_DATE_PREFIX = re.compile(r"[ \t\n\f\r]*(\d{4}-(?:\d{2}-\d{2}|\d{3}))(?![\d])")
+_DATE_PREFIX: Final = re.compile(r"[ \t\n\f\r]*(\d{4}-(?:\d{2}-\d{2}|\d{3}))(?![\d])")
 
 
 def date_of(value: str) -> str | None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, Final
 
 from stream_mf2.html.dom import HTML_NS, Element, Node, ParentNode, Text, text_content
 
@@ -15,7 +15,7 @@ from .options import Options
 from .rels import REL_ELEMENTS, is_rel_link
 
 # The elements whose attributes set document metadata (first base, html lang, Content-Language).
-_OBSERVED = frozenset({"base", "html", "meta"})
+_OBSERVED: Final = frozenset({"base", "html", "meta"})
 
 
 def collect_rels(element: ParentNode, ctx: Mf2Context) -> None:

@@ -8,7 +8,7 @@ microformats themselves, which ``is_root`` decides.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from stream_mf2.html.dom import Element
 
@@ -33,7 +33,7 @@ def _only_child(element: Element, is_root: IsRoot) -> Element | None:
 
 
 # The element names ``:only-of-type`` is asked about (implied photo and url).
-_SOLE_NAMES = frozenset({"img", "object", "a", "area"})
+_SOLE_NAMES: Final = frozenset({"img", "object", "a", "area"})
 
 
 def _sole_children(element: Element) -> dict[str, Element | None]:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Final
 
 from stream_mf2.html.dom import HTML_NS, Comment, Element, Node, ParentNode, Text
 from stream_mf2.mf2.backcompat import has_mf2_root
@@ -51,16 +52,16 @@ __all__ = [
 #: Looks up the element with a given id (``None`` if unknown or not kept).
 ResolveId = Callable[[str], Element | None]
 
-DEFAULT_MAX_DEPTH = 8
-DEFAULT_MAX_INCLUDES = 256
-DEFAULT_MAX_NODES = 20_000
+DEFAULT_MAX_DEPTH: Final = 8
+DEFAULT_MAX_INCLUDES: Final = 256
+DEFAULT_MAX_NODES: Final = 20_000
 # Ancestor-walk steps allowed per copied-node budget unit (loop guards on deep trees).
-_STEPS_PER_NODE = 16
+_STEPS_PER_NODE: Final = 16
 
-_ASCII_WS = "\t\n\f\r "
+_ASCII_WS: Final = "\t\n\f\r "
 #: The class of an ``a``/``object`` include marker (also what the marker pre-checks look for).
-INCLUDE_CLASS = "include"
-_CELLS = frozenset({"td", "th"})
+INCLUDE_CLASS: Final = "include"
+_CELLS: Final = frozenset({"td", "th"})
 
 
 def _classes(element: Element) -> list[str]:

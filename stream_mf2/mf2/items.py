@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from stream_mf2.html.dom import HTML_NS, Element, Node, ParentNode, Text
 
@@ -48,9 +48,9 @@ Item = dict[str, Any]
 
 # Elements whose rel attribute makes a link (HTML: a, area, link): backcompat maps rel keywords on them;
 # also the elements whose u-* value is their href.
-_REL_ELEMENTS = frozenset({"a", "area", "link"})
+_REL_ELEMENTS: Final = frozenset({"a", "area", "link"})
 # What an element that is neither a root nor a property classifies as.
-_NOTHING: tuple[tuple[str, ...], bool, tuple[tuple[PropertyPrefix, str], ...]] = ((), False, ())
+_NOTHING: Final[tuple[tuple[str, ...], bool, tuple[tuple[PropertyPrefix, str], ...]]] = ((), False, ())
 
 
 class _LeaveE:

@@ -43,7 +43,7 @@ properties found means no meta-item.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Final
 
 from stream_mf2.html.dom import Element, Node, text_content
 
@@ -52,15 +52,15 @@ from .items import element_lang, is_root
 from .text import trim
 from .urls import resolve
 
-_TITLE = "<title>"
-_CANONICAL = "<canonical>"
+_TITLE: Final = "<title>"
+_CANONICAL: Final = "<canonical>"
 # og:type counts only from the property attribute ("if there is a meta[property=og:type]").
-_OG_TYPE = "<og:type>"
-_MEDIA = frozenset({"image", "video", "audio"})
-_ASCII_WS = re.compile(r"[ \t\n\f\r]+")
+_OG_TYPE: Final = "<og:type>"
+_MEDIA: Final = frozenset({"image", "video", "audio"})
+_ASCII_WS: Final = re.compile(r"[ \t\n\f\r]+")
 
 # (property, source keys in priority order, is a URL)
-_MAPPING: tuple[tuple[str, tuple[str, ...], bool], ...] = (
+_MAPPING: Final[tuple[tuple[str, tuple[str, ...], bool], ...]] = (
     ("name", ("og:title", "twitter:title", _TITLE), False),
     ("summary", ("og:description", "twitter:description", "description"), False),
     # spec: og:image gives photo (the JavaScript parser's "featured" is its own change)
@@ -73,7 +73,7 @@ _MAPPING: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     ("url", ("og:url", _CANONICAL), True),
     ("publication", ("og:site_name",), False),
 )
-_CARD_MAPPING: tuple[tuple[str, tuple[str, ...], bool], ...] = (
+_CARD_MAPPING: Final[tuple[tuple[str, tuple[str, ...], bool], ...]] = (
     ("given-name", ("profile:first_name",), False),
     ("family-name", ("profile:last_name",), False),
 )

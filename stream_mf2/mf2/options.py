@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import Literal
+from typing import Final, Literal
 
 # Utility-CSS class names that look like mf2 roots but are not (Tailwind's
 # height utilities); used when ``filter_roots`` is ``True``. Names such as
 # ``h-1`` or ``h-1/2`` are already invalid mf2 names and need no entry.
-TAILWIND_ROOTS: frozenset[str] = frozenset(
+TAILWIND_ROOTS: Final[frozenset[str]] = frozenset(
     {"h-auto", "h-fit", "h-full", "h-max", "h-min", "h-px", "h-screen", "h-svh", "h-lvh", "h-dvh", "h-lh"}
 )
 
 
 #: Default budget for e-* html nested inside other e-* values, per top-level item.
-DEFAULT_MAX_NESTED_HTML_CHARS = 1024 * 1024
+DEFAULT_MAX_NESTED_HTML_CHARS: Final = 1024 * 1024
 
 
 @dataclass(frozen=True)

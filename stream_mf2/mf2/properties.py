@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Final
 
 from stream_mf2.html.dom import HTML_NS, Comment, Element, Node, ParentNode, Text
 from stream_mf2.html.serialize import RAW_TEXT_ELEMENTS, VOID_ELEMENTS, escape_attribute, escape_text
@@ -14,10 +14,10 @@ from .context import Mf2Context
 from .text import SKIP, element_text, image_text
 from .urls import resolve
 
-_SRC_ELEMENTS = frozenset({"audio", "video", "source", "iframe"})
+_SRC_ELEMENTS: Final = frozenset({"audio", "video", "source", "iframe"})
 # Element names that e-* html and its text treat specially in some namespace: void,
 # raw text and template (serialisation), skipped and replaced elements (text).
-_SPECIAL_NAMES = VOID_ELEMENTS | RAW_TEXT_ELEMENTS | SKIP | {"img", "template"}
+_SPECIAL_NAMES: Final = VOID_ELEMENTS | RAW_TEXT_ELEMENTS | SKIP | {"img", "template"}
 
 
 def _text(element: Element, ctx: Mf2Context, replace_images: bool) -> str:
@@ -87,7 +87,7 @@ def _may_hold_values(element: Element) -> bool:
 
 
 # Elements whose p-* value may come from an attribute.
-P_FROM_ATTRIBUTE = frozenset({"abbr", "link", "data", "input", "img", "area", "meta"})
+P_FROM_ATTRIBUTE: Final = frozenset({"abbr", "link", "data", "input", "img", "area", "meta"})
 
 
 def p_value(element: Element, ctx: Mf2Context, is_boundary: vcp.Boundary) -> str:
@@ -167,7 +167,7 @@ def dt_value(element: Element, ctx: Mf2Context, is_boundary: vcp.Boundary, impli
 
 
 # Attributes holding one URL, per element, that e-* html gets absolute.
-_URL_ATTRS: dict[str, tuple[str, ...]] = {
+_URL_ATTRS: Final[dict[str, tuple[str, ...]]] = {
     "a": ("href",),
     "area": ("href",),
     "link": ("href",),

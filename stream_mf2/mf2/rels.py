@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from stream_mf2.html.dom import HTML_NS, Element
 
 from .urls import resolve
 
-REL_ELEMENTS = frozenset({"a", "area", "link"})
-_ASCII_WS = re.compile(r"[ \t\n\f\r]+")
+REL_ELEMENTS: Final = frozenset({"a", "area", "link"})
+_ASCII_WS: Final = re.compile(r"[ \t\n\f\r]+")
 # Attributes copied into a rel-urls entry, the first time each is seen for a URL.
-_COPIED = ("hreflang", "media", "title", "type")
+_COPIED: Final = ("hreflang", "media", "title", "type")
 
 
 def is_rel_link(element: Element) -> bool:

@@ -3,26 +3,27 @@
 from __future__ import annotations
 
 import re
+from typing import Final
 from urllib.parse import urljoin, urlsplit
 
 # HTML strips leading and trailing ASCII whitespace from URL attributes and
 # removes tabs and newlines inside them (WHATWG URL parser).
-_STRIP = " \t\n\f\r"
-_TAB_NL = re.compile(r"[\t\n\r]")
+_STRIP: Final = " \t\n\f\r"
+_TAB_NL: Final = re.compile(r"[\t\n\r]")
 
 
 # An absolute http(s) URL with a host and without ``;``, ``?`` or ``#`` is its
 # own resolution: ``urljoin`` would only split it and put the same parts back
 # together (or fail on a broken host, and then it is kept as written too).
-_SELF_RESOLVED = re.compile(r"https?://[^/;?#][^;?#]*\Z")
+_SELF_RESOLVED: Final = re.compile(r"https?://[^/;?#][^;?#]*\Z")
 
 
 # Pages repeat the same few URLs (author links, icons, tags): remember recent
 # answers, keyed by the attribute value as written. A plain dict emptied when
 # full; long values (data: URLs) are not kept, so the memory stays small.
-_RESOLVED: dict[tuple[str, str | None], str] = {}
-_RESOLVED_MAX = 4096
-_RESOLVED_MAX_LEN = 2048
+_RESOLVED: Final[dict[tuple[str, str | None], str]] = {}
+_RESOLVED_MAX: Final = 4096
+_RESOLVED_MAX_LEN: Final = 2048
 
 
 def resolve(url: str, base: str | None) -> str:

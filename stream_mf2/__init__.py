@@ -14,11 +14,12 @@
 
 from __future__ import annotations
 
-from stream_mf2._parser import Parser, parse
+from stream_mf2._options import ParseOptions
+from stream_mf2._parser import Parser
 from stream_mf2.errors import LimitExceeded, ParserStateError, SourceError, StreamMF2Error
 from stream_mf2.events import DocumentEnd, Event, ItemEvent, MetaItemEvent
 from stream_mf2.reassemble import reassemble
-from stream_mf2.sources import aiter_events, aiter_items, iter_events, iter_items
+from stream_mf2.sources import aiter_events, aiter_items, iter_events, iter_items, parse
 from stream_mf2.warc import WarcError, WarcItem, WarcSummary, aiter_warc, iter_warc, iter_warc_parallel
 
 __version__ = "0.1.0"
@@ -29,6 +30,7 @@ __all__ = [
     "ItemEvent",
     "LimitExceeded",
     "MetaItemEvent",
+    "ParseOptions",
     "Parser",
     "ParserStateError",
     "SourceError",

@@ -13,8 +13,9 @@ produces output from a half-processed state.
 
 from __future__ import annotations
 
-from typing import IO, Any, Literal
+from typing import IO, Any, Literal, Unpack
 
+from stream_mf2._options import ParseOptions, check_options
 from stream_mf2.capture import DEFAULT_MAX_HELD_ITEMS, Capture
 from stream_mf2.errors import ParserStateError
 from stream_mf2.events import DocumentEnd, Event, Item, ItemEvent
@@ -100,8 +101,30 @@ class Parser:
         max_reparse_bytes: int = DEFAULT_MAX_REPARSE_BYTES,
         collect_parse_errors: bool = False,
     ) -> None:
-        if max_reparse_bytes < 0:
-            raise ValueError("max_reparse_bytes must be >= 0")
+        check_options(
+            {
+                "encoding": encoding,
+                "default_encoding": default_encoding,
+                "detect_utf8": detect_utf8,
+                "text": text,
+                "lang": lang,
+                "metaformats": metaformats,
+                "filter_roots": filter_roots,
+                "stream_children": stream_children,
+                "collect_parse_errors": collect_parse_errors,
+                "max_token_chars": max_token_chars,
+                "max_depth": max_depth,
+                "max_kept_nodes": max_kept_nodes,
+                "max_held_items": max_held_items,
+                "max_nested_html_chars": max_nested_html_chars,
+                "max_reparse_bytes": max_reparse_bytes,
+            },
+            "Parser",
+        )
+        if isinstance(filter_roots, set):
+            filter_roots = frozenset(filter_roots)
+        if isinstance(stream_children, set):
+            stream_children = frozenset(stream_children)
         self.url = url
         self._options = Options(
             text=text,
@@ -454,9 +477,7 @@ class Parser:
 def parse(
     doc: str | bytes | IO[bytes] | IO[str],
     url: str | None = None,
-    *,
-    encoding: str | None = None,
-    **options: Any,
+    **options: Unpack[ParseOptions],
 ) -> dict[str, Any]:
     """Parse a whole document: ``{"items": [...], "rels": {...}, "rel-urls": {...}}``.
 
@@ -464,8 +485,17 @@ def parse(
     64 KiB chunks). With ``metaformats=True`` the result also has ``"meta-item"``
     when the document yields one. Built on :class:`Parser`, so it gives exactly
     what streaming gives.
+
+    Options (keywords, all optional; :class:`stream_mf2.ParseOptions`):
+    ``encoding``, ``default_encoding``, ``detect_utf8``, ``text`` (``"spec"`` or
+    ``"normalized"``), ``lang``, ``metaformats``, ``filter_roots``,
+    ``stream_children``, ``collect_parse_errors``, and the limits
+    ``max_token_chars``, ``max_depth``, ``max_kept_nodes``, ``max_held_items``,
+    ``max_nested_html_chars``, ``max_reparse_bytes`` (see :class:`Parser`). An
+    unknown option is a :class:`TypeError`, a bad value a :class:`ValueError`.
     """
-    parser = Parser(url, encoding=encoding, **options)
+    check_options(options, "parse")
+    parser = Parser(url, **options)
     events: list[Event] = []
     if isinstance(doc, (str, bytes, bytearray, memoryview)):
         events.extend(parser.feed_events(doc if isinstance(doc, (str, bytes)) else bytes(doc)))

@@ -1,5 +1,11 @@
 """stream_mf2: microformats2 out of HTML as it streams in.
 
+Input rule, the same for every entry point: ``str`` and ``bytes`` are the
+document itself; an :class:`os.PathLike` (``pathlib.Path``) is a file; file
+objects, sockets, HTTP responses (:func:`fetch`, httpx, requests, aiohttp) and
+(async) iterables of chunks are streams; a URL goes through :func:`fetch`;
+anything else is a :class:`TypeError`. See :mod:`stream_mf2.sources`.
+
 * :func:`parse` — a whole document to ``{"items", "rels", "rel-urls"}``.
 * :class:`Parser` — the sans-IO push parser: ``feed()`` chunks, get items as
   their outermost root closes; ``close()``; then ``rels``/``rel_urls``.
@@ -8,12 +14,16 @@
   ``stream_children`` (children of a page-wide container yielded as they close).
 * :func:`iter_items` / :func:`aiter_items` (and ``*_events``) — sync and async
   iteration over files, sockets, iterables and async streams.
+* :func:`fetch` / :func:`afetch` — open an ``http(s)://`` URL (headers,
+  user agent, timeout, redirects, size limit) as a source for all of the above.
+* :class:`ParseOptions` — every parse option, typed (``**options``).
 * :func:`iter_warc` / :func:`aiter_warc` — items from WARC archives, with damaged
   records reported per record.
 """
 
 from __future__ import annotations
 
+from stream_mf2._http import UrlResponse, afetch, fetch
 from stream_mf2._options import ParseOptions
 from stream_mf2._parser import Parser
 from stream_mf2.errors import LimitExceeded, ParserStateError, SourceError, StreamMF2Error
@@ -35,13 +45,16 @@ __all__ = [
     "ParserStateError",
     "SourceError",
     "StreamMF2Error",
+    "UrlResponse",
     "WarcError",
     "WarcItem",
     "WarcSummary",
     "__version__",
+    "afetch",
     "aiter_events",
     "aiter_items",
     "aiter_warc",
+    "fetch",
     "iter_events",
     "iter_items",
     "iter_warc",

@@ -182,7 +182,10 @@ _URL_AHEAD = 4
 
 def _url_chunks(resp: UrlResponse, stall_timeout: float | None, undecided: Callable[[], bool]) -> Iterator[_MaybeChunk]:
     if stall_timeout is None:
-        yield from resp
+        try:
+            yield from resp
+        finally:
+            resp.close()
         return
     handoff: queue.Queue[object] = queue.Queue(maxsize=_URL_AHEAD)
     stop = threading.Event()
@@ -224,6 +227,8 @@ def _url_chunks(resp: UrlResponse, stall_timeout: float | None, undecided: Calla
         stop.set()
         if reader.is_alive():
             resp.interrupt()  # stopped early: wake the thread if it sits in a read
+            reader.join(1.0)  # the shut-down connection makes its read return at once
+        resp.close()
 
 
 def _no_binary(chunks: Iterator[_MaybeChunk], where: str) -> Iterator[_MaybeChunk]:
@@ -516,6 +521,7 @@ async def _aurl_chunks(resp: UrlResponse) -> AsyncIterator[Chunk]:
     finally:
         if not done:
             resp.interrupt()  # stopped early: a read still running in the thread returns now
+        resp.close()
 
 
 async def _ano_binary(chunks: AsyncIterator[Chunk], where: str) -> AsyncIterator[Chunk]:

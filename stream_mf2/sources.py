@@ -68,6 +68,7 @@ from stream_mf2._http import UrlResponse
 from stream_mf2._options import ParseOptions, check_options
 from stream_mf2._parser import Parser
 from stream_mf2._parser import parse as _parse_whole
+from stream_mf2._payload import HTML_TYPES
 from stream_mf2._responses import SNIFF_BINARY_BYTES, check_html, client_response, looks_binary
 from stream_mf2.errors import SourceError
 from stream_mf2.events import DocumentEnd, Event, ItemEvent
@@ -305,11 +306,13 @@ def _sync_plan(
         return _socket_chunks(source, size, stall_timeout, undecided), _Plan()
     if isinstance(source, UrlResponse):
         chunks = _url_chunks(source, stall_timeout, undecided)
-        if source.content_type is None:
+        if source.content_type not in HTML_TYPES:
             chunks = _no_binary(chunks, source.url)
         return chunks, _Plan(source.url, source.charset)
     client = client_response(source)
     if client is not None:
+        if client.client == "aiohttp":
+            raise TypeError("an aiohttp ClientResponse is async: use aiter_items()/aiter_events()")
         check_html(client.content_type, client.url)
         body: Iterator[_MaybeChunk] = client.sync_body(size)
         if client.content_type is None:
@@ -562,11 +565,13 @@ def _async_plan(source: object, size: int) -> tuple[AsyncIterator[Chunk], _Plan]
         return _ano_binary(_apath_chunks(source, size), _path_name(source)), _Plan()
     if isinstance(source, UrlResponse):
         chunks = _aurl_chunks(source)
-        if source.content_type is None:
+        if source.content_type not in HTML_TYPES:
             chunks = _ano_binary(chunks, source.url)
         return chunks, _Plan(source.url, source.charset)
     client = client_response(source)
     if client is not None:
+        if client.client == "requests":
+            raise TypeError("a requests Response is sync: use iter_items()/iter_events(), or httpx/aiohttp here")
         check_html(client.content_type, client.url)
         body: AsyncIterator[Chunk] = client.async_body(size)
         if client.content_type is None:

@@ -6,7 +6,7 @@ WPT readers follow it where they take documents):
 
 * ``str`` is the document's text and ``bytes`` / ``bytearray`` / ``memoryview``
   its bytes. A string is never a path or a URL: ``iter_items("page.html")``
-  parses the ten characters ``page.html``;
+  parses the nine characters ``page.html``;
 * an :class:`os.PathLike` (``pathlib.Path("page.html")``) is a file, opened,
   read and closed; a binary file (MIME Sniffing's binary data bytes in its
   first 512 bytes) is refused with :class:`SourceError`;

@@ -273,6 +273,14 @@ class Parser:
         return None if self._input_kind is str else self._decoder.encoding
 
     @property
+    def awaiting_encoding(self) -> bool:
+        """Whether bytes are (or will be) held back for the encoding decision: not yet decided, not str input.
+
+        The sources' stall rule asks this; see :meth:`commit_encoding`.
+        """
+        return self._input_kind is not str and self._decoder.encoding is None
+
+    @property
     def encoding_confidence(self) -> str | None:
         """``"certain"`` or ``"tentative"``, as the spec names them."""
         return None if self._input_kind is str else self._decoder.confidence

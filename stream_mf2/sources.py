@@ -368,7 +368,7 @@ def iter_events(
     state: list[Parser] = []
 
     def undecided() -> bool:
-        return bool(state) and state[0].encoding is None and state[0]._input_kind is not str
+        return bool(state) and state[0].awaiting_encoding
 
     chunks, plan = _sync_plan(source, chunk_size, stall_timeout, undecided)
     if url is None:

@@ -108,6 +108,11 @@ class UrlResponse:
         """Close the connection."""
         self._resp.close()
 
+    @property
+    def closed(self) -> bool:
+        """Whether the connection is closed (by :meth:`close`, or once the parser has read the body)."""
+        return self._resp.isclosed()
+
     def interrupt(self) -> None:
         """Make a read blocked in another thread return now, by shutting the connection down.
 

@@ -32,6 +32,7 @@ def test_fetch_sends_our_headers_and_parses(server: LocalServer) -> None:
     url = server.base + "/page"
     with fetch(url, headers={"X-Trace": "abc", "Accept-Language": "fr"}, user_agent="my-bot/1.0") as resp:
         items = list(iter_items(resp))
+        assert resp.closed  # read to the end: closed by the parser
     assert items == parse(PAGE, url)["items"] and len(items) == 2
     sent = server.headers_for("/page")
     assert sent["x-trace"] == "abc" and sent["accept-language"] == "fr"
@@ -159,3 +160,33 @@ def test_cli_unknown_encoding_is_a_warning(server: LocalServer, tmp_path: Any) -
     assert r.returncode == 0
     assert b"warning: unknown encoding label 'no-such-charset'" in r.stderr
     assert orjson.loads(r.stdout) == parse(PAGE)
+
+
+@pytest.mark.parametrize("framing", ["chunked", "gzip"])
+async def test_afetch_stall_rule_items_flow_before_the_tail(framing: str) -> None:
+    """A server that pauses after a short head without <meta charset>: the first item still comes out."""
+    from tests.test_sources import STALL_HEAD, STALL_TAIL, stalling_http_server
+
+    with stalling_http_server(STALL_HEAD, STALL_TAIL, hold=20.0) as slow:
+        url = f"{slow.base}/{framing}"
+        items = aiter_items(await afetch(url, timeout=30), stall_timeout=0.2)
+        first = await items.__anext__()
+        tail_was_sent = slow.tail_sent.is_set()
+        slow.release.set()
+        rest = [item async for item in items]
+    assert not tail_was_sent
+    assert [first, *rest] == parse(STALL_HEAD + STALL_TAIL, url)["items"]
+
+
+def test_fetch_stall_rule_and_early_stop(server: LocalServer) -> None:
+    from tests.test_sources import STALL_HEAD, STALL_TAIL, stalling_http_server
+
+    with stalling_http_server(STALL_HEAD, STALL_TAIL, hold=20.0) as slow:
+        resp = fetch(f"{slow.base}/chunked", headers={"X-Check": "1"})
+        items = iter_items(resp, stall_timeout=0.2)
+        assert next(items)["properties"]["name"] == ["Ann"]
+        assert not slow.tail_sent.is_set()
+        assert not resp.closed
+        items.close()  # stopping early closes the response, without waiting for the server
+        assert resp.closed
+        slow.release.set()

@@ -13,7 +13,7 @@ produces output from a half-processed state.
 
 from __future__ import annotations
 
-from typing import IO, Any, Literal, Unpack
+from typing import IO, Any, Literal, Never, Unpack
 
 from stream_mf2._options import ParseOptions, check_options
 from stream_mf2.capture import DEFAULT_MAX_HELD_ITEMS, Capture
@@ -100,7 +100,12 @@ class Parser:
         max_nested_html_chars: int = DEFAULT_MAX_NESTED_HTML_CHARS,
         max_reparse_bytes: int = DEFAULT_MAX_REPARSE_BYTES,
         collect_parse_errors: bool = False,
+        **unknown: Never,
     ) -> None:
+        # ``Never``: a type checker rejects any other keyword; at run time it is named here
+        # with the valid ones, as every other entry point does.
+        if unknown:
+            check_options(unknown, "Parser")
         check_options(
             {
                 "encoding": encoding,

@@ -55,8 +55,8 @@ _LIMIT_FLAGS = (
     ("--max-token-chars", "max_token_chars", "longest unfinished tag, comment or attribute value, in characters"),
     ("--max-depth", "max_depth", "deepest stack of open elements"),
     ("--max-kept-nodes", "max_kept_nodes", "most nodes kept for one item subtree"),
-    ("--max-held-items", "max_held_items", "items held waiting for include targets"),
-    ("--max-nested-html-chars", "max_nested_html_chars", "e-* html nested inside other e-* values, per item"),
+    ("--max-held-items", "max_held_items", "items held waiting for include targets (a recovery: see the Parser docs)"),
+    ("--max-nested-html-chars", "max_nested_html_chars", "e-* html nested inside e-* values, per item (then empty html)"),
     ("--max-reparse-bytes", "max_reparse_bytes", "bytes held for a late <meta charset> re-parse (0: off)"),
 )
 
@@ -83,7 +83,7 @@ def _add_parser_options(p: argparse.ArgumentParser, *, url: bool = True) -> None
         help="ignore root class names that are utility CSS (Tailwind's h-full, h-screen, ...); NAMES "
         "(comma-separated) gives your own list instead",
     )
-    lim = p.add_argument_group("limits (each stops the document with an error naming it)")
+    lim = p.add_argument_group("limits (max-token-chars, max-depth, max-kept-nodes stop with an error naming them; the others are recoveries)")
     for flag, _, what in _LIMIT_FLAGS:
         lim.add_argument(flag, type=int, metavar="N", help=what)
 

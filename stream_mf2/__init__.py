@@ -17,6 +17,7 @@ anything else is a :class:`TypeError`. See :mod:`stream_mf2.sources`.
 * :func:`fetch` / :func:`afetch` — open an ``http(s)://`` URL (headers,
   user agent, timeout, redirects, size limit) as a source for all of the above.
 * :class:`ParseOptions` — every parse option, typed (``**options``).
+* :mod:`stream_mf2.mf2py` — a drop-in for mf2py's ``parse``/``Parser`` (its output shape).
 * :func:`iter_warc` / :func:`aiter_warc` — items from WARC archives, with damaged
   records reported per record.
 """

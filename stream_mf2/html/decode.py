@@ -114,11 +114,24 @@ def lookup_encoding(label: str) -> str | None:
     Encoding Standard (``"UTF-8"``, ``"Shift_JIS"``, ``"windows-1252"``), not in the
     lower-case form webencodings uses internally.
     """
+    found = _LOOKED_UP.get(label)
+    if found is not None:
+        return found
     enc = webencodings.lookup(label)
     if enc is None:
         return None
     name = cast(str, enc.name)
-    return _WHATWG_NAMES.get(name, name)
+    name = _WHATWG_NAMES.get(name, name)
+    # Every document asks for its default and its declared encoding, by the same few
+    # labels: remember the answers (a bounded dict, emptied when full).
+    if len(label) <= 64:
+        if len(_LOOKED_UP) >= 256:
+            _LOOKED_UP.clear()
+        _LOOKED_UP[label] = name
+    return name
+
+
+_LOOKED_UP: dict[str, str] = {}
 
 
 # --------------------------------------------------------------------------- decoders

@@ -24,16 +24,54 @@ anything else is a :class:`TypeError`. See :mod:`stream_mf2.sources`.
 
 from __future__ import annotations
 
-from stream_mf2._http import UrlResponse, afetch, fetch
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from stream_mf2._api import parse
 from stream_mf2._options import ParseOptions
 from stream_mf2._parser import Parser
 from stream_mf2.errors import LimitExceeded, ParserStateError, SourceError, StreamMF2Error
 from stream_mf2.events import DocumentEnd, Event, ItemEvent, MetaItemEvent
 from stream_mf2.reassemble import reassemble
-from stream_mf2.sources import aiter_events, aiter_items, iter_events, iter_items, parse
-from stream_mf2.warc import WarcError, WarcItem, WarcSummary, aiter_warc, iter_warc, iter_warc_parallel
+
+if TYPE_CHECKING:
+    # The I/O front ends are imported on first use (module __getattr__ below):
+    # parse() of text or bytes and Parser need none of asyncio, sockets, http.client or warcio.
+    from stream_mf2._http import UrlResponse, afetch, fetch
+    from stream_mf2.sources import aiter_events, aiter_items, iter_events, iter_items
+    from stream_mf2.warc import WarcError, WarcItem, WarcSummary, aiter_warc, iter_warc, iter_warc_parallel
 
 __version__ = "0.1.0"
+
+# Public name -> the module that defines it, imported when the name is first read.
+_LAZY = {
+    "UrlResponse": "stream_mf2._http",
+    "afetch": "stream_mf2._http",
+    "fetch": "stream_mf2._http",
+    "aiter_events": "stream_mf2.sources",
+    "aiter_items": "stream_mf2.sources",
+    "iter_events": "stream_mf2.sources",
+    "iter_items": "stream_mf2.sources",
+    "WarcError": "stream_mf2.warc",
+    "WarcItem": "stream_mf2.warc",
+    "WarcSummary": "stream_mf2.warc",
+    "aiter_warc": "stream_mf2.warc",
+    "iter_warc": "stream_mf2.warc",
+    "iter_warc_parallel": "stream_mf2.warc",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'stream_mf2' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later reads skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
 
 __all__ = [
     "DocumentEnd",

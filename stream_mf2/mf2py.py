@@ -43,7 +43,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from stream_mf2._http import fetch
-from stream_mf2.sources import parse as _parse
+from stream_mf2._api import parse as _parse
 
 __all__ = ["Parser", "parse"]
 

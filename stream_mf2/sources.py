@@ -67,7 +67,6 @@ import aiofiles
 from stream_mf2._http import UrlResponse
 from stream_mf2._options import ParseOptions, check_options
 from stream_mf2._parser import Parser
-from stream_mf2._parser import parse as _parse_whole
 from stream_mf2._payload import HTML_TYPES
 from stream_mf2._responses import SNIFF_BINARY_BYTES, check_html, client_response, looks_binary
 from stream_mf2.errors import SourceError
@@ -399,27 +398,13 @@ def _events(parser: Parser, chunks: Iterator[_MaybeChunk], chunk_size: int) -> G
             close()  # a file we opened is closed now, also when the caller stops early
 
 
-def parse(doc: object, url: str | None = None, **options: Unpack[ParseOptions]) -> dict[str, Any]:
-    """Parse a whole document: ``{"items": [...], "rels": {...}, "rel-urls": {...}}``.
+def parse_source(doc: object, url: str | None = None, **options: Unpack[ParseOptions]) -> dict[str, Any]:
+    """:func:`stream_mf2.parse` for a source other than ``str``/``bytes``: read it to the end.
 
-    ``doc`` follows the input rule (module docstring): ``str``/``bytes`` are the
-    document, an :class:`os.PathLike` a file, file objects, sockets, HTTP
-    responses (``stream_mf2.parse(stream_mf2.fetch(url))``) and iterables are
-    streams read to the end. With ``metaformats=True`` the result also has
-    ``"meta-item"`` when the document yields one. Built on :class:`Parser`, so it
-    gives exactly what streaming gives.
-
-    Options (keywords, all optional; :class:`stream_mf2.ParseOptions`):
-    ``encoding``, ``default_encoding``, ``detect_utf8``, ``text`` (``"spec"`` or
-    ``"normalized"``), ``lang``, ``metaformats``, ``filter_roots``,
-    ``stream_children``, ``collect_parse_errors``, and the limits
-    ``max_token_chars``, ``max_depth``, ``max_kept_nodes``, ``max_held_items``,
-    ``max_nested_html_chars``, ``max_reparse_bytes`` (see :class:`Parser`). An
-    unknown option is a :class:`TypeError`, a bad value a :class:`ValueError`.
+    ``doc`` follows the input rule (module docstring); see :func:`stream_mf2.parse`
+    for the result and the options.
     """
     check_options(options, "parse")
-    if isinstance(doc, str | bytes | bytearray | memoryview):
-        return _parse_whole(doc if isinstance(doc, str | bytes) else bytes(doc), url, **options)
     events = list(iter_events(doc, url, stall_timeout=None, **options))
     end = events[-1]
     assert isinstance(end, DocumentEnd)

@@ -42,8 +42,8 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from stream_mf2._http import fetch
 from stream_mf2._api import parse as _parse
+from stream_mf2._http import fetch
 
 __all__ = ["Parser", "parse"]
 

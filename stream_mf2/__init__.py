@@ -20,6 +20,7 @@ anything else is a :class:`TypeError`. See :mod:`stream_mf2.sources`.
 * :mod:`stream_mf2.mf2py` — a drop-in for mf2py's ``parse``/``Parser`` (its output shape).
 * :func:`iter_warc` / :func:`aiter_warc` — items from WARC archives, with damaged
   records reported per record.
+* :data:`COMPILED` — ``True`` when the parse path runs the mypyc-compiled build.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from stream_mf2._api import parse
+from stream_mf2._build import COMPILED, build_info
 from stream_mf2._options import ParseOptions
 from stream_mf2._parser import Parser
 from stream_mf2.errors import LimitExceeded, ParserStateError, SourceError, StreamMF2Error
@@ -73,7 +75,14 @@ def __getattr__(name: str) -> Any:
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
 
+
+def _build_info() -> str:
+    """The version and which build runs: pure Python or compiled with mypyc (``--version``)."""
+    return build_info(__version__)
+
+
 __all__ = [
+    "COMPILED",
     "DocumentEnd",
     "Event",
     "ItemEvent",

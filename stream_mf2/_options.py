@@ -32,6 +32,8 @@ option                     default                          meaning
 ``max_held_items``         capture default                  items waiting for include targets
 ``max_nested_html_chars``  1 Mi                             e-* html nested in e-* values
 ``max_reparse_bytes``      1 MiB                            bytes held for a late ``<meta>``
+``tokenizer_fast_path``    ``True``                         ``False``: the tokenizer's state
+                                                            machine alone (same output, slower)
 =========================  ===============================  =====================================
 
 Every limit raises :class:`~stream_mf2.errors.LimitExceeded` naming itself,
@@ -66,13 +68,14 @@ class ParseOptions(TypedDict, total=False):
     max_held_items: int
     max_nested_html_chars: int
     max_reparse_bytes: int
+    tokenizer_fast_path: bool
 
 
 #: The valid option names, in the order of :class:`ParseOptions`.
 OPTION_NAMES: tuple[str, ...] = tuple(ParseOptions.__annotations__)
 
 _TEXT_MODES = ("spec", "normalized")
-_BOOLS = ("detect_utf8", "lang", "metaformats", "collect_parse_errors")
+_BOOLS = ("detect_utf8", "lang", "metaformats", "collect_parse_errors", "tokenizer_fast_path")
 _SETS = ("filter_roots", "stream_children")
 # (name, may it be None, smallest value)
 _LIMITS = (

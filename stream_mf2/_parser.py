@@ -79,6 +79,10 @@ class Parser:
     square of the nesting depth; past it those values keep their text and get an
     empty ``html``, recorded in :attr:`errors`). ``max_reparse_bytes`` (above) is a
     budget, not an error: past it the encoding is kept as described.
+
+    ``tokenizer_fast_path=False`` runs the tokenizer's state machine alone (no
+    whole-tag fast path, no fused leaf calls): the same output, slower; it lets
+    tests check the fast paths in either build.
     """
 
     def __init__(
@@ -100,6 +104,7 @@ class Parser:
         max_nested_html_chars: int = DEFAULT_MAX_NESTED_HTML_CHARS,
         max_reparse_bytes: int = DEFAULT_MAX_REPARSE_BYTES,
         collect_parse_errors: bool = False,
+        tokenizer_fast_path: bool = True,
         **unknown: Never,
     ) -> None:
         # ``Never``: a type checker rejects any other keyword; at run time it is named here
@@ -123,6 +128,7 @@ class Parser:
                 "max_held_items": max_held_items,
                 "max_nested_html_chars": max_nested_html_chars,
                 "max_reparse_bytes": max_reparse_bytes,
+                "tokenizer_fast_path": tokenizer_fast_path,
             },
             "Parser",
         )
@@ -148,6 +154,7 @@ class Parser:
             self._tb_limits["max_depth"] = max_depth
         self._collect_parse_errors = collect_parse_errors
         self._max_token_chars = max_token_chars
+        self._tokenizer_fast_path = tokenizer_fast_path
         self._build()
         self._decoder = Decoder(encoding, default=default_encoding, detect_utf8=detect_utf8, keep_for_change=True)
         # A <meta> past the prescan window may change the encoding (see _feed_text).
@@ -179,7 +186,10 @@ class Parser:
             self._sink.set_nested(self._capture.nested, self._capture.watch_nested)
         self._tree = TreeBuilder(self._sink, **self._tb_limits)
         self._tokenizer = Tokenizer(
-            self._tree, collect_errors=self._collect_parse_errors, max_token_chars=self._max_token_chars
+            self._tree,
+            collect_errors=self._collect_parse_errors,
+            max_token_chars=self._max_token_chars,
+            fast_path=self._tokenizer_fast_path,
         )
         self._tree.set_tokenizer(self._tokenizer)
         self._tree.meta_encoding_hook = self._on_meta_encoding
@@ -208,16 +218,16 @@ class Parser:
         elif self._input_kind is not kind:
             raise TypeError("feed() got both bytes and str in one document; use one kind")
         try:
-            if kind is bytes:
+            if isinstance(data, bytes):  # (exactly bytes or str by now: the same test as kind is bytes)
                 if self._held is not None:
-                    self._hold(data)  # type: ignore[arg-type]
-                self._feed_text(self._decoder.feed(data))  # type: ignore[arg-type]
+                    self._hold(data)
+                self._feed_text(self._decoder.feed(data))
                 if self._held is not None:
                     self._settle_held()
             else:
                 self._held = None
                 self._tokenizer.count_raw = False
-                self._tokenizer.feed(data)  # type: ignore[arg-type]
+                self._tokenizer.feed(data)
         except BaseException:
             self._state = "failed"
             raise

@@ -114,14 +114,10 @@ def _parser_options(ns: argparse.Namespace) -> dict[str, Any]:
 
 
 def _version() -> str:
-    import stream_mf2
+    """``stream-mf2 VERSION (build)``: the build as :mod:`stream_mf2._build` names it."""
+    from stream_mf2 import _build_info
 
-    line = f"{PROG} {stream_mf2.__version__}"
-    compiled = getattr(stream_mf2, "COMPILED", None)
-    if compiled is not None:
-        build = compiled if isinstance(compiled, str) else ("compiled (mypyc)" if compiled else "pure Python")
-        line += f" ({build})"
-    return line
+    return _build_info()
 
 
 # -- stream-mf2 FILE ----------------------------------------------------------------------------
@@ -140,7 +136,7 @@ def _parse_command_parser() -> argparse.ArgumentParser:
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--version", action="version", version=_version())
+    p.add_argument("--version", action="version", version=_version(), help="print the version and build, then exit")
     p.add_argument("source", metavar="FILE|URL|-", help="an HTML file, an http(s):// URL, or - for standard input")
     p.add_argument(
         "--jsonl",

@@ -175,9 +175,8 @@ def _elements(root: Element) -> list[Element]:
 
 
 @pytest.mark.parametrize("long_run", [0, 2, text_module._LONG_RUN])
-def test_text_index_matches_plain_algorithm(long_run: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_text_index_matches_plain_algorithm(long_run: int) -> None:
     # a small long-run bound sends short runs through their equivalents too
-    monkeypatch.setattr(text_module, "_LONG_RUN", long_run)
     rng = random.Random(1000 + long_run)
     for case in range(800):
         root = _spine(rng) if case % 2 else _tree(rng, 0)
@@ -188,7 +187,7 @@ def test_text_index_matches_plain_algorithm(long_run: int, monkeypatch: pytest.M
                 value = normalized_text(element, BASE, replace)
                 assert value == _reference_text(element, replace), (case, element)
                 expected[element, replace] = value
-        index = TextIndex(BASE, "normalized")
+        index = TextIndex(BASE, "normalized", long_run=long_run)
         queries = list(expected)
         order = case % 3
         if order == 1:
@@ -289,14 +288,13 @@ DENSE_UNITS: list[list[str | int]] = [
 @pytest.mark.parametrize("units", [UNITS, DENSE_UNITS], ids=["mixed", "dense"])
 @pytest.mark.parametrize("long_run", [0, 1, text_module._LONG_RUN])
 def test_index_reads_token_ranges_exactly(
-    units: list[list[str | int]], long_run: int, monkeypatch: pytest.MonkeyPatch
+    units: list[list[str | int]], long_run: int
 ) -> None:
     # token lists straight from random units (a <pre> never split), every range of whole units
-    monkeypatch.setattr(text_module, "_LONG_RUN", long_run)
     rng = random.Random(20 + long_run + len(units))
     finish = text_module._finish_normalized
     for _ in range(400):
-        index = text_module._NormalizedIndex()
+        index = text_module._NormalizedIndex(long_run)
         tokens: list[str | int] = []
         bounds = [0]
         for _block in range(rng.randint(1, 3)):  # several walks, each indexed on its own

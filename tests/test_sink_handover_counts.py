@@ -22,10 +22,15 @@ from stream_mf2.html._testing_tree import build, context_element
 from stream_mf2.html.dom import Element, Node
 from stream_mf2.html.sink import BoundedSink
 from tests import chunking
+from tests.builds import pure_only
 from tests.test_bounded_sink import KEEPS, _tag_soup
 from tests.test_tree_conformance import CASES
 
 _OPEN_INSIDE = bs._OPEN | bs._INSIDE
+
+
+# White-box: a subclass reading the sink's private count (see tests/builds.py).
+pytestmark = pure_only
 
 
 class CheckedSink(BoundedSink):

@@ -351,16 +351,15 @@ def test_cdata_section_only_when_sink_allows() -> None:
     assert sink.merged() == [("comment", "[CDATA[a<b]]")]
 
 
-def test_fast_path_agrees_with_state_machine(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fast_path_agrees_with_state_machine() -> None:
     doc = (
         "<!DOCTYPE html><DIV Class='a' id=b data-X=\"C\" hidden><IMG src=x.png alt=\"\"/>"
         "<a href=/x/ title='t'>t</a></Div><br/><input value=a/b><p\tclass=\nx>y</p \n>"
     )
     whole = tokenize_for_test([doc])
     assert whole == tokenize_for_test(list(doc))
-    monkeypatch.setattr(Tokenizer, "_fast_path", False)
-    assert whole == tokenize_for_test([doc])
-    assert whole == tokenize_for_test(list(doc))
+    assert whole == tokenize_for_test([doc], fast_path=False)
+    assert whole == tokenize_for_test(list(doc), fast_path=False)
     assert whole[0][1] == ["StartTag", "div", {"class": "a", "id": "b", "data-x": "C", "hidden": ""}]
     assert ["StartTag", "input", {"value": "a/b"}] in whole[0]
     assert whole[1] == []
@@ -390,7 +389,7 @@ _FAST_PATH_SHAPES = [
 
 @pytest.mark.parametrize("collect_errors", [False, True], ids=["no-errors", "errors"])
 def test_fast_paths_agree_with_state_machine_on_edge_shapes(
-    collect_errors: bool, monkeypatch: pytest.MonkeyPatch
+    collect_errors: bool,
 ) -> None:
     switches = ("script", "style", "title")
     doc = "".join(_FAST_PATH_SHAPES) + "".join(f"</{name}>" for name in switches)
@@ -398,9 +397,7 @@ def test_fast_paths_agree_with_state_machine_on_edge_shapes(
         fast = {}
         for label, chunks in chunkings(shape):
             fast[label] = run(chunks, TREE_SWITCHES, collect_errors=collect_errors)
-        monkeypatch.setattr(Tokenizer, "_fast_path", False)
-        slow_sink, slow_tok = run([shape], TREE_SWITCHES, collect_errors=collect_errors)
-        monkeypatch.setattr(Tokenizer, "_fast_path", True)
+        slow_sink, slow_tok = run([shape], TREE_SWITCHES, collect_errors=collect_errors, fast_path=False)
         for label, (sink, tok) in fast.items():
             assert sink.merged() == slow_sink.merged(), (shape, label)
             assert tok.errors == slow_tok.errors, (shape, label)
@@ -427,11 +424,7 @@ def test_any_split_gives_the_same_tokens(parts: list[str], rnd: Any) -> None:
     for state in ("Data state", "RCDATA state", "Script data state"):
         expected = tokenize_for_test([doc], state, "script")
         assert tokenize_for_test(chunks, state, "script") == expected
-        try:
-            Tokenizer._fast_path = False
-            assert tokenize_for_test(chunks, state, "script") == expected
-        finally:
-            Tokenizer._fast_path = True
+        assert tokenize_for_test(chunks, state, "script", fast_path=False) == expected
 
 
 @settings(max_examples=100, deadline=None)
@@ -496,8 +489,7 @@ def _html5lib_tokens(text: str) -> list[tuple[Any, ...]]:
 
 @pytest.mark.parametrize("fast_path", [True, False], ids=["fast-path", "state-machine-only"])
 @pytest.mark.parametrize("path", _PAGES, ids=[p.name for p in _PAGES])
-def test_same_tokens_as_html5lib_on_fixture_pages(path: Path, fast_path: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(Tokenizer, "_fast_path", fast_path)
+def test_same_tokens_as_html5lib_on_fixture_pages(path: Path, fast_path: bool) -> None:
     pytest.importorskip("html5lib")
     raw = path.read_bytes()
     try:
@@ -506,5 +498,5 @@ def test_same_tokens_as_html5lib_on_fixture_pages(path: Path, fast_path: bool, m
         text = raw.decode("windows-1252", errors="replace")
     expected = _html5lib_tokens(text)
     for size in (len(text) or 1, 997, 61):
-        sink, _ = run([text[i : i + size] for i in range(0, len(text), size)], _SWITCH)
+        sink, _ = run([text[i : i + size] for i in range(0, len(text), size)], _SWITCH, fast_path=fast_path)
         assert sink.merged() == expected, f"chunk size {size}"

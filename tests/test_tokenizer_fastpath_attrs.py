@@ -27,8 +27,7 @@ DOCS = [
 
 def _tokens(doc: str, fast: bool) -> tuple[list[tuple[object, ...]], list[tuple[str, int, int]]]:
     sink = RecordingSink()
-    tok = Tokenizer(sink, collect_errors=True)
-    tok._fast_path = fast
+    tok = Tokenizer(sink, collect_errors=True, fast_path=fast)
     sink.tokenizer = tok
     tok.feed(doc)
     tok.close()

@@ -59,6 +59,7 @@ def tokenize_for_test(
     last_start_tag: str | None = None,
     *,
     collect_errors: bool = True,
+    fast_path: bool = True,
 ) -> tuple[list[list[Any]], list[dict[str, Any]]]:
     """Tokenize ``chunks`` (fed one after the other) and return ``(tokens, errors)``.
 
@@ -75,10 +76,11 @@ def tokenize_for_test(
     ``["Character", data]`` (adjacent runs merged), ``["Comment", data]`` and
     ``["DOCTYPE", name, public_id, system_id, correctness]``. ``errors`` are
     dicts ``{"code": str, "line": int, "col": int}`` in the order they were
-    found (empty unless ``collect_errors``).
+    found (empty unless ``collect_errors``). ``fast_path=False`` runs the
+    tokenizer's state machine alone (see :class:`Tokenizer`).
     """
     sink = TokenListSink()
-    tok = Tokenizer(sink, collect_errors=collect_errors)
+    tok = Tokenizer(sink, collect_errors=collect_errors, fast_path=fast_path)
     tok.switch_to(initial_state)
     tok.last_start_tag = last_start_tag
     for chunk in chunks:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from stream_mf2.html import dom
 from stream_mf2.html.dom import HTML_NS, Element, Node, ParentNode, Text
@@ -169,7 +169,7 @@ class SerializerOptions:
         if self.quote_char not in ('"', "'"):
             raise ValueError(f"quote_char must be '\"' or \"'\", not {self.quote_char!r}")
 
-    def with_(self, **changes: object) -> SerializerOptions:
+    def with_(self, **changes: Any) -> SerializerOptions:
         """A copy with some options changed.
 
         As in html5lib, choosing a ``quote_char`` explicitly turns
@@ -177,7 +177,8 @@ class SerializerOptions:
         """
         if "quote_char" in changes and "use_best_quote_char" not in changes:
             changes["use_best_quote_char"] = False
-        return replace(self, **changes)  # type: ignore[arg-type]
+        # (each value is checked by the constructor replace() calls)
+        return replace(self, **changes)
 
 
 #: The WHATWG HTML fragment serialisation algorithm (``innerHTML``).
@@ -509,7 +510,8 @@ def serialize_tokens(
         omitted_end: str | None = None
         kind = type(tok)
         if kind is Characters:
-            data = tok.data  # type: ignore[union-attr]
+            assert type(tok) is Characters
+            data = tok.data
             parent = stack[-1] if stack else None
             if parent is not None and parent[0] == HTML_NS and parent[1] in raw_text and not o.escape_rcdata:
                 out.append(data)
@@ -544,7 +546,8 @@ def serialize_tokens(
             else:
                 out.append(f"</{tok.name}>")
         elif kind is Comment:
-            out.append(f"<!--{tok.data}-->")  # type: ignore[union-attr]
+            assert type(tok) is Comment
+            out.append(f"<!--{tok.data}-->")
         else:
             assert type(tok) is Doctype
             out.append(_doctype(tok, o.doctype_ids))
@@ -598,18 +601,17 @@ def dom_tokens(nodes: Iterable[Node]) -> Iterator[Token]:
                 el = open_elements.pop()
                 yield EndTag(el.name, el.namespace)
             continue
-        t = type(node)
-        if t is Text:
-            yield Characters(node.data)  # type: ignore[attr-defined]
+        if type(node) is Text:
+            yield Characters(node.data)
         elif isinstance(node, Element):
             yield StartTag(node.name, tuple(node.attrs.items()), node.namespace)
             if not _serializes_as_void(node):
                 open_elements.append(node)
                 stack.append(iter(_content(node)))
-        elif t is dom.Comment:
-            yield Comment(node.data)  # type: ignore[attr-defined]
-        elif t is dom.Doctype:
-            yield Doctype(node.name, node.public_id, node.system_id)  # type: ignore[attr-defined]
+        elif type(node) is dom.Comment:
+            yield Comment(node.data)
+        elif type(node) is dom.Doctype:
+            yield Doctype(node.name, node.public_id, node.system_id)
 
 
 def serialize_children(node: ParentNode, options: SerializerOptions = WHATWG_OPTIONS) -> str:

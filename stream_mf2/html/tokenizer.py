@@ -436,7 +436,8 @@ def _cache_name(raw: str) -> str:
 
 # Input preprocessing errors (13.2.3.5).
 _PREPROCESS_ERRORS = re.compile(
-    "[\x01-\x08\x0b\x0e-\x1f\x7f-\x9f\ufdd0-\ufdef\ufffe\uffff\ud800-\udfff"
+    # Surrogates as a regex escape, not a literal: compiled modules cannot hold surrogates in literals.
+    "[\x01-\x08\x0b\x0e-\x1f\x7f-\x9f\ufdd0-\ufdef\ufffe\uffff\\ud800-\\udfff"
     + "".join(chr(p * 0x10000 + 0xFFFE) + chr(p * 0x10000 + 0xFFFF) for p in range(1, 17))
     + "]"
 )
@@ -472,16 +473,14 @@ class Tokenizer:
 
     ``sink`` receives the tokens (:class:`TokenSink`). ``collect_errors`` turns on
     parse-error recording in :attr:`errors`. ``max_token_chars`` caps the input
-    span of one unfinished token (see the module docstring).
+    span of one unfinished token (see the module docstring). ``fast_path=False``
+    sends every tag through the state machine (no whole-tag regex, no re-reading
+    of a tag cut off by a chunk end), so tests can check both paths against the
+    conformance suites; the tokens are the same either way.
 
     The tree builder steers the tokenizer with :meth:`switch_to` and
     :attr:`last_start_tag`, also from inside a ``start_tag`` callback.
     """
-
-    #: Internal switch for tests: ``False`` sends every tag through the state
-    #: machine (no whole-tag regex, no re-reading of a tag cut off by a chunk end),
-    #: so both paths can be checked against the conformance suite.
-    _fast_path: bool = True
 
     def __init__(
         self,
@@ -489,10 +488,12 @@ class Tokenizer:
         *,
         collect_errors: bool = False,
         max_token_chars: int = DEFAULT_MAX_TOKEN_CHARS,
+        fast_path: bool = True,
     ) -> None:
         if max_token_chars < 1:
             raise ValueError("max_token_chars must be positive")
         self.sink = sink
+        self._fast_path = fast_path
         # A sink's optional fused "start tag, text, end tag" call (see TokenSink).
         self._start_text_end: Callable[[str, dict[str, str], bool, str, str], bool] | None = getattr(
             sink, "start_text_end", None
@@ -1338,10 +1339,11 @@ class Tokenizer:
         pos = self._pos
         text = self._text
         fast = self._fast_path
-        if fast and self.last_start_tag is not None:
-            find_end = _text_end_finder(self.last_start_tag, lt_state == SCRIPT_LT)
+        last_start_tag = self.last_start_tag
+        if fast and last_start_tag is not None:
+            find_end = _text_end_finder(last_start_tag, lt_state == SCRIPT_LT)
             if find_end is not None:
-                return self._rawtext_fast(find_end, lt_state)
+                return self._rawtext_fast(find_end, lt_state, last_start_tag)
         while True:
             j = buf.find("<", pos)
             k = buf.find("\0", pos, j if j >= 0 else len(buf))
@@ -1369,7 +1371,7 @@ class Tokenizer:
             self._state = lt_state
             return True
 
-    def _rawtext_fast(self, find_end: _Search, lt_state: int) -> bool:
+    def _rawtext_fast(self, find_end: _Search, lt_state: int, end_name: str) -> bool:
         """RAWTEXT or script data, jumping from one place that matters to the next.
 
         Only ``</`` followed by the last start tag's name, ``<!--`` in script data
@@ -1419,7 +1421,7 @@ class Tokenizer:
                     self._state = DATA
                     if text:
                         self._flush_text()
-                    self.sink.end_tag(self.last_start_tag)  # type: ignore[arg-type]
+                    self.sink.end_tag(end_name)
                     return True
                 if c not in _END_TAG_NAME_END:
                     # A longer name, or something else after it: text.

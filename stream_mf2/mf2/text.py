@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Iterator
+from typing import TypeGuard, cast
 
 from stream_mf2.html.dom import Element, Node, ParentNode, Text
 
@@ -153,7 +154,7 @@ def _finish_normalized(tokens: list[str | int]) -> str:
     return "".join(parts)
 
 
-def _is_newlines(token: str | int) -> bool:
+def _is_newlines(token: str | int) -> TypeGuard[str]:
     return type(token) is str and token != "" and token.strip("\n") == ""
 
 
@@ -185,19 +186,17 @@ def _compress_blank(run: list[str | int]) -> list[str | int]:
                 continue
             if len(out) >= 2 and out[-1] == " " and out[-2] == " ":
                 continue
-        elif _is_newlines(token) and out and _is_newlines(out[-1]):
-            out[-1] = out[-1] + token  # type: ignore[operator]
-            token = out.pop()
-        if (
-            _is_newlines(token)
-            and len(out) >= 3
-            and out[-1] == _P_BEFORE
-            and _is_newlines(out[-2])
-            and type(out[-3]) is int
-        ):
-            out.pop()
-            out[-1] = out[-1] + token + "\n"  # type: ignore[operator]
-            continue
+        elif _is_newlines(token) and out:
+            last = out[-1]
+            if _is_newlines(last):
+                out.pop()
+                token = last + token
+        if _is_newlines(token) and len(out) >= 3 and out[-1] == _P_BEFORE and type(out[-3]) is int:
+            newlines = out[-2]
+            if _is_newlines(newlines):
+                out.pop()
+                out[-1] = newlines + token + "\n"
+                continue
         out.append(token)
     return out
 
@@ -292,7 +291,8 @@ class _NormalizedIndex:
     ``nonblank_counts[i]``: the number of non-blank tokens (see :func:`_blank_edge`)
     before position ``i``; ``nonblank``: their positions. ``special``: in order,
     the positions where reading must not go token by token: the start of every
-    unit and of every run longer than ``_LONG_RUN``.
+    unit and of every run longer than ``long_run`` (:data:`_LONG_RUN`; tests set
+    it lower to send short runs through their equivalents too).
     ``runs``: a long run's start -> its equivalent and the stop after it.
     ``chains``: a unit's start -> ``[last, newlines, pending, own]``: the start of
     the last unit of its chain; a running sum over the token list of the line
@@ -301,9 +301,10 @@ class _NormalizedIndex:
     start; and the line breaks of its own text.
     """
 
-    __slots__ = ("chains", "newlines", "nonblank", "nonblank_counts", "runs", "special")
+    __slots__ = ("chains", "long_run", "newlines", "nonblank", "nonblank_counts", "runs", "special")
 
-    def __init__(self) -> None:
+    def __init__(self, long_run: int = _LONG_RUN) -> None:
+        self.long_run = long_run
         self.nonblank_counts = [0]
         self.nonblank: list[int] = []
         self.special: list[int] = []
@@ -318,6 +319,7 @@ class _NormalizedIndex:
         nonblank, nonblank_counts = self.nonblank, self.nonblank_counts
         count = nonblank_counts[-1]
         special = self.special
+        long_run = self.long_run
         chain: list[int] = []
         run_start = -1
         after: bool | None = None  # is the last stop a <pre> unit (None: no stop yet)
@@ -341,7 +343,7 @@ class _NormalizedIndex:
                         run_start = i
                     continue
                 nonblank_counts.append(count)
-                if not chain and (run_start < 0 or i - run_start <= _LONG_RUN):
+                if not chain and (run_start < 0 or i - run_start <= long_run):
                     # the common case: a text stop after no run or a short one, no chain open
                     run_start = -1
                     after = False
@@ -369,11 +371,11 @@ class _NormalizedIndex:
                         unit_newlines = text.count("\n")
             newlines = pending = 0
             if run_start >= 0:
-                long_run = i - run_start > _LONG_RUN
-                if after is not None and (long_run or (unit and after)):
+                is_long = i - run_start > long_run
+                if after is not None and (is_long or (unit and after)):
                     equivalent, newlines = _run_equivalent(tokens[run_start:i])
                     pending = int(bool(equivalent) and equivalent[-1] == _P_BEFORE)
-                    if long_run:
+                    if is_long:
                         self.runs[run_start] = (equivalent, i)
                         special.append(run_start)
                 run_start = -1
@@ -491,11 +493,12 @@ class TextIndex:
     functions when queried directly.
     """
 
-    __slots__ = ("_base", "_mode", "_normalized", "_variants")
+    __slots__ = ("_base", "_long_run", "_mode", "_normalized", "_variants")
 
-    def __init__(self, base: str | None, mode: str) -> None:
+    def __init__(self, base: str | None, mode: str, *, long_run: int = _LONG_RUN) -> None:
         self._base = base
         self._mode = mode
+        self._long_run = long_run  # see _NormalizedIndex
         # (replace_images, raw) -> (pieces, element -> (start, end))
         self._variants: dict[tuple[bool, bool], tuple[list[str | int], dict[ParentNode, tuple[int, int]]]] = {}
         # the normalised variants' token lists, per replace_images, indexed
@@ -514,7 +517,7 @@ class TextIndex:
             core = index.core(pieces, *span)
             return "" if core is None else _finish_normalized(index.read(pieces, *core))
         pieces, span = self._span(element, replace_images, True)
-        return "".join(pieces[span[0] : span[1]]).strip(ASCII_WS)  # type: ignore[arg-type]
+        return "".join(_raw_text_pieces(pieces)[span[0] : span[1]]).strip(ASCII_WS)
 
     def inner_text(self, element: Element) -> str:
         """``trim(raw_text(element, None, False))``: the value-class pattern's text."""
@@ -522,7 +525,7 @@ class TextIndex:
         if len(children) == 1 and type(children[0]) is Text:
             return children[0].data.strip(ASCII_WS)
         pieces, span = self._span(element, False, True)
-        return "".join(pieces[span[0] : span[1]]).strip(ASCII_WS)  # type: ignore[arg-type]
+        return "".join(_raw_text_pieces(pieces)[span[0] : span[1]]).strip(ASCII_WS)
 
     def recorder(self, element: Element) -> tuple[list[str | int], dict[ParentNode, tuple[int, int]]] | None:
         """Where a walk of ``element`` that is about to happen anyway may record its
@@ -549,7 +552,7 @@ class TextIndex:
         if variant is None:
             variant = self._variants[key] = ([], {})
             if not raw:
-                self._normalized[replace_images] = _NormalizedIndex()
+                self._normalized[replace_images] = _NormalizedIndex(self._long_run)
         pieces, spans = variant
         span = spans.get(element)
         if span is None:
@@ -561,6 +564,12 @@ class TextIndex:
                 index.add(pieces)
             span = spans[element]
         return pieces, span
+
+
+def _raw_text_pieces(pieces: list[str | int]) -> list[str]:
+    """The pieces of a raw variant, typed as what they are: :func:`_raw_pieces`
+    appends only strings (``int`` tokens belong to the normalised variants)."""
+    return cast("list[str]", pieces)
 
 
 def _raw_pieces(
@@ -631,13 +640,13 @@ def _normalized_pieces(
         node = stack.pop()
         kind = type(node)
         if kind is tuple:
-            element, start = node  # type: ignore[misc]
+            element, start = cast("tuple[ParentNode, int]", node)  # the exact type was tested
             spans[element] = (start, len(tokens))
-            if element is not root and element.name == "p":  # type: ignore[union-attr]
+            if element is not root and type(element) is Element and element.name == "p":
                 tokens.extend((_P_AFTER, "\n"))
             continue
         if kind is Text:
-            value = _SPACE_RUN.sub(" ", _NEWLINES.sub(" ", node.data))  # type: ignore[union-attr]
+            value = _SPACE_RUN.sub(" ", _NEWLINES.sub(" ", cast(Text, node).data))  # the exact type was tested
             if value:
                 tokens.append(value)
             continue

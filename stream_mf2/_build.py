@@ -1,0 +1,75 @@
+"""Which build is running: the pure-Python source or the same source compiled with mypyc.
+
+:data:`COMPILED_MODULES` is the one list of modules the compiled build compiles
+(``setup.py`` reads it without importing the package). It holds every module on
+the parse path; the I/O, CLI, async, WARC, JSON and test-format modules stay pure
+Python (they import optional or heavy third-party modules, or gain nothing from
+compilation). ``ARCHITECTURE.md`` explains the choice.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+from pathlib import Path
+
+#: Modules compiled by ``STREAM_MF2_COMPILE=1 pip install .``, as dotted names.
+COMPILED_MODULES: tuple[str, ...] = (
+    "stream_mf2.errors",
+    "stream_mf2.events",
+    "stream_mf2.reassemble",
+    "stream_mf2._parser",
+    "stream_mf2.capture",
+    "stream_mf2.html.charrefs",
+    "stream_mf2.html.decode",
+    "stream_mf2.html.dom",
+    "stream_mf2.html.serialize",
+    "stream_mf2.html.sink",
+    "stream_mf2.html._bounded_sink",
+    "stream_mf2.html._tb_tables",
+    "stream_mf2.html.tokenizer",
+    "stream_mf2.html.treebuilder",
+    "stream_mf2.mf2",
+    "stream_mf2.mf2.backcompat",
+    "stream_mf2.mf2.backcompat_data",
+    "stream_mf2.mf2.classes",
+    "stream_mf2.mf2.context",
+    "stream_mf2.mf2.dates",
+    "stream_mf2.mf2.document",
+    "stream_mf2.mf2.implied",
+    "stream_mf2.mf2.include",
+    "stream_mf2.mf2.items",
+    "stream_mf2.mf2.metaformats",
+    "stream_mf2.mf2.options",
+    "stream_mf2.mf2.properties",
+    "stream_mf2.mf2.rels",
+    "stream_mf2.mf2.text",
+    "stream_mf2.mf2.urls",
+    "stream_mf2.mf2.vcp",
+)
+
+
+def is_extension_module(name: str) -> bool:
+    """Whether the module ``name`` would load from a compiled extension file (it is not imported)."""
+    spec = importlib.util.find_spec(name)
+    origin = spec.origin if spec is not None else None
+    return origin is not None and origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+
+
+#: ``True`` when the parse path runs compiled code (the tokenizer is the witness).
+COMPILED: bool = is_extension_module("stream_mf2.html.tokenizer")
+
+
+#: Written by the build when ``STREAM_MF2_COMPILE=1`` was set but compiling failed.
+_FAILURE_NOTE = Path(__file__).with_name("_compile_failed.txt")
+
+
+def build_info(version: str) -> str:
+    """One line for ``--version``: the version and which build runs (and why, if a compile failed)."""
+    if COMPILED:
+        return f"stream-mf2 {version} (compiled with mypyc)"
+    try:
+        failure = " ".join(_FAILURE_NOTE.read_text(encoding="utf-8").split())
+    except OSError:
+        return f"stream-mf2 {version} (pure Python)"
+    return f"stream-mf2 {version} (pure Python; the requested compile failed: {failure[:300]})"

@@ -26,6 +26,9 @@ Sections (each can be left out with ``--skip``):
 ``warc``
     :mod:`bench.warc_bench`: MB/s and records/s reading a generated archive,
     ``.warc.gz`` and ``.warc``, with 1 and 2 worker processes.
+``wpt``
+    :mod:`bench.wpt_bench`: time a 10-block Website Parse Template adds to a
+    parse, and a repeatable-block stream (peak RSS, time to first match).
 
 Everything goes to one JSON file, ``bench/results/<UTC timestamp>.json``, with
 the machine description; the tables printed at the end are
@@ -42,7 +45,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from bench import fixed_cost, memory, report, warc_bench
+from bench import fixed_cost, memory, report, warc_bench, wpt_bench
 from bench.peers import all_runners, peer_runners
 from bench.run import (
     FIXTURES,
@@ -57,7 +60,7 @@ from bench.run import (
 )
 from bench.streams import DEFAULT_CHUNK, SHAPES, format_size, parse_size
 
-SECTIONS = ("throughput", "fixed", "memory", "warc")
+SECTIONS = ("throughput", "fixed", "memory", "warc", "wpt")
 FULL_SIZES = "1MB,10MB,100MB,1GB"
 QUICK_SIZES = "1MB"
 # Memory-run rows: (shape, parser). stream_children only changes anything for a
@@ -260,9 +263,13 @@ def main(argv: list[str] | None = None, *, out: Callable[[str], None] = print) -
     if "warc" not in args.skip:
         log("warc")
         doc["warc"] = warc_bench.measure(warc_size, warc_workers, args.warc_timeout, log=log)
+    if "wpt" not in args.skip:
+        doc["wpt"] = wpt_bench.measure(args.quick, log, fixtures=args.fixtures)
     doc["finished_utc"] = dt.datetime.now(dt.UTC).isoformat()
 
     path = write_results(doc, args.json, started)
     out(report.render([doc]))
+    if "wpt" in doc:
+        out("\n" + wpt_bench.table(doc["wpt"]))
     out(f"\nResults written to {path}")
     return 0

@@ -34,6 +34,10 @@ option                     default                          meaning
 ``max_reparse_bytes``      1 MiB                            bytes held for a late ``<meta>``
 ``tokenizer_fast_path``    ``True``                         ``False``: the tokenizer's state
                                                             machine alone (same output, slower)
+``wpt``                    ``None``                         a Website Parse Template (or one of
+                                                            its templates) matched in the same
+                                                            pass (:mod:`stream_mf2.wpt`)
+``max_pattern_chars``      ``None`` (WPT default)           window of ``ow:pattern`` blocks
 =========================  ===============================  =====================================
 
 Every limit raises :class:`~stream_mf2.errors.LimitExceeded` naming itself,
@@ -45,7 +49,10 @@ documented recoveries. The sources add their own keywords (``chunk_size``,
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Literal, TypedDict
+from typing import TYPE_CHECKING, Literal, TypedDict
+
+if TYPE_CHECKING:  # the WPT package is imported only by those who use it
+    from stream_mf2.wpt import Template, Wpt
 
 __all__ = ["OPTION_NAMES", "ParseOptions", "check_options"]
 
@@ -69,6 +76,8 @@ class ParseOptions(TypedDict, total=False):
     max_nested_html_chars: int
     max_reparse_bytes: int
     tokenizer_fast_path: bool
+    wpt: Wpt | Template | None
+    max_pattern_chars: int | None
 
 
 #: The valid option names, in the order of :class:`ParseOptions`.
@@ -85,6 +94,7 @@ _LIMITS = (
     ("max_held_items", False, 0),
     ("max_nested_html_chars", False, 0),
     ("max_reparse_bytes", False, 0),
+    ("max_pattern_chars", True, 1),
 )
 
 

@@ -13,7 +13,7 @@ produces output from a half-processed state.
 
 from __future__ import annotations
 
-from typing import IO, Any, Literal, Never, Unpack
+from typing import IO, TYPE_CHECKING, Any, Literal, Never, Unpack
 
 from stream_mf2._options import ParseOptions, check_options
 from stream_mf2.capture import DEFAULT_MAX_HELD_ITEMS, Capture
@@ -26,6 +26,10 @@ from stream_mf2.html.treebuilder import TreeBuilder
 from stream_mf2.mf2 import Mf2Context, Options
 from stream_mf2.mf2.options import DEFAULT_MAX_NESTED_HTML_CHARS
 from stream_mf2.reassemble import reassemble
+
+if TYPE_CHECKING:
+    from stream_mf2.wpt import Template, Wpt
+    from stream_mf2.wpt._match import WptConsumer
 
 __all__ = ["Parser", "parse"]
 
@@ -83,6 +87,13 @@ class Parser:
     ``tokenizer_fast_path=False`` runs the tokenizer's state machine alone (no
     whole-tag fast path, no fused leaf calls): the same output, slower; it lets
     tests check the fast paths in either build.
+
+    ``wpt``: a Website Parse Template (:func:`stream_mf2.wpt.load`) or one of its
+    templates; the page's block matches come as
+    :class:`~stream_mf2.wpt.WptMatchEvent` from the same parse (see
+    :mod:`stream_mf2.wpt`). A whole WPT applies the templates chosen by ``url``
+    (every template when ``url`` is ``None``). ``max_pattern_chars`` bounds the
+    window of ``ow:pattern`` blocks over the page source.
     """
 
     def __init__(
@@ -105,6 +116,8 @@ class Parser:
         max_reparse_bytes: int = DEFAULT_MAX_REPARSE_BYTES,
         collect_parse_errors: bool = False,
         tokenizer_fast_path: bool = True,
+        wpt: Wpt | Template | None = None,
+        max_pattern_chars: int | None = None,
         **unknown: Never,
     ) -> None:
         # ``Never``: a type checker rejects any other keyword; at run time it is named here
@@ -129,6 +142,7 @@ class Parser:
                 "max_nested_html_chars": max_nested_html_chars,
                 "max_reparse_bytes": max_reparse_bytes,
                 "tokenizer_fast_path": tokenizer_fast_path,
+                "max_pattern_chars": max_pattern_chars,
             },
             "Parser",
         )
@@ -155,6 +169,10 @@ class Parser:
         self._collect_parse_errors = collect_parse_errors
         self._max_token_chars = max_token_chars
         self._tokenizer_fast_path = tokenizer_fast_path
+        self._wpt_spec = wpt
+        self._max_pattern_chars = max_pattern_chars
+        self._wpt: WptConsumer | None = None
+        self._wpt_events: list[Event] = []
         self._build()
         self._decoder = Decoder(encoding, default=default_encoding, detect_utf8=detect_utf8, keep_for_change=True)
         # A <meta> past the prescan window may change the encoding (see _feed_text).
@@ -181,7 +199,10 @@ class Parser:
         """Make the stages after the decoder (again, for a re-parse)."""
         self._ctx = Mf2Context(self.url, self._options)
         self._capture = Capture(self._ctx, max_held_items=self._max_held_items, stream_children=self._stream_children)
-        self._sink = BoundedSink(self._capture.keep, self._capture.complete, **self._sink_limits)
+        if self._wpt_spec is None:
+            self._sink = BoundedSink(self._capture.keep, self._capture.complete, **self._sink_limits)
+        else:
+            self._build_wpt()
         if self._stream_children:
             self._sink.set_nested(self._capture.nested, self._capture.watch_nested)
         self._tree = TreeBuilder(self._sink, **self._tb_limits)
@@ -193,6 +214,26 @@ class Parser:
         )
         self._tree.set_tokenizer(self._tokenizer)
         self._tree.meta_encoding_hook = self._on_meta_encoding
+
+    def _build_wpt(self) -> None:
+        """The WPT consumer beside capture, on a sink that reports placements (see :mod:`stream_mf2.wpt`)."""
+        from stream_mf2._consumers import FanOut
+        from stream_mf2.html._observed_sink import ObservedSink
+        from stream_mf2.wpt._match import WptConsumer
+        from stream_mf2.wpt.apply import pages_for
+
+        assert self._wpt_spec is not None
+        self._wpt_events = []
+        pages, notes = pages_for(self._wpt_spec, self.url)
+        self._wpt_notes = notes
+        limits = {} if self._max_pattern_chars is None else {"max_pattern_chars": self._max_pattern_chars}
+        # Element matches are token-positioned like items: they join the capture's events.
+        self._wpt = WptConsumer(pages, self._emit_event, self._wpt_events.append, **limits)
+        fan = FanOut((self._capture.complete, self._wpt.complete))
+        self._sink = ObservedSink(self._capture.keep, fan.complete, self._wpt, **self._sink_limits)
+
+    def _emit_event(self, event: Event) -> None:
+        self._capture.events.append(event)
 
     # -- feeding --------------------------------------------------------------
     def feed(self, data: bytes | str) -> list[Item]:
@@ -227,6 +268,8 @@ class Parser:
             else:
                 self._held = None
                 self._tokenizer.count_raw = False
+                if self._wpt is not None and self._wpt.wants_source:
+                    self._wpt.source(data)
                 self._tokenizer.feed(data)
         except BaseException:
             self._state = "failed"
@@ -241,6 +284,9 @@ class Parser:
                 self._feed_text(self._decoder.close())
             self._tokenizer.close()
             self._capture.finish()
+            if self._wpt is not None:
+                self._wpt.finish()
+                self._held = None  # nothing is held any more: the WPT events go out now
         except BaseException:
             self._state = "failed"
             raise
@@ -305,6 +351,9 @@ class Parser:
         """Recoveries that changed the output (e.g. unresolved include targets), and parse errors if collected."""
         out = list(self._capture.notes)
         out.extend(self._encoding_notes)
+        if self._wpt is not None:
+            out.extend(self._wpt_notes)
+            out.extend(self._wpt.errors)
         for code, line, col in getattr(self._tokenizer, "errors", None) or ():
             out.append(f"{line}:{col}: {code}")
         return out
@@ -329,6 +378,8 @@ class Parser:
         """
         tokenizer = self._tokenizer
         if text:
+            if self._wpt is not None and self._wpt.wants_source:
+                self._wpt.source(text)
             tokenizer.feed(text)
         while tokenizer.suspended:
             encoding = self._meta_encoding
@@ -490,10 +541,14 @@ class Parser:
 
     def _take(self) -> list[Event]:
         events = self._capture.events
-        if not events:
-            return []
-        self._produced = True
-        self._capture.events = []
+        if events:
+            self._produced = True
+            self._capture.events = []
+        # Page-source pattern matches wait while a re-parse is possible (they never count
+        # as output that prevents one: their timing, unlike items', depends on the window).
+        if self._wpt_events and self._held is None:
+            events = events + self._wpt_events if events else list(self._wpt_events)
+            self._wpt_events.clear()
         return events
 
 
@@ -535,4 +590,8 @@ def parse(
     result: dict[str, Any] = {"items": items, "rels": parser.rels, "rel-urls": parser.rel_urls}
     if parser.meta_item is not None:
         result["meta-item"] = parser.meta_item
+    if options.get("wpt") is not None:
+        from stream_mf2.wpt.events import collect_pages
+
+        result["wpt"] = collect_pages(events)
     return result

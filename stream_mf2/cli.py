@@ -7,6 +7,8 @@
     stream-mf2 tokens FILE                   tokenizer output, html5lib-tests format
     stream-mf2 tree FILE                     tree-construction dump, html5lib-tests format
     stream-mf2 conformance [PATH]            pass counts on the official microformats suites
+    stream-mf2 wpt TEMPLATE.xml INPUT...     Website Parse Template blocks, JSON Lines
+    stream-mf2 xpath PAGE [--id X] [--text T]  full XPaths of elements, to write templates
 
 User errors (unreadable files, bad options, failed fetches, a closed output
 pipe) end with a one-line message and a non-zero exit status, never a traceback.
@@ -28,7 +30,7 @@ from stream_mf2._json import dumps
 from stream_mf2.errors import StreamMF2Error
 
 PROG = "stream-mf2"
-COMMANDS = ("warc", "tokens", "tree", "conformance")
+COMMANDS = ("warc", "tokens", "tree", "conformance", "wpt", "xpath")
 
 #: Exit status for a closed output pipe (128 + SIGPIPE, as a shell reports it).
 EXIT_BROKEN_PIPE = 141
@@ -503,6 +505,9 @@ _COMMANDS: dict[str, Callable[[Sequence[str], IO[bytes]], int]] = {
     "tokens": _cmd_tokens,
     "tree": _cmd_tree,
     "conformance": _cmd_conformance,
+    # Website Parse Template commands live in their own module (stream_mf2/_cli_wpt.py).
+    "wpt": lambda argv, out: importlib.import_module("stream_mf2._cli_wpt").cmd_wpt(argv, out),
+    "xpath": lambda argv, out: importlib.import_module("stream_mf2._cli_wpt").cmd_xpath(argv, out),
 }
 
 

@@ -55,4 +55,7 @@ class DocumentEnd:
     encoding: str | None
 
 
-Event = ItemEvent | MetaItemEvent | DocumentEnd
+# WPT events (``Parser(wpt=...)``); the module needs none of the ``wpt`` extra's packages.
+from stream_mf2.wpt.events import WptMatchEvent, WptPageEnd  # noqa: E402
+
+Event = ItemEvent | MetaItemEvent | DocumentEnd | WptMatchEvent | WptPageEnd

@@ -411,6 +411,10 @@ def parse_source(doc: object, url: str | None = None, **options: Unpack[ParseOpt
     result: dict[str, Any] = {"items": reassemble(events), "rels": end.rels, "rel-urls": end.rel_urls}
     if end.meta_item is not None:
         result["meta-item"] = end.meta_item
+    if options.get("wpt") is not None:
+        from stream_mf2.wpt.events import collect_pages
+
+        result["wpt"] = collect_pages(events)
     return result
 
 

@@ -1,0 +1,229 @@
+"""WPT benchmark: the time a 10-block template adds to a parse, and a long repeatable-block stream.
+
+``python -m bench.wpt_bench [--quick] [--size 1GB] [--json PATH]`` (also a section of ``python -m bench``):
+
+* ``overhead``: best-of-N ``parse()`` of each fixture page without and with a
+  10-block template made from the page itself, so the blocks really match:
+  full and id-anchored paths to elements picked at random among those with
+  less than 2,000 characters of text (blocks point at parts of a page, not at
+  the whole page), an ``ow:tagid``, a repeatable generic path, a block with a
+  repeatable nested block and a pattern within an element. The goal is under
+  25 % added time.
+* ``stream``: a child process parses a generated page whose repeatable block
+  (with a nested block) matches one row per ~1 KB, fed in 64 KiB chunks,
+  and reports peak RSS, total time and time to the first match: memory must
+  stay flat (under 50 MiB) whatever the size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from bench.memory import _peak_kb
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = REPO / "fixtures" / "bench"
+OW = "http://www.omfica.org/schemas/ow/0.9"
+# About 1 KB per row: a 1 GB page has about a million rows.
+ROW = (
+    '<div class="row" data-n="{i}"><h3><a href="/item/{i}">Item number {i}</a></h3>'
+    "<p>" + "A plain description of the item, long enough to look like a real listing row. " * 10 + "</p>"
+    '<span class="price">{i}.99 EUR</span></div>\n'
+)
+
+
+def _template_for(html: str, rnd: random.Random) -> Any:
+    """A 10-block template whose blocks match elements of ``html``."""
+    from stream_mf2.html.dom import text_content
+    from stream_mf2.wpt import load
+    from stream_mf2.wpt._paths import Place, descendants
+    from stream_mf2.wpt.find import anchored_path, full_dom
+
+    sink = full_dom(html)
+    places = [p for p in descendants(sink.document, Place(None, None, "", 0, 0)) if p.element is not None]
+    # Blocks point at parts of a page (a heading, a price, a menu), not at the whole page.
+    small = [p for p in places if p.element is not None and len(text_content(p.element)) < 2000]
+    picks = rnd.sample(small, min(7, len(small)))
+    blocks: list[str] = []
+    for i, p in enumerate(picks[:6]):
+        if i % 2 == 0:
+            blocks.append(f'<ow:block ow:xpath="{p.xpath()}">c{i}</ow:block>')
+        else:
+            anchored = anchored_path(p)
+            path = anchored if anchored else p.xpath()
+            blocks.append(f"<ow:block ow:xpath='{path}'>c{i}</ow:block>")
+    ids = [p.element.attrs["id"] for p in small if p.element is not None and p.element.attrs.get("id")]
+    blocks.append(f'<ow:block ow:tagid="{_esc(ids[0]) if ids else "none"}">c6</ow:block>')
+    blocks.append('<ow:block ow:xpath="/html/body/div/a" ow:type="repeatable">c7</ow:block>')
+    nest = picks[-1]
+    blocks.append(f'<ow:block ow:xpath="{nest.xpath()}">c8<ow:block ow:xpath="*" ow:type="repeatable">c8.child</ow:block></ow:block>')
+    blocks.append('<ow:block ow:xpath="/html/head/title" ow:pattern="(c9.word[[A-Za-z]+])">c9</ow:block>')
+    xml = (f'<ow:wpt xmlns:ow="{OW}" ow:host="example.com"><ow:template ow:name="bench">'
+           + "".join(blocks) + "</ow:template></ow:wpt>")
+    return load(xml).templates[0]
+
+
+def _esc(s: str) -> str:
+    return s.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
+
+
+def _best(fn: Callable[[], object], runs: int) -> float:
+    best = float("inf")
+    for _ in range(runs):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def overhead(runs: int, log: Callable[[str], None], fixtures: Path = FIXTURES) -> dict[str, Any]:
+    from stream_mf2 import parse
+
+    rows = []
+    total_plain = total_wpt = 0.0
+    rnd = random.Random(20261125)
+    for path in sorted(fixtures.glob("*.html")):
+        data = path.read_bytes()
+        template = _template_for(data.decode("utf-8", "replace"), rnd)
+        parse(data, "http://example.com/", wpt=template)  # warm-up: first-use imports and regex compiles
+        plain = _best(lambda d=data: parse(d, "http://example.com/"), runs)
+        with_wpt = _best(lambda d=data, t=template: parse(d, "http://example.com/", wpt=t), runs)
+        matches = sum(len(b["matches"]) for b in parse(data, "http://example.com/", wpt=template)["wpt"][0]["blocks"])
+        total_plain += plain
+        total_wpt += with_wpt
+        rows.append({"page": path.name, "bytes": len(data), "plain_s": plain, "wpt_s": with_wpt,
+                     "added_pct": 100 * (with_wpt - plain) / plain, "matches": matches})
+        log(f"  {path.name}: {plain * 1000:.1f} ms -> {with_wpt * 1000:.1f} ms ({rows[-1]['added_pct']:+.1f} %)")
+    return {"runs": runs, "rows": rows, "added_pct_total": 100 * (total_wpt - total_plain) / total_plain}
+
+
+def stream_chunks(size: int, chunk: int = 65536) -> Iterator[bytes]:
+    head = b'<!DOCTYPE html><html><head><meta charset="utf-8"><title>rows</title></head><body><div id="list">\n'
+    yield head
+    sent = len(head)
+    i = 0
+    buf: list[str] = []
+    n = 0
+    while sent < size:
+        row = ROW.format(i=i)
+        i += 1
+        buf.append(row)
+        n += len(row)
+        if n >= chunk:
+            b = "".join(buf).encode()
+            sent += len(b)
+            yield b
+            buf, n = [], 0
+    if buf:
+        yield "".join(buf).encode()
+    yield b"</div></body></html>\n"
+
+
+STREAM_TEMPLATE = f"""<ow:wpt xmlns:ow="{OW}" ow:host="example.com"><ow:template ow:name="rows">
+<ow:block ow:xpath='//*[@id="list"]/div' ow:type="repeatable">row<ow:block ow:xpath="h3/a">row.link</ow:block></ow:block>
+</ow:template></ow:wpt>"""
+
+
+def _child(size: int) -> None:
+    """Run in a child process: parse the stream, print a JSON line."""
+    from stream_mf2 import Parser
+    from stream_mf2.wpt import WptMatchEvent, load
+
+    template = load(STREAM_TEMPLATE).templates[0]
+    parser = Parser("http://example.com/", wpt=template)
+    start = time.perf_counter()
+    first = None
+    matches = 0
+    fed = 0
+    for chunk in stream_chunks(size):
+        fed += len(chunk)
+        for e in parser.feed_events(chunk):
+            if isinstance(e, WptMatchEvent):
+                matches += 1
+                if first is None:
+                    first = time.perf_counter() - start
+    for e in parser.close_events():
+        if isinstance(e, WptMatchEvent):
+            matches += 1
+    total = time.perf_counter() - start
+    peak = _peak_kb() * 1024
+    print(json.dumps({"size": fed, "matches": matches, "first_match_s": first, "parse_s": total,
+                      "peak_rss_bytes": peak, "mb_per_s": fed / total / 1e6}))
+
+
+def stream(sizes: list[int], log: Callable[[str], None]) -> list[dict[str, Any]]:
+    rows = []
+    for size in sizes:
+        proc = subprocess.run([sys.executable, "-m", "bench.wpt_bench", "--child", str(size)], capture_output=True,
+                              text=True, cwd=REPO, timeout=300 + size / 250_000)
+        if proc.returncode != 0:
+            rows.append({"size": size, "error": proc.stderr.strip().splitlines()[-1:] or ["failed"]})
+            continue
+        row = json.loads(proc.stdout.strip().splitlines()[-1])
+        rows.append(row)
+        log(f"  {size / 1e6:.0f} MB: {row['matches']} matches, peak {row['peak_rss_bytes'] / 2**20:.1f} MiB, "
+            f"first match {row['first_match_s'] * 1000:.1f} ms, {row['mb_per_s']:.2f} MB/s")
+    return rows
+
+
+def measure(
+    quick: bool, log: Callable[[str], None], sizes: list[int] | None = None, fixtures: Path = FIXTURES
+) -> dict[str, Any]:
+    """The ``wpt`` section of ``python -m bench`` (``--quick``: one run per page, 200 KB and 1 MB streams)."""
+    log("wpt: overhead of a 10-block template")
+    doc: dict[str, Any] = {"overhead": overhead(1 if quick else 5, log, fixtures)}
+    log("wpt: repeatable-block stream (child process per size)")
+    doc["stream"] = stream(sizes or ([200_000, 1_000_000] if quick else [10_000_000, 100_000_000, 1_000_000_000]), log)
+    return doc
+
+
+def table(doc: dict[str, Any]) -> str:
+    """Markdown tables of the ``wpt`` section."""
+    ov = doc["overhead"]
+    lines = ["### WPT: time a 10-block template adds to a parse (best of "
+             f"{ov['runs']}; goal < 25 %)", "", "| page | KB | without | with WPT | added | matches |",
+             "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    for r in ov["rows"]:
+        lines.append(f"| {r['page']} | {r['bytes'] / 1000:.0f} | {r['plain_s'] * 1000:.1f} ms | "
+                     f"{r['wpt_s'] * 1000:.1f} ms | {r['added_pct']:+.1f} % | {r['matches']} |")
+    lines.append(f"| **all pages** | | | | **{ov['added_pct_total']:+.1f} %** | |")
+    lines += ["", "### WPT: repeatable-block stream (one match per row, nested block; goal: peak < 50 MiB)", "",
+              "| size | matches | peak RSS | time to first match | parse | MB/s |",
+              "| ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for r in doc["stream"]:
+        if "error" in r:
+            lines.append(f"| {r['size'] / 1e6:.0f} MB | error: {r['error']} | | | | |")
+            continue
+        lines.append(f"| {r['size'] / 1e6:.0f} MB | {r['matches']} | {r['peak_rss_bytes'] / 2**20:.1f} MiB | "
+                     f"{r['first_match_s'] * 1000:.1f} ms | {r['parse_s']:.1f} s | {r['mb_per_s']:.2f} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench.wpt_bench", description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="one run per page; 200 KB and 1 MB streams")
+    ap.add_argument("--sizes", default=None, help="stream sizes in bytes, comma-separated")
+    ap.add_argument("--json", type=Path, default=None, help="write the results here")
+    ap.add_argument("--child", type=int, default=None, help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.child is not None:
+        _child(args.child)
+        return 0
+    sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else None
+    doc = measure(args.quick, lambda line: print(line, file=sys.stderr, flush=True), sizes)
+    if args.json:
+        args.json.write_text(json.dumps(doc, indent=1))
+    print(table(doc))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,58 @@
+"""Website Parse Template (WPT): template blocks out of HTML as it streams in.
+
+A WPT file (W3C Member Submission, 2009) describes, per host, templates of page
+structure: blocks that point at elements by id (``ow:tagid``), by absolute
+XPath (``ow:xpath``) or by a pattern with named captures (``ow:pattern``).
+
+* :func:`load` — a WPT file (path, XML text or bytes) to the typed model
+  (:class:`Wpt`, :class:`Template`, :class:`Block`, ...); every problem is a
+  :class:`TemplateError` with line and column. Needs the ``wpt`` extra
+  (``defusedxml``, ``regex``).
+* ``Parser(url, wpt=...)`` / ``parse(..., wpt=...)`` — matches in the same
+  pass as mf2: :class:`WptMatchEvent` per block match as soon as its element
+  is final, :class:`WptPageEnd` at the end; :func:`collect_pages` gives the
+  page objects ``{"kind": "wpt", ...}``.
+* :func:`element_paths` — full XPaths of the elements with an id or a text,
+  to help write templates.
+"""
+
+from __future__ import annotations
+
+from stream_mf2.wpt._load import load
+from stream_mf2.wpt._source import DEFAULT_MAX_PATTERN_CHARS
+from stream_mf2.wpt.events import WptMatchEvent, WptPage, WptPageEnd, collect_pages
+from stream_mf2.wpt.find import element_paths
+from stream_mf2.wpt.model import (
+    OW_NS,
+    Block,
+    Concept,
+    Ontology,
+    Pattern,
+    Step,
+    Template,
+    TemplateError,
+    UrlsSection,
+    Wpt,
+    XPath,
+)
+
+__all__ = [
+    "DEFAULT_MAX_PATTERN_CHARS",
+    "OW_NS",
+    "Block",
+    "Concept",
+    "Ontology",
+    "Pattern",
+    "Step",
+    "Template",
+    "TemplateError",
+    "UrlsSection",
+    "Wpt",
+    "WptMatchEvent",
+    "WptPage",
+    "WptPageEnd",
+    "XPath",
+    "collect_pages",
+    "element_paths",
+    "load",
+]

@@ -1,0 +1,443 @@
+"""The WPT consumer: which elements to keep, and block matches once they are final.
+
+It is a second consumer of the bounded tree, beside capture/mf2 (see
+:mod:`stream_mf2._consumers`). The bounded sink reports every element's
+placement (:class:`~stream_mf2.html._observed_sink.ObservedSink`); this module
+keeps a :class:`~stream_mf2.wpt._paths.Place` for each open element (its
+position among its siblings and the XPath steps it has matched so far), so an
+element is known to match a top-level block's ``ow:xpath``/``ow:tagid`` as soon
+as it is created. Such an element is kept (its whole subtree is stored) and the
+sink hands it over once it is final, under the rules it already applies to mf2
+roots; then the match is checked again on its final place (the adoption agency
+may have moved it), its pattern is tried on its text, its nested blocks are
+resolved inside it, and a :class:`~stream_mf2.wpt.events.WptMatchEvent` is
+emitted. Nothing else is stored: places of popped elements are dropped unless
+a kept element still needs them for its path.
+
+Blocks whose only reference is ``ow:pattern`` are matched on the page source by
+:class:`~stream_mf2.wpt._source.SourceScanner`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from stream_mf2.html.dom import Document, DocumentFragment, Element, Node, ParentNode, text_content
+from stream_mf2.wpt._html import inner_html
+from stream_mf2.wpt._paths import Place, descendants, path_matches, step_matches
+from stream_mf2.wpt._source import DEFAULT_MAX_PATTERN_CHARS, SourceScanner
+from stream_mf2.wpt.events import WptMatchEvent, WptPage, WptPageEnd
+from stream_mf2.wpt.model import Block, XPath
+
+__all__ = ["WptConsumer", "element_match"]
+
+
+def _pattern_captures(block: Block, text: str) -> dict[str, list[str]] | None:
+    """Captures of ``block``'s pattern over ``text`` (every match), or ``None`` if it does not occur."""
+    pattern = block.pattern
+    if pattern is None:
+        return {}
+    found = False
+    out: dict[str, list[str]] = {}
+    for m in pattern.regex.finditer(text):
+        found = True
+        for k, v in pattern.captures(m).items():
+            out.setdefault(k, []).extend(v)
+    return out if found else None
+
+
+def _text_match(text: str, captures: dict[str, list[str]], block: Block) -> dict[str, Any]:
+    return {
+        "xpath": None,
+        "text": text,
+        "html": None,
+        "attributes": {},
+        "captures": captures,
+        "blocks": [_nested_text(b, text) for b in block.blocks],
+    }
+
+
+def _nested_text(block: Block, text: str) -> dict[str, Any]:
+    """A nested block inside a text match: only patterns apply (there is no element)."""
+    out = _header(block)
+    if block.pattern is not None and block.tagid is None and block.xpath is None:
+        for m in block.pattern.regex.finditer(text):
+            out["matches"].append(_text_match(m.group(0), block.pattern.captures(m), block))
+            if not block.repeatable:
+                break
+    return out
+
+
+def _header(block: Block) -> dict[str, Any]:
+    return {
+        "concept": block.concept,
+        "description": block.description,
+        "ref": block.ref(),
+        "repeatable": block.repeatable,
+        "matches": [],
+    }
+
+
+def element_match(element: Element, place: Place, block: Block) -> dict[str, Any] | None:
+    """The match object of ``block`` on ``element`` (at ``place``), or ``None`` if its pattern fails.
+
+    The structural references (``ow:xpath``, ``ow:tagid``) are the caller's to check.
+    """
+    raw = text_content(element)
+    captures = _pattern_captures(block, raw)
+    if captures is None:
+        return None
+    return {
+        "xpath": place.xpath(),
+        "text": " ".join(raw.split()),
+        "html": inner_html(element),
+        "attributes": dict(element.attrs),
+        "captures": captures,
+        "blocks": [_nested(b, element, place) for b in block.blocks],
+    }
+
+
+def _structural(block: Block, place: Place, context: Place | None) -> bool:
+    el = place.element
+    assert el is not None
+    if block.tagid is not None and el.attrs.get("id") != block.tagid:
+        return False
+    return block.xpath is None or path_matches(block.xpath, place, context)
+
+
+def _nested(block: Block, element: Element, place: Place) -> dict[str, Any]:
+    """Resolve a nested block inside one match of its parent (``element`` at ``place``)."""
+    out = _header(block)
+    matches: list[dict[str, Any]] = out["matches"]
+    if block.tagid is None and block.xpath is None:
+        return _nested_text(block, text_content(element))
+    xpath = block.xpath
+    depth: int | None = None
+    if block.tagid is None and xpath is not None and xpath.anchor is None:
+        # a relative path reaches as many levels down as it has steps; an absolute one, fewer by the context's depth
+        depth = len(xpath.steps) - (len(place.chain()) if xpath.absolute else 0)
+        if depth < 1:
+            return out
+    for p in descendants(element, place, depth):
+        if _structural(block, p, place):
+            el = p.element
+            assert el is not None
+            m = element_match(el, p, block)
+            if m is not None:
+                matches.append(m)
+                if not block.repeatable:
+                    break
+    return out
+
+
+class _Applied:
+    """One template applied to the page: its page value and which blocks are done."""
+
+    __slots__ = ("done", "page", "scanners")
+
+    def __init__(self, page: WptPage) -> None:
+        self.page = page
+        self.done = [False] * len(page.template.blocks)
+        self.scanners: list[SourceScanner] = []
+
+
+class WptConsumer:
+    """Placement observer and completion handler for the templates applied to one page.
+
+    ``emit`` receives each event of an element match (at a token position, like
+    mf2 items) and the page ends; ``emit_source`` the matches of page-source
+    patterns, whose timing depends on the pattern window, not on tokens (the
+    parser holds them while it may still parse the document again).
+    ``source(text)`` takes the decoded page text (for blocks referenced by a
+    pattern alone); ``finish()`` ends the page.
+    """
+
+    def __init__(
+        self,
+        pages: list[WptPage],
+        emit: Callable[[WptMatchEvent | WptPageEnd], None],
+        emit_source: Callable[[WptMatchEvent | WptPageEnd], None] | None = None,
+        *,
+        max_pattern_chars: int = DEFAULT_MAX_PATTERN_CHARS,
+    ) -> None:
+        self.emit = emit
+        self.emit_source = emit_source if emit_source is not None else emit
+        self.applied = [_Applied(p) for p in pages]
+        self.errors: list[str] = []
+        # Top-level structural blocks: (applied index, block index, block)
+        self._blocks: list[tuple[int, int, Block]] = []
+        # Absolute xpaths and id-anchored xpaths, by index into self._xpaths.
+        self._xpaths: list[XPath] = []
+        self._xpath_blocks: list[list[int]] = []  # xpath index -> indices into self._blocks
+        self._tagid_blocks: dict[str, list[int]] = {}  # tagid without xpath -> indices into self._blocks
+        self._anchors: dict[str, list[int]] = {}  # anchor id -> xpath indices
+        root_states: list[tuple[int, int]] = []
+        for ai, applied in enumerate(self.applied):
+            for bi, block in enumerate(applied.page.template.blocks):
+                if block.xpath is None and block.tagid is None:
+                    if block.pattern is not None:
+                        applied.scanners.append(
+                            SourceScanner(
+                                block.pattern,
+                                self._source_match(applied, bi, block),
+                                self._error,
+                                max_pattern_chars=max_pattern_chars,
+                            )
+                        )
+                    continue
+                k = len(self._blocks)
+                self._blocks.append((ai, bi, block))
+                if block.xpath is None:
+                    assert block.tagid is not None
+                    self._tagid_blocks.setdefault(block.tagid, []).append(k)
+                    continue
+                xi = len(self._xpaths)
+                self._xpaths.append(block.xpath)
+                self._xpath_blocks.append([k])
+                if block.xpath.anchor is not None:
+                    self._anchors.setdefault(block.xpath.anchor, []).append(xi)
+                else:
+                    root_states.append((xi, 0))
+        self._root_states = tuple(root_states)
+        self._needs_id = bool(self._anchors or self._tagid_blocks)
+        self._places: dict[ParentNode, Place] = {}
+        self._moved = False  # has any element been moved or had a sibling inserted before it?
+        # Kept elements waiting to be final -> (place, indices into self._blocks)
+        self._candidates: dict[Element, tuple[Place, list[int]]] = {}
+        self._scanners = [s for a in self.applied for s in a.scanners]
+
+    @property
+    def wants_source(self) -> bool:
+        """Does any block need the page source?"""
+        return bool(self._scanners)
+
+    def _error(self, message: str) -> None:
+        self.errors.append(message)
+
+    def _source_match(self, applied: _Applied, bi: int, block: Block) -> Callable[[str, dict[str, list[str]]], bool]:
+        def on_match(text: str, captures: dict[str, list[str]]) -> bool:
+            self.emit_source(WptMatchEvent(applied.page, bi, _text_match(text, captures, block)))
+            return block.repeatable
+
+        return on_match
+
+    # -- placement observer -------------------------------------------------------
+    def _place_of(self, parent: ParentNode) -> Place | None:
+        place = self._places.get(parent)
+        if place is None and type(parent) is Document:
+            place = self._places[parent] = Place(None, None, "", 0, 0)
+            place.states = self._root_states
+        return place
+
+    def opened(self, element: Element, parent: ParentNode) -> bool:
+        """A new element was created as the last child of ``parent`` (the common insertion):
+        :meth:`placed`, with the usual case (no active path at the parent, no id to
+        look for) made cheap, since it is the fate of nearly every element."""
+        pplace = self._places.get(parent)
+        if pplace is None or element.children:
+            return self.placed(element, parent)
+        counts = pplace.counts
+        if counts is None:
+            counts = pplace.counts = {}
+        name = element.name
+        pos = counts.get(name, 0) + 1
+        counts[name] = pos
+        pplace.n += 1
+        place = Place(pplace, element, name, pos, pplace.n)
+        self._places[element] = place
+        if not pplace.states and not (self._needs_id and "id" in element.attrs):
+            return False
+        return self._decide(element, pplace, place)
+
+    def leaf(self, parent: ParentNode, name: str, attrs: dict[str, str]) -> bool:
+        """A leaf element (start tag, text, end tag) is about to be inserted under ``parent``.
+
+        ``True``: it may match, so the sink makes it with the usual calls
+        (:meth:`opened`, :meth:`popped`). ``False``: it cannot; it is only counted
+        among its siblings here (the sink then stores nothing for it).
+        """
+        pplace = self._places.get(parent)
+        if pplace is None:
+            return type(parent) is not DocumentFragment
+        if pplace.states or (self._needs_id and "id" in attrs):
+            return True
+        counts = pplace.counts
+        if counts is None:
+            counts = pplace.counts = {}
+        counts[name] = counts.get(name, 0) + 1
+        pplace.n += 1
+        return False
+
+    def placed(self, element: Element, parent: ParentNode, before: Node | None = None) -> bool:
+        """The sink placed (or moved) ``element`` under ``parent`` (before ``before``): track it;
+        keep it if it may match.
+
+        An insertion before a sibling is foster parenting: the new element goes
+        right before the open ``table`` (the last element child), so it takes the
+        table's positions and the table moves one on.
+        """
+        places = self._places
+        old = places.get(element)
+        if old is None:
+            old_candidate = self._candidates.get(element)
+            old = old_candidate[0] if old_candidate is not None else None
+        pplace = places.get(parent)
+        if pplace is None:
+            if type(parent) is DocumentFragment:
+                return False  # template contents are not children in the DOM: never matched
+            pplace = self._place_of(parent)
+            if pplace is None:
+                return False
+        if old is not None:
+            # A move (adoption agency): the place object is updated, so places below it follow.
+            self._moved = True
+            if old.parent is not None:
+                old.parent.uncount(old.name)
+            fresh = pplace.child(element)
+            old.parent = pplace
+            old.pos = fresh.pos
+            old.any_pos = fresh.any_pos
+            self._before(old, before)
+            old.states = self._advance(pplace, old)[0]
+            return False
+        place = pplace.child(element)
+        places[element] = place
+        if before is not None:
+            self._before(place, before)
+        if element.children:
+            # A clone that received the children of another element before being placed.
+            place.states = self._advance(pplace, place)[0]
+            for c in element.children:
+                if type(c) is Element:
+                    self.placed(c, element)
+            return False  # not empty: too late to keep it
+        return self._decide(element, pplace, place)
+
+    def _decide(self, element: Element, pplace: Place, place: Place) -> bool:
+        """Set ``place``'s matcher states; make ``element`` a candidate if it matches a wanted block."""
+        place.states, hits = self._advance(pplace, place)
+        if hits is None:
+            return False
+        wanted = [k for k in hits if self._wanted(k)]
+        if not wanted:
+            return False
+        self._candidates[element] = (place, wanted)
+        return True
+
+    def _before(self, place: Place, before: Node | None) -> None:
+        """``place`` was inserted right before ``before``: swap positions with it (see :meth:`placed`)."""
+        if type(before) is not Element:
+            return
+        ref = self._places.get(before)
+        if ref is None or ref.parent is not place.parent:
+            return
+        self._moved = True
+        place.any_pos, ref.any_pos = ref.any_pos, ref.any_pos + 1
+        if ref.name == place.name:
+            place.pos, ref.pos = ref.pos, ref.pos + 1
+
+    def _advance(self, pplace: Place, place: Place) -> tuple[tuple[tuple[int, int], ...], list[int] | None]:
+        """The matcher states of ``place`` (child of ``pplace``) and the top-level blocks it matches."""
+        hits: list[int] | None = None
+        out: tuple[tuple[int, int], ...] = ()
+        states = pplace.states
+        if states:
+            new: list[tuple[int, int]] = []
+            xpaths = self._xpaths
+            for xi, si in states:
+                steps = xpaths[xi].steps
+                if step_matches(steps[si], place):
+                    if si + 1 == len(steps):
+                        if hits is None:
+                            hits = []
+                        hits.extend(self._xpath_blocks[xi])
+                    else:
+                        new.append((xi, si + 1))
+            if new:
+                out = tuple(new)
+        if self._needs_id:
+            element = place.element
+            assert element is not None
+            id_ = element.attrs.get("id")
+            if id_ is not None:
+                for xi in self._anchors.get(id_, ()):
+                    if not self._xpaths[xi].steps:
+                        if hits is None:
+                            hits = []
+                        hits.extend(self._xpath_blocks[xi])
+                    else:
+                        out = (*out, (xi, 0))
+                tagged = self._tagid_blocks.get(id_)
+                if tagged:
+                    if hits is None:
+                        hits = []
+                    hits.extend(tagged)
+        return out, hits
+
+    def _wanted(self, k: int) -> bool:
+        """Is top-level block ``k`` still looking for matches? (A block with both ``ow:tagid``
+        and ``ow:xpath`` is found through its path; the id is checked when the element is final.)"""
+        ai, bi, _ = self._blocks[k]
+        return not self.applied[ai].done[bi]
+
+    def popped(self, element: Element) -> None:
+        """``element`` left the stack of open elements: its place is no longer needed here.
+
+        Except ``head``'s: the "after head" rules put ``head`` back on the stack
+        for a late ``<title>``, ``<style>``, ``<meta>`` ...
+        """
+        if element.name != "head":
+            self._places.pop(element, None)
+
+    # -- completion -----------------------------------------------------------------
+    def complete(self, root: Element) -> bool:
+        """An outermost kept subtree is final: emit the matches of the candidates inside it."""
+        candidates = self._candidates
+        if not candidates:
+            return True
+        if root in candidates and len(candidates) == 1:
+            found = [root]
+        else:
+            found = [root] if root in candidates else []
+            stack = [c for c in reversed(root.children) if type(c) is Element]
+            while stack:
+                el = stack.pop()
+                if el in candidates:
+                    found.append(el)
+                stack.extend(c for c in reversed(el.children) if type(c) is Element)
+        for el in found:
+            place, ks = candidates.pop(el)
+            for k in ks:
+                ai, bi, block = self._blocks[k]
+                applied = self.applied[ai]
+                if applied.done[bi]:
+                    continue
+                if block.tagid is not None and el.attrs.get("id") != block.tagid:
+                    continue
+                # Checked again only if an element was moved since (the adoption agency, foster parenting).
+                if self._moved and block.xpath is not None and not path_matches(block.xpath, place):
+                    continue
+                m = element_match(el, place, block)
+                if m is None:
+                    continue
+                if not block.repeatable:
+                    applied.done[bi] = True
+                self.emit(WptMatchEvent(applied.page, bi, m))
+        return True
+
+    # -- page source ------------------------------------------------------------------
+    def source(self, text: str) -> None:
+        """More decoded page text (for pattern-only blocks)."""
+        for s in self._scanners:
+            s.feed(text)
+
+    def finish(self) -> None:
+        """The document ended: close the pattern scanners and end every page."""
+        for s in self._scanners:
+            s.close()
+        self._candidates.clear()
+        self._places.clear()
+        errors = tuple(self.errors)
+        for applied in self.applied:
+            self.emit(WptPageEnd(applied.page, errors))

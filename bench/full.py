@@ -48,12 +48,22 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from bench import dask_bench, memory, report, warc_bench, wpt_bench
+from bench import dask_bench, fixed_cost, memory, report, warc_bench, wpt_bench
 from bench.peers import all_runners, peer_runners
-from bench.run import FIXTURES, group_rates, load_pages, machine_info, ratios, time_cell, warm_up, write_results
+from bench.run import (
+    FIXTURES,
+    compiled_cells,
+    group_rates,
+    load_pages,
+    machine_info,
+    ratios,
+    time_cell,
+    warm_up,
+    write_results,
+)
 from bench.streams import DEFAULT_CHUNK, SHAPES, format_size, parse_size
 
-SECTIONS = ("throughput", "memory", "warc", "dask", "wpt")
+SECTIONS = ("throughput", "fixed", "memory", "warc", "dask", "wpt")
 FULL_SIZES = "1MB,10MB,100MB,1GB"
 QUICK_SIZES = "1MB"
 # Memory-run rows: (shape, parser). stream_children only changes anything for a
@@ -133,7 +143,7 @@ def run_memory(sizes: list[int], shapes: list[str], parsers: list[str], peer_cap
 
 
 def run_throughput(quick: bool, runs: int, budget: float, only: list[str] | None, include_suite: bool,
-                   fixtures: Path, log: Callable[[str], None]) -> dict[str, Any]:
+                   fixtures: Path, log: Callable[[str], None], compiled_python: str | None = None) -> dict[str, Any]:
     """The :mod:`bench.run` measurement, as a JSON-ready dict."""
     runners = all_runners(only)
     pages = load_pages(include_suite, fixtures)
@@ -149,6 +159,15 @@ def run_throughput(quick: bool, runs: int, budget: float, only: list[str] | None
             cells.append(cell)
             if r.available:
                 log(f"  throughput {r.name:30} {p.name:42} {cell.mb_s or 0:8.2f} MB/s  {cell.error or ''}")
+    if compiled_python:
+        log(f"  throughput of the compiled build ({compiled_python}), in a child process")
+        compiled, more = compiled_cells(compiled_python, runs, budget, include_suite, fixtures)
+        runners = [*runners[:1], compiled, *runners[1:]]
+        cells.extend(more)
+        for c in more:
+            log(f"  throughput {c.runner:30} {c.page:42} {c.mb_s or 0:8.2f} MB/s  {c.error or ''}")
+        if not compiled.available:
+            log(f"  compiled build not measured: {compiled.missing}")
     live = [r for r in runners if r.available]
     rates = group_rates(cells, live)
     return {
@@ -196,6 +215,9 @@ def main(argv: list[str] | None = None, *, out: Callable[[str], None] = print) -
     ap.add_argument("--warc-timeout", type=float, default=None,
                     help="WARC: seconds before a reading child is killed (default 120 + 1 per 100 KB of archive)")
     ap.add_argument("--json", type=Path, default=None, help="results file (default bench/results/<timestamp>.json)")
+    ap.add_argument("--compiled-python", default=None, metavar="PATH",
+                    help="interpreter whose environment has the compiled build: its throughput and fixed-cost rows "
+                         "are measured in child processes of it, next to this checkout's pure build")
     args = ap.parse_args(argv)
 
     def log(line: str) -> None:
@@ -226,12 +248,17 @@ def main(argv: list[str] | None = None, *, out: Callable[[str], None] = print) -
         "settings": {"quick": args.quick, "sizes": sizes, "shapes": shapes, "skip_peers_above_bytes": peer_cap,
                      "chunk_size": args.chunk_size, "ttfi_size": ttfi_size, "warc_size": warc_size,
                      "warc_workers": warc_workers, "skipped_sections": args.skip,
+                     "compiled_python": args.compiled_python,
                      "memory_available_at_start_bytes": mem_available(), "argv": sys.argv[1:] if argv is None else argv},
     }
     if "throughput" not in args.skip:
         log("throughput")
         doc["throughput"] = run_throughput(args.quick, max(1, args.runs), args.budget, args.only, not args.no_suite,
-                                           args.fixtures, log)
+                                           args.fixtures, log, args.compiled_python)
+    if "fixed" not in args.skip:
+        log("fixed costs (child processes)")
+        doc["fixed"] = fixed_cost.measure(args.compiled_python, runs=3 if args.quick else 7,
+                                          batch=100 if args.quick else 500)
     if "memory" not in args.skip:
         log("memory (one child process per row)")
         doc["memory"] = {"rows": run_memory(sizes, shapes, mem_parsers, peer_cap, args.chunk_size, log)}

@@ -135,9 +135,29 @@ def justhtml_runner() -> Runner:
     return Runner("justhtml", "html", run, version=dist_version("justhtml"))
 
 
+def selectolax_runner() -> Runner:
+    """``selectolax.lexbor.LexborHTMLParser(bytes)``: a full HTML5 parse in C (lexbor).
+
+    No mf2 and not Python: the physical reference, how fast a page can be turned
+    into a DOM on this machine at all. It detects the encoding from the bytes itself.
+    """
+    lexbor, why = _import("selectolax.lexbor")
+    if lexbor is None:
+        return Runner(SELECTOLAX, "html", None, why)
+
+    def run(data: bytes, url: str) -> Any:
+        return lexbor.LexborHTMLParser(data).root
+
+    return Runner(SELECTOLAX, "html", run, version=dist_version("selectolax"))
+
+
+SELECTOLAX = "selectolax (C)"
+
+
 def peer_runners() -> list[Runner]:
     """Every peer, in report order (available or not)."""
-    return [mf2py_runner("html5lib"), mf2py_runner("lxml"), mf2dom_runner(), html5lib_runner(), justhtml_runner()]
+    return [mf2py_runner("html5lib"), mf2py_runner("lxml"), mf2dom_runner(), html5lib_runner(), justhtml_runner(),
+            selectolax_runner()]
 
 
 # ---------------------------------------------------------------------------

@@ -23,6 +23,8 @@ from typing import Any
 from bench.streams import format_size
 
 GROUP_ORDER = ("small <200 KB", "large >=200 KB", "suite", "all fixtures")
+#: The runner name of the compiled build's full pipeline (``--compiled-python``).
+COMPILED_RUNNER = "stream_mf2 (compiled)"
 SHAPE_NAMES = {"entries": "flat h-entries", "feed": "one h-feed", "plain": "no microformats"}
 
 
@@ -52,9 +54,9 @@ def _n(v: float | None, digits: int = 2) -> str:
 def merge(docs: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """One view over several results files (see the module docstring for the rules)."""
     merged: dict[str, Any] = {"sources": [], "throughput": None, "memory": {}, "warc": None, "ttfi_size": None,
-                              "peer_cap": None}
+                              "peer_cap": None, "fixed": None}
     for doc in docs:
-        has = [k for k in ("throughput", "memory", "warc") if doc.get(k)]
+        has = [k for k in ("throughput", "memory", "warc", "fixed") if doc.get(k)]
         if "cells" in doc:
             has.append("throughput")
         if "rows" in doc:
@@ -76,6 +78,8 @@ def merge(docs: Sequence[dict[str, Any]]) -> dict[str, Any]:
             merged["ttfi_size"] = doc["ttfi"]["size"]
         if doc.get("warc"):
             merged["warc"] = doc["warc"]
+        if doc.get("fixed"):
+            merged["fixed"] = doc["fixed"]
     return merged
 
 
@@ -206,6 +210,38 @@ def warc_table(w: dict[str, Any]) -> str:
             f"/ wall time:\n\n" + _table(head, body, 1, 8))
 
 
+def ratio_table(tp: dict[str, Any]) -> str | None:
+    """Speed ratios of stream_mf2's full-pipeline rows (pure, compiled) against the others, per group."""
+    rat: dict[str, dict[str, float | None]] = tp.get("ratios") or {}
+    keys = [k for k in rat if k.split(" / ")[0] in ("stream_mf2", COMPILED_RUNNER)]
+    if not keys:
+        return None
+    groups = [g for g in GROUP_ORDER if any(g in rat[k] for k in keys)]
+    rows = [[k.replace(" / ", " ÷ "), *[_n(rat[k].get(g)) for g in groups]] for k in keys]
+    return "Speed ratios (> 1: the first is faster):\n\n" + _table(["ratio", *groups], rows)
+
+
+def fixed_table(fixed: dict[str, Any]) -> str:
+    """Per-document fixed cost and import cost, one row per build."""
+    body = []
+    for r in fixed["rows"]:
+        b = ((r.get("per_document") or {}).get("build") or (r.get("import") or {}).get("build") or {})
+        label = r["build"] + ("" if not b or b.get("compiled") == (r["build"] == "compiled")
+                              else f" (COMPILED={b.get('compiled')})")
+        if r.get("error"):
+            body.append([label, f"error: {_clip(str(r['error']), 90)}", "", "", "", "", ""])
+            continue
+        d, i = r["per_document"], r["import"]
+        body.append([label, _n(d["str_us"], 0), _n(d["bytes_us"], 0), _n(i["wall_s"] * 1e3, 0),
+                     _n(i["interpreter_s"] * 1e3, 0), _n(i["import_s"] * 1e3, 1),
+                     f"{i['modules']} ({_n((i.get('rss_added_kb') or 0) / 1024, 1)} MB)"])
+    head = ["build", f"parse() of a {fixed['page_bytes']}-byte page, str, µs", "same, bytes, µs",
+            "`python -c \"import stream_mf2\"`, ms", "`python -c pass`, ms", "import alone, ms",
+            "modules loaded (RSS added)"]
+    return (f"Fixed costs (best of {fixed['runs']}; per document: batches of {fixed['batch']}; warm bytecode "
+            "cache):\n\n" + _table(head, body, 1))
+
+
 def machine_line(sources: list[dict[str, Any]]) -> str:
     """Where and when the numbers were taken."""
     out = []
@@ -227,6 +263,11 @@ def render(docs: Sequence[dict[str, Any]]) -> str:
     parts = []
     if m["throughput"]:
         parts.append(throughput_table(m["throughput"]))
+        rt = ratio_table(m["throughput"])
+        if rt:
+            parts.append(rt)
+    if m["fixed"]:
+        parts.append(fixed_table(m["fixed"]))
     if m["memory"]:
         parts.append(memory_table(m["memory"], m["peer_cap"]))
         t = ttfi_table(m["memory"], m["ttfi_size"])

@@ -27,7 +27,9 @@ import gc
 import json
 import os
 import platform
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -44,8 +46,11 @@ SMALL_LIMIT = 200_000  # bytes: pages below this are the "small" group
 SUITE_GROUP = "suite"
 SMALL_GROUP = "small <200 KB"
 LARGE_GROUP = "large >=200 KB"
+#: The runner name of the compiled build (``--compiled-python``), measured in a child process.
+COMPILED_RUNNER = "stream_mf2 (compiled)"
 GROUPS = (SMALL_GROUP, LARGE_GROUP, SUITE_GROUP)
-PACKAGES = ("stream-mf2", "mf2py", "mf2dom", "justhtml", "html5lib", "lxml", "beautifulsoup4", "webencodings")
+PACKAGES = ("stream-mf2", "mf2py", "mf2dom", "justhtml", "html5lib", "lxml", "beautifulsoup4", "webencodings",
+            "selectolax")
 
 
 @dataclass
@@ -177,6 +182,55 @@ def time_cell(runner: Runner, page: Page, runs: int, budget: float) -> Cell:
     return cell
 
 
+def _measured_in_child(data: Any, url: str) -> Any:
+    raise RuntimeError("this runner is measured in a child process (--compiled-python)")
+
+
+def child_cells(runs: int, budget: float, include_suite: bool, fixtures: Path) -> dict[str, Any]:
+    """Child side of :func:`compiled_cells`: the ``stream_mf2`` runner over every page, as JSON-ready cells."""
+    from bench.fixed_cost import build_info
+    from bench.peers import stream_mf2_runner
+
+    runner = stream_mf2_runner()
+    pages = load_pages(include_suite, fixtures)
+    warm_up(runner, pages[0])
+    cells = [asdict(time_cell(runner, p, runs, budget)) for p in pages]
+    return {"cells": cells, "version": runner.version, "build": build_info() if runner.available else None,
+            "missing": runner.missing}
+
+
+def compiled_cells(python: str, runs: int, budget: float, include_suite: bool, fixtures: Path,
+                   timeout: float = 3600.0) -> tuple[Runner, list[Cell]]:
+    """The full pipeline of the build installed for ``python`` (the compiled one), timed in a child process.
+
+    Same pages, same timing code; the child imports the ``stream_mf2`` installed in
+    ``python``'s environment (this checkout only if none is), and says which it was.
+    Returns the runner (named :data:`COMPILED_RUNNER`) and its cells.
+    """
+    from bench.fixed_cost import child_code, child_env
+
+    call = (f"import json, pathlib, bench.run as r; print(json.dumps(r.child_cells({runs}, {budget}, {include_suite}, "
+            f"pathlib.Path({str(fixtures.resolve())!r}))))")
+    try:
+        with tempfile.TemporaryDirectory(prefix="bench-compiled-") as tmp:
+            env = child_env(False, str(Path(tmp) / "pycache"))
+            if SUITES_ENV not in env:
+                env[SUITES_ENV] = str(suites_root())
+            done = subprocess.run([python, "-c", child_code(call)], env=env, cwd=tmp, capture_output=True, text=True,
+                                  timeout=timeout, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(done.stderr.strip()[-500:])
+        got = json.loads(done.stdout.strip().splitlines()[-1])
+    except (OSError, RuntimeError, subprocess.TimeoutExpired, json.JSONDecodeError, IndexError) as exc:
+        return Runner(COMPILED_RUNNER, "mf2", None, f"{python}: {type(exc).__name__}: {exc}", subject=True), []
+    if got["missing"]:
+        return Runner(COMPILED_RUNNER, "mf2", None, f"{python}: {got['missing']}", subject=True), []
+    build = got["build"] or {}
+    version = f"{got['version']} ({'compiled' if build.get('compiled') else 'NOT compiled'}, {build.get('file')})"
+    cells = [Cell(**{**c, "runner": COMPILED_RUNNER}) for c in got["cells"]]
+    return Runner(COMPILED_RUNNER, "mf2", _measured_in_child, version=version, subject=True), cells
+
+
 def group_rates(cells: Sequence[Cell], runners: Sequence[Runner]) -> dict[str, dict[str, float | None]]:
     """Group -> runner -> MB/s (total bytes / total best time); ``None`` if any page failed."""
     groups = [*GROUPS, "all fixtures"]
@@ -202,6 +256,12 @@ def ratios(rates: dict[str, dict[str, float | None]], runners: Sequence[Runner])
             for g, by_runner in rates.items():
                 a, b = by_runner.get(s.name), by_runner.get(p.name)
                 out[key][g] = a / b if a is not None and b else None
+    names = {r.name for r in runners if r.available}
+    if COMPILED_RUNNER in names and "stream_mf2" in names:
+        # the two builds side by side: the compiled build's speed-up in this run
+        out[f"{COMPILED_RUNNER} / stream_mf2"] = {
+            g: (a / b if (a := by.get(COMPILED_RUNNER)) is not None and (b := by.get("stream_mf2")) else None)
+            for g, by in rates.items()}
     return out
 
 
@@ -298,6 +358,8 @@ def main(argv: list[str] | None = None, *, out: Callable[[str], None] = print) -
     ap.add_argument("--no-suite", action="store_true", help="skip the official microformats suite pages")
     ap.add_argument("--fixtures", type=Path, default=FIXTURES, help="folder of *.html pages")
     ap.add_argument("--json", type=Path, default=None, help="write results here (default bench/results/<timestamp>.json)")
+    ap.add_argument("--compiled-python", default=None, metavar="PATH",
+                    help="also time the stream_mf2 installed for this interpreter (the compiled build), in a child")
     args = ap.parse_args(argv)
     runs, budget = (1, 5.0) if args.quick else (max(1, args.runs), args.budget)
 
@@ -319,6 +381,10 @@ def main(argv: list[str] | None = None, *, out: Callable[[str], None] = print) -
                 print(f"  {r.name:22} {p.name:42} {_fmt(cell.mb_s):>8} MB/s  {cell.error or ''}",
                       file=sys.stderr, flush=True)
 
+    if args.compiled_python:
+        compiled, more = compiled_cells(args.compiled_python, runs, budget, not args.no_suite, args.fixtures)
+        runners = [*runners[:1], compiled, *runners[1:]]
+        cells.extend(more)
     out(report(pages, runners, cells))
     live = [r for r in runners if r.available]
     rates = group_rates(cells, live)

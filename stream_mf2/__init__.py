@@ -1,5 +1,11 @@
 """stream_mf2: microformats2 out of HTML as it streams in.
 
+Input rule, the same for every entry point: ``str`` and ``bytes`` are the
+document itself; an :class:`os.PathLike` (``pathlib.Path``) is a file; file
+objects, sockets, HTTP responses (:func:`fetch`, httpx, requests, aiohttp) and
+(async) iterables of chunks are streams; a URL goes through :func:`fetch`;
+anything else is a :class:`TypeError`. See :mod:`stream_mf2.sources`.
+
 * :func:`parse` — a whole document to ``{"items", "rels", "rel-urls"}``.
 * :class:`Parser` — the sans-IO push parser: ``feed()`` chunks, get items as
   their outermost root closes; ``close()``; then ``rels``/``rel_urls``.
@@ -8,6 +14,10 @@
   ``stream_children`` (children of a page-wide container yielded as they close).
 * :func:`iter_items` / :func:`aiter_items` (and ``*_events``) — sync and async
   iteration over files, sockets, iterables and async streams.
+* :func:`fetch` / :func:`afetch` — open an ``http(s)://`` URL (headers,
+  user agent, timeout, redirects, size limit) as a source for all of the above.
+* :class:`ParseOptions` — every parse option, typed (``**options``).
+* :mod:`stream_mf2.mf2py` — a drop-in for mf2py's ``parse``/``Parser`` (its output shape).
 * :func:`iter_warc` / :func:`aiter_warc` — items from WARC archives, with damaged
   records reported per record.
 * :data:`COMPILED` — ``True`` when the parse path runs the mypyc-compiled build.
@@ -15,15 +25,55 @@
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from stream_mf2._api import parse
 from stream_mf2._build import COMPILED, build_info
-from stream_mf2._parser import Parser, parse
+from stream_mf2._options import ParseOptions
+from stream_mf2._parser import Parser
 from stream_mf2.errors import LimitExceeded, ParserStateError, SourceError, StreamMF2Error
 from stream_mf2.events import DocumentEnd, Event, ItemEvent, MetaItemEvent
 from stream_mf2.reassemble import reassemble
-from stream_mf2.sources import aiter_events, aiter_items, iter_events, iter_items
-from stream_mf2.warc import WarcError, WarcItem, WarcSummary, aiter_warc, iter_warc, iter_warc_parallel
+
+if TYPE_CHECKING:
+    # The I/O front ends are imported on first use (module __getattr__ below):
+    # parse() of text or bytes and Parser need none of asyncio, sockets, http.client or warcio.
+    from stream_mf2._http import UrlResponse, afetch, fetch
+    from stream_mf2.sources import aiter_events, aiter_items, iter_events, iter_items
+    from stream_mf2.warc import WarcError, WarcItem, WarcSummary, aiter_warc, iter_warc, iter_warc_parallel
 
 __version__ = "0.1.0"
+
+# Public name -> the module that defines it, imported when the name is first read.
+_LAZY = {
+    "UrlResponse": "stream_mf2._http",
+    "afetch": "stream_mf2._http",
+    "fetch": "stream_mf2._http",
+    "aiter_events": "stream_mf2.sources",
+    "aiter_items": "stream_mf2.sources",
+    "iter_events": "stream_mf2.sources",
+    "iter_items": "stream_mf2.sources",
+    "WarcError": "stream_mf2.warc",
+    "WarcItem": "stream_mf2.warc",
+    "WarcSummary": "stream_mf2.warc",
+    "aiter_warc": "stream_mf2.warc",
+    "iter_warc": "stream_mf2.warc",
+    "iter_warc_parallel": "stream_mf2.warc",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'stream_mf2' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later reads skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
 
 
 def _build_info() -> str:
@@ -38,17 +88,21 @@ __all__ = [
     "ItemEvent",
     "LimitExceeded",
     "MetaItemEvent",
+    "ParseOptions",
     "Parser",
     "ParserStateError",
     "SourceError",
     "StreamMF2Error",
+    "UrlResponse",
     "WarcError",
     "WarcItem",
     "WarcSummary",
     "__version__",
+    "afetch",
     "aiter_events",
     "aiter_items",
     "aiter_warc",
+    "fetch",
     "iter_events",
     "iter_items",
     "iter_warc",

@@ -7,27 +7,41 @@ encoding. ``Transfer-Encoding: chunked`` is undone by :mod:`http.client`; a
 ``Content-Encoding`` (gzip, deflate, br) is undone step by step here. Bodies
 are read with ``read1`` so pieces arrive as the server sends them.
 
-A response is a source for :func:`stream_mf2.sources.iter_events`, which
-applies the stall rule of the other network sources to it (see
-:mod:`stream_mf2.sources`).
+This is the public fetch API, :func:`fetch` and :func:`afetch` (exported as
+``stream_mf2.fetch`` / ``stream_mf2.afetch``): request headers, a
+``User-Agent``, a timeout, a redirect limit and a size limit on the decoded
+body. A response whose ``Content-Type`` is not HTML is refused before its body
+is read.
+
+A response is a source for :func:`stream_mf2.sources.iter_events` (and
+``parse``, ``iter_items``, the async front ends), which uses its final URL as
+the document URL, its charset as the transport encoding, applies the stall rule
+of the other network sources to it (see :mod:`stream_mf2.sources`) and closes
+it when the body has been read or iteration stops.
 """
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import socket
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from types import TracebackType
+from typing import IO, Any
 
-from stream_mf2._payload import BodyDecoder, PayloadError, media_type
-from stream_mf2.errors import SourceError
+from stream_mf2._payload import HTML_TYPES, BodyDecoder, PayloadError, media_type
+from stream_mf2.errors import LimitExceeded, SourceError
 
 #: Seconds to wait for the connection and for each read.
 DEFAULT_TIMEOUT = 30.0
 #: Largest piece read at once.
 READ_SIZE = 64 * 1024
+#: Redirects followed by default.
+DEFAULT_MAX_REDIRECTS = 10
+#: Default limit on a decoded (decompressed) body, in bytes.
+DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 
 _ACCEPT = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.1"
 
@@ -41,8 +55,9 @@ def _user_agent() -> str:
 class UrlResponse:
     """An open HTTP response. Iterate for decoded body pieces; close when done."""
 
-    def __init__(self, resp: http.client.HTTPResponse, url: str) -> None:
+    def __init__(self, resp: http.client.HTTPResponse, url: str, *, max_bytes: int | None = None) -> None:
         self._resp = resp
+        self._max_bytes = max_bytes
         #: The final URL, after redirects.
         self.url = url
         #: The HTTP status of the final response.
@@ -61,6 +76,18 @@ class UrlResponse:
             raise SourceError(f"{url}: {e}") from None
 
     def __iter__(self) -> Iterator[bytes]:
+        total = 0
+        limit = self._max_bytes
+        for piece in self._pieces():
+            total += len(piece)
+            if limit is not None and total > limit:
+                self.close()
+                raise LimitExceeded(
+                    f"{self.url}: the decoded body is larger than {limit} bytes (max_bytes)", limit="max_bytes", value=limit
+                )
+            yield piece
+
+    def _pieces(self) -> Iterator[bytes]:
         try:
             while True:
                 data = self._resp.read1(READ_SIZE)
@@ -80,6 +107,11 @@ class UrlResponse:
     def close(self) -> None:
         """Close the connection."""
         self._resp.close()
+
+    @property
+    def closed(self) -> bool:
+        """Whether the connection is closed (by :meth:`close`, or once the parser has read the body)."""
+        return self._resp.isclosed()
 
     def interrupt(self) -> None:
         """Make a read blocked in another thread return now, by shutting the connection down.
@@ -123,22 +155,85 @@ def is_url(arg: str) -> bool:
     return arg[:8].lower().startswith(("http://", "https://"))
 
 
-def fetch(url: str, *, timeout: float = DEFAULT_TIMEOUT) -> UrlResponse:
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    """Follow no redirect: the 3xx response becomes an ``HTTPError``."""
+
+    def redirect_request(
+        self, req: urllib.request.Request, fp: IO[bytes], code: int, msg: str, headers: Any, newurl: str
+    ) -> urllib.request.Request | None:
+        return None
+
+
+def _redirect_handler(limit: int) -> urllib.request.HTTPRedirectHandler:
+    """urllib's redirect handling with our own limit (its class attribute says 10)."""
+    if limit == 0:
+        return _NoRedirects()
+
+    class Limited(urllib.request.HTTPRedirectHandler):
+        max_redirections = limit
+        max_repeats = min(urllib.request.HTTPRedirectHandler.max_repeats, limit)
+
+    return Limited()
+
+
+def fetch(
+    url: str,
+    *,
+    headers: Mapping[str, str] | None = None,
+    user_agent: str | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    max_redirects: int = DEFAULT_MAX_REDIRECTS,
+    max_bytes: int | None = DEFAULT_MAX_BYTES,
+    require_html: bool = True,
+) -> UrlResponse:
     """Open ``url`` (``http`` or ``https`` only) and return the response, following redirects.
 
+    ``headers`` are sent with the request (they replace the defaults of the same
+    name: ``Accept``, ``Accept-Encoding``); ``user_agent`` sets ``User-Agent``
+    (default ``stream-mf2/VERSION``). ``timeout`` is in seconds, for the
+    connection and for each read. At most ``max_redirects`` redirects are
+    followed (``0``: none; a redirect is then an error). A decoded body larger
+    than ``max_bytes`` (``None``: no limit) stops with
+    :class:`~stream_mf2.errors.LimitExceeded` (``limit="max_bytes"``) while it is
+    read. With ``require_html`` (the default) a ``Content-Type`` other than
+    ``text/html`` or ``application/xhtml+xml`` is a
+    :class:`~stream_mf2.errors.SourceError`; a response without one is sniffed
+    for binary data when it is parsed.
+
+    The response is a source for ``parse``, ``iter_items``, ``iter_events``
+    (which apply the stall rule to it) and their async versions; use it as a
+    context manager, or let the parser close it at the end of the body.
+
     Raises :class:`~stream_mf2.errors.SourceError` with a one-line reason for
-    bad URLs, connection failures and HTTP error statuses.
+    bad URLs, connection failures, HTTP error statuses and non-HTML types.
     """
+    if not isinstance(url, str):
+        raise TypeError(f"url must be a str, not {type(url).__name__}")
     if not is_url(url):
         raise SourceError(f"not an http(s) URL: {url!r}")
-    req = urllib.request.Request(
-        url,
-        headers={"User-Agent": _user_agent(), "Accept": _ACCEPT, "Accept-Encoding": "gzip, deflate, br"},
-    )
+    if max_redirects < 0:
+        raise ValueError("max_redirects must be >= 0")
+    if max_bytes is not None and max_bytes < 0:
+        raise ValueError("max_bytes must be >= 0 or None")
+    sent = {"User-Agent": _user_agent(), "Accept": _ACCEPT, "Accept-Encoding": "gzip, deflate, br"}
+    for name, value in (headers or {}).items():
+        for known in list(sent):
+            if known.lower() == name.lower():
+                del sent[known]
+        sent[name] = value
+    if user_agent is not None:
+        for known in list(sent):
+            if known.lower() == "user-agent":
+                del sent[known]
+        sent["User-Agent"] = user_agent
+    opener = urllib.request.build_opener(_redirect_handler(max_redirects))
     try:
-        resp = urllib.request.urlopen(req, timeout=timeout)
+        req = urllib.request.Request(url, headers=sent)
+        resp = opener.open(req, timeout=timeout)
     except urllib.error.HTTPError as e:
         e.close()
+        if 300 <= e.code < 400:
+            raise SourceError(f"{url}: HTTP {e.code} {e.reason} (more than {max_redirects} redirects)") from None
         raise SourceError(f"{url}: HTTP {e.code} {e.reason}") from None
     except urllib.error.URLError as e:
         raise SourceError(
@@ -149,4 +244,35 @@ def fetch(url: str, *, timeout: float = DEFAULT_TIMEOUT) -> UrlResponse:
     if not isinstance(resp, http.client.HTTPResponse):  # pragma: no cover - only http(s) gets here
         resp.close()
         raise SourceError(f"not an http(s) URL: {url!r}")
-    return UrlResponse(resp, resp.geturl())
+    response = UrlResponse(resp, resp.geturl(), max_bytes=max_bytes)
+    if require_html and response.content_type is not None and response.content_type not in HTML_TYPES:
+        response.close()
+        raise SourceError(f"{response.url}: not HTML (Content-Type {response.content_type})")
+    return response
+
+
+async def afetch(
+    url: str,
+    *,
+    headers: Mapping[str, str] | None = None,
+    user_agent: str | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    max_redirects: int = DEFAULT_MAX_REDIRECTS,
+    max_bytes: int | None = DEFAULT_MAX_BYTES,
+    require_html: bool = True,
+) -> UrlResponse:
+    """Async :func:`fetch`: the request runs in a worker thread, the event loop stays free.
+
+    Pass the response to ``aiter_items``/``aiter_events``, which read its body in
+    a worker thread too, with the stall rule of the async sources.
+    """
+    return await asyncio.to_thread(
+        fetch,
+        url,
+        headers=headers,
+        user_agent=user_agent,
+        timeout=timeout,
+        max_redirects=max_redirects,
+        max_bytes=max_bytes,
+        require_html=require_html,
+    )

@@ -13,8 +13,9 @@ produces output from a half-processed state.
 
 from __future__ import annotations
 
-from typing import IO, TYPE_CHECKING, Any, Final, Literal
+from typing import IO, TYPE_CHECKING, Any, Final, Literal, Never, Unpack
 
+from stream_mf2._options import ParseOptions, check_options
 from stream_mf2.capture import DEFAULT_MAX_HELD_ITEMS, Capture
 from stream_mf2.errors import ParserStateError
 from stream_mf2.events import DocumentEnd, Event, Item, ItemEvent
@@ -88,15 +89,16 @@ class Parser:
     later such merge is recorded in :attr:`errors`; a budget, not an error). ``max_reparse_bytes`` (above) is a
     budget, not an error: past it the encoding is kept as described.
 
+    ``tokenizer_fast_path=False`` runs the tokenizer's state machine alone (no
+    whole-tag fast path, no fused leaf calls): the same output, slower; it lets
+    tests check the fast paths in either build.
+
     ``wpt``: a Website Parse Template (:func:`stream_mf2.wpt.load`) or one of its
     templates; the page's block matches come as
     :class:`~stream_mf2.wpt.WptMatchEvent` from the same parse (see
     :mod:`stream_mf2.wpt`). A whole WPT applies the templates chosen by ``url``
     (every template when ``url`` is ``None``). ``max_pattern_chars`` bounds the
     window of ``ow:pattern`` blocks over the page source.
-    ``tokenizer_fast_path=False`` runs the tokenizer's state machine alone (no
-    whole-tag fast path, no fused leaf calls): the same output, slower; it lets
-    tests check the fast paths in either build.
     """
 
     def __init__(
@@ -120,12 +122,41 @@ class Parser:
         max_nested_html_chars: int = DEFAULT_MAX_NESTED_HTML_CHARS,
         max_reparse_bytes: int = DEFAULT_MAX_REPARSE_BYTES,
         collect_parse_errors: bool = False,
+        tokenizer_fast_path: bool = True,
         wpt: Wpt | Template | None = None,
         max_pattern_chars: int | None = None,
-        tokenizer_fast_path: bool = True,
+        **unknown: Never,
     ) -> None:
-        if max_reparse_bytes < 0:
-            raise ValueError("max_reparse_bytes must be >= 0")
+        # ``Never``: a type checker rejects any other keyword; at run time it is named here
+        # with the valid ones, as every other entry point does.
+        if unknown:
+            check_options(unknown, "Parser")
+        check_options(
+            {
+                "encoding": encoding,
+                "default_encoding": default_encoding,
+                "detect_utf8": detect_utf8,
+                "text": text,
+                "lang": lang,
+                "metaformats": metaformats,
+                "filter_roots": filter_roots,
+                "stream_children": stream_children,
+                "collect_parse_errors": collect_parse_errors,
+                "max_token_chars": max_token_chars,
+                "max_depth": max_depth,
+                "max_kept_nodes": max_kept_nodes,
+                "max_held_items": max_held_items,
+                "max_nested_html_chars": max_nested_html_chars,
+                "max_reparse_bytes": max_reparse_bytes,
+                "tokenizer_fast_path": tokenizer_fast_path,
+                "max_pattern_chars": max_pattern_chars,
+            },
+            "Parser",
+        )
+        if isinstance(filter_roots, set):
+            filter_roots = frozenset(filter_roots)
+        if isinstance(stream_children, set):
+            stream_children = frozenset(stream_children)
         self.url = url
         self._options = Options(
             text=text,
@@ -148,11 +179,11 @@ class Parser:
             self._tb_limits["max_formatting_elements"] = max_formatting_elements
         self._collect_parse_errors = collect_parse_errors
         self._max_token_chars = max_token_chars
+        self._tokenizer_fast_path = tokenizer_fast_path
         self._wpt_spec = wpt
         self._max_pattern_chars = max_pattern_chars
         self._wpt: WptConsumer | None = None
         self._wpt_events: list[Event] = []
-        self._tokenizer_fast_path = tokenizer_fast_path
         self._build()
         self._decoder = Decoder(encoding, default=default_encoding, detect_utf8=detect_utf8, keep_for_change=True)
         # A <meta> past the prescan window may change the encoding (see _feed_text).
@@ -313,6 +344,14 @@ class Parser:
     def encoding(self) -> str | None:
         """The character encoding in use (``None`` until decided; ``None`` for str input)."""
         return None if self._input_kind is str else self._decoder.encoding
+
+    @property
+    def awaiting_encoding(self) -> bool:
+        """Whether bytes are (or will be) held back for the encoding decision: not yet decided, not str input.
+
+        The sources' stall rule asks this; see :meth:`commit_encoding`.
+        """
+        return self._input_kind is not str and self._decoder.encoding is None
 
     @property
     def encoding_confidence(self) -> str | None:
@@ -537,9 +576,7 @@ class Parser:
 def parse(
     doc: str | bytes | IO[bytes] | IO[str],
     url: str | None = None,
-    *,
-    encoding: str | None = None,
-    **options: Any,
+    **options: Unpack[ParseOptions],
 ) -> dict[str, Any]:
     """Parse a whole document: ``{"items": [...], "rels": {...}, "rel-urls": {...}}``.
 
@@ -547,8 +584,17 @@ def parse(
     64 KiB chunks). With ``metaformats=True`` the result also has ``"meta-item"``
     when the document yields one. Built on :class:`Parser`, so it gives exactly
     what streaming gives.
+
+    Options (keywords, all optional; :class:`stream_mf2.ParseOptions`):
+    ``encoding``, ``default_encoding``, ``detect_utf8``, ``text`` (``"spec"`` or
+    ``"normalized"``), ``lang``, ``metaformats``, ``filter_roots``,
+    ``stream_children``, ``collect_parse_errors``, and the limits
+    ``max_token_chars``, ``max_depth``, ``max_kept_nodes``, ``max_held_items``,
+    ``max_nested_html_chars``, ``max_reparse_bytes`` (see :class:`Parser`). An
+    unknown option is a :class:`TypeError`, a bad value a :class:`ValueError`.
     """
-    parser = Parser(url, encoding=encoding, **options)
+    check_options(options, "parse")
+    parser = Parser(url, **options)
     events: list[Event] = []
     if isinstance(doc, (str, bytes, bytearray, memoryview)):
         events.extend(parser.feed_events(doc if isinstance(doc, (str, bytes)) else bytes(doc)))

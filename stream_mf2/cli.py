@@ -50,6 +50,17 @@ def _dump(obj: Any, *, indent: bool = False) -> bytes:
     return dumps(obj, indent=indent)
 
 
+# (flag, option, help) for the integer limits every parse command takes; see stream_mf2._options.
+_LIMIT_FLAGS = (
+    ("--max-token-chars", "max_token_chars", "longest unfinished tag, comment or attribute value, in characters"),
+    ("--max-depth", "max_depth", "deepest stack of open elements"),
+    ("--max-kept-nodes", "max_kept_nodes", "most nodes kept for one item subtree"),
+    ("--max-held-items", "max_held_items", "items held waiting for include targets (a recovery: see the Parser docs)"),
+    ("--max-nested-html-chars", "max_nested_html_chars", "e-* html nested inside e-* values, per item (then empty html)"),
+    ("--max-reparse-bytes", "max_reparse_bytes", "bytes held for a late <meta charset> re-parse (0: off)"),
+)
+
+
 def _add_parser_options(p: argparse.ArgumentParser, *, url: bool = True) -> None:
     g = p.add_argument_group("parser options")
     if url:
@@ -63,13 +74,50 @@ def _add_parser_options(p: argparse.ArgumentParser, *, url: bool = True) -> None
     )
     g.add_argument("--lang", action="store_true", help="add lang to items and e-* values")
     g.add_argument("--metaformats", action="store_true", help="add a meta-item built from <head>")
+    g.add_argument(
+        "--filter-roots",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="NAMES",
+        help="ignore root class names that are utility CSS (Tailwind's h-full, h-screen, ...); NAMES "
+        "(comma-separated) gives your own list instead",
+    )
+    lim = p.add_argument_group("limits (max-token-chars, max-depth, max-kept-nodes stop with an error naming them; the others are recoveries)")
+    for flag, _, what in _LIMIT_FLAGS:
+        lim.add_argument(flag, type=int, metavar="N", help=what)
 
 
 def _parser_options(ns: argparse.Namespace) -> dict[str, Any]:
     opts: dict[str, Any] = {"text": ns.text, "lang": ns.lang, "metaformats": ns.metaformats}
     if ns.encoding:
-        opts["encoding"] = ns.encoding
+        from stream_mf2.html.decode import lookup_encoding
+
+        if lookup_encoding(ns.encoding) is None:
+            print(f"{PROG}: warning: unknown encoding label {ns.encoding!r}, ignored", file=sys.stderr)
+        else:
+            opts["encoding"] = ns.encoding
+    if ns.filter_roots is not None:
+        names = frozenset(n.strip() for n in ns.filter_roots.split(",") if n.strip())
+        opts["filter_roots"] = names or True
+    for _flag, name, _what in _LIMIT_FLAGS:
+        value = getattr(ns, name)
+        if value is not None:
+            opts[name] = value
+    from stream_mf2._options import check_options
+
+    try:
+        check_options(opts)
+    except (TypeError, ValueError) as e:
+        raise UserError("--" + str(e).replace("_", "-")) from None
     return opts
+
+
+def _version() -> str:
+    """``stream-mf2 VERSION (build)``: the build as :mod:`stream_mf2._build` names it."""
+    from stream_mf2 import _build_info
+
+    return _build_info()
 
 
 # -- stream-mf2 FILE ----------------------------------------------------------------------------
@@ -88,12 +136,15 @@ def _parse_command_parser() -> argparse.ArgumentParser:
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    p.add_argument("--version", action="version", version=_version(), help="print the version and build, then exit")
     p.add_argument("source", metavar="FILE|URL|-", help="an HTML file, an http(s):// URL, or - for standard input")
     p.add_argument(
         "--jsonl",
         action="store_true",
-        help="print each item on its own line as soon as it completes, then a line with rels",
+        help='print JSON Lines, each with a "kind": an "item" line as soon as each item completes, a '
+        '"meta-item" line, a last "document" line with the rels, or an "error" line before a failure exit',
     )
+    p.add_argument("--pretty", action="store_true", help="indent the JSON (default: compact)")
     p.add_argument(
         "--stream-children",
         nargs="?",
@@ -101,13 +152,27 @@ def _parse_command_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="TYPES",
         help="with --jsonl, print the children of a container item (e.g. a page-wide h-feed) as they close, as "
-        '{"path": [i, j], "item": ...} lines, and the container later as {"children-streamed": N, "item": ...}; '
+        'item lines with a "path" [i, j], and the container later with "children-streamed": N; '
         "TYPES (comma-separated, e.g. h-feed) limits which containers (default: every top-level item)",
     )
-    p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for a URL's server (default 30)")
-    from stream_mf2 import _build_info
-
-    p.add_argument("--version", action="version", version=_build_info(), help="print the version and build, then exit")
+    http = p.add_argument_group("fetching (for an http(s):// URL)")
+    http.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for the server (default 30)")
+    http.add_argument("--user-agent", metavar="UA", help="User-Agent header (default stream-mf2/VERSION)")
+    http.add_argument(
+        "--header",
+        action="append",
+        default=[],
+        metavar="'NAME: VALUE'",
+        help="an extra request header (repeatable)",
+    )
+    http.add_argument("--max-redirects", type=int, default=10, metavar="N", help="redirects to follow (default 10)")
+    http.add_argument(
+        "--max-bytes",
+        type=int,
+        default=None,
+        metavar="N",
+        help="largest decoded body to read (default 256 MiB)",
+    )
     _add_parser_options(p)
     return p
 
@@ -119,32 +184,52 @@ def _stream_children_option(value: str | None) -> bool | frozenset[str]:
     return types or True
 
 
-def _jsonl_item(event: Any) -> Any:
-    """The JSON Lines form of an item event: the item, or wrapped when children are streamed."""
+def _jsonl_item(event: Any) -> dict[str, Any]:
+    """The JSON Lines form of an item event."""
+    line: dict[str, Any] = {"kind": "item"}
     if event.path:
-        return {"path": list(event.path), "item": event.item}
+        line["path"] = list(event.path)
     if event.children_streamed:
-        return {"children-streamed": event.children_streamed, "item": event.item}
-    return event.item
+        line["children-streamed"] = event.children_streamed
+    line["item"] = event.item
+    return line
 
 
-def _open_source(ns: argparse.Namespace, opts: dict[str, Any]) -> tuple[Any, str | None, Callable[[], None]]:
-    """The byte source, the document URL and a closer for ``ns.source``."""
+def _headers(values: list[str]) -> dict[str, str]:
+    headers: dict[str, str] = {}
+    for value in values:
+        name, sep, rest = value.partition(":")
+        if not sep or not name.strip() or name != name.strip():
+            raise UserError(f"--header wants 'NAME: VALUE', not {value!r}")
+        headers[name] = rest.strip()
+    return headers
+
+
+def _open_source(ns: argparse.Namespace) -> tuple[Any, str | None, Callable[[], None]]:
+    """The source for ``ns.source`` by the input rule, the document URL and a closer."""
+    from pathlib import Path
+
     from stream_mf2 import _http
 
     src: str = ns.source
     if _http.is_url(src):
-        resp = _http.fetch(src, timeout=ns.timeout)
-        if resp.charset and "encoding" not in opts:
-            opts["encoding"] = resp.charset
-        return resp, ns.url or resp.url, resp.close  # the response itself: iter_events applies the stall rule
+        from stream_mf2._http import DEFAULT_MAX_BYTES
+
+        if ns.max_redirects < 0:
+            raise UserError("--max-redirects must be at least 0")
+        resp = _http.fetch(
+            src,
+            headers=_headers(ns.header),
+            user_agent=ns.user_agent,
+            timeout=ns.timeout,
+            max_redirects=ns.max_redirects,
+            max_bytes=DEFAULT_MAX_BYTES if ns.max_bytes is None else ns.max_bytes,
+        )
+        # the response itself: iter_events takes its charset and URL, and applies the stall rule
+        return resp, ns.url, resp.close
     if src == "-":
         return sys.stdin.buffer, ns.url, lambda: None
-    try:
-        f = open(src, "rb")  # noqa: SIM115  # closed by the returned closer
-    except OSError as e:
-        raise UserError(f"cannot open {src}: {e.strerror or e}") from None
-    return f, ns.url, f.close
+    return Path(src), ns.url, lambda: None
 
 
 def _cmd_parse(argv: Sequence[str], out: IO[bytes]) -> int:
@@ -157,30 +242,48 @@ def _cmd_parse(argv: Sequence[str], out: IO[bytes]) -> int:
     stream_children = _stream_children_option(ns.stream_children)
     if stream_children:
         opts["stream_children"] = stream_children
-    source, url, close = _open_source(ns, opts)
+    source, url, close = _open_source(ns)
+    pretty = bool(ns.pretty)
     try:
         item_events: list[Any] = []
-        for event in iter_events(source, url, **opts):
+        events = iter_events(source, url, **opts)
+        doc_url = url if url is not None else getattr(source, "url", None)
+        for event in events:
             if type(event) is ItemEvent:
                 if ns.jsonl:
-                    out.write(_dump(_jsonl_item(event)))
+                    out.write(_dump(_jsonl_item(event), indent=pretty))
                     out.flush()
                 else:
                     item_events.append(event)
             elif type(event) is MetaItemEvent:
                 if ns.jsonl:
-                    out.write(_dump({"meta-item": event.item}))
+                    out.write(_dump({"kind": "meta-item", "item": event.item}, indent=pretty))
                     out.flush()
             elif type(event) is DocumentEnd:
-                doc: dict[str, Any] = {"rels": event.rels, "rel-urls": event.rel_urls}
                 if ns.jsonl:
-                    out.write(_dump(doc))
+                    doc: dict[str, Any] = {
+                        "kind": "document",
+                        "url": doc_url,
+                        "encoding": event.encoding,
+                        "rels": event.rels,
+                        "rel-urls": event.rel_urls,
+                    }
+                    out.write(_dump(doc, indent=pretty))
                 else:
-                    whole: dict[str, Any] = {"items": reassemble(item_events), **doc}
+                    whole: dict[str, Any] = {
+                        "items": reassemble(item_events),
+                        "rels": event.rels,
+                        "rel-urls": event.rel_urls,
+                    }
                     if event.meta_item is not None:
                         whole["meta-item"] = event.meta_item
-                    out.write(_dump(whole, indent=True))
+                    out.write(_dump(whole, indent=pretty))
                 out.flush()
+    except StreamMF2Error as e:
+        if ns.jsonl:
+            out.write(_dump({"kind": "error", "error": " ".join(str(e).split()) or type(e).__name__}))
+            out.flush()
+        raise
     finally:
         close()
     return 0

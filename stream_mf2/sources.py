@@ -1,21 +1,28 @@
-"""Items out of files, sockets, iterables and async streams, as they complete.
+"""Items out of documents, files, sockets, HTTP responses and async streams, as they complete.
 
-Sync front ends (:func:`iter_items`, :func:`iter_events`) take
+The input rule (one rule for :func:`parse`, :func:`iter_items`,
+:func:`iter_events`, :func:`aiter_items`, :func:`aiter_events`; the WARC and
+WPT readers follow it where they take documents):
 
-* a path (``str`` or :class:`os.PathLike`): the file is opened, read and closed;
-  a ``str`` is always a path, never HTML text (wrap text in a list: ``[html]``);
-* ``bytes`` / ``bytearray`` / ``memoryview``: a whole document;
-* a binary (or text) file object: anything with ``read(n)``;
-* a connected :class:`socket.socket`: read with ``recv`` until the peer closes;
-* an open ``http(s)://`` response (``stream_mf2._http.fetch``, what the command
-  line does with a URL): its decoded body pieces;
-* any iterable of ``bytes`` / ``str`` chunks (a generator, an HTTP response's
-  ``iter_content()``, …).
-
-Async front ends (:func:`aiter_items`, :func:`aiter_events`) take a path
-(opened with aiofiles), an :class:`asyncio.StreamReader` or an aiofiles file
-(anything whose ``read(n)`` is awaitable), or any async iterable of chunks (an
-HTTP client's byte stream).
+* ``str`` is the document's text and ``bytes`` / ``bytearray`` / ``memoryview``
+  its bytes. A string is never a path or a URL: ``iter_items("page.html")``
+  parses the nine characters ``page.html``;
+* an :class:`os.PathLike` (``pathlib.Path("page.html")``) is a file, opened,
+  read and closed; a binary file (MIME Sniffing's binary data bytes in its
+  first 512 bytes) is refused with :class:`SourceError`;
+* a file object (anything with ``read(n)``, binary or text), a connected
+  :class:`socket.socket`, an iterable of ``bytes``/``str`` chunks and (async
+  front ends) an async iterable or an object with an awaitable ``read(n)`` are
+  streams;
+* an HTTP response is a stream whose ``Content-Type`` charset is the transport
+  encoding and whose final URL is the document URL (unless ``encoding`` /
+  ``url`` are given): one from :func:`stream_mf2.fetch` / :func:`stream_mf2.afetch`,
+  an httpx ``Response`` (``iter_bytes`` / ``aiter_bytes``), a requests
+  ``Response`` (sync) or an aiohttp ``ClientResponse`` (async). A declared
+  ``Content-Type`` that is not HTML is refused with :class:`SourceError`;
+* URLs go through the fetch API: ``iter_items(stream_mf2.fetch(url))``;
+* anything else (``None``, an ``int``, a ``dict``) is a :class:`TypeError`
+  naming what is accepted, raised when the function is called.
 
 Input is read in chunks of at most ``chunk_size`` bytes, and larger chunks
 handed in by an iterable are split, so the parser never works on more than one
@@ -53,14 +60,18 @@ import stat
 import sys
 import threading
 from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Callable, Generator, Iterable, Iterator
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, Unpack
 
 import aiofiles
 
 from stream_mf2._http import UrlResponse
+from stream_mf2._options import ParseOptions, check_options
 from stream_mf2._parser import Parser
+from stream_mf2._payload import HTML_TYPES
+from stream_mf2._responses import SNIFF_BINARY_BYTES, check_html, client_response, looks_binary
 from stream_mf2.errors import SourceError
-from stream_mf2.events import Event, ItemEvent
+from stream_mf2.events import DocumentEnd, Event, ItemEvent
+from stream_mf2.reassemble import reassemble
 
 #: Default read size.
 DEFAULT_CHUNK_SIZE = 64 * 1024
@@ -93,8 +104,8 @@ def _split(chunk: Chunk, size: int) -> Iterator[Chunk]:
 def _path_chunks(path: str | os.PathLike[str], size: int) -> Iterator[_MaybeChunk]:
     try:
         f = open(path, "rb")  # noqa: SIM115  # closed in the finally below, also on early exit
-    except OSError as e:
-        raise SourceError(f"cannot open {os.fspath(path)!r}: {e.strerror or e}") from e
+    except (OSError, ValueError) as e:  # ValueError: a NUL byte in the path
+        raise SourceError(f"cannot open {os.fspath(path)!r}: {getattr(e, 'strerror', None) or e}") from e
     try:
         yield from _reader_chunks(f, size)
     finally:
@@ -171,7 +182,10 @@ _URL_AHEAD = 4
 
 def _url_chunks(resp: UrlResponse, stall_timeout: float | None, undecided: Callable[[], bool]) -> Iterator[_MaybeChunk]:
     if stall_timeout is None:
-        yield from resp
+        try:
+            yield from resp
+        finally:
+            resp.close()
         return
     handoff: queue.Queue[object] = queue.Queue(maxsize=_URL_AHEAD)
     stop = threading.Event()
@@ -213,63 +227,168 @@ def _url_chunks(resp: UrlResponse, stall_timeout: float | None, undecided: Calla
         stop.set()
         if reader.is_alive():
             resp.interrupt()  # stopped early: wake the thread if it sits in a read
+            reader.join(1.0)  # the shut-down connection makes its read return at once
+        resp.close()
 
 
-def _sync_chunks(
+def _no_binary(chunks: Iterator[_MaybeChunk], where: str) -> Iterator[_MaybeChunk]:
+    """Pass ``chunks`` through, refusing binary data (:func:`looks_binary` on the first 512 bytes).
+
+    The bytes are held back until 512 have come or the stream ends, so the answer
+    does not depend on how the source splits them (a stall decides with what came).
+    """
+    head = b""
+    try:
+        for chunk in chunks:
+            if chunk is None and not head:
+                yield None
+                continue
+            if chunk is not None and not isinstance(chunk, str):
+                head += bytes(chunk)
+                if len(head) < SNIFF_BINARY_BYTES:
+                    continue
+            if head and looks_binary(head):
+                raise SourceError(f"{where}: not HTML (binary data)")
+            if head:
+                yield head
+            if chunk is None or isinstance(chunk, str):
+                yield chunk
+            break
+        else:
+            if head and looks_binary(head):
+                raise SourceError(f"{where}: not HTML (binary data)")
+            if head:
+                yield head
+            return
+        yield from chunks
+    finally:
+        close = getattr(chunks, "close", None)
+        if close is not None:
+            close()
+
+
+#: What a source may be, for the error message (the rule is in the module docstring).
+ACCEPTED = (
+    "HTML text (str), HTML bytes (bytes, bytearray, memoryview), a path (os.PathLike, e.g. pathlib.Path),"
+    " a file object with read(), a socket, an HTTP response (stream_mf2.fetch, httpx, requests, aiohttp)"
+    " or an iterable of bytes/str chunks"
+)
+ACCEPTED_ASYNC = (
+    "HTML text (str), HTML bytes (bytes, bytearray, memoryview), a path (os.PathLike, e.g. pathlib.Path),"
+    " an object with an awaitable read() (asyncio.StreamReader, aiofiles), an HTTP response"
+    " (stream_mf2.fetch/afetch, httpx, aiohttp) or an (async) iterable of bytes/str chunks"
+)
+
+
+class _Plan:
+    """What a source is: its chunks (made lazily) and the URL and charset it brings."""
+
+    __slots__ = ("charset", "url")
+
+    def __init__(self, url: str | None = None, charset: str | None = None) -> None:
+        self.url = url
+        self.charset = charset
+
+
+def _sync_plan(
     source: object, size: int, stall_timeout: float | None, undecided: Callable[[], bool]
-) -> Iterator[_MaybeChunk]:
-    if isinstance(source, str | os.PathLike):
-        return _path_chunks(source, size)
+) -> tuple[Iterator[_MaybeChunk], _Plan]:
+    """Apply the input rule (module docstring) to a sync source; ``TypeError`` for anything else."""
+    if isinstance(source, str):
+        return iter([source]), _Plan()
     if isinstance(source, bytes | bytearray | memoryview):
-        return iter([source])
+        return iter([source]), _Plan()
+    if isinstance(source, os.PathLike):
+        where = _path_name(source)
+        return _no_binary(_path_chunks(source, size), where), _Plan()
     if isinstance(source, socket.socket):
-        return _socket_chunks(source, size, stall_timeout, undecided)
+        return _socket_chunks(source, size, stall_timeout, undecided), _Plan()
     if isinstance(source, UrlResponse):
-        return _url_chunks(source, stall_timeout, undecided)
+        chunks = _url_chunks(source, stall_timeout, undecided)
+        if source.content_type not in HTML_TYPES:
+            chunks = _no_binary(chunks, source.url)
+        return chunks, _Plan(source.url, source.charset)
+    client = client_response(source)
+    if client is not None:
+        if client.client == "aiohttp":
+            raise TypeError("an aiohttp ClientResponse is async: use aiter_items()/aiter_events()")
+        check_html(client.content_type, client.url)
+        body: Iterator[_MaybeChunk] = client.sync_body(size)
+        if client.content_type is None:
+            body = _no_binary(body, client.url or "response")
+        return body, _Plan(client.url, client.charset)
     if callable(getattr(source, "read", None)):
-        return _reader_chunks(source, size, stall_timeout, undecided)
-    if isinstance(source, Iterable):
-        return (_as_chunk(c) for c in source)
-    raise TypeError(f"unsupported source type {type(source).__name__}")
+        return _reader_chunks(source, size, stall_timeout, undecided), _Plan()
+    if isinstance(source, AsyncIterable) and not isinstance(source, Iterable):
+        raise TypeError(f"{type(source).__name__} is an async source: use aiter_items()/aiter_events()")
+    if isinstance(source, Iterable) and not isinstance(source, dict):
+        return (_as_chunk(c) for c in source), _Plan()
+    raise TypeError(f"a source is {ACCEPTED}; not {type(source).__name__}")
+
+
+def _path_name(path: os.PathLike[Any]) -> str:
+    name = os.fspath(path)
+    return name if isinstance(name, str) else name.decode("utf-8", "replace")
 
 
 def iter_events(
-    source: Any,
+    source: object,
     url: str | None = None,
     *,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     stall_timeout: float | None = DEFAULT_STALL_TIMEOUT,
-    **options: Any,
+    **options: Unpack[ParseOptions],
 ) -> Generator[Event, None, None]:
     """Parse ``source`` and yield events as they become known.
+
+    ``source`` follows the input rule (module docstring): ``str`` and ``bytes``
+    are the document itself, an :class:`os.PathLike` is a file to open, and
+    file objects, sockets, HTTP responses and iterables of chunks are streams.
+    Anything else is a :class:`TypeError`, raised by this call.
 
     :class:`~stream_mf2.events.ItemEvent` for each top-level item as soon as its
     outermost root closes, :class:`~stream_mf2.events.MetaItemEvent` at the end
     of ``<head>`` (with ``metaformats=True``), and one
     :class:`~stream_mf2.events.DocumentEnd` last with the rels. ``options`` are
-    the :class:`~stream_mf2.Parser` options (``encoding``, ``text``, ``lang``,
-    ``metaformats``, ``stream_children``, limits). Raises :class:`~stream_mf2.errors.SourceError`
-    when the source cannot be read.
+    the :class:`~stream_mf2.Parser` options (:class:`stream_mf2.ParseOptions`:
+    ``encoding``, ``default_encoding``, ``detect_utf8``, ``text``, ``lang``,
+    ``metaformats``, ``filter_roots``, ``stream_children``,
+    ``collect_parse_errors``, and the limits ``max_token_chars``, ``max_depth``,
+    ``max_kept_nodes``, ``max_held_items``, ``max_nested_html_chars``,
+    ``max_reparse_bytes``), checked by this call: an unknown one is a
+    :class:`TypeError`, a bad value a :class:`ValueError`. For an HTTP response,
+    ``url`` defaults to its final URL and ``encoding`` to its charset. Raises
+    :class:`~stream_mf2.errors.SourceError` when the source cannot be read or is
+    not HTML (a non-HTML ``Content-Type``, binary data in a file).
     """
+    check_options(options, "iter_events")
     if chunk_size < 1:
         raise ValueError("chunk_size must be positive")
-    parser = Parser(url, **options)
-    fed = False  # deciding on no bytes at all would only throw the prescan away
-    text_input = False  # str chunks need no encoding decision
+    state: list[Parser] = []
 
     def undecided() -> bool:
-        return not text_input and parser.encoding is None
+        return bool(state) and state[0].awaiting_encoding
 
-    chunks = _sync_chunks(source, chunk_size, stall_timeout, undecided)
+    chunks, plan = _sync_plan(source, chunk_size, stall_timeout, undecided)
+    if url is None:
+        url = plan.url
+    if plan.charset is not None and options.get("encoding") is None:
+        options["encoding"] = plan.charset
+    parser = Parser(url, **options)
+    state.append(parser)
+    return _events(parser, chunks, chunk_size)
+
+
+def _events(parser: Parser, chunks: Iterator[_MaybeChunk], chunk_size: int) -> Generator[Event, None, None]:
+    fed = False  # deciding on no bytes at all would only throw the prescan away
     try:
         for chunk in chunks:
             if chunk is None:  # the source stalled
-                if fed and undecided():
+                if fed and parser.encoding is None:
                     parser.commit_encoding()
                     yield from parser.feed_events(b"")
                 continue
             fed = True
-            text_input = isinstance(chunk, str)
             for part in _split(chunk, chunk_size):
                 yield from parser.feed_events(part if not isinstance(part, bytearray | memoryview) else bytes(part))
         yield from parser.close_events()
@@ -279,15 +398,51 @@ def iter_events(
             close()  # a file we opened is closed now, also when the caller stops early
 
 
-def iter_items(source: Any, url: str | None = None, **options: Any) -> Generator[dict[str, Any], None, None]:
+def parse_source(doc: object, url: str | None = None, **options: Unpack[ParseOptions]) -> dict[str, Any]:
+    """:func:`stream_mf2.parse` for a source other than ``str``/``bytes``: read it to the end.
+
+    ``doc`` follows the input rule (module docstring); see :func:`stream_mf2.parse`
+    for the result and the options.
+    """
+    check_options(options, "parse")
+    events = list(iter_events(doc, url, stall_timeout=None, **options))
+    end = events[-1]
+    assert isinstance(end, DocumentEnd)
+    result: dict[str, Any] = {"items": reassemble(events), "rels": end.rels, "rel-urls": end.rel_urls}
+    if end.meta_item is not None:
+        result["meta-item"] = end.meta_item
+    if options.get("wpt") is not None:
+        from stream_mf2.wpt.events import collect_pages
+
+        result["wpt"] = collect_pages(events)
+    return result
+
+
+def iter_items(
+    source: object,
+    url: str | None = None,
+    *,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    stall_timeout: float | None = DEFAULT_STALL_TIMEOUT,
+    **options: Unpack[ParseOptions],
+) -> Generator[dict[str, Any], None, None]:
     """Parse ``source`` and yield each top-level item as soon as it completes.
 
-    Takes the same sources and options as :func:`iter_events`. With
-    ``stream_children`` the children of a container item are yielded too, as
-    they close and before their container (which then leaves them out); use
+    Takes the same sources and options as :func:`iter_events`, checked by this call.
+    Options (keywords, :class:`stream_mf2.ParseOptions`): ``encoding``,
+    ``default_encoding``, ``detect_utf8``, ``text``, ``lang``, ``metaformats``,
+    ``filter_roots``, ``stream_children``, ``collect_parse_errors``, and the
+    limits ``max_token_chars``, ``max_depth``, ``max_kept_nodes``,
+    ``max_held_items``, ``max_nested_html_chars``, ``max_reparse_bytes``.
+    With ``stream_children`` the children of a container item are yielded too,
+    as they close and before their container (which then leaves them out); use
     :func:`iter_events` for their ``path``.
     """
-    events = iter_events(source, url, **options)
+    check_options(options, "iter_items")
+    return _items(iter_events(source, url, chunk_size=chunk_size, stall_timeout=stall_timeout, **options))
+
+
+def _items(events: Generator[Event, None, None]) -> Generator[dict[str, Any], None, None]:
     try:
         for event in events:
             if type(event) is ItemEvent:
@@ -299,8 +454,8 @@ def iter_items(source: Any, url: str | None = None, **options: Any) -> Generator
 async def _apath_chunks(path: str | os.PathLike[str], size: int) -> AsyncIterator[Chunk]:
     try:
         f = await aiofiles.open(path, "rb")
-    except OSError as e:
-        raise SourceError(f"cannot open {os.fspath(path)!r}: {e.strerror or e}") from e
+    except (OSError, ValueError) as e:  # ValueError: a NUL byte in the path
+        raise SourceError(f"cannot open {os.fspath(path)!r}: {getattr(e, 'strerror', None) or e}") from e
     try:
         while True:
             try:
@@ -339,38 +494,131 @@ async def _abytes(data: Chunk) -> AsyncIterator[Chunk]:
     yield data
 
 
-def _async_chunks(source: object, size: int) -> AsyncIterator[Chunk]:
-    if isinstance(source, str | os.PathLike):
-        return _apath_chunks(source, size)
-    if isinstance(source, bytes | bytearray | memoryview):
-        return _abytes(source)
+async def _async_from_sync(chunks: Iterable[object]) -> AsyncIterator[Chunk]:
+    for chunk in chunks:
+        yield _as_chunk(chunk)
+
+
+async def _aurl_chunks(resp: UrlResponse) -> AsyncIterator[Chunk]:
+    """A :class:`UrlResponse` read in a worker thread, one piece at a time (urllib has no async API)."""
+    pieces = iter(resp)
+    done = False
+    try:
+        while True:
+            piece = await asyncio.to_thread(next, pieces, None)
+            if piece is None:
+                done = True
+                return
+            yield piece
+    finally:
+        if not done:
+            resp.interrupt()  # stopped early: a read still running in the thread returns now
+        resp.close()
+
+
+async def _ano_binary(chunks: AsyncIterator[Chunk], where: str) -> AsyncIterator[Chunk]:
+    """Async :func:`_no_binary`: refuse binary data, judged on the first 512 bytes."""
+    head = b""
+    try:
+        async for chunk in chunks:
+            if not isinstance(chunk, str):
+                head += bytes(chunk)
+                if len(head) < SNIFF_BINARY_BYTES:
+                    continue
+            if head and looks_binary(head):
+                raise SourceError(f"{where}: not HTML (binary data)")
+            if head:
+                yield head
+            if isinstance(chunk, str):
+                yield chunk
+            break
+        else:
+            if head and looks_binary(head):
+                raise SourceError(f"{where}: not HTML (binary data)")
+            if head:
+                yield head
+            return
+        async for chunk in chunks:
+            yield chunk
+    finally:
+        aclose = getattr(chunks, "aclose", None)
+        if aclose is not None:
+            await aclose()
+
+
+def _async_plan(source: object, size: int) -> tuple[AsyncIterator[Chunk], _Plan]:
+    """Apply the input rule (module docstring) to an async source; ``TypeError`` for anything else."""
+    if isinstance(source, str | bytes | bytearray | memoryview):
+        return _abytes(source), _Plan()
+    if isinstance(source, os.PathLike):
+        return _ano_binary(_apath_chunks(source, size), _path_name(source)), _Plan()
+    if isinstance(source, UrlResponse):
+        chunks = _aurl_chunks(source)
+        if source.content_type not in HTML_TYPES:
+            chunks = _ano_binary(chunks, source.url)
+        return chunks, _Plan(source.url, source.charset)
+    client = client_response(source)
+    if client is not None:
+        if client.client == "requests":
+            raise TypeError("a requests Response is sync: use iter_items()/iter_events(), or httpx/aiohttp here")
+        check_html(client.content_type, client.url)
+        body: AsyncIterator[Chunk] = client.async_body(size)
+        if client.content_type is None:
+            body = _ano_binary(body, client.url or "response")
+        return body, _Plan(client.url, client.charset)
+    if isinstance(source, socket.socket):
+        raise TypeError("a socket is a sync source: use iter_items(), or asyncio.open_connection() here")
     if callable(getattr(source, "read", None)):
-        return _areader_chunks(source, size)
+        return _areader_chunks(source, size), _Plan()
     if isinstance(source, AsyncIterable):
-        return _aiter_chunks(source)
-    raise TypeError(f"unsupported async source type {type(source).__name__}")
+        return _aiter_chunks(source), _Plan()
+    if isinstance(source, Iterable) and not isinstance(source, dict):
+        return _async_from_sync(source), _Plan()
+    raise TypeError(f"an async source is {ACCEPTED_ASYNC}; not {type(source).__name__}")
 
 
-async def aiter_events(
-    source: Any,
+def aiter_events(
+    source: object,
     url: str | None = None,
     *,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     slice_size: int = DEFAULT_SLICE_SIZE,
     stall_timeout: float | None = DEFAULT_STALL_TIMEOUT,
-    **options: Any,
+    **options: Unpack[ParseOptions],
 ) -> AsyncGenerator[Event, None]:
-    """Async version of :func:`iter_events`.
+    """Async version of :func:`iter_events` (same input rule and options, see :class:`stream_mf2.ParseOptions`).
+
+    Sources are async or sync: a path (read with aiofiles), anything with an
+    awaitable ``read(n)`` (:class:`asyncio.StreamReader`, aiofiles), an async
+    iterable of chunks, an httpx or aiohttp response (``aiter_bytes`` /
+    ``content.iter_chunked``), a :func:`stream_mf2.afetch` response, and the
+    ``str``/``bytes``/iterable sources of :func:`iter_events`. Options and the
+    source type are checked by this call (``TypeError``/``ValueError``).
+    Options (keywords, :class:`stream_mf2.ParseOptions`): ``encoding``,
+    ``default_encoding``, ``detect_utf8``, ``text``, ``lang``, ``metaformats``,
+    ``filter_roots``, ``stream_children``, ``collect_parse_errors``, and the
+    limits ``max_token_chars``, ``max_depth``, ``max_kept_nodes``,
+    ``max_held_items``, ``max_nested_html_chars``, ``max_reparse_bytes``.
 
     Between two slices of at most ``slice_size`` bytes the generator yields to
     the event loop. While the encoding is undecided a read that takes longer
     than ``stall_timeout`` seconds makes the parser decide it (see the module
     docs); the read itself is never cancelled.
     """
+    check_options(options, "aiter_events")
     if chunk_size < 1 or slice_size < 1:
         raise ValueError("chunk_size and slice_size must be positive")
-    parser = Parser(url, **options)
-    chunks = _async_chunks(source, chunk_size)
+    chunks, plan = _async_plan(source, chunk_size)
+    if url is None:
+        url = plan.url
+    if plan.charset is not None and options.get("encoding") is None:
+        options["encoding"] = plan.charset
+    return _aevents(Parser(url, **options), chunks, slice_size, stall_timeout)
+
+
+async def _aevents(
+    parser: Parser, chunks: AsyncIterator[Chunk], slice_size: int, stall_timeout: float | None
+) -> AsyncGenerator[Event, None]:
     pending: asyncio.Future[Chunk] | None = None
     text_input = False  # str chunks need no encoding decision
     fed = False  # deciding on no bytes at all would only throw the prescan away
@@ -414,9 +662,31 @@ async def aiter_events(
             await aclose()
 
 
-async def aiter_items(source: Any, url: str | None = None, **options: Any) -> AsyncGenerator[dict[str, Any], None]:
-    """Async version of :func:`iter_items`: each top-level item as soon as it completes."""
-    events = aiter_events(source, url, **options)
+def aiter_items(
+    source: object,
+    url: str | None = None,
+    *,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    slice_size: int = DEFAULT_SLICE_SIZE,
+    stall_timeout: float | None = DEFAULT_STALL_TIMEOUT,
+    **options: Unpack[ParseOptions],
+) -> AsyncGenerator[dict[str, Any], None]:
+    """Async version of :func:`iter_items`: each top-level item as soon as it completes.
+
+    Same sources and options as :func:`aiter_events`, checked by this call.
+    Options (keywords, :class:`stream_mf2.ParseOptions`): ``encoding``,
+    ``default_encoding``, ``detect_utf8``, ``text``, ``lang``, ``metaformats``,
+    ``filter_roots``, ``stream_children``, ``collect_parse_errors``, and the
+    limits ``max_token_chars``, ``max_depth``, ``max_kept_nodes``,
+    ``max_held_items``, ``max_nested_html_chars``, ``max_reparse_bytes``.
+    """
+    check_options(options, "aiter_items")
+    return _aitems(
+        aiter_events(source, url, chunk_size=chunk_size, slice_size=slice_size, stall_timeout=stall_timeout, **options)
+    )
+
+
+async def _aitems(events: AsyncGenerator[Event, None]) -> AsyncGenerator[dict[str, Any], None]:
     try:
         async for event in events:
             if type(event) is ItemEvent:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bench import full, make_fixtures, memory, peers, report, run, streams, warc_bench
+from bench import fixed_cost, full, make_fixtures, memory, peers, report, run, streams, warc_bench
 from tests.suites import REPO
 
 FIXTURES = REPO / "fixtures" / "bench"
@@ -268,14 +268,18 @@ def test_the_one_command_runs_end_to_end(tmp_path: Path) -> None:
     (pages / "a.html").write_bytes(SMALL_PAGE.read_bytes())
     out_json = tmp_path / "all.json"
     lines: list[str] = []
+    # The second build's plumbing, tested with this interpreter (the pure build) as the "compiled" one.
     assert full.main(["--quick", "--no-suite", "--fixtures", str(pages), "--only", "stream_mf2",
                       "--only", "html5lib.parse", "--sizes", "100KB", "--shapes", "entries,feed",
                       "--skip-peers-above", "50KB", "--ttfi-size", "100KB", "--warc-size", "100KB",
-                      "--warc-workers", "1", "--warc-timeout", "5", "--skip", "dask", "--json", str(out_json)],
-                     out=lines.append) == 0
+                      "--warc-workers", "1", "--warc-timeout", "5", "--skip", "dask", "--compiled-python", sys.executable,
+                      "--json", str(out_json)], out=lines.append) == 0
     doc = json.loads(out_json.read_text(encoding="utf-8"))
     assert doc["machine"]["cores"] and doc["machine"]["python"] and doc["machine"]["packages"]
-    assert {c["runner"] for c in doc["throughput"]["cells"]} == {"stream_mf2", "html5lib.parse"}
+    assert {c["runner"] for c in doc["throughput"]["cells"]} == {"stream_mf2", run.COMPILED_RUNNER, "html5lib.parse"}
+    assert doc["throughput"]["ratios"][f"{run.COMPILED_RUNNER} / stream_mf2"]["all fixtures"] is not None
+    assert [r["build"] for r in doc["fixed"]["rows"]] == ["pure", "compiled"]
+    assert all(r.get("error") is None for r in doc["fixed"]["rows"])
     rows = {(r["shape"], r["parser"]): r for r in doc["memory"]["rows"]}
     assert set(rows) == {("entries", "stream_mf2"), ("entries", "html5lib.parse"), ("feed", "stream_mf2"),
                          ("feed", "stream_mf2+children"), ("feed", "html5lib.parse")}
@@ -290,7 +294,8 @@ def test_the_one_command_runs_end_to_end(tmp_path: Path) -> None:
         assert row["summary"]["records"] == doc["warc"]["archive"]["records"] and row["summary"]["items"] > 0
         assert row["summary"]["errors"] == 0
     text = "\n".join(lines)
-    for title in ("Throughput, MB/s", "Memory: peak RSS", "Time to first item", "WARC:", "not run (> peer cap)"):
+    for title in ("Throughput, MB/s", "Memory: peak RSS", "Time to first item", "WARC:", "not run (> peer cap)",
+                  "Fixed costs", "Speed ratios", "stream_mf2 (compiled) ÷ stream_mf2", "compiled (COMPILED=False)"):
         assert title in text
     assert report.render([doc]) in text
 
@@ -317,3 +322,50 @@ def test_report_says_why_a_cell_was_not_run() -> None:
     assert "| one h-feed | mf2py[lxml] | 68 MB, 1.0 s | 332 MB, 1.0 s | not run: peers only up to 10MB (~31 GB" in text
     assert "| one h-feed | stream_mf2 | 45 MB, 1.0 s | 186 MB, 1.0 s | not measured (~16 GB by extrapolation) |" in text
     assert "| one h-feed | stream_mf2, stream_children=True | 32 MB, 1.0 s | 33 MB, 1.0 s | 33 MB, 1.0 s |" in text
+
+
+# ---------------------------------------------------------------------------
+# Fixed costs and the second (compiled) build
+
+
+def test_fixed_cost_rows_for_both_builds() -> None:
+    result = fixed_cost.measure(compiled_python=sys.executable, runs=1, batch=3)
+    pure, other = result["rows"]
+    assert result["page_bytes"] == 200 and len(fixed_cost.PAGE.encode()) == 200
+    for row in (pure, other):
+        assert row.get("error") is None, row.get("error")
+        assert row["per_document"]["str_us"] > 0 and row["per_document"]["bytes_us"] > 0
+        imp = row["import"]
+        assert imp["modules"] > 0 and imp["wall_s"] > 0 and imp["interpreter_s"] > 0 and imp["import_s"] > 0
+        # This checkout's source was imported, and it says it is not compiled.
+        assert imp["build"]["compiled"] is False
+        assert Path(imp["build"]["file"]).resolve().is_relative_to(REPO)
+    # parse() needs none of the I/O front ends
+    assert "asyncio" not in str(pure["import"]) and pure["import"]["modules"] < 150
+    text = report.fixed_table(result)
+    assert "| pure |" in text and "| compiled (COMPILED=False) |" in text
+
+
+def test_import_stream_mf2_loads_no_io_front_end() -> None:
+    import subprocess
+
+    code = ("import sys; import stream_mf2; from stream_mf2 import parse; "
+            "print(sorted(m for m in ('asyncio', 'socket', 'warcio', 'http.client', 'stream_mf2.sources', "
+            "'stream_mf2.warc') if m in sys.modules))")
+    env = fixed_cost.child_env(True, str(REPO / ".no-pycache"))
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+    lazy = "import stream_mf2; from stream_mf2 import iter_warc, iter_items; print(iter_warc.__module__, iter_items.__module__)"
+    out = subprocess.run([sys.executable, "-c", lazy], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["stream_mf2.warc", "stream_mf2.sources"]
+
+
+def test_compiled_cells_in_a_child(tmp_path: Path) -> None:
+    (tmp_path / "a.html").write_bytes(SMALL_PAGE.read_bytes())
+    runner, cells = run.compiled_cells(sys.executable, 1, 5.0, False, tmp_path)
+    assert runner.available and runner.subject and runner.version and "NOT compiled" in runner.version
+    assert [(c.runner, c.page, c.bytes) for c in cells] == [(run.COMPILED_RUNNER, "a.html", SMALL_PAGE.stat().st_size)]
+    assert cells[0].items and cells[0].best_s
+    broken, none = run.compiled_cells(str(tmp_path / "no-such-python"), 1, 5.0, False, tmp_path)
+    assert not broken.available and broken.missing and none == []

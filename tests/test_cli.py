@@ -73,6 +73,9 @@ def test_file_prints_the_whole_document(page_file: Path) -> None:
     r = run_cli(str(page_file), "--url", URL)
     assert r.returncode == 0, r.stderr
     assert orjson.loads(r.stdout) == parse(PAGE, URL)
+    assert r.stdout.count(b"\n") == 1  # compact by default
+    r = run_cli(str(page_file), "--url", URL, "--pretty")
+    assert orjson.loads(r.stdout) == parse(PAGE, URL)
     assert r.stdout.startswith(b"{\n  ")  # indented
 
 
@@ -90,8 +93,14 @@ def test_jsonl_one_item_per_line_then_rels(page_file: Path) -> None:
     assert r.returncode == 0, r.stderr
     lines = [orjson.loads(line) for line in r.stdout.splitlines()]
     want = parse(PAGE, URL)
-    assert lines[:-1] == want["items"]
-    assert lines[-1] == {"rels": want["rels"], "rel-urls": want["rel-urls"]}
+    assert lines[:-1] == [{"kind": "item", "item": item} for item in want["items"]]
+    assert lines[-1] == {
+        "kind": "document",
+        "url": URL,
+        "encoding": "UTF-8",  # the encoding's name as the decoder reports it
+        "rels": want["rels"],
+        "rel-urls": want["rel-urls"],
+    }
 
 
 def test_user_errors_are_one_line(tmp_path: Path, page_file: Path) -> None:
@@ -136,8 +145,9 @@ def test_jsonl_from_a_stalled_pipe_flows(tmp_path: Path) -> None:
             proc.wait()
     lines = [orjson.loads(line) for line in [first, *rest.splitlines()]]
     want = parse(head + tail)
-    assert lines[:-1] == want["items"]
-    assert lines[-1] == {"rels": want["rels"], "rel-urls": want["rel-urls"]}
+    assert [line["item"] for line in lines[:-1]] == want["items"]
+    assert lines[-1]["kind"] == "document"
+    assert (lines[-1]["rels"], lines[-1]["rel-urls"]) == (want["rels"], want["rel-urls"])
 
 
 @pytest.mark.parametrize("jsonl", [True, False])
@@ -234,7 +244,7 @@ def test_url_plain_gzip_sjis_chunked(http_base: str) -> None:
 def test_url_redirect_uses_the_final_url_as_base(http_base: str) -> None:
     r = run_cli(http_base + "/redirect", "--jsonl")
     assert r.returncode == 0, r.stderr
-    item = orjson.loads(r.stdout.splitlines()[0])
+    item = orjson.loads(r.stdout.splitlines()[0])["item"]
     assert item == parse(FINAL_PAGE, http_base + "/sub/final.html")["items"][0]
     assert item["properties"]["url"] == [http_base + "/sub/post/1"]
     # --url still wins when given
@@ -260,7 +270,8 @@ def test_url_stall_rule_first_item_before_the_rest() -> None:
     assert first and not tail_was_sent
     lines = [orjson.loads(line) for line in [first, *rest.splitlines()]]
     want = parse(STALL_HEAD + STALL_TAIL, url)
-    assert lines == [*want["items"], {"rels": want["rels"], "rel-urls": want["rel-urls"]}]
+    assert [line["item"] for line in lines[:-1]] == want["items"]
+    assert (lines[-1]["kind"], lines[-1]["rels"], lines[-1]["rel-urls"]) == ("document", want["rels"], want["rel-urls"])
 
 
 def test_url_errors(http_base: str) -> None:

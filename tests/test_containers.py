@@ -273,7 +273,8 @@ def test_cli_jsonl_stream_children(tmp_path: Path) -> None:
     lines = [orjson.loads(line) for line in out.getvalue().splitlines()]
     assert [line.get("path") for line in lines[:2]] == [[0, 0], [0, 1]]
     assert lines[2]["children-streamed"] == 2 and "children" not in lines[2]["item"]
-    assert lines[3]["type"] == ["h-card"] and "rels" in lines[4]
+    assert lines[3]["item"]["type"] == ["h-card"] and "rels" in lines[4]
+    assert [line["kind"] for line in lines] == ["item", "item", "item", "item", "document"]
     # whole-document output is unchanged by the option
     plain, streamed = io.BytesIO(), io.BytesIO()
     _cmd_parse([str(page), "--url", URL], plain)

@@ -50,7 +50,7 @@ def socket_from_bytes(data: bytes, piece: int = 100) -> socket.socket:
 SOURCES: dict[str, Callable[[Path], Any]] = {
     "bytes": lambda tmp: PAGE,
     "bytearray": lambda tmp: bytearray(PAGE),
-    "path-str": lambda tmp: str(tmp),
+    "text": lambda tmp: PAGE.decode(),
     "path-pathlike": lambda tmp: tmp,
     "binary-file": lambda tmp: io.BytesIO(PAGE),
     "buffered-file": lambda tmp: tmp.open("rb"),
@@ -103,11 +103,11 @@ def test_errors_are_typed(tmp_path: Path) -> None:
     with pytest.raises(SourceError, match="cannot open"):
         list(iter_items(tmp_path / "missing.html"))
     with pytest.raises(TypeError):
-        list(iter_items(12345))
+        iter_items(12345)
     with pytest.raises(TypeError):
         list(iter_items([b"<p>", 5]))
     with pytest.raises(ValueError):
-        list(iter_items(PAGE, chunk_size=0))
+        iter_items(PAGE, chunk_size=0)
 
 
 def test_opened_file_is_closed_on_early_exit(tmp_path: Path) -> None:

@@ -114,11 +114,24 @@ def lookup_encoding(label: str) -> str | None:
     Encoding Standard (``"UTF-8"``, ``"Shift_JIS"``, ``"windows-1252"``), not in the
     lower-case form webencodings uses internally.
     """
+    found = _LOOKED_UP.get(label)
+    if found is not None:
+        return found
     enc = webencodings.lookup(label)
     if enc is None:
         return None
     name = cast(str, enc.name)
-    return _WHATWG_NAMES.get(name, name)
+    name = _WHATWG_NAMES.get(name, name)
+    # Every document asks for its default and its declared encoding, by the same few
+    # labels: remember the answers (a bounded dict, emptied when full).
+    if len(label) <= 64:
+        if len(_LOOKED_UP) >= 256:
+            _LOOKED_UP.clear()
+        _LOOKED_UP[label] = name
+    return name
+
+
+_LOOKED_UP: dict[str, str] = {}
 
 
 # --------------------------------------------------------------------------- decoders
@@ -445,6 +458,22 @@ def _at_lt(buf: bytes, pos: int, end: int) -> tuple[str | None, int]:
     return None, pos  # any other byte
 
 
+# A whole start or end tag that is not ``<meta`` + space or slash, attributes included, as
+# the prescan's loop skips it (``_at_lt`` and *get an attribute*, one byte at a time):
+# a name run, then attributes (a name whose first byte may be "=", then optionally
+# spaces, "=", spaces and a quoted, empty-before-">" or unquoted value), up to ">".
+# Possessive quantifiers keep it to that one reading. A tag it does not match (a
+# ``<meta``, or one that runs past the end) goes through ``_at_lt``.
+_S = rb"[\t\n\x0c\r ]"
+_PLAIN_TAG: Final = re.compile(
+    rb"<(?![Mm][Ee][Tt][Aa][\t\n\x0c\r /])(?:[A-Za-z]|/[A-Za-z])[^\t\n\x0c\r >]*+"
+    rb"(?:[\t\n\x0c\r /]*+[^\t\n\x0c\r />][^\t\n\x0c\r />=]*+"
+    rb"(?:" + _S + rb"*+=" + _S + rb"""*+(?:"[^"]*+"|'[^']*+'|[^\t\n\x0c\r >"'][^\t\n\x0c\r >]*+|(?=>))|"""
+    + _S + rb"*+(?!=)))*+"
+    rb"[\t\n\x0c\r /]*+>"
+)
+
+
 def prescan(buf: bytes, start: int = 0, end: int | None = None) -> tuple[str | None, int]:
     """*Prescan a byte stream to determine its encoding* over ``buf[start:end]``.
 
@@ -459,6 +488,7 @@ def prescan(buf: bytes, start: int = 0, end: int | None = None) -> tuple[str | N
     if end is None:
         end = len(buf)
     pos = start
+    plain_tag = _PLAIN_TAG.match
     if pos == 0:
         head = buf[: min(end, 6)]
         for pattern, enc in ((b"<\x00?\x00x\x00", _UTF16LE), (b"\x00<\x00?\x00x", _UTF16BE)):
@@ -470,6 +500,10 @@ def prescan(buf: bytes, start: int = 0, end: int | None = None) -> tuple[str | N
         lt = buf.find(b"<", pos, end)
         if lt < 0:
             return None, end
+        m = plain_tag(buf, lt, end)
+        if m is not None:
+            pos = m.end()  # just past the ">", as "next byte" after _at_lt
+            continue
         try:
             found, pos = _at_lt(buf, lt, end)
         except _OutOfBytes:

@@ -706,6 +706,11 @@ class Tokenizer:
             if self._pos >= len(self._buf):
                 if not self._eof or not eof_handlers[self._state](self):
                     return
+            elif self._state == DATA:
+                # Most input is handled in the data state: a direct method call (typed
+                # when compiled), not one through the table of handlers.
+                if not self._s_data() or self._suspended:
+                    return
             elif not handlers[self._state](self) or self._suspended:
                 return
 

@@ -12,10 +12,13 @@ _STRIP: Final = " \t\n\f\r"
 _TAB_NL: Final = re.compile(r"[\t\n\r]")
 
 
-# An absolute http(s) URL with a host and without ``;``, ``?`` or ``#`` is its
-# own resolution: ``urljoin`` would only split it and put the same parts back
-# together (or fail on a broken host, and then it is kept as written too).
-_SELF_RESOLVED: Final = re.compile(r"https?://[^/;?#][^;?#]*\Z")
+# An absolute http(s) URL with a host is its own resolution: ``urljoin`` would
+# only split it and put the same parts back together (or fail on a broken host,
+# and then it is kept as written too). Putting them back drops only *empty*
+# parts: a ``?`` without a query, a ``#`` without a fragment, a ``;`` ending the
+# path (empty ``params``), so those go through ``urljoin``. The query runs to the
+# first ``#``, the fragment to the end.
+_SELF_RESOLVED: Final = re.compile(r"https?://[^/;?#][^?#]*+(?<!;)(?:\?[^#]++)?(?:#.+)?\Z", re.DOTALL)
 
 
 # Pages repeat the same few URLs (author links, icons, tags): remember recent

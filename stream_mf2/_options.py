@@ -1,0 +1,140 @@
+"""The parse options, typed once for every entry point.
+
+:class:`ParseOptions` is a :class:`~typing.TypedDict` of every option the
+:class:`~stream_mf2.Parser` takes. The entry points (:func:`~stream_mf2.parse`,
+:func:`~stream_mf2.iter_items`, :func:`~stream_mf2.aiter_items`,
+:func:`~stream_mf2.iter_events`, :func:`~stream_mf2.aiter_events`,
+:func:`~stream_mf2.iter_warc`, :func:`~stream_mf2.aiter_warc`,
+:func:`~stream_mf2.iter_warc_parallel`) take them as
+``**options: Unpack[ParseOptions]``, so a type checker rejects a misspelled
+option (``metaformtas=True``) and an editor completes the names; at run time
+:func:`check_options` rejects an unknown name (:class:`TypeError` listing the
+valid ones) and a bad value (:class:`ValueError`), before any input is read.
+
+=========================  ===============================  =====================================
+option                     default                          meaning
+=========================  ===============================  =====================================
+``encoding``               ``None``                         transport charset label (beats
+                                                            ``<meta charset>``, not a BOM)
+``default_encoding``       ``"windows-1252"``               when nothing declares one
+``detect_utf8``            ``True``                         undeclared valid UTF-8 is UTF-8
+``text``                   ``"spec"``                       ``"spec"`` (textContent, trimmed) or
+                                                            ``"normalized"`` (mf2py's algorithm)
+``lang``                   ``False``                        add ``lang`` to items and e-* values
+``metaformats``            ``False``                        add a ``meta-item`` from ``<head>``
+``filter_roots``           ``False``                        drop Tailwind ``h-*`` names (or a set)
+``stream_children``        ``False``                        yield a container's children as they
+                                                            close (``True`` or a set of types)
+``collect_parse_errors``   ``False``                        list HTML parse errors in ``errors``
+``max_token_chars``        16 Mi                            one unfinished tag/comment/attribute
+``max_depth``              ``None`` (tree builder default)  open elements
+``max_kept_nodes``         ``None`` (sink default)          nodes of one kept subtree
+``max_held_items``         capture default                  items waiting for include targets
+``max_nested_html_chars``  1 Mi                             e-* html nested in e-* values
+``max_reparse_bytes``      1 MiB                            bytes held for a late ``<meta>``
+``tokenizer_fast_path``    ``True``                         ``False``: the tokenizer's state
+                                                            machine alone (same output, slower)
+``wpt``                    ``None``                         a Website Parse Template (or one of
+                                                            its templates) matched in the same
+                                                            pass (:mod:`stream_mf2.wpt`)
+``max_pattern_chars``      ``None`` (WPT default)           window of ``ow:pattern`` blocks
+=========================  ===============================  =====================================
+
+Every limit raises :class:`~stream_mf2.errors.LimitExceeded` naming itself,
+except the two budgets (``max_held_items``, ``max_reparse_bytes``), which are
+documented recoveries. The sources add their own keywords (``chunk_size``,
+``stall_timeout``, ``slice_size``), which are ordinary keyword parameters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Literal, TypedDict
+
+if TYPE_CHECKING:  # the WPT package is imported only by those who use it
+    from stream_mf2.wpt import Template, Wpt
+
+__all__ = ["OPTION_NAMES", "ParseOptions", "check_options"]
+
+
+class ParseOptions(TypedDict, total=False):
+    """Every option of :class:`~stream_mf2.Parser` (all optional; see the module table)."""
+
+    encoding: str | None
+    default_encoding: str
+    detect_utf8: bool
+    text: Literal["spec", "normalized"]
+    lang: bool
+    metaformats: bool
+    filter_roots: bool | frozenset[str]
+    stream_children: bool | frozenset[str]
+    collect_parse_errors: bool
+    max_token_chars: int
+    max_depth: int | None
+    max_kept_nodes: int | None
+    max_held_items: int
+    max_nested_html_chars: int
+    max_reparse_bytes: int
+    tokenizer_fast_path: bool
+    wpt: Wpt | Template | None
+    max_pattern_chars: int | None
+
+
+#: The valid option names, in the order of :class:`ParseOptions`.
+OPTION_NAMES: tuple[str, ...] = tuple(ParseOptions.__annotations__)
+
+_TEXT_MODES = ("spec", "normalized")
+_BOOLS = ("detect_utf8", "lang", "metaformats", "collect_parse_errors", "tokenizer_fast_path")
+_SETS = ("filter_roots", "stream_children")
+# (name, may it be None, smallest value)
+_LIMITS = (
+    ("max_token_chars", False, 1),
+    ("max_depth", True, 1),
+    ("max_kept_nodes", True, 1),
+    ("max_held_items", False, 0),
+    ("max_nested_html_chars", False, 0),
+    ("max_reparse_bytes", False, 0),
+    ("max_pattern_chars", True, 1),
+)
+
+
+def check_options(options: Mapping[str, object], where: str = "parse") -> None:
+    """Reject unknown option names (``TypeError``) and bad values (``TypeError``/``ValueError``).
+
+    ``where`` names the entry point in the message.
+    """
+    unknown = [name for name in options if name not in OPTION_NAMES]
+    if unknown:
+        listed = ", ".join(repr(n) for n in unknown)
+        raise TypeError(
+            f"{where}() got unknown option{'s' if len(unknown) > 1 else ''} {listed}; "
+            f"the options are: {', '.join(OPTION_NAMES)}"
+        )
+    if "text" in options and options["text"] not in _TEXT_MODES:
+        raise ValueError(f"text must be 'spec' or 'normalized', not {options['text']!r}")
+    for name in ("encoding",):
+        value = options.get(name)
+        if value is not None and not isinstance(value, str):
+            raise TypeError(f"{name} must be a str or None, not {type(value).__name__}")
+    if "default_encoding" in options and not isinstance(options["default_encoding"], str):
+        raise TypeError(f"default_encoding must be a str, not {type(options['default_encoding']).__name__}")
+    for name in _BOOLS:
+        if name in options and not isinstance(options[name], bool):
+            raise TypeError(f"{name} must be True or False, not {options[name]!r}")
+    for name in _SETS:
+        if name in options:
+            value = options[name]
+            if not isinstance(value, bool | frozenset | set) or (
+                isinstance(value, frozenset | set) and not all(isinstance(v, str) for v in value)
+            ):
+                raise TypeError(f"{name} must be True, False or a frozenset of class names, not {value!r}")
+    for name, nullable, least in _LIMITS:
+        if name not in options:
+            continue
+        value = options[name]
+        if value is None and nullable:
+            continue
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(f"{name} must be an int{' or None' if nullable else ''}, not {value!r}")
+        if value < least:
+            raise ValueError(f"{name} must be at least {least}, not {value}")

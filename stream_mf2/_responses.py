@@ -1,0 +1,123 @@
+"""HTTP client responses as sources: httpx, requests and aiohttp, duck-typed.
+
+None of those libraries is imported: a response is recognised by what it
+offers, and read through its own streaming interface, so its content
+encoding (gzip, br) is undone by the client as usual.
+
+* httpx ``Response``: ``iter_bytes()`` (sync) / ``aiter_bytes()`` (async);
+* requests ``Response``: ``iter_content(n)`` (sync only);
+* aiohttp ``ClientResponse``: ``content.iter_chunked(n)`` (async only).
+
+The charset of the ``Content-Type`` header is the transport encoding and the
+response URL (after redirects) the document URL, unless the caller gives
+others. A response whose ``Content-Type`` names a media type other than HTML
+is refused with :class:`~stream_mf2.errors.SourceError` before anything is
+read: a PDF parses to no items, which is not an answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from stream_mf2._payload import HTML_TYPES, media_type
+from stream_mf2.errors import SourceError, StreamMF2Error
+
+__all__ = ["ClientResponse", "check_html", "client_response", "looks_binary"]
+
+Client = Literal["httpx", "requests", "aiohttp"]
+
+
+@dataclass(frozen=True, slots=True)
+class ClientResponse:
+    """A recognised HTTP client response and what its headers say."""
+
+    client: Client
+    response: Any
+    url: str | None
+    content_type: str | None
+    charset: str | None
+
+    def sync_body(self, size: int) -> Iterator[bytes]:
+        """The decoded body, piece by piece (httpx and requests)."""
+        resp = self.response
+        if self.client == "aiohttp":
+            raise TypeError("an aiohttp ClientResponse is async: use aiter_items()/aiter_events()")
+        pieces: Iterator[bytes] = resp.iter_bytes(size) if self.client == "httpx" else resp.iter_content(size)
+        try:
+            for piece in pieces:
+                if piece:
+                    yield bytes(piece)
+        except (StreamMF2Error, GeneratorExit):
+            raise
+        except Exception as e:  # the client's own error types, not imported here
+            raise SourceError(f"{self.url or 'response'}: read failed: {_one_line(e)}") from e
+
+    async def async_body(self, size: int) -> AsyncIterator[bytes]:
+        """The decoded body, piece by piece (httpx and aiohttp)."""
+        resp = self.response
+        if self.client == "requests":
+            raise TypeError("a requests Response is sync: use iter_items()/iter_events()")
+        pieces = resp.aiter_bytes(size) if self.client == "httpx" else resp.content.iter_chunked(size)
+        try:
+            async for piece in pieces:
+                if piece:
+                    yield bytes(piece)
+        except (StreamMF2Error, GeneratorExit):
+            raise
+        except Exception as e:  # the client's own error types, not imported here
+            raise SourceError(f"{self.url or 'response'}: read failed: {_one_line(e)}") from e
+
+
+def _one_line(e: BaseException) -> str:
+    return " ".join(str(e).split()) or type(e).__name__
+
+
+def _header(resp: Any, name: str) -> str | None:
+    headers = getattr(resp, "headers", None)
+    get = getattr(headers, "get", None)
+    if get is None:
+        return None
+    value = get(name)
+    return value if isinstance(value, str) else None
+
+
+def client_response(obj: object) -> ClientResponse | None:
+    """``obj`` as a :class:`ClientResponse` if it is one of the known clients' responses."""
+    kind: Client
+    if callable(getattr(obj, "iter_bytes", None)) and callable(getattr(obj, "aiter_bytes", None)):
+        kind = "httpx"
+    elif callable(getattr(obj, "iter_content", None)) and hasattr(obj, "raw"):
+        kind = "requests"
+    elif callable(getattr(getattr(obj, "content", None), "iter_chunked", None)) and hasattr(obj, "release"):
+        kind = "aiohttp"
+    else:
+        return None
+    essence, charset = media_type(_header(obj, "Content-Type"))
+    url = getattr(obj, "url", None)
+    return ClientResponse(kind, obj, str(url) if url is not None else None, essence, charset)
+
+
+def check_html(content_type: str | None, where: str | None) -> None:
+    """Refuse a response whose declared media type is not HTML (``None`` passes: sniffed later)."""
+    if content_type is not None and content_type not in HTML_TYPES:
+        raise SourceError(f"{where or 'response'}: not HTML (Content-Type {content_type})")
+
+
+# WHATWG MIME Sniffing: "a binary data byte".
+_BINARY = frozenset([*range(0x00, 0x09), 0x0B, *range(0x0E, 0x1B), *range(0x1C, 0x20)])
+#: Bytes looked at to tell a binary file from text.
+SNIFF_BINARY_BYTES = 512
+
+
+def looks_binary(head: bytes) -> bool:
+    """Is ``head`` (the first bytes of a body) binary data rather than text?
+
+    The MIME Sniffing rule for "text or binary": a UTF-16 or UTF-8 byte order
+    mark means text; otherwise any binary data byte in the first 512 bytes
+    means binary.
+    """
+    if head[:2] in (b"\xfe\xff", b"\xff\xfe") or head[:3] == b"\xef\xbb\xbf":
+        return False
+    return any(b in _BINARY for b in head[:SNIFF_BINARY_BYTES])

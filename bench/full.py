@@ -52,12 +52,12 @@ from bench import dask_bench, fixed_cost, memory, report, warc_bench, wpt_bench
 from bench.peers import all_runners, peer_runners
 from bench.run import (
     FIXTURES,
-    compiled_cells,
+    CompiledChild,
     group_rates,
     load_pages,
     machine_info,
     ratios,
-    time_cell,
+    time_page,
     warm_up,
     write_results,
 )
@@ -153,21 +153,18 @@ def run_throughput(quick: bool, runs: int, budget: float, only: list[str] | None
         if pages:
             warm_up(r, pages[0])
     cells = []
-    for p in pages:
-        for r in runners:
-            cell = time_cell(r, p, runs, budget)
-            cells.append(cell)
-            if r.available:
-                log(f"  throughput {r.name:30} {p.name:42} {cell.mb_s or 0:8.2f} MB/s  {cell.error or ''}")
-    if compiled_python:
-        log(f"  throughput of the compiled build ({compiled_python}), in a child process")
-        compiled, more = compiled_cells(compiled_python, runs, budget, include_suite, fixtures)
-        runners = [*runners[:1], compiled, *runners[1:]]
-        cells.extend(more)
-        for c in more:
-            log(f"  throughput {c.runner:30} {c.page:42} {c.mb_s or 0:8.2f} MB/s  {c.error or ''}")
-        if not compiled.available:
-            log(f"  compiled build not measured: {compiled.missing}")
+    child = CompiledChild(compiled_python, runs, budget, include_suite, fixtures) if compiled_python else None
+    try:
+        for p in pages:
+            cells.extend(time_page(runners, p, runs, budget, child, lambda c: log(
+                f"  throughput {c.runner:30} {c.page:42} {c.mb_s or 0:8.2f} MB/s  {c.error or ''}")))
+    finally:
+        if child is not None:
+            child.close()
+    if child is not None:
+        runners = [*runners[:1], child.runner, *runners[1:]]
+        if not child.runner.available:
+            log(f"  compiled build not measured: {child.runner.missing}")
     live = [r for r in runners if r.available]
     rates = group_rates(cells, live)
     return {

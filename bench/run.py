@@ -186,49 +186,134 @@ def _measured_in_child(data: Any, url: str) -> Any:
     raise RuntimeError("this runner is measured in a child process (--compiled-python)")
 
 
-def child_cells(runs: int, budget: float, include_suite: bool, fixtures: Path) -> dict[str, Any]:
-    """Child side of :func:`compiled_cells`: the ``stream_mf2`` runner over every page, as JSON-ready cells."""
+def child_serve(runs: int, budget: float, include_suite: bool, fixtures: Path) -> None:
+    """Child side of :class:`CompiledChild`: one header line, then one cell per page index read from stdin."""
     from bench.fixed_cost import build_info
     from bench.peers import stream_mf2_runner
 
     runner = stream_mf2_runner()
     pages = load_pages(include_suite, fixtures)
-    warm_up(runner, pages[0])
-    cells = [asdict(time_cell(runner, p, runs, budget)) for p in pages]
-    return {"cells": cells, "version": runner.version, "build": build_info() if runner.available else None,
-            "missing": runner.missing}
+    if runner.available:
+        warm_up(runner, pages[0])
+    header = {"version": runner.version, "build": build_info() if runner.available else None,
+              "missing": runner.missing, "pages": [p.name for p in pages]}
+    print(json.dumps(header), flush=True)
+    for line in sys.stdin:
+        cell = time_cell(runner, pages[int(line)], runs, budget)
+        print(json.dumps(asdict(cell)), flush=True)
 
 
-def compiled_cells(python: str, runs: int, budget: float, include_suite: bool, fixtures: Path,
-                   timeout: float = 3600.0) -> tuple[Runner, list[Cell]]:
-    """The full pipeline of the build installed for ``python`` (the compiled one), timed in a child process.
+class CompiledChild:
+    """The full pipeline of the build installed for another interpreter (the compiled one), in a child process.
 
-    Same pages, same timing code; the child imports the ``stream_mf2`` installed in
-    ``python``'s environment (this checkout only if none is), and says which it was.
-    Returns the runner (named :data:`COMPILED_RUNNER`) and its cells.
+    The child loads the same pages and times them with the same code, one page
+    when asked (:meth:`time`), so the harness can interleave it with the
+    in-process runners page by page: on a shared machine both builds then see the
+    same load. The child imports the ``stream_mf2`` installed in ``python``'s
+    environment (this checkout only if none is) and says which it was:
+    :attr:`runner` is named :data:`COMPILED_RUNNER`, its version says whether the
+    build is compiled, and it is unavailable (with the reason) if the child failed.
     """
-    from bench.fixed_cost import child_code, child_env
 
-    call = (f"import json, pathlib, bench.run as r; print(json.dumps(r.child_cells({runs}, {budget}, {include_suite}, "
-            f"pathlib.Path({str(fixtures.resolve())!r}))))")
+    def __init__(self, python: str, runs: int, budget: float, include_suite: bool, fixtures: Path) -> None:
+        from bench.fixed_cost import child_code, child_env
+
+        self.python = python
+        self._tmp = tempfile.TemporaryDirectory(prefix="bench-compiled-")
+        env = child_env(False, str(Path(self._tmp.name) / "pycache"))
+        if SUITES_ENV not in env:
+            env[SUITES_ENV] = str(suites_root())
+        call = (f"import pathlib, bench.run as r; r.child_serve({runs}, {budget}, {include_suite}, "
+                f"pathlib.Path({str(fixtures.resolve())!r}))")
+        self._proc: subprocess.Popen[str] | None = None
+        self.pages: list[str] = []
+        try:
+            self._proc = subprocess.Popen([python, "-c", child_code(call)], env=env, cwd=self._tmp.name, text=True,
+                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            header = json.loads(self._read_line())
+        except (OSError, RuntimeError, json.JSONDecodeError) as exc:
+            self.runner = Runner(COMPILED_RUNNER, "mf2", None, f"{python}: {type(exc).__name__}: {exc}", subject=True)
+            self.close()
+            return
+        if header["missing"]:
+            self.runner = Runner(COMPILED_RUNNER, "mf2", None, f"{python}: {header['missing']}", subject=True)
+            self.close()
+            return
+        build = header["build"] or {}
+        version = (f"{header['version']} ({'compiled' if build.get('compiled') else 'NOT compiled'}, "
+                   f"{build.get('file')})")
+        self.pages = header["pages"]
+        self.runner = Runner(COMPILED_RUNNER, "mf2", _measured_in_child, version=version, subject=True)
+
+    def _read_line(self) -> str:
+        assert self._proc is not None and self._proc.stdout is not None
+        line = self._proc.stdout.readline()
+        if not line:
+            err = self._proc.stderr.read() if self._proc.stderr is not None else ""
+            raise RuntimeError(f"the child stopped: {err.strip()[-500:]}")
+        return line
+
+    def time(self, page: Page) -> Cell | None:
+        """The child's cell for ``page`` (``None`` if the child is not running or does not have it)."""
+        if self._proc is None or page.name not in self.pages:
+            return None
+        assert self._proc.stdin is not None
+        try:
+            self._proc.stdin.write(f"{self.pages.index(page.name)}\n")
+            self._proc.stdin.flush()
+            got = json.loads(self._read_line())
+        except (OSError, RuntimeError, json.JSONDecodeError) as exc:
+            self.close()
+            return Cell(COMPILED_RUNNER, page.name, page.group, 0, len(page.docs), error=f"{type(exc).__name__}: {exc}")
+        return Cell(**{**got, "runner": COMPILED_RUNNER})
+
+    def close(self) -> None:
+        if self._proc is not None:
+            if self._proc.stdin is not None:
+                self._proc.stdin.close()
+            try:
+                self._proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                self._proc.kill()
+                self._proc.wait()
+            for f in (self._proc.stdout, self._proc.stderr):
+                if f is not None:
+                    f.close()
+            self._proc = None
+        self._tmp.cleanup()
+
+
+def time_page(runners: Sequence[Runner], page: Page, runs: int, budget: float, child: CompiledChild | None,
+              log: Callable[[Cell], None]) -> list[Cell]:
+    """Every runner on ``page``; the child's build right after ``stream_mf2`` (or last), so both see the same load."""
+    cells: list[Cell] = []
+    pending = child
+    for r in runners:
+        cell = time_cell(r, page, runs, budget)
+        cells.append(cell)
+        if r.available:
+            log(cell)
+        if pending is not None and r.name == "stream_mf2":
+            got, pending = pending.time(page), None
+            if got is not None:
+                cells.append(got)
+                log(got)
+    if pending is not None:
+        got = pending.time(page)
+        if got is not None:
+            cells.append(got)
+            log(got)
+    return cells
+
+
+def compiled_cells(python: str, runs: int, budget: float, include_suite: bool, fixtures: Path) -> tuple[Runner, list[Cell]]:
+    """All pages through a :class:`CompiledChild`: its runner and cells."""
+    child = CompiledChild(python, runs, budget, include_suite, fixtures)
     try:
-        with tempfile.TemporaryDirectory(prefix="bench-compiled-") as tmp:
-            env = child_env(False, str(Path(tmp) / "pycache"))
-            if SUITES_ENV not in env:
-                env[SUITES_ENV] = str(suites_root())
-            done = subprocess.run([python, "-c", child_code(call)], env=env, cwd=tmp, capture_output=True, text=True,
-                                  timeout=timeout, check=False)
-        if done.returncode != 0:
-            raise RuntimeError(done.stderr.strip()[-500:])
-        got = json.loads(done.stdout.strip().splitlines()[-1])
-    except (OSError, RuntimeError, subprocess.TimeoutExpired, json.JSONDecodeError, IndexError) as exc:
-        return Runner(COMPILED_RUNNER, "mf2", None, f"{python}: {type(exc).__name__}: {exc}", subject=True), []
-    if got["missing"]:
-        return Runner(COMPILED_RUNNER, "mf2", None, f"{python}: {got['missing']}", subject=True), []
-    build = got["build"] or {}
-    version = f"{got['version']} ({'compiled' if build.get('compiled') else 'NOT compiled'}, {build.get('file')})"
-    cells = [Cell(**{**c, "runner": COMPILED_RUNNER}) for c in got["cells"]]
-    return Runner(COMPILED_RUNNER, "mf2", _measured_in_child, version=version, subject=True), cells
+        cells = [c for p in load_pages(include_suite, fixtures) if (c := child.time(p)) is not None]
+    finally:
+        child.close()
+    return child.runner, cells
 
 
 def group_rates(cells: Sequence[Cell], runners: Sequence[Runner]) -> dict[str, dict[str, float | None]]:
@@ -373,18 +458,17 @@ def main(argv: list[str] | None = None, *, out: Callable[[str], None] = print) -
     cells: list[Cell] = []
     for r in runners:
         warm_up(r, pages[0])
-    for p in pages:
-        for r in runners:
-            cell = time_cell(r, p, runs, budget)
-            cells.append(cell)
-            if r.available:
-                print(f"  {r.name:22} {p.name:42} {_fmt(cell.mb_s):>8} MB/s  {cell.error or ''}",
-                      file=sys.stderr, flush=True)
-
-    if args.compiled_python:
-        compiled, more = compiled_cells(args.compiled_python, runs, budget, not args.no_suite, args.fixtures)
-        runners = [*runners[:1], compiled, *runners[1:]]
-        cells.extend(more)
+    child = CompiledChild(args.compiled_python, runs, budget, not args.no_suite, args.fixtures) \
+        if args.compiled_python else None
+    try:
+        for p in pages:
+            cells.extend(time_page(runners, p, runs, budget, child, lambda c: print(
+                f"  {c.runner:22} {c.page:42} {_fmt(c.mb_s):>8} MB/s  {c.error or ''}", file=sys.stderr, flush=True)))
+    finally:
+        if child is not None:
+            child.close()
+    if child is not None:
+        runners = [*runners[:1], child.runner, *runners[1:]]
     out(report(pages, runners, cells))
     live = [r for r in runners if r.available]
     rates = group_rates(cells, live)

@@ -10,7 +10,7 @@ decides with what there is. Numeric references are read by tokenizer states
 :func:`numeric_reference` maps the resulting number to text.
 
 The named table is the standard library's ``html.entities.html5`` (2,231 names,
-with and without the trailing ``;``). :data:`NAME_PREFIXES` holds every prefix
+with and without the trailing ``;``). :func:`name_prefixes` holds every prefix
 of every name: while the characters read so far are in it, more input could
 extend the longest match.
 """
@@ -25,16 +25,28 @@ __all__ = [
     "C1_REPLACEMENTS",
     "MAX_NAME_LENGTH",
     "NAMED",
-    "NAME_PREFIXES",
     "match_named",
+    "name_prefixes",
     "numeric_reference",
 ]
 
 #: name (without the leading "&", with ";" where the table has it) -> replacement text.
 NAMED: Final[dict[str, str]] = dict(_HTML5)
 
-#: Every non-empty prefix of every name in :data:`NAMED` (names included).
-NAME_PREFIXES: Final[frozenset[str]] = frozenset(name[:i] for name in NAMED for i in range(1, len(name) + 1))
+_name_prefixes: frozenset[str] | None = None
+
+
+def name_prefixes() -> frozenset[str]:
+    """Every non-empty prefix of every name in :data:`NAMED` (names included).
+
+    Built on first use: the tokenizer's fast path resolves the usual references
+    without it, and building it was a good part of the cost of importing the package.
+    """
+    global _name_prefixes
+    if _name_prefixes is None:
+        _name_prefixes = frozenset({name[:i] for name in NAMED for i in range(1, len(name) + 1)})
+    return _name_prefixes
+
 
 #: Length of the longest name, ";" included.
 MAX_NAME_LENGTH: int = max(len(name) for name in NAMED)
@@ -87,13 +99,14 @@ def match_named(text: str, start: int, at_eof: bool) -> int | None:
     assert m is not None  # the pattern matches the empty string
     run_end = m.end()
     run = text[start:run_end]
+    prefixes = name_prefixes()
     # A run that ends in ";" cannot grow: no name has ";" inside.
-    if not at_eof and run_end == len(text) and not run.endswith(";") and (not run or run in NAME_PREFIXES):
+    if not at_eof and run_end == len(text) and not run.endswith(";") and (not run or run in prefixes):
         return None
     # Longest match: first cut the run to its longest part that is still a prefix
     # of some name (no longer candidate can match), then shorten until a name is found.
     k = len(run)
-    while k and run[:k] not in NAME_PREFIXES:
+    while k and run[:k] not in prefixes:
         k -= 1
     while k:
         if run[:k] in NAMED:

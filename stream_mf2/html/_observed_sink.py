@@ -19,7 +19,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from stream_mf2.html._bounded_sink import _INSIDE, _KEPT, _OPEN, BoundedSink
+from stream_mf2.html._bounded_sink import (
+    _INSIDE,
+    _KEPT,
+    _OPEN,
+    DEFAULT_MAX_KEPT_NODES,
+    DEFAULT_MAX_PENDING,
+    DEFAULT_MAX_PREFIX_NODES,
+    BoundedSink,
+)
 from stream_mf2.html.dom import Element, Node, ParentNode
 
 __all__ = ["ObservedSink", "PlacementObserver"]
@@ -61,9 +69,20 @@ class ObservedSink(BoundedSink):
         keep: Callable[[Element], bool],
         on_complete: Callable[[Element], bool | None],
         observer: PlacementObserver,
-        **limits: int,
+        *,
+        max_pending: int = DEFAULT_MAX_PENDING,
+        max_kept_nodes: int = DEFAULT_MAX_KEPT_NODES,
+        max_prefix_nodes: int = DEFAULT_MAX_PREFIX_NODES,
     ) -> None:
-        super().__init__(keep, on_complete, **limits)
+        # The limits are spelled out, not forwarded as ``**limits``: the compiled
+        # build passes a ``**`` mapping on to a compiled base class wrongly.
+        super().__init__(
+            keep,
+            on_complete,
+            max_pending=max_pending,
+            max_kept_nodes=max_kept_nodes,
+            max_prefix_nodes=max_prefix_nodes,
+        )
         self.observer = observer
         # Bound once: these run for nearly every element.
         self._opened = observer.opened

@@ -351,8 +351,10 @@ class BoundedSink:
             elif name == "selectedcontent":
                 self._selectedcontent = True
             elif not (parent.sink_state & _INSIDE if type(parent) is Element else self._inside(parent)):
-                # html/body outside kept subtrees may become tentative (create_element)
-                self.append(parent, self.create_element(name, namespace, attrs, el))
+                # html/body outside kept subtrees may become tentative (create_element).
+                # BoundedSink's own append, not an override: a subclass that observes
+                # placements sees this element once, as a created one.
+                BoundedSink.append(self, parent, self.create_element(name, namespace, attrs, el))
                 return el
             else:
                 self._marks[id(el)] = self._kept_created

@@ -94,6 +94,12 @@ class ObservedSink(BoundedSink):
         st = el.sink_state
         if not st or st & _KEPT or el.children:
             return
+        self._kept_created += 1
+        if self._tentative:
+            # The first kept element ends a tentative html/body, as a kept one
+            # created by the keep predicate does (BoundedSink.create_element_in).
+            self._demote()
+            st = el.sink_state
         if st & _OPEN and not st & _INSIDE:
             self._open_inside += 1
         el.sink_state = st | _KEPT | _INSIDE

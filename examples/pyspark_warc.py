@@ -25,7 +25,7 @@ def items_of_partition(paths: Iterable[str]) -> Iterator[str]:
         for entry in stream_mf2.iter_warc(path):
             if isinstance(entry, stream_mf2.WarcItem):
                 yield json.dumps({"kind": "item", "warc": path, "uri": entry.uri, "item": entry.item})
-            else:
+            elif isinstance(entry, stream_mf2.WarcError):
                 yield json.dumps({"kind": "error", "warc": path, "error": entry.message, "offset": entry.offset})
 
 

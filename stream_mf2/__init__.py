@@ -41,7 +41,15 @@ if TYPE_CHECKING:
     # parse() of text or bytes and Parser need none of asyncio, sockets, http.client or warcio.
     from stream_mf2._http import UrlResponse, afetch, fetch
     from stream_mf2.sources import aiter_events, aiter_items, iter_events, iter_items
-    from stream_mf2.warc import WarcError, WarcItem, WarcSummary, aiter_warc, iter_warc, iter_warc_parallel
+    from stream_mf2.warc import (
+        WarcError,
+        WarcItem,
+        WarcRecord,
+        WarcSummary,
+        aiter_warc,
+        iter_warc,
+        iter_warc_parallel,
+    )
 
 __version__ = "0.1.0"
 
@@ -56,6 +64,7 @@ _LAZY = {
     "iter_items": "stream_mf2.sources",
     "WarcError": "stream_mf2.warc",
     "WarcItem": "stream_mf2.warc",
+    "WarcRecord": "stream_mf2.warc",
     "WarcSummary": "stream_mf2.warc",
     "aiter_warc": "stream_mf2.warc",
     "iter_warc": "stream_mf2.warc",
@@ -96,6 +105,7 @@ __all__ = [
     "UrlResponse",
     "WarcError",
     "WarcItem",
+    "WarcRecord",
     "WarcSummary",
     "__version__",
     "afetch",

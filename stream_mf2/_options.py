@@ -11,38 +11,43 @@ option (``metaformtas=True``) and an editor completes the names; at run time
 :func:`check_options` rejects an unknown name (:class:`TypeError` listing the
 valid ones) and a bad value (:class:`ValueError`), before any input is read.
 
-=========================  ===============================  =====================================
-option                     default                          meaning
-=========================  ===============================  =====================================
-``encoding``               ``None``                         transport charset label (beats
-                                                            ``<meta charset>``, not a BOM)
-``default_encoding``       ``"windows-1252"``               when nothing declares one
-``detect_utf8``            ``True``                         undeclared valid UTF-8 is UTF-8
-``text``                   ``"spec"``                       ``"spec"`` (textContent, trimmed) or
-                                                            ``"normalized"`` (mf2py's algorithm)
-``lang``                   ``False``                        add ``lang`` to items and e-* values
-``metaformats``            ``False``                        add a ``meta-item`` from ``<head>``
-``filter_roots``           ``False``                        drop Tailwind ``h-*`` names (or a set)
-``stream_children``        ``False``                        yield a container's children as they
-                                                            close (``True`` or a set of types)
-``collect_parse_errors``   ``False``                        list HTML parse errors in ``errors``
-``max_token_chars``        16 Mi                            one unfinished tag/comment/attribute
-``max_depth``              ``None`` (tree builder default)  open elements
-``max_kept_nodes``         ``None`` (sink default)          nodes of one kept subtree
-``max_held_items``         capture default                  items waiting for include targets
-``max_nested_html_chars``  1 Mi                             e-* html nested in e-* values
-``max_reparse_bytes``      1 MiB                            bytes held for a late ``<meta>``
-``tokenizer_fast_path``    ``True``                         ``False``: the tokenizer's state
-                                                            machine alone (same output, slower)
-``wpt``                    ``None``                         a Website Parse Template (or one of
-                                                            its templates) matched in the same
-                                                            pass (:mod:`stream_mf2.wpt`)
-``max_pattern_chars``      ``None`` (WPT default)           window of ``ow:pattern`` blocks
-=========================  ===============================  =====================================
+===========================  ===============================  =====================================
+option                       default                          meaning
+===========================  ===============================  =====================================
+``encoding``                 ``None``                         transport charset label (beats
+                                                              ``<meta charset>``, not a BOM)
+``default_encoding``         ``"windows-1252"``               when nothing declares one
+``detect_utf8``              ``True``                         undeclared valid UTF-8 is UTF-8
+``text``                     ``"spec"``                       ``"spec"`` (textContent, trimmed) or
+                                                              ``"normalized"`` (mf2py's algorithm)
+``lang``                     ``False``                        add ``lang`` to items and e-* values
+``metaformats``              ``False``                        add a ``meta-item`` from ``<head>``
+``filter_roots``             ``False``                        drop Tailwind ``h-*`` names (or a set)
+``stream_children``          ``False``                        yield a container's children as they
+                                                              close (``True`` or a set of types)
+``collect_parse_errors``     ``False``                        list HTML parse errors in ``errors``
+``max_token_chars``          16 Mi                            one unfinished tag/comment/attribute
+``max_depth``                ``None`` (tree builder default)  open elements
+``max_formatting_elements``  ``None`` (64)                    active formatting elements after the
+                                                              last marker (a budget: past it the
+                                                              earliest is forgotten)
+``max_kept_nodes``           ``None`` (sink default)          nodes of one kept subtree
+``max_prefix_nodes``         ``None`` (512)                   content of html/body kept for a late
+                                                              ``<body class="h-*">`` (a budget)
+``max_held_items``           capture default                  items waiting for include targets
+``max_nested_html_chars``    1 Mi                             e-* html nested in e-* values
+``max_reparse_bytes``        1 MiB                            bytes held for a late ``<meta>``
+``tokenizer_fast_path``      ``True``                         ``False``: the tokenizer's state
+                                                              machine alone (same output, slower)
+``wpt``                      ``None``                         a Website Parse Template (or one of
+                                                              its templates) matched in the same
+                                                              pass (:mod:`stream_mf2.wpt`)
+``max_pattern_chars``        ``None`` (WPT default)           window of ``ow:pattern`` blocks
+===========================  ===============================  =====================================
 
 Every limit raises :class:`~stream_mf2.errors.LimitExceeded` naming itself,
-except the two budgets (``max_held_items``, ``max_reparse_bytes``), which are
-documented recoveries. The sources add their own keywords (``chunk_size``,
+except the budgets (``max_held_items``, ``max_reparse_bytes``,
+``max_formatting_elements``, ``max_prefix_nodes``), which are documented recoveries. The sources add their own keywords (``chunk_size``,
 ``stall_timeout``, ``slice_size``), which are ordinary keyword parameters.
 """
 
@@ -71,7 +76,9 @@ class ParseOptions(TypedDict, total=False):
     collect_parse_errors: bool
     max_token_chars: int
     max_depth: int | None
+    max_formatting_elements: int | None
     max_kept_nodes: int | None
+    max_prefix_nodes: int | None
     max_held_items: int
     max_nested_html_chars: int
     max_reparse_bytes: int
@@ -90,7 +97,9 @@ _SETS = ("filter_roots", "stream_children")
 _LIMITS = (
     ("max_token_chars", False, 1),
     ("max_depth", True, 1),
+    ("max_formatting_elements", True, 1),
     ("max_kept_nodes", True, 1),
+    ("max_prefix_nodes", True, 0),
     ("max_held_items", False, 0),
     ("max_nested_html_chars", False, 0),
     ("max_reparse_bytes", False, 0),

@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+
+from hypothesis import settings
+
+# In CI the property tests draw the same examples every run (a failure there is a
+# bug to reproduce, not luck); locally they explore new ones each run.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI", "").lower() == "true":
+    settings.load_profile("ci")
 
 #: A server never lives longer than this, whatever the test does.
 SERVER_LIFETIME = 20.0

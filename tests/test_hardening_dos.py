@@ -19,7 +19,9 @@ quadruples. The bound (2.6 per doubling) leaves room for constant costs.
 * ``</table><span><table><td>`` n times ("reset the insertion mode
   appropriately" walked past every accumulated ``span``; fuzz finding F1);
 * ``</html><article>`` or ``</body><article>`` n times (the "has a ``body``
-  element in scope" walk past every nested ``article``; fuzz finding F2).
+  element in scope" walk past every nested ``article``; fuzz finding F2);
+* ``<span><div>`` + n ``<em>`` + n ``</span>`` ("any other end tag" walked down
+  to the ``div`` for every ``</span>``; now a remembered scope test).
 
 The HTML engine's modules (not mf2) are counted.
 """
@@ -103,7 +105,12 @@ def _body_end_tags(n: int) -> str:
     return "</body><article>" * n
 
 
+def _other_end_tags(n: int) -> str:
+    return "<span><div>" + "<em>" * n + "</span>" * n
+
+
 PATTERNS: dict[str, Callable[[int], str]] = {
+    "any-other-end-tag": _other_end_tags,
     "body-in-scope-html-end": _html_end_tags,
     "body-in-scope-body-end": _body_end_tags,
     "reset-insertion-mode": _reset_mode,

@@ -31,7 +31,8 @@ Include pattern and order
     (while the root is held), inside the same root, or is one of the last
     ``RECENT_HEADER_CELLS`` id'd ``th`` cells. Any other target that appeared
     before the root, outside a kept subtree, is gone by then; the reference is
-    left unresolved and a note recorded. ``itemref`` and ``a.include`` targets
+    left unresolved and a note recorded (also when a later element repeats that
+    id: the DOM takes the first; ids are remembered up to ``MAX_SEEN_IDS``). ``itemref`` and ``a.include`` targets
     on real pages come after the item (as in the official suite); ``headers``
     point back at header cells, which are kept.
 

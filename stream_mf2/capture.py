@@ -31,7 +31,8 @@ Include pattern and order
     (while the root is held), inside the same root, or is one of the last
     ``RECENT_HEADER_CELLS`` id'd ``th`` cells. Any other target that appeared
     before the root, outside a kept subtree, is gone by then; the reference is
-    left unresolved and a note recorded. ``itemref`` and ``a.include`` targets
+    left unresolved and a note recorded (also when a later element repeats that
+    id: the DOM takes the first; ids are remembered up to ``MAX_SEEN_IDS``). ``itemref`` and ``a.include`` targets
     on real pages come after the item (as in the official suite); ``headers``
     point back at header cells, which are kept.
 
@@ -112,6 +113,9 @@ from stream_mf2.mf2.include import include_references, index_ids
 from stream_mf2.mf2.items import FoldedItem
 
 DEFAULT_MAX_HELD_ITEMS: Final = 10_000
+#: How many distinct ``id`` values are remembered as seen (an include reference to an
+#: id seen before its item resolves, in the DOM, to that first element: gone here).
+MAX_SEEN_IDS: Final = 100_000
 #: How many id'd ``th`` cells are remembered for ``headers`` references.
 RECENT_HEADER_CELLS: Final = 64
 # HTML elements the keep predicate looks at by name (one set test for all others).
@@ -171,6 +175,10 @@ class Capture:
         # The last id'd header cells, for ``headers`` (backward) references.
         self._cells: OrderedDict[str, Element] = OrderedDict()
         self._head_done = False
+        # ids of every element created so far (bounded), and references to ids whose
+        # first element was gone before its item completed (never taken from a later one)
+        self._seen_ids: set[str] = set()
+        self._gone: set[str] = set()
         ctx.resolve_id = self._resolve
 
     # -- keep predicate ---------------------------------------------------
@@ -198,8 +206,13 @@ class Capture:
                 return True
         if not attrs:
             return False
-        if self._wanted and attrs.get("id") in self._wanted:
-            return True
+        id_ = attrs.get("id")
+        if id_ is not None:
+            seen = self._seen_ids
+            if len(seen) < MAX_SEEN_IDS:
+                seen.add(id_)
+            if self._wanted and id_ in self._wanted:
+                return True
         # keeps() asks for a rel link (needs ``rel``) or a root class (needs ``class``):
         # most elements have neither, and need not go through it.
         if "class" not in attrs and "rel" not in attrs:
@@ -240,6 +253,16 @@ class Capture:
         local = index_ids(element) if refs else {}
         if refs or self._held:
             missing = {r for r in refs if self._lookup(r, local) is None}
+            # An id already seen belongs, in the DOM, to that earlier element (dropped):
+            # a later element with the same id must not stand in for it.
+            gone = {r for r in missing if r in self._seen_ids}
+            if gone:
+                self._gone.update(gone)
+                missing -= gone
+                self.notes.append(
+                    f"include target(s) {', '.join('#' + g for g in sorted(gone))} appeared before the item,"
+                    " outside any kept subtree: not resolved"
+                )
             self._held.append((element, refs, local))
             self._wanted.update(missing)
             self._release(final=False)
@@ -420,6 +443,8 @@ class Capture:
     def _lookup(self, id_: str, local: dict[str, Element]) -> Element | None:
         """An include target: inside the root itself, a watched later target, or a header cell."""
         found = local.get(id_)
+        if found is None and id_ in self._gone:
+            return None
         if found is None:
             found = self._targets.get(id_)
         return found if found is not None else self._cells.get(id_)
@@ -435,7 +460,7 @@ class Capture:
         held = self._held
         while held:
             root, refs, local = held[0]
-            missing = [r for r in refs if self._lookup(r, local) is None]
+            missing = [r for r in refs if r not in self._gone and self._lookup(r, local) is None]
             if missing and not final and len(held) <= self._max_held:
                 return
             if missing:

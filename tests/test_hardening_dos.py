@@ -17,7 +17,11 @@ quadruples. The bound (2.6 per doubling) leaves room for constant costs.
   children, the release of each row from the front of its section);
 * n ``th id`` / ``td headers`` rows (the same hand-over);
 * ``</table><span><table><td>`` n times ("reset the insertion mode
-  appropriately" walked past every accumulated ``span``; fuzz finding F1).
+  appropriately" walked past every accumulated ``span``; fuzz finding F1);
+* ``</html><article>`` or ``</body><article>`` n times (the "has a ``body``
+  element in scope" walk past every nested ``article``; fuzz finding F2);
+* ``<span><div>`` + n ``<em>`` + n ``</span>`` ("any other end tag" walked down
+  to the ``div`` for every ``</span>``; now a remembered scope test).
 
 The HTML engine's modules (not mf2) are counted.
 """
@@ -93,7 +97,22 @@ def _reset_mode_fuzz(n: int) -> str:
     return "</table></option><isindex>7pm<tfoot></desc><table><tr><td></u>" * n
 
 
+def _html_end_tags(n: int) -> str:
+    return "</html><article>" * n
+
+
+def _body_end_tags(n: int) -> str:
+    return "</body><article>" * n
+
+
+def _other_end_tags(n: int) -> str:
+    return "<span><div>" + "<em>" * n + "</span>" * n
+
+
 PATTERNS: dict[str, Callable[[int], str]] = {
+    "any-other-end-tag": _other_end_tags,
+    "body-in-scope-html-end": _html_end_tags,
+    "body-in-scope-body-end": _body_end_tags,
     "reset-insertion-mode": _reset_mode,
     "reset-insertion-mode-fuzz-block": _reset_mode_fuzz,
     "items-in-open-table": _items_in_table,

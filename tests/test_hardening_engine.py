@@ -148,3 +148,26 @@ def test_late_base_after_a_streamed_child_is_noted() -> None:
 def test_issue_example_resolves_against_the_base() -> None:
     doc = BASE_DOCS[0]
     assert stream_mf2.parse(doc, URL, stream_children=True)["rels"] == {"r": ["http://example.com/l"]}
+
+
+# ------------------------------------------------------------- include pattern, duplicate ids
+
+
+def test_include_id_seen_before_the_item_is_not_taken_from_a_later_duplicate() -> None:
+    # The DOM resolves an id to its first element; here that one (before the item,
+    # outside any kept subtree) is gone, and a later element with the same id must
+    # not stand in for it (a fuzz finding). The reference stays unresolved, with a note.
+    from stream_mf2.html.testing import parse_document
+    from stream_mf2.mf2 import Options, parse_dom
+
+    doc = (
+        '<p id="mozilla-adr"><div class="vcard"itemref="mozilla-org mozilla-adr">></div>'
+        '<p id="mozilla-org"><p id="mozilla-adr"class="adr">'
+    )
+    url = "http://example.com/"
+    expected = orjson.dumps(parse_dom(parse_document(doc), url, Options())["items"])
+    for label, chunks in chunkings(doc):
+        parser = Parser(url)
+        items = [i for c in chunks for i in parser.feed(c)] + parser.close()
+        assert orjson.dumps(items) == expected, label
+        assert any("#mozilla-adr appeared before the item" in e for e in parser.errors), label

@@ -220,6 +220,7 @@ class BoundedSink:
         # kept-node count when the first became tentative, and the text stored since.
         self._tentative: list[Element] = []
         self._demoted: list[Element] = []  # html/body whose early content was released
+        self._refused: list[Element] = []  # html/body a root class was not applied to
         # Kept elements created so far, and that count when each html/body was created.
         self._kept_created = 0
         self._marks: dict[int, int] = {}
@@ -563,6 +564,9 @@ class BoundedSink:
             kept_open or self._n_blocked or self._ready or self._recheck
         )
         if not safe:
+            if any(r is element for r in self._refused):
+                return  # (said once per element, however many tags repeat it)
+            self._refused.append(element)
             self.notes.append(
                 f"a later <{name}> tag gave <{name}> an item root class after items inside it"
                 " had been made: the class was not applied"

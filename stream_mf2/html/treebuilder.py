@@ -1795,13 +1795,15 @@ class TreeBuilder:
         if cur.name == name and cur.namespace == HTML_NS:
             self._pop()  # the common, well-nested case: nothing else to close
             return
+        # The walk down to that element or a special one is a scope test with the
+        # special elements as the boundary (remembered when long, see _walked).
+        if not self._in_scope(name, SPECIAL_HTML, True):
+            return
         for i in range(len(stack) - 1, -1, -1):
             node = stack[i]
             if node.name == name and node.namespace == HTML_NS:
                 self._generate_implied_end_tags(name)
                 self._pop_until_node(node)
-                return
-            if _is_special(node):
                 return
 
     def _be_body(self, name: str) -> None:

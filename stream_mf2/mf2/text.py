@@ -186,10 +186,19 @@ def _compress_blank(run: list[str | int]) -> list[str | int]:
     breaks, and a space next to either is dropped); adjacent newline tokens
     join; three or more spaces in a row act as two (all but the last are
     dropped); a space between a text token and a paragraph marker is always
-    dropped without effect, and so is a space right after a newline token
-    (the finishing strips it, and the space pass never looks past a newline
-    token); ``marker, N1, P_BEFORE, N2`` with newline tokens
+    dropped without effect, and so is text of spaces right after a newline
+    token (the finishing strips it, and the space pass never looks past a
+    newline token); ``marker, N1, P_BEFORE, N2`` with newline tokens
     N1 and N2 gives the same line breaks as ``marker, N1 + N2 + newline``.
+    A space right after a marker is always emptied by the space pass (which
+    has then passed its left neighbour, the marker), so it is written as
+    the empty text it becomes. Empty text only flushes the pending line
+    breaks, which a newline token before it has already done, and its
+    neighbours see neither a space nor a marker in it: so it goes after a
+    newline token or another empty text, and ``N1, P_BEFORE, ""`` gives the
+    same line breaks as ``N1 + newline`` (the line break it flushes). P_AFTER never
+    adds line breaks (it is 0), so between two newline tokens (neither of
+    them a space for the space pass) it goes and they join.
     Every newline token is written as a count (a negative token, see
     ``_P_END``), so that neither the tokens nor their size grow with the
     nesting: nested values whose blank ends repeat at every level stay short.
@@ -198,6 +207,8 @@ def _compress_blank(run: list[str | int]) -> list[str | int]:
     for token in run:
         newlines = _newline_count(token)
         if newlines:
+            if len(out) >= 2 and out[-1] == _P_AFTER and _newline_count(out[-2]):
+                out.pop()  # P_AFTER between two newline tokens
             last = _newline_count(out[-1]) if out else 0
             if last:
                 out.pop()
@@ -216,11 +227,23 @@ def _compress_blank(run: list[str | int]) -> list[str | int]:
             if out and _is_marker(out[-1]):
                 out[-1] = max(out[-1], token)
                 continue
-        elif token == " ":
-            if out and _newline_count(out[-1]):
-                continue
-            if len(out) >= 2 and out[-1] == " " and out[-2] == " ":
-                continue
+        elif isinstance(token, str):  # (any int is a marker or a count here)
+            if token == " " and out and _is_marker(out[-1]):
+                token = ""  # what the space pass makes of it
+            if token and out and not token.strip(" ") and _newline_count(out[-1]):
+                continue  # spaces right after a newline token
+            if token == " ":
+                if len(out) >= 2 and out[-1] == " " and out[-2] == " ":
+                    continue
+            elif token == "":
+                if out and (out[-1] == "" or _newline_count(out[-1])):
+                    continue
+                if len(out) >= 2 and out[-1] == _P_BEFORE:
+                    before = _newline_count(out[-2])
+                    if before:
+                        out.pop()
+                        out[-1] = -(before + 1)
+                        continue
         out.append(token)
     return out
 

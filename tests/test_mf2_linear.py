@@ -86,6 +86,8 @@ BLANK_RUNS: dict[str, Callable[[int], bytes]] = {
     # nested items are finished innermost first: each level's text copies the level below
     "p-author-empty-p": lambda n: b'<div class="h-entry">' + b'<div class="p-author h-card">\n<p></p>\n' * n + b"x",
     "p-author-br": lambda n: b'<div class="h-entry">' + b'<div class="p-author h-card"><br>' * n + b"x",
+    "p-author-p-space": lambda n: b'<div class="h-entry">' + b'<div class="p-author h-card"><p> </p>' * n + b"x",
+    "p-author-p-br": lambda n: b'<div class="h-entry">' + b'<div class="p-author h-card"><p><br></p>' * n + b"x",
 }
 
 

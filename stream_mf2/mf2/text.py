@@ -79,10 +79,7 @@ _PRE_BEFORE: Final = 2  # preformatted text follows: spaces before it are droppe
 _PRE_AFTER: Final = 3
 _PRE_EMPTY: Final = 4  # an empty <pre>: reads exactly as _PRE_BEFORE, "", _PRE_AFTER
 _P_END: Final = "</p>"  # stack marker: leaving a <p>
-# A negative token ``-n`` is text of ``n`` line breaks. Only the index writes it (for the
-# short equivalents of weak runs and blank ends): the line breaks such an equivalent
-# stands for grow with the nesting depth, and as a string every level would copy
-# and scan them again (quadratic in the depth); as a count each level costs the same.
+# A negative token -n is text of n line breaks (see _newline_count).
 _NEWLINES: Final = re.compile(r"[\n\t\r]+")
 
 
@@ -136,7 +133,7 @@ def _finish_normalized(tokens: list[str | int]) -> str:
     in_pre = False
     for token in kept:
         if isinstance(token, int) and token < 0:
-            token = "\n" * -token  # line breaks (see _P_END), read as the text they stand for
+            token = "\n" * -token  # line breaks (see _newline_count), read as the text they stand for
         if isinstance(token, int):
             if token in (_P_BEFORE, _P_AFTER):
                 breaks = max(breaks, token)
@@ -171,7 +168,13 @@ def _finish_normalized(tokens: list[str | int]) -> str:
 
 def _newline_count(token: str | int) -> int:
     """The number of line breaks of a token of line breaks only (text or a negative
-    count), else 0."""
+    count), else 0.
+
+    A negative token ``-n`` is text of ``n`` line breaks. Only the index writes
+    it (in the short equivalents of weak runs and blank ends): the line breaks
+    such an equivalent stands for grow with the nesting depth, and as a string
+    every level would copy and scan them again (quadratic in the depth); as a
+    count each level costs the same."""
     if isinstance(token, int):
         return -token if token < 0 else 0
     return len(token) if token and not token.strip("\n") else 0
@@ -200,7 +203,7 @@ def _compress_blank(run: list[str | int]) -> list[str | int]:
     adds line breaks (it is 0), so between two newline tokens (neither of
     them a space for the space pass) it goes and they join.
     Every newline token is written as a count (a negative token, see
-    ``_P_END``), so that neither the tokens nor their size grow with the
+    :func:`_newline_count`), so that neither the tokens nor their size grow with the
     nesting: nested values whose blank ends repeat at every level stay short.
     """
     out: list[str | int] = []

@@ -86,6 +86,8 @@ BLANK_RUNS: dict[str, Callable[[int], bytes]] = {
     # nested items are finished innermost first: each level's text copies the level below
     "p-author-empty-p": lambda n: b'<div class="h-entry">' + b'<div class="p-author h-card">\n<p></p>\n' * n + b"x",
     "p-author-br": lambda n: b'<div class="h-entry">' + b'<div class="p-author h-card"><br>' * n + b"x",
+    "p-author-p-space": lambda n: b'<div class="h-entry">' + b'<div class="p-author h-card"><p> </p>' * n + b"x",
+    "p-author-p-br": lambda n: b'<div class="h-entry">' + b'<div class="p-author h-card"><p><br></p>' * n + b"x",
 }
 
 
@@ -198,6 +200,116 @@ def test_normalized_empty_pre_is_still_right() -> None:
         if prop == "author":
             elements = elements[:1]  # each nested item holds the next level
         assert values == [element_text(el, BASE, "normalized", True) for el in elements], name
+
+
+# Blank ends repeated at every level, in nested items (p-author h-card: finished
+# innermost first, each level copies the one below) and in one item (p-note).
+# The line breaks their short equivalents stand for grow with the depth (the
+# values do not: every one is "x"), so the work is measured in characters too.
+BLANK_LEVELS = [
+    b"\n<p></p>\n",
+    b"<p></p>",
+    b" <p></p> ",
+    b"<p> </p>",
+    b" <p> </p> ",
+    b"<p>\n</p>",
+    b"\n<p>\n</p>\n",
+    b"<p><br></p>",
+    b"<br>",
+    b" <br> ",
+    b"\n<br>\n",
+    b"<br><br>",
+    b"<p></p><br>",
+    b"<br><p></p>",
+    b" <br><p> </p> \n",
+]
+BLANK_OPENERS = {
+    "items": (b'<div class="h-entry">', b'<div class="p-author h-card">'),
+    "one-item": (b'<div class="h-card">', b'<div class="p-note">'),
+}
+
+
+def _blank_levels(opener: str, level: bytes, n: int) -> bytes:
+    root, open_level = BLANK_OPENERS[opener]
+    return root + (open_level + level) * n + b"x"
+
+
+def _text_work(doc: bytes, monkeypatch: pytest.MonkeyPatch) -> int:
+    """Characters the normalised text reads (a count token counts 1): every token list
+    indexed, every blank end compressed, every token list finished."""
+    work = 0
+    finish, add, compress = text_module._finish_normalized, text_module._NormalizedIndex.add, text_module._compress_blank
+
+    def size(tokens: list[str | int]) -> int:
+        return sum(len(token) if isinstance(token, str) else 1 for token in tokens)
+
+    def counting_finish(tokens: list[str | int]) -> str:
+        nonlocal work
+        work += size(tokens)
+        return finish(tokens)
+
+    def counting_add(self: text_module._NormalizedIndex, tokens: list[str | int]) -> None:
+        nonlocal work
+        work += size(tokens[len(self.nonblank_counts) - 1 :])
+        add(self, tokens)
+
+    def counting_compress(run: list[str | int]) -> list[str | int]:
+        nonlocal work
+        work += size(run)
+        return compress(run)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(text_module, "_finish_normalized", counting_finish)
+        patch.setattr(text_module._NormalizedIndex, "add", counting_add)
+        patch.setattr(text_module, "_compress_blank", counting_compress)
+        parse(doc, BASE, max_depth=1_000_000, text="normalized")
+    return work
+
+
+@pure_only  # counts by patching module functions (the timed growth checks cover both builds)
+@pytest.mark.parametrize("level", BLANK_LEVELS, ids=[repr(level)[2:-1] for level in BLANK_LEVELS])
+@pytest.mark.parametrize("opener", list(BLANK_OPENERS))
+def test_normalized_blank_levels_read_each_character_once(
+    opener: str, level: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # deterministic: no timing; line breaks re-read per level gave 15x, tokens re-read too
+    small, large = (_text_work(_blank_levels(opener, level, n), monkeypatch) for n in (200, 800))
+    assert large < 5 * small, f"{opener} {level!r}: 4x the nesting read {large / small:.1f}x the characters"
+
+
+def _nested_values(value: object, prop: str) -> list[str]:
+    """The values of ``prop`` down a chain of nested items (or of one item)."""
+    found: list[str] = []
+    while isinstance(value, dict):
+        entries = value["properties"].get(prop, [])
+        found += [entry["value"] if isinstance(entry, dict) else entry for entry in entries]
+        value = entries[0] if entries and isinstance(entries[0], dict) else None
+    return found
+
+
+@pytest.mark.parametrize("opener", list(BLANK_OPENERS))
+def test_normalized_blank_levels_are_still_right(opener: str) -> None:
+    prop = "author" if opener == "items" else "note"
+    for level in BLANK_LEVELS:
+        # the output is one "x" per level: it grows linearly, so must the work
+        for n in (1, 4, 30):
+            doc = _blank_levels(opener, level, n)
+            values = _nested_values(parse(doc, BASE, max_depth=1_000_000, text="normalized")["items"][0], prop)
+            elements = [
+                el
+                for el in iter_descendants(parse_document(doc.decode()))
+                if isinstance(el, Element) and f"p-{prop}" in el.attrs.get("class", "").split()
+            ]
+            assert values == [element_text(el, BASE, "normalized", True) for el in elements] == ["x"] * n, level
+        # with text before the blank ends they are kept: the copies stand for every line break
+        doc = _blank_levels(opener, level, 5).replace(b'">', b'">a', 2)
+        values = _nested_values(parse(doc, BASE, text="normalized")["items"][0], prop)
+        elements = [
+            el
+            for el in iter_descendants(parse_document(doc.decode()))
+            if isinstance(el, Element) and f"p-{prop}" in el.attrs.get("class", "").split()
+        ]
+        assert values == [element_text(el, BASE, "normalized", True) for el in elements], level
 
 
 def test_normalized_blank_runs_are_still_right() -> None:

@@ -312,3 +312,53 @@ def test_index_reads_token_ranges_exactly(
                 before, after = _context(rng), _context(rng)
                 first, last = core
                 assert finish(before + read + after) == finish(before + tokens[first : last + 1] + after)
+
+
+# -- blank ends repeated at every nesting level ----------------------------------------------
+
+# what an element's blank end is made of: spaces, <br>, empty paragraphs (with a space
+# or a line break inside), an image with an empty alt
+BLANK_LEVEL_PIECES: list[list[str | int]] = [
+    [" "],
+    ["\n"],
+    [P_BEFORE, P_AFTER, "\n"],
+    [P_BEFORE, " ", P_AFTER, "\n"],
+    [P_BEFORE, "\n", P_AFTER, "\n"],
+    [" ", " "],
+    [P_BEFORE, " ", "\n", " ", P_AFTER, "\n"],
+]
+# anything _compress_blank may meet, its own output included (empty text, counts of line breaks)
+BLANK_ANY: list[str | int] = [" ", " ", "  ", "", "\n", "\n\n", -1, -2, P_BEFORE, P_AFTER, P_BEFORE, P_AFTER, "\xa0", " \n "]
+COUNT_CONTEXT: list[str | int] = [*CONTEXT, -1, ""]
+
+
+def test_compressed_blank_runs_with_counts_read_the_same() -> None:
+    rng = random.Random(6)
+    finish = text_module._finish_normalized
+    for _ in range(20_000):
+        run = [rng.choice(BLANK_ANY) for _ in range(rng.randint(0, 10))]
+        before = [rng.choice(COUNT_CONTEXT) for _ in range(rng.randint(0, 3))]
+        after = [rng.choice(COUNT_CONTEXT) for _ in range(rng.randint(0, 3))]
+        short = text_module._compress_blank(list(run))
+        assert len(short) <= len(run)
+        assert finish(before + run + after) == finish(before + short + after), (before, run, after, short)
+
+
+def test_blank_ends_stay_short_at_every_level() -> None:
+    # each level is its own blank end followed by the compressed one of the level below
+    # (what a copy of an indexed element writes): the result must read as the whole
+    # uncompressed run and stay a few tokens, each of constant size, however deep
+    rng = random.Random(7)
+    finish = text_module._finish_normalized
+    for _ in range(400):
+        level = [token for _ in range(rng.randint(1, 4)) for token in rng.choice(BLANK_LEVEL_PIECES)]
+        full: list[str | int] = []
+        short: list[str | int] = []
+        for _depth in range(40):
+            full = level + full
+            short = text_module._compress_blank(level + short)
+            before = [rng.choice(COUNT_CONTEXT) for _ in range(rng.randint(0, 3))]
+            after = [rng.choice(COUNT_CONTEXT) for _ in range(rng.randint(0, 3))]
+            assert finish(before + full + after) == finish(before + short + after), (level, short)
+        assert len(short) <= 8, (level, short)
+        assert all(len(token) <= 2 for token in short if isinstance(token, str)), (level, short)

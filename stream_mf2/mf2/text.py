@@ -79,6 +79,7 @@ _PRE_BEFORE: Final = 2  # preformatted text follows: spaces before it are droppe
 _PRE_AFTER: Final = 3
 _PRE_EMPTY: Final = 4  # an empty <pre>: reads exactly as _PRE_BEFORE, "", _PRE_AFTER
 _P_END: Final = "</p>"  # stack marker: leaving a <p>
+# A negative token -n is text of n line breaks (see _newline_count).
 _NEWLINES: Final = re.compile(r"[\n\t\r]+")
 
 
@@ -131,6 +132,8 @@ def _finish_normalized(tokens: list[str | int]) -> str:
     breaks = 0
     in_pre = False
     for token in kept:
+        if isinstance(token, int) and token < 0:
+            token = "\n" * -token  # line breaks (see _newline_count), read as the text they stand for
         if isinstance(token, int):
             if token in (_P_BEFORE, _P_AFTER):
                 breaks = max(breaks, token)
@@ -163,8 +166,18 @@ def _finish_normalized(tokens: list[str | int]) -> str:
     return "".join(parts)
 
 
-def _is_newlines(token: str | int) -> TypeGuard[str]:
-    return type(token) is str and token != "" and token.strip("\n") == ""
+def _newline_count(token: str | int) -> int:
+    """The number of line breaks of a token of line breaks only (text or a negative
+    count), else 0.
+
+    A negative token ``-n`` is text of ``n`` line breaks. Only the index writes
+    it (in the short equivalents of weak runs and blank ends): the line breaks
+    such an equivalent stands for grow with the nesting depth, and as a string
+    every level would copy and scan them again (quadratic in the depth); as a
+    count each level costs the same."""
+    if isinstance(token, int):
+        return -token if token < 0 else 0
+    return len(token) if token and not token.strip("\n") else 0
 
 
 def _compress_blank(run: list[str | int]) -> list[str | int]:
@@ -176,38 +189,71 @@ def _compress_blank(run: list[str | int]) -> list[str | int]:
     breaks, and a space next to either is dropped); adjacent newline tokens
     join; three or more spaces in a row act as two (all but the last are
     dropped); a space between a text token and a paragraph marker is always
-    dropped without effect, and so is a space right after a newline token
-    (the finishing strips it, and the space pass never looks past a newline
-    token); ``marker, N1, P_BEFORE, N2`` with newline tokens
+    dropped without effect, and so is text of spaces right after a newline
+    token (the finishing strips it, and the space pass never looks past a
+    newline token); ``marker, N1, P_BEFORE, N2`` with newline tokens
     N1 and N2 gives the same line breaks as ``marker, N1 + N2 + newline``.
-    Nested values whose blank ends repeat at every level stay short this way.
+    A space right after a marker is always emptied by the space pass (which
+    has then passed its left neighbour, the marker), so it is written as
+    the empty text it becomes. Empty text only flushes the pending line
+    breaks, which a newline token before it has already done, and its
+    neighbours see neither a space nor a marker in it: so it goes after a
+    newline token or another empty text, and ``N1, P_BEFORE, ""`` gives the
+    same line breaks as ``N1 + newline`` (the line break it flushes). P_AFTER never
+    adds line breaks (it is 0), so between two newline tokens (neither of
+    them a space for the space pass) it goes and they join.
+    Every newline token is written as a count (a negative token, see
+    :func:`_newline_count`), so that neither the tokens nor their size grow with the
+    nesting: nested values whose blank ends repeat at every level stay short.
     """
     out: list[str | int] = []
     for token in run:
-        if type(token) is int:
-            while len(out) >= 2 and out[-1] == " " and type(out[-2]) is str:
+        newlines = _newline_count(token)
+        if newlines:
+            if len(out) >= 2 and out[-1] == _P_AFTER and _newline_count(out[-2]):
+                out.pop()  # P_AFTER between two newline tokens
+            last = _newline_count(out[-1]) if out else 0
+            if last:
+                out.pop()
+                newlines += last
+            if len(out) >= 3 and out[-1] == _P_BEFORE and _is_marker(out[-3]):
+                before = _newline_count(out[-2])
+                if before:
+                    out.pop()
+                    out[-1] = -(before + newlines + 1)
+                    continue
+            out.append(-newlines)
+            continue
+        if _is_marker(token):
+            while len(out) >= 2 and out[-1] == " " and not _is_marker(out[-2]):
                 out.pop()  # a space between a text token and a marker
-            if out and type(out[-1]) is int:
+            if out and _is_marker(out[-1]):
                 out[-1] = max(out[-1], token)
                 continue
-        elif token == " ":
-            if out and _is_newlines(out[-1]):
-                continue
-            if len(out) >= 2 and out[-1] == " " and out[-2] == " ":
-                continue
-        elif _is_newlines(token) and out:
-            last = out[-1]
-            if _is_newlines(last):
-                out.pop()
-                token = last + token
-        if _is_newlines(token) and len(out) >= 3 and out[-1] == _P_BEFORE and type(out[-3]) is int:
-            newlines = out[-2]
-            if _is_newlines(newlines):
-                out.pop()
-                out[-1] = newlines + token + "\n"
-                continue
+        elif isinstance(token, str):  # (any int is a marker or a count here)
+            if token == " " and out and _is_marker(out[-1]):
+                token = ""  # what the space pass makes of it
+            if token and out and not token.strip(" ") and _newline_count(out[-1]):
+                continue  # spaces right after a newline token
+            if token == " ":
+                if len(out) >= 2 and out[-1] == " " and out[-2] == " ":
+                    continue
+            elif token == "":
+                if out and (out[-1] == "" or _newline_count(out[-1])):
+                    continue
+                if len(out) >= 2 and out[-1] == _P_BEFORE:
+                    before = _newline_count(out[-2])
+                    if before:
+                        out.pop()
+                        out[-1] = -(before + 1)
+                        continue
         out.append(token)
     return out
+
+
+def _is_marker(token: str | int) -> TypeGuard[int]:
+    """A marker token (not text, nor a count of line breaks)."""
+    return isinstance(token, int) and token >= 0
 
 
 def _strip_trailing_spaces(parts: list[str]) -> None:
@@ -224,7 +270,7 @@ def _blank_edge(token: str | int) -> bool:
     """Dropped at either end: empty or whitespace-only text, paragraph markers."""
     if isinstance(token, str):
         return token == "" or token.isspace()
-    return token in (_P_BEFORE, _P_AFTER)
+    return token in (_P_BEFORE, _P_AFTER) or token < 0
 
 
 # -- reading long runs of weak tokens in constant time ---------------------------------------
@@ -270,14 +316,17 @@ def _run_equivalent(run: list[str | int]) -> tuple[list[str | int], int]:
     breaks = 0
     started = False  # text or a line break has been appended
     for token in tokens:
-        if type(token) is int:
+        if _is_marker(token):
             breaks = max(breaks, token)
             continue
-        assert isinstance(token, str)
         if breaks:
             newlines += 1
             breaks = 0
             started = True
+        if isinstance(token, int):  # a count of line breaks
+            newlines -= token
+            started = True
+            continue
         if not token:
             continue
         if not started:
@@ -288,7 +337,7 @@ def _run_equivalent(run: list[str | int]) -> tuple[list[str | int], int]:
         newlines += len(token.lstrip(" "))
     out: list[str | int] = [lead, ""] if lead else []  # "": the space pass must not see lead next to a marker
     if newlines:
-        out.append("\n" * newlines)
+        out.append(-newlines)
     if breaks:
         out.append(_P_BEFORE)
     return out, newlines + breaks
@@ -360,7 +409,7 @@ class _NormalizedIndex:
                 unit = False
             else:
                 in_pre = token == _PRE_BEFORE
-                if token < _PRE_BEFORE:  # a paragraph marker: weak
+                if token < _PRE_BEFORE:  # a paragraph marker or a count of line breaks: weak
                     nonblank_counts.append(count)
                     if run_start < 0:
                         run_start = i
@@ -447,7 +496,7 @@ class _NormalizedIndex:
                     _, newlines, pending, own = chains[to]
                     newlines -= chain[1] + own
                     if newlines > pending:
-                        out.append("\n" * (newlines - pending))
+                        out.append(pending - newlines)  # a count of line breaks
                     if pending:
                         out.append(_P_BEFORE)
                     position = to + (1 if tokens[to] == _PRE_EMPTY else 3)

@@ -752,7 +752,10 @@ def test_damage_to_one_record_leaves_the_others_exact(
     got = _items_by_record(entries)
     want = _want(recs)
     damaged = recs[k].uri
-    assert {u: v for u, v in got.items() if u != damaged} == {u: v for u, v in want.items() if u != damaged}
+    # (Items under a URI that is not one of ours come from the damaged record's own damaged header.)
+    assert {u: v for u, v in got.items() if u != damaged and u in want} == {
+        u: v for u, v in want.items() if u != damaged
+    }
     ids = {e.uri: e.record_id for e in entries if isinstance(e, WarcRecord)}
     assert all(e.record_id == ids.get(e.uri, e.record_id) for e in entries if isinstance(e, WarcItem))
     if compress and got.get(damaged) != want[damaged]:

@@ -779,3 +779,22 @@ def test_fuzz_w3_flipped_gzip_header_flag(flag: int, tmp_path: Path) -> None:
     path = tmp_path / "w3.warc.gz"
     path.write_bytes(data)
     assert list(iter_warc_parallel(path, 2, batch_units=1)) == list(iter_warc(path))
+
+
+def test_fuzz_w4_a_bad_member_then_a_damaged_member() -> None:
+    recs = _small_records()
+    blobs = _blobs(recs, True)
+    one = bytearray(blobs[1])
+    one[0] ^= 1  # not a gzip member any more
+    two = bytearray(blobs[2])
+    del two[len(two) // 2 : len(two) // 2 + 3]  # inside the deflate data
+    blobs[1], blobs[2] = bytes(one), bytes(two)
+    data = b"".join(blobs)
+    for source in (io.BytesIO(data), io.BufferedReader(_Pipe(data))):
+        entries = list(iter_warc(source))
+        got = _items_by_record(entries)
+        want = _want(recs)
+        assert {u: got.get(u) for u in (recs[0].uri, recs[3].uri, recs[4].uri)} == {
+            u: want[u] for u in (recs[0].uri, recs[3].uri, recs[4].uri)
+        }
+        assert sum(isinstance(e, WarcError) for e in entries) >= 2

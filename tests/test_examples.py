@@ -140,7 +140,8 @@ def test_pyspark_job(tmp_path: Path) -> None:
     path = tmp_path / "crawl.warc.gz"
     write_warc(path)
     out = tmp_path / "out"
-    env = dict(os.environ, PYTHONPATH=str(REPO))
+    # Spark starts its Python workers with PYSPARK_PYTHON (default: python3 on PATH): this interpreter.
+    env = dict(os.environ, PYTHONPATH=str(REPO), PYSPARK_PYTHON=sys.executable, PYSPARK_DRIVER_PYTHON=sys.executable)
     r = subprocess.run(
         [sys.executable, str(EXAMPLES / "pyspark_warc.py"), str(out), str(path)],
         capture_output=True,

@@ -52,8 +52,9 @@ import zlib
 from collections.abc import AsyncIterator, Callable, Generator, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
-from typing import IO, Any, ClassVar, TypeAlias
+from typing import IO, Any, ClassVar, TypeAlias, Unpack
 
+from stream_mf2._options import OPTION_NAMES, ParseOptions, check_options
 from stream_mf2._parser import Parser
 from stream_mf2._payload import (
     DEFAULT_MAX_DECODED_BYTES,
@@ -1108,14 +1109,7 @@ class _Window:
         return self._f.tell()
 
 
-def _parser_option_names() -> frozenset[str]:
-    import inspect
-
-    params = inspect.signature(Parser.__init__).parameters
-    return frozenset(name for name, p in params.items() if p.kind is p.KEYWORD_ONLY)
-
-
-_PARSER_OPTIONS = _parser_option_names()
+_PARSER_OPTIONS = frozenset(OPTION_NAMES)
 
 
 #: Reader options a parallel reader passes on to its workers' readers.
@@ -1227,7 +1221,17 @@ class WarcReader:
                 f.close()
 
 
-def iter_warc(source: str | os.PathLike[str] | IO[bytes], **options: Any) -> WarcReader:
+def iter_warc(
+    source: str | os.PathLike[str] | IO[bytes],
+    *,
+    offset: int | None = None,
+    length: int | None = None,
+    types: Sequence[str] | frozenset[str] | str | None = None,
+    warc_file: str | None = None,
+    max_decoded_bytes: int | None = DEFAULT_MAX_DECODED_BYTES,
+    max_expansion: float | None = DEFAULT_MAX_EXPANSION,
+    **options: Unpack[ParseOptions],
+) -> WarcReader:
     """Items and records of every HTML record of a WARC archive (``.warc`` or ``.warc.gz``).
 
     ``source`` is a path (``str`` or ``os.PathLike``: an archive is never given
@@ -1247,7 +1251,17 @@ def iter_warc(source: str | os.PathLike[str] | IO[bytes], **options: Any) -> War
     ``metaformats``, …); an ``encoding`` option overrides every record's HTTP
     charset.
     """
-    return WarcReader(source, **options)
+    check_options(options, "iter_warc")
+    return WarcReader(
+        source,
+        offset=offset,
+        length=length,
+        types=types,
+        warc_file=warc_file,
+        max_decoded_bytes=max_decoded_bytes,
+        max_expansion=max_expansion,
+        **options,
+    )
 
 
 def _take(it: Iterator[WarcEntry], n: int, budget: float) -> tuple[list[WarcEntry], bool]:
@@ -1296,9 +1310,29 @@ class AsyncWarcReader:
                     close()
 
 
-def aiter_warc(source: str | os.PathLike[str] | IO[bytes], **options: Any) -> AsyncWarcReader:
+def aiter_warc(
+    source: str | os.PathLike[str] | IO[bytes],
+    *,
+    offset: int | None = None,
+    length: int | None = None,
+    types: Sequence[str] | frozenset[str] | str | None = None,
+    warc_file: str | None = None,
+    max_decoded_bytes: int | None = DEFAULT_MAX_DECODED_BYTES,
+    max_expansion: float | None = DEFAULT_MAX_EXPANSION,
+    **options: Unpack[ParseOptions],
+) -> AsyncWarcReader:
     """Async version of :func:`iter_warc`: ``async for entry in aiter_warc(path): …``."""
-    return AsyncWarcReader(source, **options)
+    check_options(options, "aiter_warc")
+    return AsyncWarcReader(
+        source,
+        offset=offset,
+        length=length,
+        types=types,
+        warc_file=warc_file,
+        max_decoded_bytes=max_decoded_bytes,
+        max_expansion=max_expansion,
+        **options,
+    )
 
 
 # -- parallel reading ----------------------------------------------------------------------------
@@ -1408,6 +1442,32 @@ class ParallelWarcReader:
         yield from entries
 
 
-def iter_warc_parallel(path: str | os.PathLike[str], workers: int, **options: Any) -> ParallelWarcReader:
-    """Like :func:`iter_warc`, with ``workers`` processes; output order is archive order."""
-    return ParallelWarcReader(path, workers, **options)
+def iter_warc_parallel(
+    path: str | os.PathLike[str],
+    workers: int,
+    *,
+    batch_units: int = BATCH_UNITS,
+    batch_bytes: int = BATCH_BYTES,
+    types: Sequence[str] | frozenset[str] | str | None = None,
+    warc_file: str | None = None,
+    max_decoded_bytes: int | None = DEFAULT_MAX_DECODED_BYTES,
+    max_expansion: float | None = DEFAULT_MAX_EXPANSION,
+    **options: Unpack[ParseOptions],
+) -> ParallelWarcReader:
+    """Like :func:`iter_warc`, with ``workers`` processes; output order is archive order.
+
+    Workers get runs of consecutive records, at most ``batch_units`` records or
+    ``batch_bytes`` bytes each.
+    """
+    check_options(options, "iter_warc_parallel")
+    return ParallelWarcReader(
+        path,
+        workers,
+        batch_units=batch_units,
+        batch_bytes=batch_bytes,
+        types=types,
+        warc_file=warc_file,
+        max_decoded_bytes=max_decoded_bytes,
+        max_expansion=max_expansion,
+        **options,
+    )

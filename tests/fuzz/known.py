@@ -94,6 +94,11 @@ KNOWN_DEFECTS: list[KnownDefect] = [
         lambda f: f.check == "time-growth" and f.signature.endswith(":_reset_insertion_mode"),
     ),
     KnownDefect(
+        "scope-walk-after-html-end-tag",
+        "'has a body element in scope' of </html> walks the whole stack of nested elements (fuzz finding F2)",
+        lambda f: f.check == "time-growth" and f.signature.endswith(":_in_scope") and _has(r"</(html|body)")(f),
+    ),
+    KnownDefect(
         "warc-head-damage",
         "damage to the first two bytes of an archive (or junk before it) loses every record",
         lambda f: f.check.startswith("warc-")
@@ -103,6 +108,11 @@ KNOWN_DEFECTS: list[KnownDefect] = [
         "warc-gzip-fake-magic",
         ".warc.gz: junk holding a gzip magic between members loses the next intact record (fuzz finding W1)",
         _gzip_fake_magic,
+    ),
+    KnownDefect(
+        "warc-gzip-flag-bits",
+        ".warc.gz: a flipped FLG bit (FEXTRA...) makes the reader skip the intact members after it (fuzz finding W3)",
+        lambda f: ":warc.gz:" in f.signature and bool(re.search(r"kind='flip', record=\d+, offset=3,", _ops(f))),
     ),
     KnownDefect(
         "warc-plain-separator",

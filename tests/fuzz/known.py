@@ -57,6 +57,11 @@ def _gzip_fake_magic(f: Finding) -> bool:
     return ":warc.gz:" in f.signature and bool(re.search(r"kind='insert', record=\d+, offset=0, arg=b'[^']*\\x1f\\x8b", _ops(f)))
 
 
+def _duplicate_ids(f: Finding) -> bool:
+    ids = re.findall(r"""\bid\s*=\s*["']?([^"'\s>]+)""", _text(f), re.IGNORECASE)
+    return len(ids) != len(set(ids))
+
+
 def _ops(f: Finding) -> str:
     ops: Any = f.extra.get("ops", "")
     return str(ops)
@@ -97,6 +102,11 @@ KNOWN_DEFECTS: list[KnownDefect] = [
         "scope-walk-after-html-end-tag",
         "'has a body element in scope' of </html> walks the whole stack of nested elements (fuzz finding F2)",
         lambda f: f.check == "time-growth" and f.signature.endswith(":_in_scope") and _has(r"</(html|body)")(f),
+    ),
+    KnownDefect(
+        "include-duplicate-id",
+        "mf1 include pattern: a reference is resolved to a later element with a duplicate id (fuzz finding F3)",
+        lambda f: f.check == "full-dom-differs" and _has(r"itemref|headers|include")(f) and _duplicate_ids(f),
     ),
     KnownDefect(
         "warc-head-damage",

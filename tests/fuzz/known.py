@@ -57,6 +57,11 @@ def _gzip_fake_magic(f: Finding) -> bool:
     return ":warc.gz:" in f.signature and bool(re.search(r"kind='insert', record=\d+, offset=0, arg=b'[^']*\\x1f\\x8b", _ops(f)))
 
 
+def _duplicate_ids(f: Finding) -> bool:
+    ids = re.findall(r"""\bid\s*=\s*["']?([^"'\s>]+)""", _text(f), re.IGNORECASE)
+    return len(ids) != len(set(ids))
+
+
 def _ops(f: Finding) -> str:
     ops: Any = f.extra.get("ops", "")
     return str(ops)
@@ -94,6 +99,26 @@ KNOWN_DEFECTS: list[KnownDefect] = [
         lambda f: f.check == "time-growth" and f.signature.endswith(":_reset_insertion_mode"),
     ),
     KnownDefect(
+        "scope-walk-after-html-end-tag",
+        "'has a body element in scope' of </html> walks the whole stack of nested elements (fuzz finding F2)",
+        lambda f: f.check == "time-growth" and f.signature.endswith(":_in_scope") and _has(r"</(html|body)")(f),
+    ),
+    KnownDefect(
+        "include-duplicate-id",
+        "mf1 include pattern: a reference is resolved to a later element with a duplicate id (fuzz finding F3)",
+        lambda f: f.check == "full-dom-differs" and _has(r"itemref|headers|include")(f) and _duplicate_ids(f),
+    ),
+    KnownDefect(
+        "foreign-end-tag-walk",
+        "an end tag in foreign content walks the whole stack of nested foreign elements (fuzz finding F4)",
+        lambda f: f.check == "time-growth" and f.signature.endswith(":_foreign_end"),
+    ),
+    KnownDefect(
+        "bounded-sink-classify",
+        "the bounded sink's _classify grows with the square of kept roots in nested tables (fuzz finding F5)",
+        lambda f: f.check == "time-growth" and f.signature.endswith("_bounded_sink.py:_classify"),
+    ),
+    KnownDefect(
         "warc-head-damage",
         "damage to the first two bytes of an archive (or junk before it) loses every record",
         lambda f: f.check.startswith("warc-")
@@ -103,6 +128,11 @@ KNOWN_DEFECTS: list[KnownDefect] = [
         "warc-gzip-fake-magic",
         ".warc.gz: junk holding a gzip magic between members loses the next intact record (fuzz finding W1)",
         _gzip_fake_magic,
+    ),
+    KnownDefect(
+        "warc-gzip-flag-bits",
+        ".warc.gz: a flipped FLG bit (FEXTRA...) makes the reader skip the intact members after it (fuzz finding W3)",
+        lambda f: ":warc.gz:" in f.signature and bool(re.search(r"kind='flip', record=\d+, offset=3,", _ops(f))),
     ),
     KnownDefect(
         "warc-plain-separator",

@@ -513,3 +513,79 @@ def test_broken_base_href_uses_document_url() -> None:
     ok = Mf2Context(BASE)
     ok.set_base("/b/")
     assert ok.base_url == "http://example.com/b/"
+
+
+# The same blank levels in the default "spec" mode (textContent, trimmed): every
+# level's text holds the blank ends of all the levels below, so copying them, or
+# joining and trimming them, per level is quadratic while every value is "x".
+SPEC_BLANK_LEVELS = [*BLANK_LEVELS, b"\n \t ", b"\r\n<br>\f"]
+
+
+def _spec_text_work(doc: bytes, monkeypatch: pytest.MonkeyPatch) -> int:
+    """Characters the spec-mode text reads (a reference piece counts 1): every piece
+    a walk appends, every piece indexed, every piece a query joins."""
+    work = 0
+    walk, sync, expand = text_module._raw_pieces, text_module._RawIndex.sync, text_module._RawIndex.expand
+
+    def size(pieces: list[str | int]) -> int:
+        return sum(len(piece) if isinstance(piece, str) else 1 for piece in pieces)
+
+    def counting_walk(*args: Any) -> None:
+        nonlocal work
+        pieces: list[str | int] = args[3]
+        before = len(pieces)
+        walk(*args)
+        work += size(pieces[before:])
+
+    def counting_sync(self: text_module._RawIndex, pieces: list[str | int]) -> None:
+        nonlocal work
+        work += size(pieces[self.scanned :])
+        sync(self, pieces)
+
+    def counting_expand(self: text_module._RawIndex, pieces: list[str | int], start: int, end: int) -> list[str]:
+        nonlocal work
+        out = expand(self, pieces, start, end)
+        work += sum(map(len, out))
+        return out
+
+    with monkeypatch.context() as patch:
+        patch.setattr(text_module, "_raw_pieces", counting_walk)
+        patch.setattr(text_module._RawIndex, "sync", counting_sync)
+        patch.setattr(text_module._RawIndex, "expand", counting_expand)
+        parse(doc, BASE, max_depth=1_000_000)
+    return work
+
+
+@pure_only  # counts by patching module functions
+@pytest.mark.parametrize("level", SPEC_BLANK_LEVELS, ids=[repr(level)[2:-1] for level in SPEC_BLANK_LEVELS])
+@pytest.mark.parametrize("opener", list(BLANK_OPENERS))
+def test_spec_blank_levels_read_each_character_once(
+    opener: str, level: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # deterministic: no timing; copying and joining the blank ends per level gave >10x
+    small, large = (_spec_text_work(_blank_levels(opener, level, n), monkeypatch) for n in (200, 800))
+    assert large < 5 * small, f"{opener} {level!r}: 4x the nesting read {large / small:.1f}x the characters"
+
+
+@pytest.mark.parametrize("opener", list(BLANK_OPENERS))
+def test_spec_blank_levels_are_still_right(opener: str) -> None:
+    prop = "author" if opener == "items" else "note"
+
+    def check(doc: bytes) -> list[str]:
+        values = _nested_values(parse(doc, BASE, max_depth=1_000_000)["items"][0], prop)
+        elements = [
+            el
+            for el in iter_descendants(parse_document(doc.decode()))
+            if isinstance(el, Element) and f"p-{prop}" in el.attrs.get("class", "").split()
+        ]
+        assert values == [element_text(el, BASE, "spec", True) for el in elements], doc
+        return values
+
+    for level in SPEC_BLANK_LEVELS:
+        for n in (1, 4, 30):
+            assert check(_blank_levels(opener, level, n)) == ["x"] * n, level
+        # text before (and after) the blank ends: the references stand for every piece
+        doc = _blank_levels(opener, level, 6).replace(b'">', b'">a', 2)
+        check(doc)
+        check(doc.replace(b"<p>", b"<p>b", 3) + b"<p>c</p>" + level)
+        check(doc + b"</div>" * 3 + level + b"y" + level)

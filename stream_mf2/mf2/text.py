@@ -509,6 +509,73 @@ class _NormalizedIndex:
         return out
 
 
+_NON_BLANK: Final = re.compile(r"[^ \t\n\f\r]")
+
+
+class _RawIndex:
+    """:class:`TextIndex`'s index of one raw piece list (the ``"spec"`` mode).
+
+    ``nonblank``: the positions of the pieces that hold a character other than
+    ASCII whitespace, in order, so a query finds the first and last of its span
+    by bisection and reads only what lies between them (the rest is trimmed).
+    ``refs``: the blank runs that copies stand for. An ``int`` piece ``i`` reads
+    as the pieces ``refs[i]`` (which may hold references in turn); every run
+    referred to holds two pieces or more, each at least one character, so
+    expanding a reference costs no more than the text it gives.
+    """
+
+    __slots__ = ("nonblank", "refs", "scanned")
+
+    def __init__(self) -> None:
+        self.nonblank: list[int] = []
+        self.refs: list[tuple[int, int]] = []
+        self.scanned = 0  # pieces before this are in ``nonblank`` if non-blank
+
+    def sync(self, pieces: list[str | int]) -> None:
+        """Index the pieces appended since the last call (by any walk)."""
+        search = _NON_BLANK.search
+        nonblank = self.nonblank
+        for position in range(self.scanned, len(pieces)):
+            piece = pieces[position]
+            if isinstance(piece, str) and search(piece) is not None:
+                nonblank.append(position)
+        self.scanned = len(pieces)
+
+    def core(self, start: int, end: int) -> tuple[int, int] | None:
+        """First and last non-blank piece in ``start:end`` (indexed), or ``None``."""
+        nonblank = self.nonblank
+        at = bisect_left(nonblank, start)
+        if at == len(nonblank) or nonblank[at] >= end:
+            return None
+        return nonblank[at], nonblank[bisect_left(nonblank, end, at) - 1]
+
+    def reference(self, pieces: list[str | int], start: int, end: int) -> None:
+        """Append the blank pieces ``start:end`` to ``pieces``: a single piece as it
+        is, longer runs as one reference."""
+        if end - start == 1:
+            pieces.append(pieces[start])
+        elif end > start:
+            pieces.append(len(self.refs))
+            self.refs.append((start, end))
+
+    def expand(self, pieces: list[str | int], start: int, end: int) -> list[str]:
+        """The text pieces ``start:end`` read as, references expanded."""
+        out: list[str] = []
+        refs = self.refs
+        stack: list[tuple[int, int]] = [(start, end)]
+        while stack:
+            position, end = stack.pop()
+            while position < end:
+                piece = pieces[position]
+                position += 1
+                if isinstance(piece, str):
+                    out.append(piece)
+                else:
+                    stack.append((position, end))
+                    position, end = refs[piece]
+        return out
+
+
 def element_text(element: ParentNode, base: str | None, mode: str, replace_images: int) -> str:
     """Trimmed text of ``element`` in the given mode (``"spec"`` or ``"normalized"``)."""
     if mode == "normalized":
@@ -531,6 +598,13 @@ class TextIndex:
     length of its answer. Empty pieces are left out, so that a slice is never
     longer than the answer.
 
+    In the ``"spec"`` mode the pieces are text. Blank pieces (ASCII whitespace
+    only) at the ends of a value are trimmed, so a run of them at the end of
+    every level of a nested value must not be read again per level: an index
+    of the non-blank pieces (:class:`_RawIndex`) lets a query read only from
+    its first to its last non-blank piece, and a copied element's blank ends
+    of two pieces or more become one reference piece standing for them.
+
     In the ``"normalized"`` mode the pieces are the algorithm's tokens. Blank
     tokens (paragraph markers, line breaks, spaces) are dropped at the ends of
     a value, so a run of them at the end of every level of a nested value must
@@ -551,7 +625,7 @@ class TextIndex:
     functions when queried directly.
     """
 
-    __slots__ = ("_base", "_long_run", "_mode", "_normalized", "_variants")
+    __slots__ = ("_base", "_long_run", "_mode", "_normalized", "_raw", "_variants")
 
     def __init__(self, base: str | None, mode: str, *, long_run: int = _LONG_RUN) -> None:
         self._base = base
@@ -561,6 +635,8 @@ class TextIndex:
         self._variants: dict[tuple[int, bool], tuple[list[str | int], dict[ParentNode, tuple[int, int]]]] = {}
         # the normalised variants' token lists, per replace_images, indexed
         self._normalized: dict[int, _NormalizedIndex] = {}
+        # the raw variants' blank-run index, per replace_images
+        self._raw: dict[int, _RawIndex] = {}
 
     def text(self, element: Element, replace_images: int) -> str:
         """``element_text(element, base, mode, replace_images)``."""
@@ -574,16 +650,33 @@ class TextIndex:
             index = self._normalized[replace_images]
             core = index.core(pieces, *span)
             return "" if core is None else _finish_normalized(index.read(pieces, *core))
-        pieces, span = self._span(element, replace_images, True)
-        return "".join(_raw_text_pieces(pieces)[span[0] : span[1]]).strip(ASCII_WS)
+        return self._raw_text(element, replace_images)
 
     def inner_text(self, element: Element) -> str:
         """``trim(raw_text(element, None, False))``: the value-class pattern's text."""
         children = element.children
         if len(children) == 1 and type(children[0]) is Text:
             return children[0].data.strip(ASCII_WS)
-        pieces, span = self._span(element, False, True)
-        return "".join(_raw_text_pieces(pieces)[span[0] : span[1]]).strip(ASCII_WS)
+        return self._raw_text(element, False)
+
+    def _raw_text(self, element: Element, replace_images: int) -> str:
+        """The trimmed raw text of ``element``: only the pieces from its first to its
+        last non-blank one are read, so blank ends cost nothing however long."""
+        pieces, span = self._span(element, replace_images, True)
+        raw = self._raw_index(replace_images, pieces)
+        core = raw.core(*span)
+        if core is None:
+            return ""
+        return "".join(raw.expand(pieces, core[0], core[1] + 1)).strip(ASCII_WS)
+
+    def _raw_index(self, replace_images: int, pieces: list[str | int]) -> _RawIndex:
+        """The raw variant's index, brought up to date with ``pieces`` (which the
+        e-* html walk may have extended: see :meth:`recorder`)."""
+        raw = self._raw.get(replace_images)
+        if raw is None:
+            raw = self._raw[replace_images] = _RawIndex()
+        raw.sync(pieces)
+        return raw
 
     def recorder(self, element: Element) -> tuple[list[str | int], dict[ParentNode, tuple[int, int]]] | None:
         """Where a walk of ``element`` that is about to happen anyway may record its
@@ -615,7 +708,8 @@ class TextIndex:
         span = spans.get(element)
         if span is None:
             if raw:
-                _raw_pieces(element, self._base, replace_images, pieces, spans)
+                raw_index = self._raw_index(replace_images, pieces)
+                _raw_pieces(element, self._base, replace_images, pieces, spans, raw_index)
             else:
                 index = self._normalized[replace_images]
                 _normalized_pieces(element, self._base, replace_images, pieces, spans, index)
@@ -624,21 +718,21 @@ class TextIndex:
         return pieces, span
 
 
-def _raw_text_pieces(pieces: list[str | int]) -> list[str]:
-    """The pieces of a raw variant, typed as what they are: :func:`_raw_pieces`
-    appends only strings (``int`` tokens belong to the normalised variants)."""
-    return cast("list[str]", pieces)
-
-
 def _raw_pieces(
     root: Element,
     base: str | None,
     replace_images: int,
     pieces: list[str | int],
     spans: dict[ParentNode, tuple[int, int]],
+    index: _RawIndex,
 ) -> None:
     """Append :func:`raw_text` of ``root`` to ``pieces`` as pieces; record the span of
-    every element entered (``root`` included; elements without children need none)."""
+    every element entered (``root`` included; elements without children need none).
+
+    ``index``: :class:`TextIndex`'s index of the pieces before this walk. An element
+    walked by an earlier query is copied with each blank run at its ends (two pieces
+    or more) replaced by one reference to it (:meth:`_RawIndex.reference`), so that
+    blank ends repeated at every level of nested values do not pile up."""
     append = pieces.append
     # One iterator over child nodes per open element, and beside it the element and where its pieces start.
     stack: list[Iterator[Node]] = [iter(root.children)]
@@ -664,7 +758,13 @@ def _raw_pieces(
                 span = spans.get(node)
                 if span is not None:  # walked by an earlier query: copy, do not walk again
                     start = len(pieces)
-                    pieces.extend(pieces[span[0] : span[1]])
+                    core = index.core(*span)
+                    if core is None:
+                        index.reference(pieces, span[0], span[1])
+                    else:
+                        index.reference(pieces, span[0], core[0])
+                        pieces.extend(pieces[core[0] : core[1] + 1])
+                        index.reference(pieces, core[1] + 1, span[1])
                     spans[node] = (start, len(pieces))
                     continue
                 stack.append(iter(children))

@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import IO, Any
 
 from stream_mf2.cli import PROG, UserError, _add_parser_options, _ArgumentParser, _dump, _parser_options
@@ -77,7 +78,7 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
     from stream_mf2.wpt import TemplateError, load
 
     try:
-        wpt = load(ns.template, strict=ns.strict)
+        wpt = load(Path(ns.template), strict=ns.strict)
     except OSError as e:
         raise UserError(f"cannot open {ns.template}: {e.strerror or e}") from None
     except TemplateError as e:

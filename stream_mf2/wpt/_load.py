@@ -319,18 +319,30 @@ def _declared(concept: str, ontologies: list[Ontology]) -> bool:
 
 
 def load(source: str | bytes | os.PathLike[str], *, strict: bool = False) -> Wpt:
-    """Load a WPT from a path, XML text (``str`` starting with ``<``) or XML bytes.
+    """Load a WPT from XML text (``str``), XML bytes, or a file (``os.PathLike``, e.g. a ``Path``).
 
-    Raises :class:`TemplateError` (with line and column) for any problem;
-    undeclared concepts are listed in :attr:`Wpt.warnings`, or raise with ``strict=True``.
+    The package's one input rule holds here too: a ``str`` is the template
+    itself, never a file name (a ``str`` that cannot be XML is a
+    :class:`TypeError` that says so). Raises :class:`TemplateError` (with line
+    and column) for any problem in the template; undeclared concepts are listed
+    in :attr:`Wpt.warnings`, or raise with ``strict=True``.
     """
     if isinstance(source, bytes):
         data = source
-    elif isinstance(source, str) and source.lstrip().startswith("<"):
+    elif isinstance(source, str):
+        if not source.lstrip("\ufeff \t\r\n").startswith("<"):
+            raise TypeError(
+                f"load() takes template XML as str; {source[:60]!r} is not XML "
+                "(for a file, pass a path: pathlib.Path(...))"
+            )
         data = source.encode("utf-8")
-    else:
+    elif isinstance(source, os.PathLike):
         with open(source, "rb") as f:
             data = f.read()
+    else:
+        raise TypeError(
+            f"load() takes XML text (str), XML bytes or a path (os.PathLike), not {type(source).__name__}"
+        )
     root = _parse_xml(data)
     loader = _Loader(data, strict)
     if not _is_ow(root, "wpt"):

@@ -21,7 +21,11 @@ quadruples. The bound (2.6 per doubling) leaves room for constant costs.
 * ``</html><article>`` or ``</body><article>`` n times (the "has a ``body``
   element in scope" walk past every nested ``article``; fuzz finding F2);
 * ``<span><div>`` + n ``<em>`` + n ``</span>`` ("any other end tag" walked down
-  to the ``div`` for every ``</span>``; now a remembered scope test).
+  to the ``div`` for every ``</span>``; now a remembered scope test);
+* n ``<SVG>`` then n ``</html>`` (an end tag in foreign content walked down every
+  nested ``svg`` to the first HTML element; fuzz finding F4), also with a
+  self-closing foreign element between the end tags, and with a foreign element
+  of the same name open below the first HTML element (a remembered walk).
 
 The HTML engine's modules (not mf2) are counted.
 """
@@ -109,7 +113,22 @@ def _other_end_tags(n: int) -> str:
     return "<span><div>" + "<em>" * n + "</span>" * n
 
 
+def _foreign_end_tags(n: int) -> str:
+    return "<SVG>" * n + "</html>" * n
+
+
+def _foreign_end_tags_self_closing(n: int) -> str:
+    return "<svg>" * n + "<path/></html>" * n
+
+
+def _foreign_end_tags_name_below(n: int) -> str:
+    return "<svg><title><div>" + "<svg>" * n + "</title>" * n
+
+
 PATTERNS: dict[str, Callable[[int], str]] = {
+    "foreign-end-tag": _foreign_end_tags,
+    "foreign-end-tag-self-closing": _foreign_end_tags_self_closing,
+    "foreign-end-tag-name-below": _foreign_end_tags_name_below,
     "any-other-end-tag": _other_end_tags,
     "body-in-scope-html-end": _html_end_tags,
     "body-in-scope-body-end": _body_end_tags,

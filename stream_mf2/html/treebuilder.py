@@ -213,6 +213,10 @@ class TreeBuilder:
         self._scope_memo: dict[tuple[Any, frozenset[str], bool], tuple[int, Element, tuple[int, ...], bool]] = {}
         self._foreign_pushes = 0
         self._reset_memo: tuple[int, Element, tuple[int, ...]] | None = None
+        # Open foreign elements by lowercased name, and the foreign end tag walks
+        # that went far, remembered (see _foreign_end).
+        self._fcounts: dict[str, int] = {}
+        self._fend_memo: dict[str, tuple[int, Element, int]] = {}
         self._pending_pops: list[Element] = []
         self.head: Element | None = None
         self.form: Element | None = None
@@ -343,6 +347,10 @@ class TreeBuilder:
                     stack.pop()
                     self._open_set.discard(el)
                     self._sink_pop(el)
+                else:
+                    fc = self._fcounts
+                    key = el.name.lower()
+                    fc[key] = fc.get(key, 0) + 1
                 return
         self._start(name, attrs, self_closing)
         if self._pending_pops:
@@ -454,6 +462,7 @@ class TreeBuilder:
                 # reported at once as nothing else happens in this token.
                 stack.pop()
                 self._open_set.discard(cur)
+                self._fcounts[name] -= 1
                 self._sink_pop(cur)
                 return
         self._end(name)
@@ -604,8 +613,12 @@ class TreeBuilder:
         if el.namespace == HTML_NS:
             c = self._counts
             c[el.name] = c.get(el.name, 0) + 1
-        elif (el.namespace, el.name) in SCOPE_FOREIGN:
-            self._foreign_pushes += 1
+        else:
+            fc = self._fcounts
+            key = el.name.lower()
+            fc[key] = fc.get(key, 0) + 1
+            if (el.namespace, el.name) in SCOPE_FOREIGN:
+                self._foreign_pushes += 1
         if len(self.open) > self.max_depth:
             self._depth_exceeded()
 
@@ -621,6 +634,8 @@ class TreeBuilder:
         self._open_set.discard(el)
         if el.namespace == HTML_NS:
             self._counts[el.name] -= 1
+        else:
+            self._fcounts[el.name.lower()] -= 1
         self._pending_pops.append(el)
 
     def _pop(self) -> Element:
@@ -629,6 +644,8 @@ class TreeBuilder:
         self._open_set.discard(el)
         if el.namespace == HTML_NS:
             self._counts[el.name] -= 1
+        else:
+            self._fcounts[el.name.lower()] -= 1
         self._pending_pops.append(el)
         return el
 
@@ -1229,7 +1246,27 @@ class TreeBuilder:
             return
         stack = self.open
         i = len(stack) - 1
+        if i > 0 and stack[0].namespace == HTML_NS:
+            # The walk below goes down the foreign elements to the first HTML element
+            # and, without a match on the way, ends in the insertion mode's rules. With
+            # no open foreign element of this name there is no match: skip the walk.
+            count = self._fcounts.get(name, 0)
+            if not count:
+                self._END[self.mode](self, name)
+                return
+            # A long walk without a match is remembered with the HTML element it
+            # stopped at (as the scope walks, see _walked): while that element is at
+            # the same index, a foreign element of this name above it would have been
+            # pushed since, and would change the open count of the name.
+            memo = self._fend_memo.get(name)
+            if memo is not None:
+                at, stopper, was = memo
+                if at < i and stack[at] is stopper and was == count:
+                    self._END[self.mode](self, name)
+                    return
+                del self._fend_memo[name]
         node = stack[i]
+        top = i
         while i > 0:
             if node.name.lower() == name:
                 self._pop_until_node(node)
@@ -1237,6 +1274,11 @@ class TreeBuilder:
             i -= 1
             node = stack[i]
             if node.namespace == HTML_NS:
+                if top - i > self._MEMO_DEPTH and stack[0].namespace == HTML_NS:
+                    fm = self._fend_memo
+                    if len(fm) >= 64:
+                        fm.clear()
+                    fm[name] = (i, node, self._fcounts.get(name, 0))
                 self._END[self.mode](self, name)
                 return
 

@@ -40,11 +40,6 @@ KNOWN_DEFECTS: list[KnownDefect] = [
         lambda f: f.check == "stream-children-differs" and _has(r"<base[\s/>]")(f),
     ),
     KnownDefect(
-        "foreign-end-tag-walk",
-        "an end tag in foreign content walks the whole stack of nested foreign elements (fuzz finding F4)",
-        lambda f: f.check == "time-growth" and f.signature.endswith(":_foreign_end"),
-    ),
-    KnownDefect(
         "bounded-sink-classify",
         "the bounded sink's _classify grows with the square of kept roots in nested tables (fuzz finding F5)",
         lambda f: f.check == "time-growth" and f.signature.endswith("_bounded_sink.py:_classify"),

@@ -247,13 +247,18 @@ def run(
     shrink_budget: float = 60.0,
     *,
     verbose: bool = False,
+    max_rounds: int | None = None,
 ) -> Report:
-    """Fuzz for ``minutes``; return what was found."""
+    """Fuzz for ``minutes`` (and at most ``max_rounds`` rounds); return what was found.
+
+    Round ``k`` always draws the same cases for a given seed, so a run bounded by
+    ``max_rounds`` (well inside ``minutes``) tests the same inputs on any machine.
+    """
     report = Report(seed, out)
     start = time.monotonic()
     deadline = start + minutes * 60
     round_no = 0
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline and (max_rounds is None or round_no < max_rounds):
         target = TARGETS[targets[round_no % len(targets)]]
         round_seed = (seed * 1_000_003 + round_no) % 2**32
         began = time.monotonic()

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import re
 import zlib
 from dataclasses import dataclass
 from typing import Any
@@ -187,6 +188,17 @@ def _header_lines(record: bytes) -> tuple[bytes, bytes]:
     return lines[0], length
 
 
+def _boundary_intact(record: bytes) -> bool:
+    """Whether a plain record (and what follows it) still reads as framed: its header block
+    ends, a Content-Length is there, and CRLF CRLF follows that many bytes of block."""
+    head, sep, _ = record.partition(b"\r\n\r\n")
+    match = re.search(rb"(?im)^content-length:\s*(\d+)\s*$", head)
+    if not sep or match is None:
+        return False
+    end = len(head) + 4 + int(match.group(1))
+    return record[end : end + 4] == b"\r\n\r\n"
+
+
 def read(data: bytes) -> list[Any]:
     return list(stream_mf2.iter_warc(io.BytesIO(data)))
 
@@ -271,8 +283,15 @@ def check_archive(recs: list[Record], compress: bool, ops: list[Damage]) -> None
         # A plain record's framing is its WARC/1.x line, its Content-Length and its block's
         # length: bytes inserted or deleted in the block (or its closing CRLF CRLF) break it;
         # in the other header lines they only change values no reader can check.
-        framing = len(now) != len(original) and any(
-            t.split(":")[1] != "head" and t.split(":")[2] != "flip" for t in touches if t.split(":")[0] == str(i)
+        # Bytes added or removed in the block still leave it readable as intact when the
+        # Content-Length then ends where CRLF CRLF follows (an HTTP head ends with one):
+        # no reader can tell, so only a broken boundary must be reported.
+        framing = (
+            len(now) != len(original)
+            and any(
+                t.split(":")[1] != "head" and t.split(":")[2] != "flip" for t in touches if t.split(":")[0] == str(i)
+            )
+            and not _boundary_intact(now + b"".join(b + d for b, d in zip(before[i + 1 :], damaged[i + 1 :], strict=True)))
         )
         if compress or cut == i or framing or _header_lines(now) != _header_lines(original):
             # an error reports the stretch from its offset to the next record read: it covers

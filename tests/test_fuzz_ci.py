@@ -17,13 +17,17 @@ from tests.fuzz.known import KNOWN_DEFECTS, known
 CI_ROUNDS = 120
 CI_MINUTES = 8.0
 CI_SEED = 20261125
+#: Every target but "growth": its check compares CPU times, which another job on the machine
+#: can skew, so CI would fail by chance. Growth is checked deterministically (executed-line and
+#: character counts) in tests/test_hardening_dos.py and tests/test_mf2_linear.py, and by the long runs.
+CI_TARGETS = [name for name in runner.TARGETS if name != "growth"]
 
 
 def test_fuzz_fixed_budget_finds_nothing_new(tmp_path: Path) -> None:
-    report = runner.run(CI_MINUTES, CI_SEED, tmp_path, list(runner.TARGETS), shrink_budget=15.0, max_rounds=CI_ROUNDS)
+    report = runner.run(CI_MINUTES, CI_SEED, tmp_path, CI_TARGETS, shrink_budget=15.0, max_rounds=CI_ROUNDS)
     assert report.rounds == CI_ROUNDS, "the time cap cut the fixed budget short"
     assert report.rounds >= len(runner.TARGETS), "every target ran at least once"
-    assert all(report.cases[name] > 0 for name in runner.TARGETS)
+    assert all(report.cases[name] > 0 for name in CI_TARGETS)
     assert not report.found, "new fuzz findings:\n" + "\n".join(f"{f['signature']}: {f['detail']}" for f in report.found)
     assert (tmp_path / "summary.json").is_file()
 

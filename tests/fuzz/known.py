@@ -46,6 +46,16 @@ KNOWN_DEFECTS: list[KnownDefect] = [
         lambda f: ":warc.gz:" in f.signature and "kind='insert', record=0, offset=0, arg=b'WARC/" in str(f.extra.get("ops", "")),
     ),
     KnownDefect(
+        "late-html-lang",
+        "lang from a later <html lang> tag merged into the html element is missing from items (full DOM has it)",
+        lambda f: f.check == "full-dom-differs" and f.signature.endswith(".lang"),
+    ),
+    KnownDefect(
+        "warc-plain-head-insert",
+        "plain .warc: bytes inserted into a record's header block are not always reported (not yet reduced)",
+        lambda f: f.signature == "warc-damage-unreported:warc:head:insert",
+    ),
+    KnownDefect(
         "bounded-sink-classify",
         "the bounded sink's _classify grows with the square of kept roots in nested tables (fuzz finding F5)",
         lambda f: f.check == "time-growth" and f.signature.endswith("_bounded_sink.py:_classify"),

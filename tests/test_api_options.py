@@ -12,13 +12,15 @@ from typing import Any
 import pytest
 
 import stream_mf2
-from stream_mf2 import ParseOptions, Parser, iter_events, iter_items, parse
+from stream_mf2 import COMPILED, ParseOptions, Parser, iter_events, iter_items, parse
 from stream_mf2._options import OPTION_NAMES, check_options
+from tests.builds import pure_only
 from tests.suites import REPO
 
 DOC = '<div class="h-card"><span class="p-name">Ann</span></div>'
 
 
+@pure_only  # inspect.signature needs a Python function; the compiled __init__ has none
 def test_option_names_match_the_parser_keywords() -> None:
     """ParseOptions lists exactly the Parser's keyword options (a new Parser option must be added here)."""
     params = inspect.signature(Parser.__init__).parameters
@@ -52,9 +54,12 @@ def test_bad_values_are_rejected_by_the_call(name: str) -> None:
         ENTRY_POINTS[name](text="bogus")
     with pytest.raises(ValueError, match="max_depth"):
         ENTRY_POINTS[name](max_depth=0)
-    with pytest.raises(TypeError, match="lang"):
+    # A compiled Parser checks its arguments' types on entry, with mypyc's own message
+    # ("bool object expected; got str"): still a TypeError raised by the call.
+    typed_on_entry = COMPILED and name == "Parser"
+    with pytest.raises(TypeError, match=None if typed_on_entry else "lang"):
         ENTRY_POINTS[name](lang="yes")
-    with pytest.raises(TypeError, match="filter_roots"):
+    with pytest.raises(TypeError, match=None if typed_on_entry else "filter_roots"):
         ENTRY_POINTS[name](filter_roots=["h-full"])
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from bench import fixed_cost, full, make_fixtures, memory, peers, report, run, streams, warc_bench
+from tests.builds import pure_only
 from tests.suites import REPO
 
 FIXTURES = REPO / "fixtures" / "bench"
@@ -261,6 +262,7 @@ def test_peak_estimate_is_linear_above_the_baseline() -> None:
     assert full.estimate_peak([{**rows[0], "error": "MemoryError"}], "p", "feed", 10**9) is None
 
 
+@pure_only  # stands the running interpreter in for the compiled build and expects it flagged as not compiled
 def test_the_one_command_runs_end_to_end(tmp_path: Path) -> None:
     pytest.importorskip("html5lib")
     pages = tmp_path / "pages"
@@ -328,6 +330,7 @@ def test_report_says_why_a_cell_was_not_run() -> None:
 # Fixed costs and the second (compiled) build
 
 
+@pure_only  # stands the running interpreter in for the compiled build and expects it flagged as not compiled
 def test_fixed_cost_rows_for_both_builds() -> None:
     result = fixed_cost.measure(compiled_python=sys.executable, runs=1, batch=3)
     pure, other = result["rows"]
@@ -361,6 +364,7 @@ def test_import_stream_mf2_loads_no_io_front_end() -> None:
     assert out.stdout.split() == ["stream_mf2.warc", "stream_mf2.sources"]
 
 
+@pure_only  # stands the running interpreter in for the compiled build and expects it flagged as not compiled
 def test_compiled_cells_in_a_child(tmp_path: Path) -> None:
     (tmp_path / "a.html").write_bytes(SMALL_PAGE.read_bytes())
     runner, cells = run.compiled_cells(sys.executable, 1, 5.0, False, tmp_path)

@@ -16,6 +16,11 @@ Dask 1, Dask 2, single, …), so a change in the machine's load touches every ru
 ``single``
     :func:`stream_mf2.warc_run.run` over the files into ``out.jsonl.gz``: what
     ``stream-mf2 warc FILES... -o out.jsonl.gz`` runs, timed after its imports.
+``plain 2``
+    two such processes at once, each over half of the files into its own output,
+    released together once both have imported: the machine's own ceiling for two
+    CPU-bound processes (shared caches and memory bandwidth, a virtual machine's CPU
+    steal), which no runner can beat. Its wall time is the slower one's.
 ``dask N``
     the ``LocalCluster`` of ``--dask local:N`` (N worker processes, one thread each) is started and warmed up
     (stream_mf2 imported in every worker), then :func:`stream_mf2._dask.run_warc_dask`
@@ -24,14 +29,24 @@ Dask 1, Dask 2, single, …), so a change in the machine's load touches every ru
     time the tasks spent reading and writing (the manifests' ``seconds``): scheduler round
     trips, serialisation of tasks and results, the check for existing parts, and workers
     waiting (for the last task, or for a CPU on a loaded machine). ``no-op`` is the mean
-    round trip of 200 empty tasks submitted together on the same cluster.
+    round trip of 200 empty tasks submitted together on the same cluster; ``idle CPU`` the
+    CPU seconds per second the whole cluster (workers, nannies, scheduler, client) uses
+    when it has nothing to do, measured over a few seconds after the run.
+
+Same work, same environment: the plain processes run with the environment a Dask nanny gives
+its workers (``distributed.nanny.pre-spawn-environ``: ``MALLOC_TRIM_THRESHOLD_`` and the
+thread-count variables, and a fixed ``PYTHONHASHSEED``), so the only difference left is Dask.
+Both write gzip level 6 JSON Lines; ``task s`` is the time spent reading inputs and writing
+lines, per input summed (``FileSummary.seconds`` in the plain processes, the manifests'
+``seconds`` with Dask), so the work per file can be compared directly.
 
 Wall time and CPU time are both reported: on a machine shared with other work, wall time
 measures the share of the CPUs a run got as much as the run, and CPU time (all processes
 of the run: workers, scheduler, nannies, client) is the steadier measure of overhead.
 
-Speed-up is the best ``dask 1`` wall time / the best ``dask 2`` wall time; Dask's overhead
-is ``dask 1`` against ``single``, in wall time and in CPU time, as a share of ``single``.
+Speed-up is the best ``dask 1`` wall time / the best ``dask 2`` wall time, printed next to
+the ceiling (best ``single`` / best ``plain 2``); Dask's overhead is ``dask 1`` against
+``single``, in wall time and in CPU time, as a share of ``single``.
 """
 
 from __future__ import annotations
@@ -42,18 +57,20 @@ import json
 import os
 import resource
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from bench.memory import run_json_child
 from bench.run import machine_info, write_results
 from bench.streams import format_size, parse_size
 from bench.warc_bench import write_archives
 
 NOOP_TASKS = 200
+#: Seconds an idle cluster is watched for its own CPU use.
+IDLE_SECONDS = 3.0
 
 
 def make_inputs(folder: Path, files: int, size: int) -> list[Path]:
@@ -73,16 +90,21 @@ def _cpu_s(who: int = resource.RUSAGE_SELF) -> float:
     return r.ru_utime + r.ru_stime
 
 
-def child_single(paths: list[str], out: str) -> dict[str, Any]:
+def child_single(paths: list[str], out: str, barrier: bool = False) -> dict[str, Any]:
     """What ``stream-mf2 warc FILES... -o out.jsonl.gz`` runs (:func:`stream_mf2.warc_run.run`), timed in-process.
 
     Imports are done before the clock starts, as the Dask workers are warmed before theirs.
+    With ``barrier``, prints ``ready`` and waits for a line on standard input first, so that
+    two of them can be released at the same moment.
     """
     import logging
 
     from stream_mf2 import warc_run
 
     logging.getLogger("warcio").addHandler(logging.NullHandler())
+    if barrier:
+        print("ready", flush=True)
+        sys.stdin.readline()
     cpu0 = _cpu_s()
     t0 = time.perf_counter()
     result = warc_run.run(paths, out, warc_run.Options())
@@ -90,7 +112,76 @@ def child_single(paths: list[str], out: str) -> dict[str, Any]:
     if result.status != 0:
         return {"error": f"exit status {result.status}"}
     return {"wall_s": wall, "cpu_s": _cpu_s() - cpu0, "records": sum(f.records for f in result.files),
-            "items": sum(f.items for f in result.files)}
+            "items": sum(f.items for f in result.files), "task_s": sum(f.seconds for f in result.files),
+            "parts": len(result.files)}
+
+
+def worker_environment() -> dict[str, str]:
+    """The environment variables a Dask nanny sets for its workers (see the module docs)."""
+    import dask.config
+
+    env = {str(k): str(v) for k, v in dict(dask.config.get("distributed.nanny.pre-spawn-environ", {})).items()}
+    if env.get("PYTHONHASHSEED") in (None, "0"):
+        env["PYTHONHASHSEED"] = "6640"  # what the nanny sets, for the same hashing in every worker
+    return env
+
+
+def _child_env() -> dict[str, str]:
+    repo = str(Path(__file__).resolve().parent.parent)
+    return {**os.environ, **worker_environment(),
+            "PYTHONPATH": os.pathsep.join(filter(None, [repo, os.environ.get("PYTHONPATH")]))}
+
+
+def _last_json(text: str) -> dict[str, Any] | None:
+    lines = [ln for ln in text.splitlines() if ln.startswith("{")]
+    return dict(json.loads(lines[-1])) if lines else None
+
+
+def run_child(cmd: list[str], timeout: float) -> dict[str, Any]:
+    """Run one child (``--child``) with the workers' environment; its JSON line or ``{"error": …}``."""
+    try:
+        proc = subprocess.run(cmd, env=_child_env(), capture_output=True, text=True, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        return {"error": f"timed out after {timeout:.0f} s"}
+    result = _last_json(proc.stdout)
+    if proc.returncode != 0 or result is None:
+        tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or [f"exit status {proc.returncode}"]
+        return {"error": f"child failed (exit {proc.returncode}): {tail[0][:200]}"}
+    return result
+
+
+def run_plain_pair(cmds: list[list[str]], timeout: float) -> dict[str, Any]:
+    """Run ``single`` children at once, released together after their imports; the pair as one row.
+
+    Wall time is the slowest child's, CPU, records, items and task seconds are summed.
+    """
+    procs = [subprocess.Popen([*cmd, "--barrier"], env=_child_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for cmd in cmds]
+    try:
+        for p in procs:
+            assert p.stdout is not None
+            if p.stdout.readline().strip() != "ready":
+                return {"error": "a child did not start"}
+        for p in procs:
+            assert p.stdin is not None
+            p.stdin.write("go\n")
+            p.stdin.flush()
+        results = []
+        for p in procs:
+            out, err = p.communicate(timeout=timeout)
+            result = _last_json(out)
+            if p.returncode != 0 or result is None or "error" in result:
+                return {"error": (result or {}).get("error") or f"child failed (exit {p.returncode}): {err[-200:]}"}
+            results.append(result)
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    row: dict[str, Any] = {"wall_s": max(r["wall_s"] for r in results)}
+    for key in ("cpu_s", "records", "items", "task_s", "parts"):
+        row[key] = sum(r[key] for r in results)
+    return row
 
 
 def _noop(x: int) -> int:
@@ -138,16 +229,22 @@ def child_dask(paths: list[str], out: str, workers: int) -> dict[str, Any]:
         t2 = time.perf_counter()
         client.gather(client.map(_noop, range(NOOP_TASKS), pure=False))
         noop = (time.perf_counter() - t2) / NOOP_TASKS
+        idle = client.run(_worker_cpu_s)
+        idle_local = _cpu_s()
+        t3 = time.perf_counter()
+        time.sleep(IDLE_SECONDS)  # the cluster's own background work, with no task to run
+        idle_cpu = sum(v - idle[w] for w, v in client.run(_worker_cpu_s).items()) + _cpu_s() - idle_local
+        idle_cpu_per_s = idle_cpu / (time.perf_counter() - t3)
     if summary.failed:
         return {"error": f"{len(summary.failed)} inputs failed: {summary.failed[0]['error']}"}
     return {"wall_s": wall, "start_s": start_s, "task_s": task_s, "overhead_s": wall * workers - task_s,
             "cpu_s": worker_cpu + local_cpu, "worker_cpu_s": worker_cpu, "scheduler_client_cpu_s": local_cpu,
-            "noop_task_s": noop, "records": summary.total("records"), "items": summary.total("items"),
+            "noop_task_s": noop, "idle_cpu_per_s": idle_cpu_per_s, "records": summary.total("records"), "items": summary.total("items"),
             "worker_peak_rss_kb": peak_kb, "part_bytes": summary.total("bytes"),
             "parts": len(summary.parts)}
 
 
-def measure(files: int, size: int, workers: list[int], rounds: int = 2, timeout: float = 900.0,
+def measure(files: int, size: int, workers: list[int], rounds: int = 3, timeout: float = 900.0,
             log: Any = None) -> dict[str, Any]:
     """Generate the inputs, then ``rounds`` rounds of one child per run: single, then Dask per worker count.
 
@@ -161,17 +258,28 @@ def measure(files: int, size: int, workers: list[int], rounds: int = 2, timeout:
         total = sum(os.path.getsize(p) for p in paths)
         listing = folder / "inputs.json"
         listing.write_text(json.dumps(paths))
-        runs: list[tuple[str, int]] = [("single", 1), *(("dask", n) for n in workers)]
+        runs: list[tuple[str, int]] = [("single", 1), ("plain", 2), *(("dask", n) for n in workers)]
+        halves = [paths[: (len(paths) + 1) // 2], paths[(len(paths) + 1) // 2 :]]
+        for half, name in zip(halves, ("inputs-a.json", "inputs-b.json"), strict=True):
+            (folder / name).write_text(json.dumps(half))
         for rnd in range(rounds):
             for kind, n in runs:
                 out = folder / f"out-{kind}-{n}-{rnd}"
-                cmd = [sys.executable, "-m", "bench.dask_bench", "--child", kind, "--inputs", str(listing),
-                       "--out", str(out) + (".jsonl.gz" if kind == "single" else ""), "--workers", str(n)]
+                child = [sys.executable, "-m", "bench.dask_bench", "--child", "single" if kind == "plain" else kind]
                 row: dict[str, Any] = {"run": kind, "workers": n, "round": rnd, "files": files, "bytes": total,
                                        "loadavg": os.getloadavg()[0]}
-                row.update(run_json_child(cmd, timeout))
+                if kind == "plain":
+                    row.update(run_plain_pair(
+                        [[*child, "--inputs", str(folder / name), "--out", f"{out}-{name[7]}.jsonl.gz"]
+                         for name in ("inputs-a.json", "inputs-b.json")], timeout))
+                else:
+                    row.update(run_child([*child, "--inputs", str(listing), "--out",
+                                          str(out) + (".jsonl.gz" if kind == "single" else ""), "--workers", str(n)],
+                                         timeout))
                 if row.get("wall_s"):
                     row["mb_s"] = total / row["wall_s"] / 1e6
+                if row.get("task_s") and row.get("parts"):
+                    row["task_s_per_file"] = row["task_s"] / row["parts"]
                 rows.append(row)
                 if log is not None:
                     log(f"  dask-bench round {rnd} {kind:6} workers {n}: {row.get('wall_s', 0):7.2f} s wall, "
@@ -190,32 +298,55 @@ def best(rows: list[dict[str, Any]]) -> dict[tuple[str, int], dict[str, Any]]:
 
 
 def derived(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """Speed-up of 2 workers over 1; Dask's overhead (wall and CPU) against the single process."""
+    """Speed-up of 2 workers over 1 and the machine's ceiling; Dask's overhead against the single process."""
     by = best(rows)
     out: dict[str, Any] = {}
-    single, one, two = by.get(("single", 1)), by.get(("dask", 1)), by.get(("dask", 2))
+    single, plain, one, two = by.get(("single", 1)), by.get(("plain", 2)), by.get(("dask", 1)), by.get(("dask", 2))
     if one and two:
         out["speedup_2_vs_1"] = one["wall_s"] / two["wall_s"]
+    if single and plain:
+        out["ceiling_plain2_vs_single"] = single["wall_s"] / plain["wall_s"]
+    if single and two:
+        out["speedup_dask2_vs_single"] = single["wall_s"] / two["wall_s"]
     if single and one:
         out["dask1_minus_single_s"] = one["wall_s"] - single["wall_s"]
         out["overhead_share_of_single"] = (one["wall_s"] - single["wall_s"]) / single["wall_s"]
         out["cpu_overhead_share_of_single"] = (one["cpu_s"] - single["cpu_s"]) / single["cpu_s"]
         out["overhead_per_task_s"] = one["overhead_s"] / max(one["parts"], 1)
+    medians: dict[str, float] = {}
+    for r in rows:
+        key = f"{r['run']} {r['workers']}"
+        if key not in medians and not r.get("error"):
+            walls = sorted(x["wall_s"] for x in rows if (x["run"], x["workers"]) == (r["run"], r["workers"])
+                           and not x.get("error"))
+            medians[key] = walls[len(walls) // 2] if len(walls) % 2 else (walls[len(walls) // 2 - 1]
+                                                                          + walls[len(walls) // 2]) / 2
+    out["median_wall_s"] = medians
     return out
 
 
 def format_rows(result: dict[str, Any]) -> str:
     """A plain-text table of one :func:`measure` result, then the derived figures."""
     header = (f"{'run':6} {'workers':>7} {'round':>5} {'MB':>6} {'wall s':>7} {'CPU s':>7} {'MB/s':>6} "
-              f"{'start s':>7} {'task s':>7} {'idle+sched s':>12} {'no-op ms':>8} {'load':>5}  note")
+              f"{'start s':>7} {'task s':>7} {'s/file':>6} {'idle+sched s':>12} {'no-op ms':>8} {'idle CPU':>8} "
+              f"{'load':>5}  note")
     out = [header, "-" * len(header)]
     for r in result["rows"]:
         out.append(f"{r['run']:6} {r['workers']:>7} {r.get('round', 0):>5} {r['bytes'] / 1e6:>6.1f} "
                    f"{r.get('wall_s', 0):>7.2f} {r.get('cpu_s', 0):>7.2f} {r.get('mb_s', 0):>6.2f} "
-                   f"{r.get('start_s', 0):>7.2f} {r.get('task_s', 0):>7.2f} {r.get('overhead_s', 0):>12.2f} "
-                   f"{r.get('noop_task_s', 0) * 1e3:>8.2f} {r.get('loadavg', 0):>5.1f}  {r.get('error') or ''}")
+                   f"{r.get('start_s', 0):>7.2f} {r.get('task_s', 0):>7.2f} {r.get('task_s_per_file', 0):>6.2f} "
+                   f"{r.get('overhead_s', 0):>12.2f} {r.get('noop_task_s', 0) * 1e3:>8.2f} "
+                   f"{r.get('idle_cpu_per_s', 0):>8.3f} {r.get('loadavg', 0):>5.1f}  {r.get('error') or ''}")
+    if result.get("median_wall_s"):
+        out.append("median wall s: " + ", ".join(f"{k} {v:.2f}" for k, v in result["median_wall_s"].items()))
     if "speedup_2_vs_1" in result:
-        out.append(f"speed-up, 2 workers vs 1 (best wall times): {result['speedup_2_vs_1']:.2f}x")
+        line = f"speed-up, 2 workers vs 1 (best wall times): {result['speedup_2_vs_1']:.2f}x"
+        if "ceiling_plain2_vs_single" in result:
+            line += (f"; the machine's ceiling, 2 plain processes vs 1: {result['ceiling_plain2_vs_single']:.2f}x"
+                     f" ({result['speedup_2_vs_1'] / result['ceiling_plain2_vs_single'] * 100:.0f} % of it)")
+        out.append(line)
+    if "speedup_dask2_vs_single" in result:
+        out.append(f"Dask with 2 workers vs the single process: {result['speedup_dask2_vs_single']:.2f}x")
     if "overhead_share_of_single" in result:
         out.append(f"Dask with 1 worker vs the single process: wall {result['dask1_minus_single_s']:+.2f} s "
                    f"({result['overhead_share_of_single'] * 100:+.1f} %), CPU "
@@ -229,16 +360,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--files", type=int, default=8, help="number of archives (default 8)")
     ap.add_argument("--size", default="4MB", help="HTTP body bytes per archive (default 4MB)")
     ap.add_argument("--workers", default="1,2", help="comma-separated worker counts (default 1,2)")
-    ap.add_argument("--rounds", type=int, default=2, help="rounds of all runs, interleaved; best of each (default 2)")
+    ap.add_argument("--rounds", type=int, default=3, help="rounds of all runs, interleaved; best of each (default 3)")
     ap.add_argument("--json", type=Path, default=None, help="results file (default bench/results/dask-<timestamp>.json)")
     ap.add_argument("--child", choices=("single", "dask"), help=argparse.SUPPRESS)
     ap.add_argument("--inputs", help=argparse.SUPPRESS)
     ap.add_argument("--out", help=argparse.SUPPRESS)
+    ap.add_argument("--barrier", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     workers = [int(w) for w in str(args.workers).split(",") if w.strip()]
     if args.child:
         paths = json.loads(Path(args.inputs).read_text())
-        result = child_single(paths, args.out) if args.child == "single" else child_dask(paths, args.out, workers[0])
+        result = child_single(paths, args.out, args.barrier) if args.child == "single" else child_dask(paths, args.out, workers[0])
         print(json.dumps(result), flush=True)
         return 0
     started = dt.datetime.now(dt.UTC)

@@ -112,16 +112,15 @@ def _have_bokeh() -> bool:
 def local_cluster(workers: int) -> Iterator[Any]:
     """A ``LocalCluster`` of ``workers`` processes with one thread each, on 127.0.0.1, with :data:`LOCAL_CONFIG`.
 
-    With bokeh installed the dashboard gets a free port, so runs never clash; without it
-    no dashboard server is started (it could only serve health and metrics pages).
+    The scheduler's HTTP server (the dashboard when bokeh is installed, else only health and
+    metrics pages) gets a free port, so runs never clash.
     """
     import dask
     import distributed
 
     dist: Any = distributed
-    dashboard = ":0" if _have_bokeh() else None
     with dask.config.set(LOCAL_CONFIG), dist.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                                           host="127.0.0.1", dashboard_address=dashboard) as cluster:
+                                                           host="127.0.0.1", dashboard_address=":0") as cluster:
         yield cluster
 
 
@@ -159,29 +158,70 @@ def check(ns: argparse.Namespace) -> str | None:
     return None
 
 
+class _Progress:
+    """A bar of finished inputs on standard error (a terminal), with records, items and failures so far.
+
+    Fed by the run's ``as_completed`` loop; the per-input lines are written above it.
+    """
+
+    def __init__(self, total: int) -> None:
+        from tqdm import tqdm
+
+        self._bar = tqdm(total=total, unit="file", file=sys.stderr, dynamic_ncols=True, leave=False)
+        self._counts = [0, 0, 0]  # records, items, failed inputs
+
+    def write(self, line: str) -> None:
+        self._bar.write(line, file=sys.stderr)
+
+    def update(self, result: dict[str, Any]) -> None:
+        self._counts[0] += int(result.get("records") or 0)
+        self._counts[1] += int(result.get("items") or 0)
+        self._counts[2] += result.get("status") in ("failed", "lost")
+        records, items, failed = self._counts
+        self._bar.set_postfix_str(f"{records} records, {items} items, {failed} failed", refresh=False)
+        self._bar.update(1)
+        self._bar.refresh()  # inputs finish seconds apart: show each one, whatever tqdm's minimum interval
+
+    def close(self) -> None:
+        self._bar.close()
+
+
 def run(inputs: Sequence[str], ns: argparse.Namespace, options: Options, summary_json: str | None = None) -> int:
     """Run ``inputs`` on the cluster named by ``ns.dask``; the exit status.
 
     ``--resume`` changes nothing here: a Dask run always keeps the parts that are
     already complete. ``--workers`` does not apply (one task per file instead).
+    On a terminal a progress bar of finished inputs runs below the per-input lines
+    (not with ``--no-progress``); the dashboard link, when there is one, shows Dask's own.
     """
     from stream_mf2 import _dask
 
     _dask.require_extra()
+    bar: _Progress | None = None
     with connect(ns.dask) as client:
         link = dashboard_link(client, ns.dask.startswith("local"))
         workers = len(client.scheduler_info().get("workers", {}))
         print(f"{PROG}: {len(inputs)} inputs on {workers} Dask workers ({ns.dask}), {link}", file=sys.stderr, flush=True)
+        if sys.stderr.isatty() and not ns.no_progress:
+            bar = _Progress(len(inputs))
 
         def on_result(result: dict[str, Any], finished: int, total: int) -> None:
             status = result.get("status")
             what = (f"{result.get('records', 0)} records, {result.get('items', 0)} items, "
                     f"{result.get('errors', 0)} errors" if status in ("done", "skipped") else str(result.get("error")))
-            print(f"{PROG}: [{finished}/{total}] {status} {result.get('part')}: {what} ({result.get('input')})",
-                  file=sys.stderr, flush=True)
+            line = f"{PROG}: [{finished}/{total}] {status} {result.get('part')}: {what} ({result.get('input')})"
+            if bar is None:
+                print(line, file=sys.stderr, flush=True)
+                return
+            bar.write(line)
+            bar.update(result)
 
-        summary = _dask.run_warc_dask(client, list(inputs), ns.output_dir, fmt=ns.part_format, options=options,
-                                      on_result=on_result)
+        try:
+            summary = _dask.run_warc_dask(client, list(inputs), ns.output_dir, fmt=ns.part_format, options=options,
+                                          on_result=on_result)
+        finally:
+            if bar is not None:
+                bar.close()
     doc = summary.as_dict()
     if summary_json:
         import json

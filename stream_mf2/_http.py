@@ -29,7 +29,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator, Mapping
 from types import TracebackType
-from typing import IO, Any
+from typing import IO, Any, TypedDict, Unpack
 
 from stream_mf2._payload import HTML_TYPES, BodyDecoder, PayloadError, media_type
 from stream_mf2.errors import LimitExceeded, SourceError
@@ -216,16 +216,13 @@ def fetch(
     if max_bytes is not None and max_bytes < 0:
         raise ValueError("max_bytes must be >= 0 or None")
     sent = {"User-Agent": _user_agent(), "Accept": _ACCEPT, "Accept-Encoding": "gzip, deflate, br"}
-    for name, value in (headers or {}).items():
-        for known in list(sent):
-            if known.lower() == name.lower():
-                del sent[known]
-        sent[name] = value
+    given = dict(headers or {})
     if user_agent is not None:
-        for known in list(sent):
-            if known.lower() == "user-agent":
-                del sent[known]
-        sent["User-Agent"] = user_agent
+        given["User-Agent"] = user_agent
+    for name, value in given.items():
+        # HTTP header names are case-insensitive: a given name replaces a default of any case.
+        sent = {known: v for known, v in sent.items() if known.lower() != name.lower()}
+        sent[name] = value
     opener = urllib.request.build_opener(_redirect_handler(max_redirects))
     try:
         req = urllib.request.Request(url, headers=sent)
@@ -251,28 +248,21 @@ def fetch(
     return response
 
 
-async def afetch(
-    url: str,
-    *,
-    headers: Mapping[str, str] | None = None,
-    user_agent: str | None = None,
-    timeout: float = DEFAULT_TIMEOUT,
-    max_redirects: int = DEFAULT_MAX_REDIRECTS,
-    max_bytes: int | None = DEFAULT_MAX_BYTES,
-    require_html: bool = True,
-) -> UrlResponse:
-    """Async :func:`fetch`: the request runs in a worker thread, the event loop stays free.
+class FetchOptions(TypedDict, total=False):
+    """The keyword options of :func:`fetch` and :func:`afetch` (see :func:`fetch`)."""
 
-    Pass the response to ``aiter_items``/``aiter_events``, which read its body in
-    a worker thread too, with the stall rule of the async sources.
+    headers: Mapping[str, str] | None
+    user_agent: str | None
+    timeout: float
+    max_redirects: int
+    max_bytes: int | None
+    require_html: bool
+
+
+async def afetch(url: str, **options: Unpack[FetchOptions]) -> UrlResponse:
+    """Async :func:`fetch` (same options, :class:`FetchOptions`): the request runs in a worker thread.
+
+    The event loop stays free. Pass the response to ``aiter_items``/``aiter_events``,
+    which read its body in a worker thread too, with the stall rule of the async sources.
     """
-    return await asyncio.to_thread(
-        fetch,
-        url,
-        headers=headers,
-        user_agent=user_agent,
-        timeout=timeout,
-        max_redirects=max_redirects,
-        max_bytes=max_bytes,
-        require_html=require_html,
-    )
+    return await asyncio.to_thread(fetch, url, **options)

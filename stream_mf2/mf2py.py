@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from stream_mf2._api import parse as _parse
 from stream_mf2._http import fetch
@@ -90,6 +90,15 @@ def _alternates(rel_urls: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
 def _is_soup(doc: object) -> bool:
     """A BeautifulSoup document or tag (duck-typed: bs4 is not imported)."""
     return type(doc).__module__.startswith("bs4") and callable(getattr(doc, "decode", None))
+
+
+class ParserOptions(TypedDict, total=False):
+    """The keyword options of :func:`parse` and :class:`Parser` after ``doc``, ``url`` and ``html_parser``."""
+
+    expose_dom: bool  #: accepted and ignored (module docstring)
+    metaformats: bool  #: append the metaformats item to ``items``
+    filter_roots: bool | Iterable[str]  #: ignore utility-CSS ``h-*`` roots (or these names)
+    img_with_alt: bool  #: ``False``: image objects become their URL
 
 
 class Parser:
@@ -166,28 +175,15 @@ class Parser:
 
 
 def parse(
-    doc: Any = None,
-    url: str | None = None,
-    html_parser: str | None = None,
-    expose_dom: bool = False,
-    metaformats: bool = False,
-    filter_roots: bool | Iterable[str] = False,
-    img_with_alt: bool = True,
+    doc: Any = None, url: str | None = None, html_parser: str | None = None, **options: Unpack[ParserOptions]
 ) -> dict[str, Any]:
     """mf2py's ``parse``: the document as a dict (``items``, ``rels``, ``rel-urls``, ``debug``, ``alternates``).
 
     ``doc``: HTML text, bytes, a file object or a BeautifulSoup object; with
     only ``url``, the URL is fetched. ``metaformats``, ``filter_roots`` and
     ``img_with_alt`` as in mf2py; ``html_parser`` and ``expose_dom`` are
-    accepted and ignored (module docstring).
+    accepted and ignored (module docstring). The keyword options are
+    :class:`Parser`'s (:class:`ParserOptions`).
     """
-    result: dict[str, Any] = Parser(
-        doc,
-        url,
-        html_parser,
-        expose_dom=expose_dom,
-        metaformats=metaformats,
-        filter_roots=filter_roots,
-        img_with_alt=img_with_alt,
-    ).to_dict()
+    result: dict[str, Any] = Parser(doc, url, html_parser, **options).to_dict()
     return result

@@ -9,7 +9,10 @@ WPT readers follow it where they take documents):
   parses the nine characters ``page.html``;
 * an :class:`os.PathLike` (``pathlib.Path("page.html")``) is a file, opened,
   read and closed; a binary file (MIME Sniffing's binary data bytes in its
-  first 512 bytes) is refused with :class:`SourceError`;
+  first 512 bytes) is refused with :class:`SourceError`. A binary file object
+  (standard input included) is sniffed and refused the same way; its first
+  512 bytes are held back for that until they have come, the stream ends or
+  (while the encoding is undecided) it stalls, which then decides on what came;
 * a file object (anything with ``read(n)``, binary or text), a connected
   :class:`socket.socket`, an iterable of ``bytes``/``str`` chunks and (async
   front ends) an async iterable or an object with an awaitable ``read(n)`` are
@@ -60,7 +63,7 @@ import stat
 import sys
 import threading
 from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Callable, Generator, Iterable, Iterator
-from typing import Any, TypeAlias, Unpack
+from typing import Any, TypeAlias, TypeVar, Unpack
 
 import aiofiles
 
@@ -68,7 +71,7 @@ from stream_mf2._http import UrlResponse
 from stream_mf2._options import ParseOptions, check_options
 from stream_mf2._parser import Parser
 from stream_mf2._payload import HTML_TYPES
-from stream_mf2._responses import SNIFF_BINARY_BYTES, check_html, client_response, looks_binary
+from stream_mf2._responses import SNIFF_BINARY_BYTES, ClientResponse, check_html, client_response, looks_binary
 from stream_mf2.errors import SourceError
 from stream_mf2.events import DocumentEnd, Event, ItemEvent
 from stream_mf2.reassemble import reassemble
@@ -290,6 +293,40 @@ class _Plan:
         self.charset = charset
 
 
+_Chunks = TypeVar("_Chunks")
+
+
+def _response_plan(
+    source: object,
+    url_chunks: Callable[[UrlResponse], _Chunks],
+    client_chunks: Callable[[ClientResponse], _Chunks],
+    no_binary: Callable[[_Chunks, str], _Chunks],
+    wrong_client: tuple[str, str],
+) -> tuple[_Chunks, _Plan] | None:
+    """The plan of an HTTP response source (``None`` for any other source), sync or async alike.
+
+    Its final URL and charset go into the plan; a declared ``Content-Type`` that is not HTML
+    is refused, and a body without one (or, from :func:`stream_mf2.fetch`, with a type that was
+    not required to be HTML) is sniffed for binary data with ``no_binary``. A client of the
+    other kind (``wrong_client``: its name and the message) is a ``TypeError``.
+    """
+    if isinstance(source, UrlResponse):
+        chunks = url_chunks(source)
+        if source.content_type not in HTML_TYPES:
+            chunks = no_binary(chunks, source.url)
+        return chunks, _Plan(source.url, source.charset)
+    client = client_response(source)
+    if client is None:
+        return None
+    if client.client == wrong_client[0]:
+        raise TypeError(wrong_client[1])
+    check_html(client.content_type, client.url)
+    body = client_chunks(client)
+    if client.content_type is None:
+        body = no_binary(body, client.url or "response")
+    return body, _Plan(client.url, client.charset)
+
+
 def _sync_plan(
     source: object, size: int, stall_timeout: float | None, undecided: Callable[[], bool]
 ) -> tuple[Iterator[_MaybeChunk], _Plan]:
@@ -303,27 +340,31 @@ def _sync_plan(
         return _no_binary(_path_chunks(source, size), where), _Plan()
     if isinstance(source, socket.socket):
         return _socket_chunks(source, size, stall_timeout, undecided), _Plan()
-    if isinstance(source, UrlResponse):
-        chunks = _url_chunks(source, stall_timeout, undecided)
-        if source.content_type not in HTML_TYPES:
-            chunks = _no_binary(chunks, source.url)
-        return chunks, _Plan(source.url, source.charset)
-    client = client_response(source)
-    if client is not None:
-        if client.client == "aiohttp":
-            raise TypeError("an aiohttp ClientResponse is async: use aiter_items()/aiter_events()")
-        check_html(client.content_type, client.url)
-        body: Iterator[_MaybeChunk] = client.sync_body(size)
-        if client.content_type is None:
-            body = _no_binary(body, client.url or "response")
-        return body, _Plan(client.url, client.charset)
+    response = _response_plan(
+        source,
+        lambda resp: _url_chunks(resp, stall_timeout, undecided),
+        lambda client: client.sync_body(size),
+        _no_binary,
+        ("aiohttp", "an aiohttp ClientResponse is async: use aiter_items()/aiter_events()"),
+    )
+    if response is not None:
+        return response
     if callable(getattr(source, "read", None)):
-        return _reader_chunks(source, size, stall_timeout, undecided), _Plan()
+        # Standard input and file objects are sniffed as files are (text ones give str: nothing to sniff).
+        return _no_binary(_reader_chunks(source, size, stall_timeout, undecided), _reader_name(source)), _Plan()
     if isinstance(source, AsyncIterable) and not isinstance(source, Iterable):
         raise TypeError(f"{type(source).__name__} is an async source: use aiter_items()/aiter_events()")
     if isinstance(source, Iterable) and not isinstance(source, dict):
         return (_as_chunk(c) for c in source), _Plan()
     raise TypeError(f"a source is {ACCEPTED}; not {type(source).__name__}")
+
+
+def _reader_name(f: object) -> str:
+    """How a file object is named in errors: its ``name`` (``<stdin>``, a path) or ``file object``."""
+    name = getattr(f, "name", None)
+    if isinstance(name, bytes):
+        name = name.decode("utf-8", "replace")
+    return name if isinstance(name, str) and name else "file object"
 
 
 def _path_name(path: os.PathLike[Any]) -> str:
@@ -552,20 +593,15 @@ def _async_plan(source: object, size: int) -> tuple[AsyncIterator[Chunk], _Plan]
         return _abytes(source), _Plan()
     if isinstance(source, os.PathLike):
         return _ano_binary(_apath_chunks(source, size), _path_name(source)), _Plan()
-    if isinstance(source, UrlResponse):
-        chunks = _aurl_chunks(source)
-        if source.content_type not in HTML_TYPES:
-            chunks = _ano_binary(chunks, source.url)
-        return chunks, _Plan(source.url, source.charset)
-    client = client_response(source)
-    if client is not None:
-        if client.client == "requests":
-            raise TypeError("a requests Response is sync: use iter_items()/iter_events(), or httpx/aiohttp here")
-        check_html(client.content_type, client.url)
-        body: AsyncIterator[Chunk] = client.async_body(size)
-        if client.content_type is None:
-            body = _ano_binary(body, client.url or "response")
-        return body, _Plan(client.url, client.charset)
+    response = _response_plan(
+        source,
+        _aurl_chunks,
+        lambda client: client.async_body(size),
+        _ano_binary,
+        ("requests", "a requests Response is sync: use iter_items()/iter_events(), or httpx/aiohttp here"),
+    )
+    if response is not None:
+        return response
     if isinstance(source, socket.socket):
         raise TypeError("a socket is a sync source: use iter_items(), or asyncio.open_connection() here")
     if callable(getattr(source, "read", None)):

@@ -510,3 +510,47 @@ def test_the_same_task_run_twice_at_once_leaves_one_part(client: Any, warcs: lis
     manifest = _dask.verify_part(str(out), task.part)
     assert manifest is not None
     assert merged_lines({"parts": [manifest]}, out) == single_process_lines([warcs[3]], tmp_path)
+
+
+def _run_on_a_terminal(args: list[str]) -> tuple[int, str]:
+    """Run ``stream-mf2 warc ARGS`` with standard error on a pseudo-terminal; its status and what it showed."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    # a terminal of 40 rows and 200 columns (a fresh pseudo-terminal has none, and the bar fits its width)
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 200, 0, 0))
+    proc = subprocess.Popen([sys.executable, "-m", "stream_mf2", "warc", *args], stdout=subprocess.DEVNULL,
+                            stderr=slave, cwd=REPO, env=_env())
+    os.close(slave)
+    shown = bytearray()
+    while True:  # read until the child closes its end (EIO on Linux, b"" elsewhere)
+        try:
+            data = os.read(master, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        shown += data
+    os.close(master)
+    return proc.wait(WAIT), shown.decode("utf-8", "replace")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+def test_progress_bar_on_a_terminal_and_not_with_no_progress(warcs: list[Path], tmp_path: Path) -> None:
+    inputs = [str(w) for w in warcs[:3]]
+    status, shown = _run_on_a_terminal([*inputs, "--dask", "local:2", "--output-dir", str(tmp_path / "a")])
+    assert status == 0, shown
+    # the bar: finished inputs out of all, with the counts so far, redrawn in place
+    assert "\r" in shown and "| 3/3 [" in shown and "file/s" in shown, shown
+    records = json.loads((tmp_path / "a" / _dask.SUMMARY_NAME).read_text())["records"]
+    assert f"{records} records" in shown, shown
+    assert shown.count("] done part-") == 3  # the per-input lines are still written, above the bar
+    # --no-progress: the same lines, no bar (a rerun skips every part)
+    status, plain = _run_on_a_terminal([*inputs, "--dask", "local:2", "--output-dir", str(tmp_path / "a"),
+                                        "--no-progress"])
+    assert status == 0, plain
+    assert "file/s" not in plain and "| 3/3 [" not in plain, plain
+    assert plain.count("] skipped part-") == 3

@@ -291,24 +291,6 @@ def _fsync_dir(path: str) -> None:
 # -- one task -------------------------------------------------------------------------------------
 
 
-class _HashingStream:
-    """Passes writes through to a file and keeps the SHA-256 and size of what was written."""
-
-    def __init__(self, f: IO[bytes]) -> None:
-        self._f = f
-        self.sha = hashlib.sha256()
-        self.size = 0
-
-    def write(self, data: bytes) -> int:
-        self.sha.update(data)
-        self.size += len(data)
-        self._f.write(data)
-        return len(data)
-
-    def flush(self) -> None:
-        self._f.flush()
-
-
 #: Error messages a manifest keeps (the part has them all).
 MANIFEST_MESSAGES = 5
 
@@ -382,32 +364,24 @@ def _use_storage_options(storage_options: dict[str, dict[str, Any]]) -> None:
         fsspec.config.conf.setdefault(protocol, {}).update(opts)
 
 
-def _write_jsonl(task: PartTask, folder: _Folder) -> tuple[FileSummary, list[str], list[dict[str, Any]]]:
-    from stream_mf2 import _outputs
-    from stream_mf2.warc_run import process_input
+def _write_part(task: PartTask, folder: _Folder) -> tuple[FileSummary, list[str], list[dict[str, Any]]]:
+    """Write the part with the single-process writer of its format, then commit its file(s) to the folder.
 
-    compressor: Any = {"jsonl.gz": _outputs._Gzip, "jsonl.zst": _outputs._Zstd}.get(task.fmt, _outputs._Compressor)()
-    with folder.atomic_write(task.part) as raw:
-        out = _HashingStream(raw)
-        writer = _outputs.JsonlWriter(None, compressor=compressor, stream=out)
-        lines = _Lines(writer)
-        summary = process_input(task.input, lines, task.options)
-        writer.close()
-    return summary, lines.messages, [{"name": task.part, "bytes": out.size, "sha256": out.sha.hexdigest()}]
-
-
-def _write_parquet(task: PartTask, folder: _Folder) -> tuple[FileSummary, list[str], list[dict[str, Any]]]:
+    The writer (:func:`stream_mf2._outputs.open_writer`, chosen by the part's suffix) writes local
+    files: in a staging folder next to the parts when they are local (the commit is a rename),
+    else in a temporary folder on the worker, uploaded when complete. The staging folder's
+    name carries the temporary mark, so one left by a killed attempt is removed at the end
+    of the run.
+    """
     import tempfile
 
-    from stream_mf2 import _outputs
+    from stream_mf2._outputs import open_writer
     from stream_mf2.warc_run import process_input
 
-    # pyarrow writes local files: next to the parts when they are local (the move is a rename),
-    # else in a temporary folder on the worker, uploaded when complete.
     where = folder.path if folder.local else None
     with tempfile.TemporaryDirectory(prefix=f"{task.part}{_TMP_MARK}", dir=where) as tmp:
         local = os.path.join(tmp, task.part)
-        writer = _outputs.ParquetWriter(local)
+        writer = open_writer(local)
         lines = _Lines(writer)
         try:
             summary = process_input(task.input, lines, task.options)
@@ -435,7 +409,7 @@ def run_part(task: PartTask) -> dict[str, Any]:
     found = verified_manifest(folder, task.part)
     if found is not None and not found.get("failed"):
         return {**found, "status": "skipped"}
-    summary, messages, files = (_write_parquet if task.fmt == "parquet" else _write_jsonl)(task, folder)
+    summary, messages, files = _write_part(task, folder)
     manifest: dict[str, Any] = {
         "kind": "manifest",
         "schema": MANIFEST_SCHEMA,

@@ -10,7 +10,7 @@ WPT readers follow it where they take documents):
 * an :class:`os.PathLike` (``pathlib.Path("page.html")``) is a file, opened,
   read and closed; a binary file (MIME Sniffing's binary data bytes in its
   first 512 bytes) is refused with :class:`SourceError`. A binary file object
-  (standard input included) is sniffed and refused the same way; its first
+  (standard input included; sync or async) is sniffed and refused the same way; its first
   512 bytes are held back for that until they have come, the stream ends or
   (while the encoding is undecided) it stalls, which then decides on what came;
 * a file object (anything with ``read(n)``, binary or text), a connected
@@ -557,37 +557,68 @@ async def _aurl_chunks(resp: UrlResponse) -> AsyncIterator[Chunk]:
         resp.close()
 
 
-async def _ano_binary(chunks: AsyncIterator[Chunk], where: str) -> AsyncIterator[Chunk]:
-    """Async :func:`_no_binary`: refuse binary data, judged on the first 512 bytes."""
+async def _ano_binary(
+    chunks: AsyncIterator[Chunk], where: str, stall_timeout: float | None = None
+) -> AsyncIterator[Chunk]:
+    """Async :func:`_no_binary`: refuse binary data, judged on the first 512 bytes.
+
+    With ``stall_timeout`` (a stream that can stall), a wait of that long for more of a short
+    head decides on what came, as the sync version does at a stall: the parser then gets the
+    head, and its own stall rule can decide the encoding and let items out.
+    """
     head = b""
+    pending: asyncio.Future[Chunk] | None = None
+    text: Chunk | None = None  # a str chunk: nothing to sniff, it goes after the head
     try:
-        async for chunk in chunks:
-            if not isinstance(chunk, str):
-                head += bytes(chunk)
-                if len(head) < SNIFF_BINARY_BYTES:
-                    continue
-            if head and looks_binary(head):
-                raise SourceError(f"{where}: not HTML (binary data)")
-            if head:
-                yield head
+        while len(head) < SNIFF_BINARY_BYTES:
+            if head and stall_timeout is not None:
+                pending = asyncio.ensure_future(chunks.__anext__())
+                done, _ = await asyncio.wait({pending}, timeout=stall_timeout)
+                if not done:
+                    break  # stalled: decide on the head; the read in flight is awaited below
+                try:
+                    chunk = pending.result()
+                except StopAsyncIteration:
+                    break
+                finally:
+                    if done:
+                        pending = None
+            else:
+                try:
+                    chunk = await chunks.__anext__()
+                except StopAsyncIteration:
+                    break
             if isinstance(chunk, str):
-                yield chunk
-            break
-        else:
-            if head and looks_binary(head):
-                raise SourceError(f"{where}: not HTML (binary data)")
-            if head:
-                yield head
-            return
+                text = chunk
+                break
+            head += bytes(chunk)
+        if head and looks_binary(head):
+            raise SourceError(f"{where}: not HTML (binary data)")
+        if head:
+            yield head
+        if text is not None:
+            yield text
+        if pending is not None:
+            try:
+                chunk = await pending
+            except StopAsyncIteration:
+                return
+            finally:
+                pending = None
+            yield chunk
         async for chunk in chunks:
             yield chunk
     finally:
+        if pending is not None and not pending.done():
+            # Stopped early while a read was in flight: cancel it and let it unwind first.
+            pending.cancel()
+            await asyncio.wait({pending})
         aclose = getattr(chunks, "aclose", None)
         if aclose is not None:
             await aclose()
 
 
-def _async_plan(source: object, size: int) -> tuple[AsyncIterator[Chunk], _Plan]:
+def _async_plan(source: object, size: int, stall_timeout: float | None) -> tuple[AsyncIterator[Chunk], _Plan]:
     """Apply the input rule (module docstring) to an async source; ``TypeError`` for anything else."""
     if isinstance(source, str | bytes | bytearray | memoryview):
         return _abytes(source), _Plan()
@@ -605,7 +636,8 @@ def _async_plan(source: object, size: int) -> tuple[AsyncIterator[Chunk], _Plan]
     if isinstance(source, socket.socket):
         raise TypeError("a socket is a sync source: use iter_items(), or asyncio.open_connection() here")
     if callable(getattr(source, "read", None)):
-        return _areader_chunks(source, size), _Plan()
+        # File objects (aiofiles, asyncio.StreamReader) are sniffed as files are; text ones give str.
+        return _ano_binary(_areader_chunks(source, size), _reader_name(source), stall_timeout), _Plan()
     if isinstance(source, AsyncIterable):
         return _aiter_chunks(source), _Plan()
     if isinstance(source, Iterable) and not isinstance(source, dict):
@@ -644,7 +676,7 @@ def aiter_events(
     check_options(options, "aiter_events")
     if chunk_size < 1 or slice_size < 1:
         raise ValueError("chunk_size and slice_size must be positive")
-    chunks, plan = _async_plan(source, chunk_size)
+    chunks, plan = _async_plan(source, chunk_size, stall_timeout)
     if url is None:
         url = plan.url
     if plan.charset is not None and options.get("encoding") is None:

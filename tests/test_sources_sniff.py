@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import os
 import subprocess
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from stream_mf2 import SourceError, iter_items, parse
+from stream_mf2 import SourceError, aiter_items, iter_items, parse
 from tests.api_server import PAGE
 from tests.chunking import one_by_one, random_chunks, whole
 
@@ -114,3 +115,35 @@ def test_standard_input_is_sniffed_like_a_file() -> None:
     assert b"Traceback" not in refused.stderr
     ok = _cli(PAGE, "--url", URL)
     assert ok.returncode == 0, ok.stderr
+
+
+class AsyncPieces:
+    """An async file object (awaitable ``read(n)``) over the given pieces, as aiofiles and StreamReader are."""
+
+    def __init__(self, pieces: list[bytes]) -> None:
+        self._sync = Pieces(pieces)
+
+    async def read(self, n: int = -1) -> bytes:
+        await asyncio.sleep(0)
+        return self._sync.read(n)
+
+
+async def test_async_binary_file_objects_are_refused_in_every_chunking() -> None:
+    for chunk_size in (1, 7, 512, 65536):
+        for pieces in _chunkings(BINARY):
+            with pytest.raises(SourceError, match=r"^file object: not HTML \(binary data\)$"):
+                [i async for i in aiter_items(AsyncPieces(pieces), chunk_size=chunk_size)]
+        for data in (PAGE, PAGE + b" " * 600 + b"\x01", PAGE.decode().encode("utf-16")):
+            for pieces in _chunkings(data):
+                got = [i async for i in aiter_items(AsyncPieces(pieces), URL, chunk_size=chunk_size)]
+                assert got == WANT["items"]
+
+
+async def test_an_aiofiles_binary_file_is_refused_by_name(tmp_path: Path) -> None:
+    import aiofiles
+
+    path = tmp_path / "data.bin"
+    path.write_bytes(BINARY)
+    async with aiofiles.open(path, "rb") as f:
+        with pytest.raises(SourceError, match=r"data\.bin: not HTML"):
+            [i async for i in aiter_items(f)]

@@ -557,6 +557,45 @@ async def _aurl_chunks(resp: UrlResponse) -> AsyncIterator[Chunk]:
         resp.close()
 
 
+class _Reads:
+    """The chunks of an async stream, each waited for at most a stall timeout.
+
+    A read that outlasts the timeout stays in flight (it is never cancelled by a stall)
+    and the next call goes on waiting for it; :meth:`aclose` cancels one still in flight.
+    """
+
+    __slots__ = ("_chunks", "_pending")
+
+    def __init__(self, chunks: AsyncIterator[Chunk]) -> None:
+        self._chunks = chunks
+        self._pending: asyncio.Future[Chunk] | None = None
+
+    async def next(self, timeout: float | None) -> Chunk | None:
+        """The next chunk, or ``None`` when ``timeout`` seconds passed first; ``StopAsyncIteration`` at the end."""
+        if self._pending is None:
+            if timeout is None:
+                return await self._chunks.__anext__()
+            self._pending = asyncio.ensure_future(self._chunks.__anext__())
+        if timeout is not None:
+            done, _ = await asyncio.wait({self._pending}, timeout=timeout)
+            if not done:
+                return None
+        try:
+            return await self._pending
+        finally:
+            self._pending = None
+
+    async def aclose(self) -> None:
+        if self._pending is not None and not self._pending.done():
+            # Stopped early while a read was in flight: cancel it and let it finish unwinding
+            # before the chunk generator is closed.
+            self._pending.cancel()
+            await asyncio.wait({self._pending})
+        aclose = getattr(self._chunks, "aclose", None)
+        if aclose is not None:
+            await aclose()
+
+
 async def _ano_binary(
     chunks: AsyncIterator[Chunk], where: str, stall_timeout: float | None = None
 ) -> AsyncIterator[Chunk]:
@@ -566,28 +605,17 @@ async def _ano_binary(
     head decides on what came, as the sync version does at a stall: the parser then gets the
     head, and its own stall rule can decide the encoding and let items out.
     """
+    reads = _Reads(chunks)
     head = b""
-    pending: asyncio.Future[Chunk] | None = None
     text: Chunk | None = None  # a str chunk: nothing to sniff, it goes after the head
     try:
         while len(head) < SNIFF_BINARY_BYTES:
-            if head and stall_timeout is not None:
-                pending = asyncio.ensure_future(chunks.__anext__())
-                done, _ = await asyncio.wait({pending}, timeout=stall_timeout)
-                if not done:
-                    break  # stalled: decide on the head; the read in flight is awaited below
-                try:
-                    chunk = pending.result()
-                except StopAsyncIteration:
-                    break
-                finally:
-                    if done:
-                        pending = None
-            else:
-                try:
-                    chunk = await chunks.__anext__()
-                except StopAsyncIteration:
-                    break
+            try:
+                chunk = await reads.next(stall_timeout if head else None)
+            except StopAsyncIteration:
+                break
+            if chunk is None:
+                break  # stalled: decide on the head; the read in flight is awaited below
             if isinstance(chunk, str):
                 text = chunk
                 break
@@ -598,24 +626,15 @@ async def _ano_binary(
             yield head
         if text is not None:
             yield text
-        if pending is not None:
+        while True:
             try:
-                chunk = await pending
+                chunk = await reads.next(None)
             except StopAsyncIteration:
                 return
-            finally:
-                pending = None
-            yield chunk
-        async for chunk in chunks:
+            assert chunk is not None  # no timeout, no stall
             yield chunk
     finally:
-        if pending is not None and not pending.done():
-            # Stopped early while a read was in flight: cancel it and let it unwind first.
-            pending.cancel()
-            await asyncio.wait({pending})
-        aclose = getattr(chunks, "aclose", None)
-        if aclose is not None:
-            await aclose()
+        await reads.aclose()
 
 
 def _async_plan(source: object, size: int, stall_timeout: float | None) -> tuple[AsyncIterator[Chunk], _Plan]:
@@ -687,29 +706,23 @@ def aiter_events(
 async def _aevents(
     parser: Parser, chunks: AsyncIterator[Chunk], slice_size: int, stall_timeout: float | None
 ) -> AsyncGenerator[Event, None]:
-    pending: asyncio.Future[Chunk] | None = None
+    reads = _Reads(chunks)
     text_input = False  # str chunks need no encoding decision
     fed = False  # deciding on no bytes at all would only throw the prescan away
     try:
         while True:
-            if stall_timeout is not None and not text_input and parser.encoding is None:
-                pending = asyncio.ensure_future(chunks.__anext__())
-                done, _ = await asyncio.wait({pending}, timeout=stall_timeout)
-                if not done and fed and parser.encoding is None:
-                    parser.commit_encoding()
-                    for event in parser.feed_events(b""):
-                        yield event
-                try:
-                    chunk = await pending
-                except StopAsyncIteration:
-                    break
-                finally:
-                    pending = None
-            else:
-                try:
-                    chunk = await chunks.__anext__()
-                except StopAsyncIteration:
-                    break
+            waiting = stall_timeout is not None and not text_input and parser.encoding is None
+            try:
+                chunk = await reads.next(stall_timeout if waiting else None)
+                if chunk is None:  # the source stalled
+                    if fed and parser.encoding is None:
+                        parser.commit_encoding()
+                        for event in parser.feed_events(b""):
+                            yield event
+                    chunk = await reads.next(None)
+            except StopAsyncIteration:
+                break
+            assert chunk is not None  # no timeout, no stall
             text_input = isinstance(chunk, str)
             fed = True
             for part in _split(chunk, slice_size):
@@ -720,14 +733,7 @@ async def _aevents(
         for event in parser.close_events():
             yield event
     finally:
-        if pending is not None and not pending.done():
-            # Stopped early while a read was in flight: cancel it and let it finish unwinding
-            # before the chunk generator is closed.
-            pending.cancel()
-            await asyncio.wait({pending})
-        aclose = getattr(chunks, "aclose", None)
-        if aclose is not None:
-            await aclose()
+        await reads.aclose()
 
 
 def aiter_items(

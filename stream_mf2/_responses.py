@@ -17,6 +17,7 @@ read: a PDF parses to no items, which is not an answer.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -45,14 +46,10 @@ class ClientResponse:
         if self.client == "aiohttp":
             raise TypeError("an aiohttp ClientResponse is async: use aiter_items()/aiter_events()")
         pieces: Iterator[bytes] = resp.iter_bytes(size) if self.client == "httpx" else resp.iter_content(size)
-        try:
+        with self._read_errors():
             for piece in pieces:
                 if piece:
                     yield bytes(piece)
-        except (StreamMF2Error, GeneratorExit):
-            raise
-        except Exception as e:  # the client's own error types, not imported here
-            raise SourceError(f"{self.url or 'response'}: read failed: {_one_line(e)}") from e
 
     async def async_body(self, size: int) -> AsyncIterator[bytes]:
         """The decoded body, piece by piece (httpx and aiohttp)."""
@@ -60,13 +57,19 @@ class ClientResponse:
         if self.client == "requests":
             raise TypeError("a requests Response is sync: use iter_items()/iter_events()")
         pieces = resp.aiter_bytes(size) if self.client == "httpx" else resp.content.iter_chunked(size)
-        try:
+        with self._read_errors():
             async for piece in pieces:
                 if piece:
                     yield bytes(piece)
+
+    @contextlib.contextmanager
+    def _read_errors(self) -> Iterator[None]:
+        """The client's own errors while reading the body (types not imported here) as :class:`SourceError`."""
+        try:
+            yield
         except (StreamMF2Error, GeneratorExit):
             raise
-        except Exception as e:  # the client's own error types, not imported here
+        except Exception as e:
             raise SourceError(f"{self.url or 'response'}: read failed: {_one_line(e)}") from e
 
 

@@ -36,6 +36,7 @@ with the ``dask`` extra (``pip install 'stream-mf2[dask]'``).
 from __future__ import annotations
 
 import contextlib
+import gc
 import hashlib
 import json
 import os
@@ -409,7 +410,16 @@ def run_part(task: PartTask) -> dict[str, Any]:
     found = verified_manifest(folder, task.part)
     if found is not None and not found.get("failed"):
         return {**found, "status": "skipped"}
-    summary, messages, files = _write_part(task, folder)
+    # A worker process holds about 60,000 objects the cyclic garbage collector tracks (distributed,
+    # its state, its imports), 2.5 times a plain process's, and every older-generation collection
+    # the parser's garbage triggers walks them all: measured, 0.15-0.19 s of GC in 0.83 s of task
+    # CPU, 0.07-0.10 s with them frozen. Frozen for the task they are left out; unfrozen after,
+    # so nothing is kept for good (a second thread's task at worst loses the gain).
+    gc.freeze()
+    try:
+        summary, messages, files = _write_part(task, folder)
+    finally:
+        gc.unfreeze()
     manifest: dict[str, Any] = {
         "kind": "manifest",
         "schema": MANIFEST_SCHEMA,

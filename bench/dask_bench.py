@@ -57,6 +57,7 @@ import json
 import os
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -313,16 +314,21 @@ def derived(rows: list[dict[str, Any]]) -> dict[str, Any]:
         out["overhead_share_of_single"] = (one["wall_s"] - single["wall_s"]) / single["wall_s"]
         out["cpu_overhead_share_of_single"] = (one["cpu_s"] - single["cpu_s"]) / single["cpu_s"]
         out["overhead_per_task_s"] = one["overhead_s"] / max(one["parts"], 1)
-    medians: dict[str, float] = {}
-    for r in rows:
-        key = f"{r['run']} {r['workers']}"
-        if key not in medians and not r.get("error"):
-            walls = sorted(x["wall_s"] for x in rows if (x["run"], x["workers"]) == (r["run"], r["workers"])
-                           and not x.get("error"))
-            medians[key] = walls[len(walls) // 2] if len(walls) % 2 else (walls[len(walls) // 2 - 1]
-                                                                          + walls[len(walls) // 2]) / 2
-    out["median_wall_s"] = medians
+    for measure in ("wall_s", "cpu_s"):
+        out[f"median_{measure}"] = medians(rows, measure)
+    med_cpu = out["median_cpu_s"]
+    if "single 1" in med_cpu and "dask 1" in med_cpu:
+        out["median_cpu_overhead_share_of_single"] = med_cpu["dask 1"] / med_cpu["single 1"] - 1
     return out
+
+
+def medians(rows: list[dict[str, Any]], measure: str) -> dict[str, float]:
+    """The median of ``measure`` over the rounds of each run (``"single 1"``, ``"dask 2"``, …), failed rows left out."""
+    values: dict[str, list[float]] = {}
+    for r in rows:
+        if not r.get("error"):
+            values.setdefault(f"{r['run']} {r['workers']}", []).append(float(r[measure]))
+    return {key: statistics.median(v) for key, v in values.items()}
 
 
 def format_rows(result: dict[str, Any]) -> str:
@@ -337,8 +343,9 @@ def format_rows(result: dict[str, Any]) -> str:
                    f"{r.get('start_s', 0):>7.2f} {r.get('task_s', 0):>7.2f} {r.get('task_s_per_file', 0):>6.2f} "
                    f"{r.get('overhead_s', 0):>12.2f} {r.get('noop_task_s', 0) * 1e3:>8.2f} "
                    f"{r.get('idle_cpu_per_s', 0):>8.3f} {r.get('loadavg', 0):>5.1f}  {r.get('error') or ''}")
-    if result.get("median_wall_s"):
-        out.append("median wall s: " + ", ".join(f"{k} {v:.2f}" for k, v in result["median_wall_s"].items()))
+    for measure, label in (("median_wall_s", "median wall s"), ("median_cpu_s", "median CPU s")):
+        if result.get(measure):
+            out.append(f"{label}: " + ", ".join(f"{k} {v:.2f}" for k, v in result[measure].items()))
     if "speedup_2_vs_1" in result:
         line = f"speed-up, 2 workers vs 1 (best wall times): {result['speedup_2_vs_1']:.2f}x"
         if "ceiling_plain2_vs_single" in result:
@@ -352,6 +359,9 @@ def format_rows(result: dict[str, Any]) -> str:
                    f"({result['overhead_share_of_single'] * 100:+.1f} %), CPU "
                    f"{result['cpu_overhead_share_of_single'] * 100:+.1f} %; idle+scheduling per task "
                    f"{result['overhead_per_task_s'] * 1e3:.1f} ms")
+    if "median_cpu_overhead_share_of_single" in result:
+        out.append(f"Dask with 1 worker vs the single process, median CPU: "
+                   f"{result['median_cpu_overhead_share_of_single'] * 100:+.1f} %")
     return "\n".join(out)
 
 

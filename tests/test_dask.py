@@ -558,3 +558,18 @@ def test_progress_bar_on_a_terminal_and_not_with_no_progress(warcs: list[Path], 
     assert status == 0, plain
     assert "file/s" not in plain and "| 3/3 [" not in plain, plain
     assert plain.count("] skipped part-") == 3
+
+
+def test_a_task_leaves_the_garbage_collector_as_it_found_it(warcs: list[Path], tmp_path: Path) -> None:
+    """run_part freezes the worker's objects for the collector while it parses; nothing stays frozen after."""
+    import gc
+
+    assert gc.get_freeze_count() == 0
+    (tmp_path / "out").mkdir()
+    done = _dask.run_part(_dask.plan([str(warcs[0])], str(tmp_path / "out"))[0])
+    assert done["status"] == "done" and gc.get_freeze_count() == 0
+    # a task whose part cannot be staged (its folder is gone) raises, and the run lists it as
+    # lost; the collector is unfrozen on that path too
+    with pytest.raises(FileNotFoundError):
+        _dask.run_part(_dask.plan([str(warcs[1])], str(tmp_path / "gone"))[0])
+    assert gc.get_freeze_count() == 0

@@ -1,5 +1,6 @@
 """Real servers for tests, started on 127.0.0.1 and stopped after.
 
+* :func:`serve_http`: any request handler class on a threaded HTTP server.
 * :func:`range_server`: a threaded HTTP server for files of a folder, with
   ``Range: bytes=a-b`` support (206 / 416), that logs each request's path and
   range header. Fixture: ``http_files``.
@@ -85,20 +86,27 @@ def _handler(server: RangeServer) -> type[BaseHTTPRequestHandler]:
 
 
 @contextlib.contextmanager
-def range_server(root: Path) -> Iterator[RangeServer]:
-    """Serve the files of ``root`` on 127.0.0.1 (a random port) until the block ends."""
-    server = RangeServer(root, "")
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(server))
+def serve_http(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
+    """A threaded HTTP server of ``handler`` on 127.0.0.1 (a random port) until the block ends; its base URL."""
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     httpd.daemon_threads = True
-    server.base = f"http://127.0.0.1:{httpd.server_address[1]}"
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
-        yield server
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
     finally:
         httpd.shutdown()
         httpd.server_close()
-        thread.join()
+        thread.join(10)
+
+
+@contextlib.contextmanager
+def range_server(root: Path) -> Iterator[RangeServer]:
+    """Serve the files of ``root`` on 127.0.0.1 (a random port) until the block ends."""
+    server = RangeServer(root, "")
+    with serve_http(_handler(server)) as base:
+        server.base = base
+        yield server
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ import shlex
 import struct
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from stream_mf2.conformance import run_microformats_suite
 from stream_mf2.html.decode import Decoder
 from stream_mf2.html.testing import tokenize_for_test
 from tests.conftest import make_page
+from tests.servers import serve_http
 from tests.suites import REPO, suite_dir
 from tests.test_sources import STALL_HEAD, STALL_TAIL, stalling_http_server
 from tests.test_warc import SJIS_NAME, expected_items, standard_records, write_archive
@@ -213,16 +213,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def http_base() -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(10)
+    with serve_http(Handler) as base:
+        yield base
 
 
 def test_url_plain_gzip_sjis_chunked(http_base: str) -> None:

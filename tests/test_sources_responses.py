@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import http.server
-import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,6 +12,7 @@ import pytest
 import requests
 
 from stream_mf2 import SourceError, aiter_items, iter_items
+from tests.servers import serve_http
 
 HEAD = b'<!doctype html><div class="h-card"><span class="p-name">Ann</span></div>'
 
@@ -37,16 +37,8 @@ class _Truncating(http.server.BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def url() -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Truncating)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/page"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(10)
+    with serve_http(_Truncating) as base:
+        yield f"{base}/page"
 
 
 def test_requests_and_httpx_read_failures_are_source_errors(url: str) -> None:

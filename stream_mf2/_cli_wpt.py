@@ -130,6 +130,12 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
     lines = WptLines(spec, matches=ns.matches, max_pattern_chars=ns.max_pattern_chars, fingerprint=fingerprint)
     _cli_warc.check_run_arguments(ns, WPT_PROG)
     opts = _parser_options(ns)
+    from stream_mf2._options import check_options
+
+    try:
+        check_options({**opts, **lines.parser_options()})
+    except (TypeError, ValueError) as e:
+        raise UserError("--" + str(e).replace("_", "-")) from None
     inputs = _cli_warc.run_inputs(ns, WPT_PROG)
     warc = [_is_warc_name(n) for n in ns.files]
     if ns.warc or ns.input_list or all(warc):

@@ -255,6 +255,8 @@ def test_command_line_choices(archives: list[Path], tmp_path: Path) -> None:
     assert_user_error(run_main("wpt", str(TEMPLATE), str(archives[0]), "--url", "http://x/"), 1, "--url applies to HTML")
     assert_user_error(run_main("wpt", str(TEMPLATE), page, "--resume", "-o", str(tmp_path / "o.jsonl")), 1,
                       "--resume applies to WARC inputs")
+    assert_user_error(run_main("wpt", str(TEMPLATE), str(archives[0]), "--max-pattern-chars", "0"), 1,
+                      "--max-pattern-chars must be at least 1")
     # --warc reads any name (here standard input) as an archive
     r = run_main("wpt", str(TEMPLATE), "-", "--warc", stdin=archives[0].read_bytes())
     assert r.returncode == EXIT_OK and lines(r.stdout)[-1]["wpt"] == 9

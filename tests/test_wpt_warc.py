@@ -260,6 +260,13 @@ def test_command_line_choices(archives: list[Path], tmp_path: Path) -> None:
     # --warc reads any name (here standard input) as an archive
     r = run_main("wpt", str(TEMPLATE), "-", "--warc", stdin=archives[0].read_bytes())
     assert r.returncode == EXIT_OK and lines(r.stdout)[-1]["wpt"] == 9
+    # a glob and a list file (one name relative to --input-prefix), as 'stream-mf2 warc' expands them
+    listing = tmp_path / "paths.txt"
+    listing.write_text(f"# crawl\n{archives[1].name}\n")
+    r = run_main("wpt", str(TEMPLATE), str(archives[0].parent / "crawl[02].warc.gz"), "--input-list", str(listing),
+                 "--input-prefix", f"{archives[1].parent}/")
+    summary = lines(r.stdout)[-1]
+    assert r.returncode == EXIT_OK and summary["files"] == 3 and summary["wpt"] == 27
     # missing inputs: the runner's error lines and exit statuses
     r = run_main("wpt", str(TEMPLATE), str(archives[0]), str(tmp_path / "none.warc.gz"))
     assert r.returncode == 3 and lines(r.stdout)[-2]["kind"] == "error"

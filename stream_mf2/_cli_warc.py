@@ -66,9 +66,8 @@ def _nonneg_int(text: str) -> int:
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog=PROG, description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("files", nargs="*", metavar="INPUT", help="WARC files, globs, URLs, or - for standard input")
+def add_run_arguments(p: argparse.ArgumentParser) -> None:
+    """The inputs, output, resume, worker and reader options of a WARC run (``warc`` and ``wpt``)."""
     p.add_argument("--input-list", action="append", default=[], metavar="FILE", help="read input names from FILE")
     p.add_argument(
         "--input-prefix",
@@ -77,20 +76,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("-o", "--output", metavar="OUT", help="output file (by ending: .jsonl, .jsonl.gz, .jsonl.zst, .parquet)")
     p.add_argument("--summary-json", metavar="FILE", help="write per-input counts (records, items, bytes, seconds) here")
-    p.add_argument(
-        "--type",
-        metavar="TYPES",
-        help="only items of these types (comma-separated, e.g. h-entry,h-card), found at any depth, with their path",
-    )
-    p.add_argument(
-        "--stream-children",
-        nargs="?",
-        const="",
-        default=None,
-        metavar="TYPES",
-        help="write the children of container items (e.g. a page-wide h-feed) as they close, before the container "
-        "(TYPES limits which containers)",
-    )
     p.add_argument("--offset", type=_nonneg_int, metavar="N", help="read from byte N of the (single) input")
     p.add_argument("--length", type=_nonneg_int, metavar="M", help="read M bytes (one record from a CDX index)")
     p.add_argument("--resume", action="store_true", help="checkpoint, and go on from a killed run's checkpoint (needs -o)")
@@ -114,19 +99,30 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"stop a record whose compressed body expands more than X times (default {DEFAULT_MAX_EXPANSION:g})",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
-    g = p.add_argument_group("parser options")
-    g.add_argument("--encoding", help="character encoding label for every record (overrides HTTP charset)")
-    g.add_argument("--text", choices=("spec", "normalized"), default="spec", help="plain-text algorithm")
-    g.add_argument("--lang", action="store_true", help="add lang to items and e-* values")
-    g.add_argument("--metaformats", action="store_true", help='add a "meta-item" built from <head> to record lines')
-    g.add_argument(
-        "--filter-roots",
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from stream_mf2.cli import _add_parser_options
+
+    p = _Parser(prog=PROG, description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("files", nargs="*", metavar="INPUT", help="WARC files, globs, URLs, or - for standard input")
+    add_run_arguments(p)
+    p.add_argument(
+        "--type",
+        metavar="TYPES",
+        help="only items of these types (comma-separated, e.g. h-entry,h-card), found at any depth, with their path",
+    )
+    p.add_argument(
+        "--stream-children",
         nargs="?",
         const="",
         default=None,
-        metavar="NAMES",
-        help="ignore utility-CSS h-* root names (or the given comma-separated names)",
+        metavar="TYPES",
+        help="write the children of container items (e.g. a page-wide h-feed) as they close, before the container "
+        "(TYPES limits which containers)",
     )
+    # The parse options are those of 'stream-mf2 FILE' (one declaration); a record's URL is its target URI.
+    _add_parser_options(p, url=False)
     from stream_mf2 import _cli_dask
 
     _cli_dask.add_arguments(p)
@@ -187,60 +183,87 @@ def _names(value: str | None) -> frozenset[str]:
     return frozenset(t.strip() for t in (value or "").split(",") if t.strip())
 
 
-def main(argv: Sequence[str], out: IO[bytes]) -> int:
-    """Run ``stream-mf2 warc``; return the exit status."""
-    ns = build_parser().parse_args(argv)
-    from stream_mf2 import _inputs, warc_run
+def _fail(prog: str, message: str, status: int = 2) -> NoReturn:
+    print(f"{prog}: error: {message}", file=sys.stderr)
+    raise SystemExit(status)
 
-    def fail(message: str, status: int = 2) -> NoReturn:
-        print(f"{PROG}: error: {message}", file=sys.stderr)
-        raise SystemExit(status)
 
+def check_run_arguments(ns: argparse.Namespace, prog: str) -> None:
+    """Refuse run options that cannot go together (status 2)."""
     if ns.workers < 1:
-        fail("--workers must be at least 1")
+        _fail(prog, "--workers must be at least 1")
     if ns.checkpoint_records < 1:
-        fail("--checkpoint-records must be at least 1")
-    from stream_mf2 import _cli_dask
+        _fail(prog, "--checkpoint-records must be at least 1")
+    if ns.resume and (not ns.output or ns.output == "-") and not getattr(ns, "dask", None):
+        _fail(prog, "--resume needs a named output (-o FILE)")
 
-    if problem := _cli_dask.check(ns):
-        fail(problem)
-    if ns.resume and (not ns.output or ns.output == "-") and not ns.dask:
-        fail("--resume needs a named output (-o FILE)")
-    # Damaged records are error lines; keep stderr for the summary.
-    logging.getLogger("warcio").addHandler(logging.NullHandler())
-    parser_opts: dict[str, Any] = {"text": ns.text, "lang": ns.lang, "metaformats": ns.metaformats}
-    if ns.encoding:
-        parser_opts["encoding"] = ns.encoding
-    if ns.filter_roots is not None:
-        parser_opts["filter_roots"] = _names(ns.filter_roots) or True
-    if ns.stream_children is not None:
-        parser_opts["stream_children"] = _names(ns.stream_children) or True
-    types = _names(ns.type) or None
-    if ns.type is not None and types is None:
-        fail("--type needs at least one type, e.g. --type h-entry")
+
+def run_inputs(ns: argparse.Namespace, prog: str) -> list[str]:
+    """The inputs of the run: names, globs and list files expanded."""
+    from stream_mf2 import _inputs
+
     try:
         inputs = _inputs.expand_inputs(ns.files, ns.input_list, prefix=ns.input_prefix, timeout=ns.timeout)
     except StreamMF2Error as e:
-        fail(str(e), 1)
+        _fail(prog, str(e), 1)
     if not inputs:
-        fail("an input is required: give WARC files, URLs, - or --input-list")
+        _fail(prog, "an input is required: give WARC files, URLs, - or --input-list")
     if (ns.offset is not None or ns.length is not None) and len(inputs) != 1:
-        fail("--offset and --length apply to a single input")
-    options = warc_run.Options(
+        _fail(prog, "--offset and --length apply to a single input")
+    return inputs
+
+
+def run_options(ns: argparse.Namespace, parser_opts: dict[str, Any], **more: Any) -> Any:
+    """The runner's :class:`~stream_mf2.warc_run.Options` from the run arguments."""
+    from stream_mf2 import warc_run
+
+    return warc_run.Options(
         parser=parser_opts,
-        types=types,
         max_decoded_bytes=ns.max_decoded_bytes or None,
         max_expansion=ns.max_expansion or None,
         offset=ns.offset,
         length=ns.length,
         workers=ns.workers,
         timeout=ns.timeout,
+        **more,
     )
+
+
+def main(argv: Sequence[str], out: IO[bytes]) -> int:
+    """Run ``stream-mf2 warc``; return the exit status."""
+    ns = build_parser().parse_args(argv)
+    from stream_mf2 import _cli_dask
+    from stream_mf2.cli import _parser_options
+
+    check_run_arguments(ns, PROG)
+    if problem := _cli_dask.check(ns):
+        _fail(PROG, problem)
+    parser_opts = _parser_options(ns)
+    if ns.stream_children is not None:
+        parser_opts["stream_children"] = _names(ns.stream_children) or True
+    types = _names(ns.type) or None
+    if ns.type is not None and types is None:
+        _fail(PROG, "--type needs at least one type, e.g. --type h-entry")
+    inputs = run_inputs(ns, PROG)
+    options = run_options(ns, parser_opts, types=types)
     if ns.dask:
         try:
             return _cli_dask.run(inputs, ns, options, summary_json=ns.summary_json)
         except StreamMF2Error as e:
-            fail(" ".join(str(e).split()), 1)
+            _fail(PROG, " ".join(str(e).split()), 1)
+    return run(ns, inputs, options, out, PROG)
+
+
+def run(ns: argparse.Namespace, inputs: Sequence[str], options: Any, out: IO[bytes], prog: str) -> int:
+    """Run ``inputs`` through the WARC runner as the command line asks; the exit status.
+
+    Standard output (written as it comes) or ``-o`` (atomic, resumable), a
+    progress bar on a terminal, ``--summary-json`` and the summary on standard error.
+    """
+    from stream_mf2 import warc_run
+
+    # Damaged records are error lines; keep stderr for the summary.
+    logging.getLogger("warcio").addHandler(logging.NullHandler())
     bar = _Progress(inputs) if sys.stderr.isatty() and not ns.no_progress else None
     t0 = time.perf_counter()
     output = ns.output if ns.output and ns.output != "-" else None
@@ -271,7 +294,7 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
                 on_unit=bar.unit if bar is not None else None,
             )
     except StreamMF2Error as e:
-        fail(" ".join(str(e).split()), 1)
+        _fail(prog, " ".join(str(e).split()), 1)
     finally:
         if bar is not None:
             bar.close()
@@ -288,15 +311,21 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
                 json.dump(data, f, indent=1)
                 f.write("\n")
         except OSError as e:
-            fail(f"cannot write {ns.summary_json}: {e.strerror or e}", 1)
+            _fail(prog, f"cannot write {ns.summary_json}: {e.strerror or e}", 1)
     total = warc_run.summary_line(files)
     for fs in files:
         if fs.failed:
-            print(f"{PROG}: {fs.warc_file}: could not be read (see its error line)", file=sys.stderr)
+            print(f"{prog}: {fs.warc_file}: could not be read (see its error line)", file=sys.stderr)
+    extra = "".join(f"{n} {kind} lines, " for kind, n in total.items() if kind not in _SUMMARY_KEYS)
     print(
-        f"{PROG}: {total['records']} records, {total['html_records']} HTML records, {total['items']} items, "
-        f"{total['errors']} errors, {total['skipped']} skipped, {total['files_failed']} of {total['files']} inputs "
-        f"failed, {time.perf_counter() - t0:.2f} s",
+        f"{prog}: {total['records']} records, {total['html_records']} HTML records, {total['items']} items, "
+        f"{extra}{total['errors']} errors, {total['skipped']} skipped, {total['files_failed']} of {total['files']} "
+        f"inputs failed, {time.perf_counter() - t0:.2f} s",
         file=sys.stderr,
     )
-    return result.status
+    return int(result.status)
+
+
+_SUMMARY_KEYS = frozenset(
+    {"kind", "schema", "files", "files_failed", "records", "html_records", "items", "errors", "skipped"}
+)

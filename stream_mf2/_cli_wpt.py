@@ -2,28 +2,25 @@
 
 ::
 
-    stream-mf2 wpt TEMPLATE.xml INPUT... [--url URL] [--strict] [--template NAME] [--matches] [-o OUT]
+    stream-mf2 wpt TEMPLATE.xml INPUT... [--strict] [--template NAME] [--matches] [--items] [--warc] [-o OUT] ...
     stream-mf2 xpath PAGE [--id X] [--text T]
 
-``wpt`` reads each INPUT (a file, an ``http(s)://`` URL or ``-``) and writes
-JSON Lines: one page object per page and applied template
-(``{"kind": "wpt", "template", "host", "url", "url_captures", "blocks"}``), or
-with ``--matches`` one line per block match as soon as it is final
-(``{"kind": "wpt-match", "template", "url", "block", "concept", "match"}``). The
-template is chosen by the page URL (``--url``, else the fetched URL); without
-one every template applies. An INPUT ending in ``.warc`` or ``.warc.gz`` is a
-WARC archive: each HTML ``response``/``resource`` record is a page whose
-templates are chosen by its ``WARC-Target-URI``; its lines carry ``warc_file``,
-``offset`` and ``record_id``, and a record that cannot be read gives an
-``{"kind": "error", ...}`` line. ``xpath`` prints the full and id-anchored XPaths
-of the elements with that id or text, to help write templates.
+``wpt`` over WARC archives (inputs named ``*.warc``/``*.warc.gz``, or any
+input with ``--warc`` or ``--input-list``) runs the WARC runner of
+``stream-mf2 warc`` (:mod:`stream_mf2.warc_run`) with a
+:class:`~stream_mf2.wpt.lines.WptLines` consumer: the same inputs, outputs,
+``--workers``, ``--resume``, summary and exit statuses, the template chosen per
+record by its target URI. Over HTML pages (files, ``http(s)://`` URLs, ``-``)
+it writes the same WPT lines per page. ``xpath`` prints the full and
+id-anchored XPaths of the elements with that id or text, to help write templates.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -31,27 +28,60 @@ from stream_mf2.cli import PROG, UserError, _add_parser_options, _ArgumentParser
 
 __all__ = ["cmd_wpt", "cmd_xpath"]
 
+WPT_PROG = f"{PROG} wpt"
+
+EPILOG = """\
+inputs:
+  WARC archives (names ending .warc or .warc.gz; any name with --warc; every name of --input-list files):
+  local paths and globs, - for standard input, http(s):// URLs (streamed; --offset/--length become a range
+  request) and fsspec URLs (s3://, ...), exactly as 'stream-mf2 warc'. Each HTML record is a page whose
+  templates are chosen by its WARC-Target-URI. Otherwise the inputs are HTML pages (files, http(s):// URLs,
+  -), whose templates are chosen by --url or the fetched URL (every template applies when there is none).
+
+output (-o NAME by its ending, as 'stream-mf2 warc': .jsonl, .jsonl.gz, .jsonl.zst, .parquet; stdout when absent):
+  {"kind": "wpt", "template", "host", "url", "url_captures", "blocks"[, "errors"]}
+      one per page (record) and applied template, at the page's end
+  with --matches instead: {"kind": "wpt-match", "template", "url", "block", "concept", "match"} per block
+      match as soon as it is final, and {"kind": "wpt-errors", "template", "url", "errors"} for a page with errors
+  with --items also the mf2 "item" lines of 'stream-mf2 warc' (one parse gives both)
+  WARC inputs: every WPT line has "warc_file", "offset", "record_id", "uri" after its "kind", and the run
+  writes the "record", "error" and "summary" lines of 'stream-mf2 warc' (schema 1; the summary counts the
+  WPT lines by kind, e.g. "wpt": 12). Parquet: X.wpt.parquet (pages) or X.wpt-matches.parquet (matches and
+  page errors) beside X.records.parquet, X.errors.parquet and, with --items, X.parquet.
+
+exit status (WARC inputs): 0 all read, 1 fatal, 2 bad command line, 3 some inputs unreadable, 4 none readable
+"""
+
 
 def _wpt_parser() -> argparse.ArgumentParser:
+    from stream_mf2._cli_warc import add_run_arguments
+
     p = _ArgumentParser(
-        prog=f"{PROG} wpt",
-        description="Extract Website Parse Template blocks (and nothing else) from HTML pages, in one streaming "
-        "pass. Writes JSON Lines: one page object per page and applied template.",
+        prog=WPT_PROG,
+        description="Extract Website Parse Template blocks from HTML pages or WARC archives, in one streaming "
+        "pass (mf2 items too with --items).",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("template", metavar="TEMPLATE.xml", help="the WPT file")
-    p.add_argument("inputs", nargs="+", metavar="INPUT",
-                   help="HTML files, http(s):// URLs, - for standard input, or WARC archives (.warc, .warc.gz)")
+    p.add_argument("files", nargs="*", metavar="INPUT",
+                   help="WARC archives, or HTML files, http(s):// URLs, - for standard input")
     p.add_argument("--strict", action="store_true", help="undeclared concepts are errors, not warnings")
     p.add_argument("--template", dest="use_template", metavar="NAME",
                    help="apply this template to every page, whatever its URL")
     p.add_argument("--matches", action="store_true", help="one line per block match, as soon as it is final")
+    p.add_argument("--items", action="store_true", help="also write the pages' mf2 items (item lines)")
+    p.add_argument("--warc", action="store_true", help="the inputs are WARC archives whatever their names")
     p.add_argument("--max-pattern-chars", type=int, default=None, metavar="N",
                    help="window of page-source patterns, in characters (default 65536)")
-    p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for a URL's server (default 30)")
-    p.add_argument("-o", "--output", metavar="OUT",
-                   help="write here instead of standard output: X.jsonl, X.jsonl.gz or X.jsonl.zst (as stream-mf2 warc)")
+    add_run_arguments(p)
     _add_parser_options(p)
     return p
+
+
+def _is_warc_name(name: str) -> bool:
+    base = name.split("?", 1)[0].split("#", 1)[0]
+    return base.endswith((".warc", ".warc.gz"))
 
 
 def _open(src: str, url: str | None, timeout: float, opts: dict[str, Any]) -> tuple[Any, str | None, Any]:
@@ -74,173 +104,86 @@ def _open(src: str, url: str | None, timeout: float, opts: dict[str, Any]) -> tu
 def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
     """``stream-mf2 wpt``."""
     ns = _wpt_parser().parse_args(argv)
-    from stream_mf2.sources import iter_events
+    from stream_mf2 import _cli_warc
     from stream_mf2.wpt import TemplateError, load
+    from stream_mf2.wpt.lines import WptLines
 
     try:
-        wpt = load(Path(ns.template), strict=ns.strict)
+        data = Path(ns.template).read_bytes()
     except OSError as e:
         raise UserError(f"cannot open {ns.template}: {e.strerror or e}") from None
+    try:
+        wpt = load(data, strict=ns.strict)
     except TemplateError as e:
         raise UserError(f"{ns.template}:{e}") from None
     for w in wpt.warnings:
-        print(f"{PROG} wpt: warning: {ns.template}:{w}", file=sys.stderr)
+        print(f"{WPT_PROG}: warning: {ns.template}:{w}", file=sys.stderr)
     spec: Any = wpt
-    opts_base = _parser_options(ns)
-    if ns.max_pattern_chars is not None:
-        opts_base["max_pattern_chars"] = ns.max_pattern_chars
-    chosen = getattr(ns, "use_template", None)
+    chosen = ns.use_template
     if chosen:
         try:
             spec = wpt.template(chosen)
         except KeyError:
             raise UserError(f"no template named {chosen!r} in {ns.template}") from None
-    write, finish, abandon = _line_writer(ns.output, out)
+    # A resumed run must use the same template file and choice.
+    fingerprint = hashlib.sha256(data).hexdigest() + (f":{chosen}" if chosen else "")
+    lines = WptLines(spec, matches=ns.matches, max_pattern_chars=ns.max_pattern_chars, fingerprint=fingerprint)
+    _cli_warc.check_run_arguments(ns, WPT_PROG)
+    opts = _parser_options(ns)
+    from stream_mf2._options import check_options
+
     try:
-        for src in ns.inputs:
-            if src.endswith((".warc", ".warc.gz")):
-                _warc_pages(src, spec, opts_base, ns.matches, write)
-                continue
-            opts = dict(opts_base)
+        check_options({**opts, **lines.parser_options()})
+    except (TypeError, ValueError) as e:
+        raise UserError("--" + str(e).replace("_", "-")) from None
+    inputs = _cli_warc.run_inputs(ns, WPT_PROG)
+    warc = [_is_warc_name(n) for n in ns.files]
+    if ns.warc or ns.input_list or all(warc):
+        if ns.url is not None:
+            raise UserError("--url applies to HTML pages: a WARC record's templates are chosen by its target URI")
+        options = _cli_warc.run_options(ns, opts, consumer=lines, items=ns.items)
+        return _cli_warc.run(ns, inputs, options, out, WPT_PROG)
+    if any(warc):
+        raise UserError("give either WARC archives or HTML pages (or --warc to read every input as an archive)")
+    for flag, used in (("--resume", ns.resume), ("--workers", ns.workers != 1), ("--offset", ns.offset is not None),
+                       ("--length", ns.length is not None), ("--summary-json", ns.summary_json is not None)):
+        if used:
+            raise UserError(f"{flag} applies to WARC inputs")
+    return _pages(ns, inputs, lines, opts, out)
+
+
+def _pages(ns: argparse.Namespace, inputs: Sequence[str], lines: Any, opts_base: dict[str, Any], out: IO[bytes]) -> int:
+    """WPT lines (and items with ``--items``) of HTML pages; standard output is flushed line by line."""
+    from stream_mf2._outputs import JsonlWriter, Writer, open_writer
+    from stream_mf2.cli import _jsonl_item
+    from stream_mf2.events import ItemEvent
+    from stream_mf2.sources import iter_events
+
+    stdout = JsonlWriter(None, stream=out) if ns.output is None or ns.output == "-" else None
+    tables = (*(("item",) if ns.items else ()), *lines.kinds())
+    writer: Writer = stdout if stdout is not None else open_writer(ns.output, tables=tables)
+    try:
+        for src in inputs:
+            opts = {**opts_base, **lines.parser_options()}
             source, url, close = _open(src, ns.url, ns.timeout, opts)
             try:
-                _write_events(iter_events(source, url, wpt=spec, **opts), ns.matches, write, {})
+                lines.start()
+                for event in iter_events(source, url, **opts):
+                    if type(event) is ItemEvent:
+                        found = [_jsonl_item(event)] if ns.items else []
+                    else:
+                        found = lines.lines(event)
+                    for line in found:
+                        writer.write(line)
+                        if stdout is not None:
+                            stdout.flush()  # each line as soon as it is known
             finally:
                 close()
+        writer.close()
     except BaseException:
-        abandon()
+        writer.abandon()
         raise
-    finish()
     return 0
-
-
-Line = dict[str, Any]
-
-
-def _line_writer(path: str | None, out: IO[bytes]) -> tuple[Callable[[Line], None], Callable[[], None], Callable[[], None]]:
-    """``(write, finish, abandon)`` for the output: standard output (each line flushed as it comes) or
-    ``-o`` OUT with the writers of ``stream-mf2 warc`` (``.jsonl``, ``.jsonl.gz``, ``.jsonl.zst``;
-    written under a temporary name and moved into place at the end)."""
-    if path is None or path == "-":
-
-        def write(line: Line) -> None:
-            out.write(_dump(line))
-            out.flush()
-
-        return write, lambda: None, lambda: None
-    if path.endswith(".parquet"):
-        raise UserError("wpt output is JSON Lines (.jsonl, .jsonl.gz, .jsonl.zst): Parquet holds the warc item schema")
-    from stream_mf2._outputs import open_writer
-
-    writer = open_writer(path)
-    return writer.write, writer.close, writer.abandon
-
-
-def _write_events(events: Any, matches: bool, write: Callable[[Line], None], extra: dict[str, Any]) -> None:
-    """Write the WPT events of one page: page objects, or match lines with ``matches``."""
-    from stream_mf2.wpt import WptMatchEvent, WptPageEnd
-    from stream_mf2.wpt.events import page_header
-
-    pages: dict[int, dict[str, Any]] = {}
-    for event in events:
-        if isinstance(event, WptMatchEvent):
-            if matches:
-                block = event.page.template.blocks[event.block]
-                write({"kind": "wpt-match", **extra, "template": event.page.template.name,
-                       "url": event.page.url, "block": event.block, "concept": block.concept, "match": event.match})
-            else:
-                page = pages.get(id(event.page))
-                if page is None:
-                    page = pages[id(event.page)] = page_header(event.page)
-                page["blocks"][event.block]["matches"].append(event.match)
-        elif isinstance(event, WptPageEnd):
-            if not matches:
-                page = pages.pop(id(event.page), None) or page_header(event.page)
-                if event.errors:
-                    page["errors"] = list(event.errors)
-                write({**page, **extra} if extra else page)
-            elif event.errors:
-                write({"kind": "wpt-errors", **extra, "template": event.page.template.name,
-                       "url": event.page.url, "errors": list(event.errors)})
-
-
-def _warc_pages(path: str, spec: Any, opts: dict[str, Any], matches: bool, write: Callable[[Line], None]) -> None:
-    """The WPT lines of every HTML record of a WARC archive (templates chosen by target URI)."""
-    import logging
-
-    from warcio.archiveiterator import ArchiveIterator
-
-    logging.getLogger("warcio").addHandler(logging.NullHandler())
-    try:
-        f = open(path, "rb")  # noqa: SIM115  # closed below
-    except OSError as e:
-        raise UserError(f"cannot open {path}: {e.strerror or e}") from None
-    with f:
-        it = ArchiveIterator(f)
-        try:
-            _warc_records(it, path, spec, opts, matches, write)
-        except Exception as e:  # warcio raises plain exceptions on a damaged archive: report, stop this file
-            message = " ".join(str(e).split()) or type(e).__name__
-            write({"kind": "error", "warc_file": path, "offset": it.offset, "record_id": None, "uri": None,
-                   "message": f"cannot read on: {message}"})
-
-
-def _warc_records(
-    it: Any, path: str, spec: Any, opts: dict[str, Any], matches: bool, write: Callable[[Line], None]
-) -> None:
-    from stream_mf2 import Parser
-    from stream_mf2._payload import HTML_TYPES, decode_body, media_type, sniff_html
-    from stream_mf2.errors import StreamMF2Error
-
-    for record in it:
-        if record.rec_type not in ("response", "resource"):
-            continue
-        head = record.rec_headers
-        uri = head.get_header("WARC-Target-URI")
-        # ``offset`` is where the current record starts (get_record_offset() would read its body first)
-        extra: dict[str, Any] = {"warc_file": path, "offset": it.offset, "record_id": head.get_header("WARC-Record-ID")}
-        try:
-            if record.http_headers is not None:
-                content_type = record.http_headers.get_header("Content-Type")
-            else:
-                content_type = head.get_header("Content-Type")
-            essence, charset = media_type(content_type)
-            http = record.http_headers
-            transfer = (http.get_header("Transfer-Encoding") or "") if http is not None else ""
-            raw = record.raw_stream
-
-            def read(raw: Any = raw) -> bytes:
-                data: bytes = raw.read(65536)
-                return data
-
-            # The project's body decoder (chunked, gzip, deflate, br), not warcio's.
-            pieces = decode_body(
-                iter(read, b""),
-                chunked="chunked" in transfer.lower(),
-                content_encoding=http.get_header("Content-Encoding") if http is not None else None,
-            )
-            first = b""
-            for piece in pieces:
-                first += piece
-                if len(first) >= 1445:
-                    break
-            if essence not in HTML_TYPES and not (essence is None and sniff_html(first[:1445])):
-                continue
-            page_opts = dict(opts)
-            if charset and "encoding" not in page_opts:
-                page_opts["encoding"] = charset
-            parser = Parser(uri, wpt=spec, **page_opts)
-
-            def events(parser: Any = parser, pieces: Any = pieces, first: bytes = first) -> Any:
-                if first:
-                    yield from parser.feed_events(first)
-                for piece in pieces:
-                    yield from parser.feed_events(piece)
-                yield from parser.close_events()
-
-            _write_events(events(), matches, write, extra)
-        except (StreamMF2Error, OSError, ValueError, EOFError) as e:
-            write({"kind": "error", **extra, "uri": uri, "message": " ".join(str(e).split())})
 
 
 def _xpath_parser() -> argparse.ArgumentParser:

@@ -9,6 +9,10 @@
   :data:`RECORD_COLUMNS`, :data:`ERROR_COLUMNS`); ``summary`` lines are not
   stored (use ``--summary-json``). Rows are written in row groups of at most
   :data:`ROW_GROUP_ROWS` rows as records complete, so memory stays bounded.
+  Website Parse Template runs (``stream-mf2 wpt``) choose their tables
+  (``tables``): ``X.wpt.parquet`` holds the ``wpt`` page lines
+  (:data:`WPT_COLUMNS`), ``X.wpt-matches.parquet`` the ``wpt-match`` lines and
+  the ``wpt-errors`` lines of ``--matches`` (:data:`WPT_MATCH_COLUMNS`).
 
 Every file is written under a temporary name (``<name>.partial``) and renamed
 into place, after an ``fsync``, only when the run completes: a reader never
@@ -27,6 +31,7 @@ import os
 import shutil
 import sys
 import zlib
+from collections.abc import Sequence
 from typing import IO, Any
 
 from stream_mf2._json import dumps
@@ -58,8 +63,19 @@ def _fsync_dir(path: str) -> None:
 
 
 def _commit(tmp: str, final: str) -> None:
+    """Move a finished (fsynced) temporary file into place, durably: the one write-then-rename step."""
     os.replace(tmp, final)
     _fsync_dir(final)
+
+
+def write_json_atomic(path: str, data: dict[str, Any]) -> None:
+    """Write ``data`` as JSON to ``path`` so that a reader (or a restart) sees the old file or the new one."""
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(data, f)
+        f.flush()
+        os.fsync(f.fileno())
+    _commit(tmp, path)
 
 
 class Writer:
@@ -244,17 +260,50 @@ ERROR_COLUMNS: tuple[tuple[str, str], ...] = (
     ("error", "string"),  # the message (WarcError.message)
 )
 
+#: Columns of the WPT pages table (``X.wpt.parquet``): one row per page (record) and applied template.
+WPT_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("warc_file", "string"),
+    ("offset", "int64"),
+    ("record_id", "string"),
+    ("uri", "string"),
+    ("template", "string"),
+    ("host", "string"),
+    ("url", "string"),
+    ("url_captures", "json"),
+    ("blocks", "json"),
+    ("errors", "json"),
+)
+#: Columns of the WPT matches table (``X.wpt-matches.parquet``); a ``wpt-errors`` row has no block.
+WPT_MATCH_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("warc_file", "string"),
+    ("offset", "int64"),
+    ("record_id", "string"),
+    ("uri", "string"),
+    ("template", "string"),
+    ("url", "string"),
+    ("block", "int64"),
+    ("concept", "string"),
+    ("match", "json"),
+    ("errors", "json"),
+)
+
 _TABLES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
     "item": ("", ITEM_COLUMNS),
     "record": (".records", RECORD_COLUMNS),
     "error": (".errors", ERROR_COLUMNS),
+    "wpt": (".wpt", WPT_COLUMNS),
+    "wpt-match": (".wpt-matches", WPT_MATCH_COLUMNS),
 }
+#: Line kinds stored in another kind's table.
+_TABLE_OF = {"wpt-errors": "wpt-match"}
+#: The tables of an output when none are named: those of ``stream-mf2 warc``.
+DEFAULT_TABLES = ("item", "record", "error")
 
 
-def parquet_paths(path: str) -> dict[str, str]:
+def parquet_paths(path: str, tables: Sequence[str] = DEFAULT_TABLES) -> dict[str, str]:
     """The file of each table for the output name ``path`` (``X.parquet``)."""
     stem = path[: -len(".parquet")] if path.endswith(".parquet") else path
-    return {kind: f"{stem}{suffix}.parquet" for kind, (suffix, _) in _TABLES.items()}
+    return {kind: f"{stem}{_TABLES[kind][0]}.parquet" for kind in tables}
 
 
 def _pa() -> Any:
@@ -290,15 +339,19 @@ class ParquetWriter(Writer):
     (row group by row group, so memory stays bounded) and renames it into place.
     """
 
-    def __init__(self, path: str, *, resume: int | None = None) -> None:
+    def __init__(self, path: str, *, resume: int | None = None, tables: Sequence[str] = DEFAULT_TABLES) -> None:
         self._pa = _pa()
-        self._paths = parquet_paths(path)
+        tables = tuple(dict.fromkeys(_TABLE_OF.get(t, t) for t in tables))
+        unknown = sorted(set(tables) - set(_TABLES))
+        if unknown:
+            raise ValueError(f"no Parquet table for line kinds {unknown}")
+        self._paths = parquet_paths(path, tables)
         self._dir = path + PARTIAL + ".d"
         self._part = 0
         self._writers: dict[str, Any] = {}
-        self._rows: dict[str, list[dict[str, Any]]] = {k: [] for k in _TABLES}
+        self._rows: dict[str, list[dict[str, Any]]] = {k: [] for k in tables}
         self._bytes = 0
-        self._schemas = {k: _schema(self._pa, cols) for k, (_, cols) in _TABLES.items()}
+        self._schemas = {k: _schema(self._pa, _TABLES[k][1]) for k in tables}
         try:
             if resume is None:
                 shutil.rmtree(self._dir, ignore_errors=True)
@@ -313,6 +366,7 @@ class ParquetWriter(Writer):
 
     def write(self, line: dict[str, Any]) -> None:
         kind = line["kind"]
+        kind = _TABLE_OF.get(kind, kind)
         if kind not in self._rows:
             return
         cols = _TABLES[kind][1]
@@ -402,12 +456,17 @@ def partial_exists(path: str) -> bool:
     return os.path.exists(path + PARTIAL)
 
 
-def open_writer(path: str | None, *, resume: int | None = None, stream: Any = None) -> Writer:
-    """The writer for the output name ``path`` (``None`` or ``-``: JSON Lines on ``stream`` / stdout)."""
+def open_writer(
+    path: str | None, *, resume: int | None = None, stream: Any = None, tables: Sequence[str] | None = None
+) -> Writer:
+    """The writer for the output name ``path`` (``None`` or ``-``: JSON Lines on ``stream`` / stdout).
+
+    ``tables``: the line kinds a Parquet output has tables for (default :data:`DEFAULT_TABLES`).
+    """
     if path is None or path == "-":
         return JsonlWriter(None, stream=stream)
     if path.endswith(".parquet"):
-        return ParquetWriter(path, resume=resume)
+        return ParquetWriter(path, resume=resume, tables=tables or DEFAULT_TABLES)
     if path.endswith(".gz"):
         return JsonlWriter(path, compressor=_Gzip(), resume=resume)
     if path.endswith(".zst"):

@@ -52,7 +52,7 @@ import zlib
 from collections.abc import AsyncIterator, Callable, Generator, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
-from typing import IO, Any, ClassVar, TypeAlias, Unpack
+from typing import IO, Any, ClassVar, Protocol, TypeAlias, Unpack
 
 from stream_mf2._options import OPTION_NAMES, ParseOptions, check_options
 from stream_mf2._parser import Parser
@@ -154,7 +154,42 @@ class WarcError:
     scope: str = "record"  #: ``record`` (a record or stretch of the archive) or ``file`` (the input)
 
 
-WarcEntry: TypeAlias = WarcItem | WarcRecord | WarcError
+@dataclass(frozen=True, slots=True)
+class WarcExtra:
+    """A line that a reader's ``consumer`` made from one of a record's parser events.
+
+    Yielded only when a :class:`RecordConsumer` is given, before the record's
+    :class:`WarcRecord`; ``line`` is the consumer's (e.g. a Website Parse
+    Template page, ``{"kind": "wpt", ...}``), the other fields locate the record.
+    """
+
+    kind: ClassVar[str] = "extra"
+
+    uri: str | None
+    record_id: str | None
+    warc_file: str | None
+    offset: int | None
+    line: dict[str, Any]
+
+
+class RecordConsumer(Protocol):
+    """Turns the parser events of HTML records that are not mf2's into lines (:class:`WarcExtra`).
+
+    The reader calls :meth:`start` when a record's parse starts, then
+    :meth:`lines` with every event other than items, the meta item and the
+    document end. It must be picklable to go to :func:`iter_warc_parallel`'s
+    workers (each gets its own copy).
+    """
+
+    def start(self) -> None:
+        """A record starts: forget what a record that ended in an error left."""
+
+    def lines(self, event: object) -> list[dict[str, Any]]:
+        """The lines for ``event`` (often none)."""
+        ...
+
+
+WarcEntry: TypeAlias = WarcItem | WarcRecord | WarcError | WarcExtra
 
 
 @dataclass(slots=True)
@@ -650,6 +685,7 @@ class _Walker:
         types: frozenset[str] | None = None,
         max_decoded_bytes: int | None = DEFAULT_MAX_DECODED_BYTES,
         max_expansion: float | None = DEFAULT_MAX_EXPANSION,
+        consumer: RecordConsumer | None = None,
     ) -> None:
         self.inp = _Input(f, summary)
         self.gzip = gzip  # None: decide from the first bytes
@@ -662,6 +698,7 @@ class _Walker:
         self.types = types
         self.max_decoded_bytes = max_decoded_bytes
         self.max_expansion = max_expansion
+        self.consumer = consumer
 
     def _error(
         self, message: str, offset: int | None, record_id: str | None = None, uri: str | None = None
@@ -1023,9 +1060,12 @@ class _Walker:
         if options.get("encoding") is None:
             options["encoding"] = charset
         types = self.types
+        consumer = self.consumer
         top = 0  # index of the next top-level item
         try:
             parser = Parser(uri, **options)
+            if consumer is not None:
+                consumer.start()
             end: DocumentEnd | None = None
             for piece in _chain_end(pieces):
                 events = parser.feed_events(piece) if piece is not None else parser.close_events()
@@ -1050,6 +1090,9 @@ class _Walker:
                         meta = ev.item
                     elif type(ev) is DocumentEnd:
                         end = ev
+                    elif consumer is not None:
+                        for line in consumer.lines(ev):
+                            yield WarcExtra(uri, rid, self.warc_file, offset, line)
             return record(end)
         except _FramingError as e:
             yield self._error(str(e), offset, rid, uri)
@@ -1113,7 +1156,7 @@ _PARSER_OPTIONS = frozenset(OPTION_NAMES)
 
 
 #: Reader options a parallel reader passes on to its workers' readers.
-_READER_OPTIONS = frozenset({"types", "warc_file", "max_decoded_bytes", "max_expansion"})
+_READER_OPTIONS = frozenset({"types", "warc_file", "max_decoded_bytes", "max_expansion", "consumer"})
 
 
 def _check_call(source: object, options: dict[str, Any], where: str, allowed: frozenset[str] = _PARSER_OPTIONS) -> None:
@@ -1155,6 +1198,7 @@ class WarcReader:
         types: Sequence[str] | frozenset[str] | str | None = None,
         max_decoded_bytes: int | None = DEFAULT_MAX_DECODED_BYTES,
         max_expansion: float | None = DEFAULT_MAX_EXPANSION,
+        consumer: RecordConsumer | None = None,
         **options: Any,
     ) -> None:
         _check_call(source, options, "iter_warc")
@@ -1174,6 +1218,7 @@ class WarcReader:
         self._types = _types_option(types)
         self._max_decoded_bytes = max_decoded_bytes
         self._max_expansion = max_expansion
+        self._consumer = consumer
         #: Where the unit being read starts (the resume point after the last complete one).
         self.position: int | None = None
         #: ``True`` for a gzip-compressed archive once known.
@@ -1209,6 +1254,7 @@ class WarcReader:
                 types=self._types,
                 max_decoded_bytes=self._max_decoded_bytes,
                 max_expansion=self._max_expansion,
+                consumer=self._consumer,
             )
             for entry in walker.walk():
                 if isinstance(entry, int):
@@ -1230,6 +1276,7 @@ def iter_warc(
     warc_file: str | None = None,
     max_decoded_bytes: int | None = DEFAULT_MAX_DECODED_BYTES,
     max_expansion: float | None = DEFAULT_MAX_EXPANSION,
+    consumer: RecordConsumer | None = None,
     **options: Unpack[ParseOptions],
 ) -> WarcReader:
     """Items and records of every HTML record of a WARC archive (``.warc`` or ``.warc.gz``).
@@ -1249,7 +1296,8 @@ def iter_warc(
     :class:`stream_mf2._payload.BodyDecoder`; ``None`` turns one off). Every
     other option is a :class:`~stream_mf2.Parser` option (``stream_children``,
     ``metaformats``, …); an ``encoding`` option overrides every record's HTTP
-    charset.
+    charset. ``consumer`` (a :class:`RecordConsumer`) turns the parser's other
+    events (e.g. those of the ``wpt`` option) into :class:`WarcExtra` entries.
     """
     check_options(options, "iter_warc")
     return WarcReader(
@@ -1260,6 +1308,7 @@ def iter_warc(
         warc_file=warc_file,
         max_decoded_bytes=max_decoded_bytes,
         max_expansion=max_expansion,
+        consumer=consumer,
         **options,
     )
 
@@ -1319,6 +1368,7 @@ def aiter_warc(
     warc_file: str | None = None,
     max_decoded_bytes: int | None = DEFAULT_MAX_DECODED_BYTES,
     max_expansion: float | None = DEFAULT_MAX_EXPANSION,
+    consumer: RecordConsumer | None = None,
     **options: Unpack[ParseOptions],
 ) -> AsyncWarcReader:
     """Async version of :func:`iter_warc`: ``async for entry in aiter_warc(path): …``."""
@@ -1331,6 +1381,7 @@ def aiter_warc(
         warc_file=warc_file,
         max_decoded_bytes=max_decoded_bytes,
         max_expansion=max_expansion,
+        consumer=consumer,
         **options,
     )
 
@@ -1452,6 +1503,7 @@ def iter_warc_parallel(
     warc_file: str | None = None,
     max_decoded_bytes: int | None = DEFAULT_MAX_DECODED_BYTES,
     max_expansion: float | None = DEFAULT_MAX_EXPANSION,
+    consumer: RecordConsumer | None = None,
     **options: Unpack[ParseOptions],
 ) -> ParallelWarcReader:
     """Like :func:`iter_warc`, with ``workers`` processes; output order is archive order.
@@ -1469,5 +1521,6 @@ def iter_warc_parallel(
         warc_file=warc_file,
         max_decoded_bytes=max_decoded_bytes,
         max_expansion=max_expansion,
+        consumer=consumer,
         **options,
     )

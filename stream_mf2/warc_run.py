@@ -22,7 +22,15 @@ for :attr:`WarcError.message` (as in the page-level ``stream-mf2 --jsonl`` lines
     ``offset``, ``record_id``, ``uri``, ``error`` (the message).
 ``summary``
     last line of a run: ``schema``, ``files``, ``files_failed``, ``records``,
-    ``html_records``, ``items``, ``errors``, ``skipped``.
+    ``html_records``, ``items``, ``errors``, ``skipped``, and, with a
+    ``consumer``, the number of its lines of each kind (e.g. ``"wpt": 12``).
+
+A ``consumer`` (:class:`LineConsumer`, e.g. the Website Parse Template lines of
+``stream-mf2 wpt``) adds its own lines, written after a record's items and
+before its ``record`` line; each gets ``warc_file``, ``offset``,
+``record_id`` and ``uri`` after its ``kind``. The runner knows nothing of
+what they hold. ``Options.items`` ``False`` leaves the ``item`` lines out (the
+``items`` counts still count the mf2 items found).
 
 The schema version is the ``schema`` field of ``record``, ``error`` and
 ``summary`` lines (and the ``stream_mf2.schema`` metadata of Parquet files).
@@ -39,14 +47,23 @@ import json
 import os
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Protocol
 
 from stream_mf2._inputs import DEFAULT_TIMEOUT, open_input
-from stream_mf2._outputs import Writer, open_writer, partial_exists
+from stream_mf2._outputs import Writer, open_writer, partial_exists, write_json_atomic
 from stream_mf2._payload import DEFAULT_MAX_DECODED_BYTES, DEFAULT_MAX_EXPANSION
 from stream_mf2.errors import StreamMF2Error
-from stream_mf2.warc import WarcError, WarcItem, WarcReader, WarcRecord, iter_warc_parallel
+from stream_mf2.warc import (
+    RecordConsumer,
+    WarcEntry,
+    WarcError,
+    WarcExtra,
+    WarcItem,
+    WarcReader,
+    WarcRecord,
+    iter_warc_parallel,
+)
 
 #: Version of the output schema (see the module docs).
 SCHEMA_VERSION = 1
@@ -123,14 +140,50 @@ def error_line(e: WarcError) -> dict[str, Any]:
     }
 
 
-def entry_line(e: WarcItem | WarcRecord | WarcError) -> dict[str, Any]:
+def extra_line(e: WarcExtra) -> dict[str, Any]:
+    """A consumer's line, with the record's position after its ``kind``."""
+    line = e.line
+    return {
+        "kind": line["kind"],
+        "warc_file": e.warc_file,
+        "offset": e.offset,
+        "record_id": e.record_id,
+        "uri": e.uri,
+        **{k: v for k, v in line.items() if k != "kind"},
+    }
+
+
+def entry_line(e: WarcEntry) -> dict[str, Any]:
     """The schema line of an entry."""
     if type(e) is WarcItem:
         return item_line(e)
     if type(e) is WarcRecord:
         return record_line(e)
+    if type(e) is WarcExtra:
+        return extra_line(e)
     assert isinstance(e, WarcError)
     return error_line(e)
+
+
+class LineConsumer(RecordConsumer, Protocol):
+    """A :class:`~stream_mf2.warc.RecordConsumer` the runner can be given (``Options.consumer``).
+
+    Besides turning events into lines, it names the parser options it needs
+    (e.g. ``wpt``), the line kinds it writes (Parquet tables are made for
+    them) and a fingerprint of its settings (a resumed run must use the same).
+    """
+
+    def parser_options(self) -> dict[str, Any]:
+        """Parser options the consumer needs (added to ``Options.parser``)."""
+        ...
+
+    def kinds(self) -> tuple[str, ...]:
+        """The ``kind`` of every line it may write."""
+        ...
+
+    def fingerprint(self) -> str:
+        """Identifies its settings (e.g. a hash of the template file), for checkpoints."""
+        ...
 
 
 @dataclass
@@ -146,6 +199,8 @@ class FileSummary:
     bytes: int = 0  #: bytes read from the input
     seconds: float = 0.0
     failed: bool = False
+    #: consumer lines written, by kind (empty without a consumer)
+    extra: dict[str, int] = field(default_factory=dict)
 
     COUNTS = ("records", "html_records", "items", "errors", "skipped", "bytes", "seconds")
 
@@ -165,6 +220,8 @@ class Options:
     length: int | None = None
     workers: int = 1
     timeout: float = DEFAULT_TIMEOUT
+    consumer: LineConsumer | None = None  #: more lines per record (see the module docs)
+    items: bool = True  #: write ``item`` lines
 
     def reader_kwargs(self) -> dict[str, Any]:
         kw: dict[str, Any] = dict(self.parser)
@@ -172,7 +229,25 @@ class Options:
             kw["types"] = self.types
         kw["max_decoded_bytes"] = self.max_decoded_bytes
         kw["max_expansion"] = self.max_expansion
+        if self.consumer is not None:
+            kw.update(self.consumer.parser_options())
+            kw["consumer"] = self.consumer
         return kw
+
+    def key(self) -> dict[str, Any]:
+        """The options as plain data, for a checkpoint (the consumer by its fingerprint)."""
+        plain = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("consumer", "items")}
+        key: dict[str, Any] = _canonical(plain)
+        if self.consumer is not None:
+            key["consumer"] = self.consumer.fingerprint()
+            key["items"] = self.items
+        return key
+
+    def tables(self) -> tuple[str, ...] | None:
+        """The line kinds a Parquet output gets tables for (``None``: the default ones)."""
+        if self.consumer is None:
+            return None
+        return (*(("item",) if self.items else ()), "record", "error", *self.consumer.kinds())
 
 
 #: Called at each unit boundary of an input: (offset of the next unit, gzip, counts so far).
@@ -199,11 +274,22 @@ def process_input(
     summary = resume_summary if resume_summary is not None else FileSummary(source)
     base = FileSummary(source, **{k: getattr(summary, k) for k in FileSummary.COUNTS})
     t0 = time.perf_counter()
+    extra = summary.extra  # counted as lines are written, so it is right at every checkpoint
+    items = opts.items
+
     def write(line: dict[str, Any]) -> None:
         try:
             writer.write(line)
         except Exception as e:  # the output failed, not the input: not an error line of this input
             raise _OutputFailed() from e
+
+    def write_entry(entry: WarcEntry) -> None:
+        if isinstance(entry, WarcExtra):
+            line = extra_line(entry)
+            extra[line["kind"]] = extra.get(line["kind"], 0) + 1
+            write(line)
+        elif items or type(entry) is not WarcItem:
+            write(entry_line(entry))
 
     start = opts.offset or 0
     gzip: bool | None = None
@@ -230,7 +316,7 @@ def process_input(
         if opts.workers > 1 and resume_at is None and opts.offset is None and opts.length is None and _is_local(source):
             par = iter_warc_parallel(source, opts.workers, warc_file=source, **opts.reader_kwargs())
             for found in par:
-                write(entry_line(found))
+                write_entry(found)
             s = par.summary
             summary.records, summary.html_records, summary.items = s.records, s.html_records, s.items
             summary.errors, summary.skipped, summary.bytes = s.errors, s.skipped, s.bytes_read
@@ -244,7 +330,7 @@ def process_input(
                             update()
                             on_unit(entry, reader.gzip, summary)
                         continue
-                    write(entry_line(entry))
+                    write_entry(entry)
     except _OutputFailed as e:
         assert e.__cause__ is not None
         raise e.__cause__ from None
@@ -268,6 +354,10 @@ def _is_local(name: str) -> bool:
 
 
 def summary_line(files: Sequence[FileSummary]) -> dict[str, Any]:
+    extra: dict[str, int] = {}
+    for f in files:
+        for kind, n in f.extra.items():
+            extra[kind] = extra.get(kind, 0) + n
     return {
         "kind": "summary",
         "schema": SCHEMA_VERSION,
@@ -278,6 +368,7 @@ def summary_line(files: Sequence[FileSummary]) -> dict[str, Any]:
         "items": sum(f.items for f in files),
         "errors": sum(f.errors for f in files),
         "skipped": sum(f.skipped for f in files),
+        **extra,
     }
 
 
@@ -290,21 +381,6 @@ def exit_status(files: Sequence[FileSummary]) -> int:
 
 
 # -- many inputs, with checkpoints ----------------------------------------------------------------
-
-
-def _write_json_atomic(path: str, data: dict[str, Any]) -> None:
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(data, f)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-    with contextlib.suppress(OSError):
-        fd = os.open(os.path.dirname(os.path.abspath(path)) or ".", os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
 
 
 def _canonical(value: Any) -> Any:
@@ -348,7 +424,7 @@ def run(
     being killed at any moment goes on from the last checkpoint and writes
     exactly what an uninterrupted run writes.
     """
-    key = {"inputs": list(inputs), "options": _canonical(asdict(options)), "schema": SCHEMA_VERSION}
+    key = {"inputs": list(inputs), "options": options.key(), "schema": SCHEMA_VERSION}
     cp_path = checkpoint_path(output) if (resume and output and output != "-") else None
     state: dict[str, Any] | None = None
     if cp_path is not None and os.path.exists(cp_path):
@@ -365,14 +441,14 @@ def run(
             with contextlib.suppress(OSError):
                 os.remove(cp_path)
             return RunResult(done, exit_status(done))
-    writer: Writer = open_writer(output, resume=state["token"] if state else None)
+    writer: Writer = open_writer(output, resume=state["token"] if state else None, tables=options.tables())
     current = state.get("current") if state else None
     last = [time.monotonic(), 0]
 
     def save(cur: dict[str, Any] | None) -> None:
         assert cp_path is not None
         token = writer.checkpoint()
-        _write_json_atomic(
+        write_json_atomic(
             cp_path, {"key": key, "token": token, "done": [d.as_dict() for d in done], "current": cur}
         )
         last[0] = time.monotonic()

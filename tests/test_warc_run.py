@@ -515,8 +515,10 @@ def _resume_inputs(tmp_path: Path) -> list[str]:
     return names
 
 
-def _killed_runs(args: list[str], out: Path, rng: random.Random, final_size: int) -> tuple[int, int]:
-    """Run with --resume, killing the process at random moments, until one run completes.
+def _killed_runs(
+    args: list[str], out: Path, rng: random.Random, final_size: int, command: tuple[str, ...] = ("warc",)
+) -> tuple[int, int]:
+    """Run ``stream-mf2 COMMAND`` with --resume, killing the process at random moments, until one run completes.
 
     Returns the number of kills and of restarts from a checkpoint inside an input.
     """
@@ -530,7 +532,7 @@ def _killed_runs(args: list[str], out: Path, rng: random.Random, final_size: int
         if checkpoint.exists() and json.loads(checkpoint.read_text())["current"] is not None:
             inside += 1
         proc = subprocess.Popen(
-            [sys.executable, "-m", "stream_mf2", "warc", *args, "-o", str(out), "--resume", "--checkpoint-records", "3"],
+            [sys.executable, "-m", "stream_mf2", *command, *args, "-o", str(out), "--resume", "--checkpoint-records", "3"],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             env=env,

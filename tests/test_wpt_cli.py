@@ -149,7 +149,11 @@ def test_wpt_over_a_warc_archive_chooses_templates_by_target_uri(tmp_path: Path)
     ])
     r = run_cli("wpt", str(FIX / "artist.xml"), str(archive))
     assert r.returncode == 0, r.stderr.decode()
-    lines = _lines(r.stdout)
+    every = _lines(r.stdout)
+    lines = [x for x in every if x["kind"] == "wpt"]
+    # the WARC runner's lines: one record line per HTML record, no item lines without --items, the summary
+    assert [x["kind"] for x in every if x["kind"] != "wpt"] == ["record"] * 4 + ["summary"]
+    assert every[-1]["wpt"] == 2 and every[-1]["html_records"] == 4
     assert [(x["url"], x["url_captures"]) for x in lines] == [
         ("http://music.yahoo.com/ar-8206256---Amy-Winehouse", {"artist.id": ["8206256"], "artist.name": ["Amy-Winehouse"]}),
         ("http://music.yahoo.com/artist/99", {"artist.id": ["99"]}),
@@ -157,16 +161,15 @@ def test_wpt_over_a_warc_archive_chooses_templates_by_target_uri(tmp_path: Path)
     want = parse(artist, "http://music.yahoo.com/artist/99", wpt=load(FIX / "artist.xml"))["wpt"][0]
     got = dict(lines[1])
     assert got.pop("warc_file") == str(archive) and got.pop("offset") > 0 and got.pop("record_id")
+    assert got.pop("uri") == "http://music.yahoo.com/artist/99"
     assert got == want
     # --matches and -o with the warc command's writers (here gzip-compressed JSON Lines)
     out = tmp_path / "m.jsonl.gz"
     r = run_cli("wpt", str(FIX / "artist.xml"), str(archive), "--matches", "-o", str(out))
     assert r.returncode == 0 and r.stdout == b""
-    matches = _lines(gzip.decompress(out.read_bytes()))
+    matches = [x for x in _lines(gzip.decompress(out.read_bytes())) if x["kind"] == "wpt-match"]
     assert len(matches) == 18 and {m["url"] for m in matches} == {x["url"] for x in lines}
     assert not (tmp_path / "m.jsonl.gz.partial").exists()
-    assert_user_error(run_cli("wpt", str(FIX / "artist.xml"), str(archive), "-o", str(tmp_path / "x.parquet")), 1,
-                      "wpt output is JSON Lines")
 
 
 def test_wpt_over_a_damaged_warc_reports_and_goes_on(tmp_path: Path) -> None:
@@ -179,7 +182,7 @@ def test_wpt_over_a_damaged_warc_reports_and_goes_on(tmp_path: Path) -> None:
     r = run_cli("wpt", str(FIX / "artist.xml"), str(cut), str(archive))
     assert r.returncode == 0, r.stderr.decode()
     assert b"Traceback" not in r.stderr
-    lines = _lines(r.stdout)
+    lines = [x for x in _lines(r.stdout) if x["kind"] in ("wpt", "error")]
     kinds = [(x["kind"], x["warc_file"] == str(cut)) for x in lines]
     assert kinds == [("wpt", True), ("wpt", True), ("error", True), ("wpt", False), ("wpt", False)]
     assert lines[2]["offset"] == len(data)

@@ -4,6 +4,7 @@ Usage::
 
     python -m bench                                  # everything (hours: see bench/README.md)
     python -m bench --quick                          # smoke run on small inputs (a few minutes)
+    python -m bench --builds --compiled-python VENV/bin/python   # both builds, throughput and fixed costs
     python -m bench --sizes 1MB,10MB --skip-peers-above 10MB --skip warc
 
 Sections (each can be left out with ``--skip``):
@@ -64,6 +65,8 @@ from bench.run import (
 from bench.streams import DEFAULT_CHUNK, SHAPES, format_size, parse_size
 
 SECTIONS = ("throughput", "fixed", "memory", "warc", "dask", "wpt")
+#: What ``--builds`` keeps: the sections that put the pure and the compiled build side by side.
+BUILD_SECTIONS = frozenset({"throughput", "fixed"})
 FULL_SIZES = "1MB,10MB,100MB,1GB"
 QUICK_SIZES = "1MB"
 # Memory-run rows: (shape, parser). stream_children only changes anything for a
@@ -201,6 +204,9 @@ def main(argv: list[str] | None = None, *, out: Callable[[str], None] = print) -
     ap.add_argument("--only", action="append", metavar="NAME",
                     help="only these parsers, in throughput and memory (repeatable; default all)")
     ap.add_argument("--skip", action="append", choices=SECTIONS, default=[], help="leave a section out (repeatable)")
+    ap.add_argument("--builds", action="store_true",
+                    help="only the sections that compare the builds: throughput and fixed costs (with "
+                         "--compiled-python, both builds and every peer from one run; minutes, not hours)")
     ap.add_argument("--runs", type=int, default=5, help="throughput: best of N runs (default 5)")
     ap.add_argument("--budget", type=float, default=10.0, help="throughput: seconds per (parser, page) (default 10)")
     ap.add_argument("--no-suite", action="store_true", help="throughput: leave out the microformats suite pages")
@@ -216,6 +222,8 @@ def main(argv: list[str] | None = None, *, out: Callable[[str], None] = print) -
                     help="interpreter whose environment has the compiled build: its throughput and fixed-cost rows "
                          "are measured in child processes of it, next to this checkout's pure build")
     args = ap.parse_args(argv)
+    if args.builds:
+        args.skip = sorted(set(args.skip) | (set(SECTIONS) - BUILD_SECTIONS))
 
     def log(line: str) -> None:
         print(line, file=sys.stderr, flush=True)

@@ -18,6 +18,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "stream_mf2.errors",
     "stream_mf2.events",
     "stream_mf2.reassemble",
+    "stream_mf2._options",
     "stream_mf2._parser",
     "stream_mf2._consumers",
     "stream_mf2.capture",

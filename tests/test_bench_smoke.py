@@ -331,6 +331,23 @@ def test_report_says_why_a_cell_was_not_run() -> None:
 
 
 @pure_only  # stands the running interpreter in for the compiled build and expects it flagged as not compiled
+def test_builds_runs_only_the_sections_that_compare_the_builds(tmp_path: Path) -> None:
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    (pages / "a.html").write_bytes(SMALL_PAGE.read_bytes())
+    out_json = tmp_path / "builds.json"
+    lines: list[str] = []
+    assert full.main(["--builds", "--quick", "--no-suite", "--fixtures", str(pages), "--only", "stream_mf2",
+                      "--compiled-python", sys.executable, "--json", str(out_json)], out=lines.append) == 0
+    doc = json.loads(out_json.read_text(encoding="utf-8"))
+    assert set(doc["settings"]["skipped_sections"]) == {"memory", "warc", "dask", "wpt"}
+    assert not {"memory", "ttfi", "warc", "dask", "wpt"} & set(doc)
+    assert {c["runner"] for c in doc["throughput"]["cells"]} == {"stream_mf2", run.COMPILED_RUNNER}
+    assert [r["build"] for r in doc["fixed"]["rows"]] == ["pure", "compiled"]
+    text = "\n".join(lines)
+    assert "stream_mf2 (compiled) ÷ stream_mf2" in text and "Fixed costs" in text and "Memory: peak RSS" not in text
+
+
 def test_fixed_cost_rows_for_both_builds() -> None:
     result = fixed_cost.measure(compiled_python=sys.executable, runs=1, batch=3)
     pure, other = result["rows"]

@@ -49,7 +49,7 @@ def name_prefixes() -> frozenset[str]:
 
 
 #: Length of the longest name, ";" included.
-MAX_NAME_LENGTH: int = max(len(name) for name in NAMED)
+MAX_NAME_LENGTH: Final = max(len(name) for name in NAMED)
 
 # The characters a name can be made of: ASCII alphanumerics, then an optional ";".
 _NAME_RUN: Final = re.compile(r"[A-Za-z0-9]*;?")

@@ -433,13 +433,22 @@ def _cache_name(raw: str) -> str:
     return name
 
 
-# Input preprocessing errors (13.2.3.5).
-_PREPROCESS_ERRORS: Final = re.compile(
+# Input preprocessing errors (13.2.3.5). Compiled on first use: only ``collect_errors``
+# needs it, and compiling it is a good part of the cost of importing this module.
+_PREPROCESS_ERRORS_SRC: Final = (
     # Surrogates as a regex escape, not a literal: compiled modules cannot hold surrogates in literals.
     "[\x01-\x08\x0b\x0e-\x1f\x7f-\x9f\ufdd0-\ufdef\ufffe\uffff\\ud800-\\udfff"
     + "".join(chr(p * 0x10000 + 0xFFFE) + chr(p * 0x10000 + 0xFFFF) for p in range(1, 17))
     + "]"
 )
+_LAZY_PATTERNS: Final[dict[str, re.Pattern[str]]] = {}
+
+
+def _preprocess_errors() -> re.Pattern[str]:
+    pattern = _LAZY_PATTERNS.get("preprocess")
+    if pattern is None:
+        pattern = _LAZY_PATTERNS["preprocess"] = re.compile(_PREPROCESS_ERRORS_SRC)
+    return pattern
 
 
 def _lower(s: str) -> str:
@@ -753,7 +762,7 @@ class Tokenizer:
         line = self._fed_lines
         col = self._fed_col
         last = 0
-        for m in _PREPROCESS_ERRORS.finditer(text):
+        for m in _preprocess_errors().finditer(text):
             i = m.start()
             nl = text.count("\n", last, i)
             if nl:

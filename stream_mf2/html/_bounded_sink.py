@@ -156,6 +156,10 @@ _INSIDE: Final = 4  # the element is kept or has a kept ancestor
 _TRACKED: Final = 8  # set on every element the sink tracks, so a tracked state is never 0
 _TENTATIVE: Final = 16  # an html/body whose content is stored until a merge may make it kept
 _READY: Final = 32  # in BoundedSink._ready (so that a check for it needs no search of the list)
+# The states of a new element, spelled out: pure Python would compute each ``|`` per element.
+_NEW_PLAIN: Final = 10  # _TRACKED | _OPEN: outside kept subtrees, not kept (nearly every element)
+_NEW_INSIDE: Final = 14  # _TRACKED | _OPEN | _INSIDE
+_NEW_KEPT: Final = 15  # _TRACKED | _KEPT | _INSIDE | _OPEN
 
 #: Default bound on held (completed but not yet final) kept subtrees.
 DEFAULT_MAX_PENDING: Final = 10_000
@@ -168,6 +172,12 @@ PREFIX_CHARS_PER_NODE: Final = 64
 
 #: HTML element names that create_element_in sets up beyond the element itself.
 _SET_UP: Final = frozenset(("template", "selectedcontent", "html", "body"))
+
+assert _NEW_PLAIN == _TRACKED | _OPEN and _NEW_INSIDE == _NEW_PLAIN | _INSIDE and _NEW_KEPT == _NEW_INSIDE | _KEPT
+
+#: Popped ancestors _classify climbs one by one before it climbs whole runs (_hop): the
+#: usual short climb costs no more than before, a long one is linear over all candidates.
+_INLINE_POPPED: Final = 16
 
 _FRAMESET: Final = 0  # blocked_by key for "the frameset-ok flag is still ok"
 
@@ -333,7 +343,7 @@ class BoundedSink:
             self._kept_created += 1
             if self._tentative:
                 self._demote()
-            el.sink_state = _TRACKED | _KEPT | _INSIDE | _OPEN
+            el.sink_state = _NEW_KEPT
             self._open_inside += 1
             if self.on_nested is not None:
                 self._kept_open[id(el)] = el
@@ -343,7 +353,7 @@ class BoundedSink:
             self._open_inside += 1
             self._start_tentative(el)
         else:
-            el.sink_state = _TRACKED | _OPEN
+            el.sink_state = _NEW_PLAIN
         self.tracked += 1
         return el
 
@@ -370,15 +380,15 @@ class BoundedSink:
             if self._tentative:
                 self._demote()
                 inside = parent.sink_state & _INSIDE if type(parent) is Element else self._inside(parent)
-            el.sink_state = _TRACKED | _KEPT | _INSIDE | _OPEN
+            el.sink_state = _NEW_KEPT
             self._open_inside += 1
             if self.on_nested is not None:
                 self._kept_open[id(el)] = el
         elif inside:
-            el.sink_state = _TRACKED | _OPEN | _INSIDE
+            el.sink_state = _NEW_INSIDE
             self._open_inside += 1
         else:
-            el.sink_state = _TRACKED | _OPEN
+            el.sink_state = _NEW_PLAIN
         self.tracked += 1
         el.parent = parent
         parent.children.append(el)
@@ -414,7 +424,7 @@ class BoundedSink:
                 self._demote()
                 inside = parent.sink_state & _INSIDE if type(parent) is Element else self._inside(parent)
             # create_element_in's bookkeeping for a kept element, then the usual pop.
-            el.sink_state = _TRACKED | _KEPT | _INSIDE | _OPEN
+            el.sink_state = _NEW_KEPT
             self._open_inside += 1
             if self.on_nested is not None:
                 self._kept_open[id(el)] = el
@@ -766,6 +776,7 @@ class BoundedSink:
         covered = False
         top: Element | None = None
         watch = self.watch_nested if self.on_nested is not None else None
+        passed = 0
         while node is not None:
             if isinstance(node, Element):
                 st = node.sink_state
@@ -785,10 +796,17 @@ class BoundedSink:
                         covered = True
                         top = node
                     node = node.parent
+                elif passed < _INLINE_POPPED:
+                    # A popped element: nothing blocks here, only a kept one counts.
+                    passed += 1
+                    if st & _KEPT:
+                        covered = True
+                        top = node
+                    node = node.parent
                 else:
-                    # A run of popped elements: nothing in it blocks, only its kept
-                    # elements count. Held candidates in nested tables climb the same
-                    # runs again at every wake-up; _hop remembers where each ends.
+                    # Past a few popped elements, whole runs of them at once: items
+                    # held in nested tables climb the same runs again and again;
+                    # _hop remembers where each ends.
                     node, kept = self._hop(node)
                     if kept is not None:
                         covered = True
@@ -973,7 +991,8 @@ class BoundedSink:
             return
         released = self.on_complete(el)
         parent = el.parent
-        self._forget_runs()
+        if self._jumps or self._above:
+            self._forget_runs()
         detach(el)
         # Parent links are cleared only when nothing can still look up through them:
         # the consumer said it is done, and no held candidate (or nested hand-over)
@@ -1138,7 +1157,8 @@ class BoundedSink:
             if any(isinstance(c, Element) for c in node.children):
                 return
             nxt = node.parent
-            self._forget_runs()
+            if self._jumps or self._above:
+                self._forget_runs()
             detach(node)
             node.sink_state = 0
             self.tracked -= 1

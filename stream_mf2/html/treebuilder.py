@@ -1635,7 +1635,8 @@ class TreeBuilder:
         self.mode = IN_FRAMESET
 
     def _b_close_p_block(self, name: str, attrs: Attrs, sc: bool) -> None:
-        self._close_p_in_button_scope()
+        if self._counts.get("p"):  # (the common case, no open p, costs no call)
+            self._close_p_in_button_scope()
         self._insert_html(name, attrs)
 
     def _b_heading(self, name: str, attrs: Attrs, sc: bool) -> None:
@@ -1674,7 +1675,8 @@ class TreeBuilder:
                 break
             if _is_special(node) and not (node.namespace == HTML_NS and node.name in ("address", "div", "p")):
                 break
-        self._close_p_in_button_scope()
+        if self._counts.get("p"):
+            self._close_p_in_button_scope()
         self._insert_html(name, attrs)
 
     def _b_plaintext(self, name: str, attrs: Attrs, sc: bool) -> None:

@@ -156,6 +156,10 @@ _INSIDE: Final = 4  # the element is kept or has a kept ancestor
 _TRACKED: Final = 8  # set on every element the sink tracks, so a tracked state is never 0
 _TENTATIVE: Final = 16  # an html/body whose content is stored until a merge may make it kept
 _READY: Final = 32  # in BoundedSink._ready (so that a check for it needs no search of the list)
+# The states of a new element, spelled out: pure Python would compute each ``|`` per element.
+_NEW_PLAIN: Final = 10  # _TRACKED | _OPEN: outside kept subtrees, not kept (nearly every element)
+_NEW_INSIDE: Final = 14  # _TRACKED | _OPEN | _INSIDE
+_NEW_KEPT: Final = 15  # _TRACKED | _KEPT | _INSIDE | _OPEN
 
 #: Default bound on held (completed but not yet final) kept subtrees.
 DEFAULT_MAX_PENDING: Final = 10_000
@@ -168,6 +172,12 @@ PREFIX_CHARS_PER_NODE: Final = 64
 
 #: HTML element names that create_element_in sets up beyond the element itself.
 _SET_UP: Final = frozenset(("template", "selectedcontent", "html", "body"))
+
+assert _NEW_PLAIN == _TRACKED | _OPEN and _NEW_INSIDE == _NEW_PLAIN | _INSIDE and _NEW_KEPT == _NEW_INSIDE | _KEPT
+
+#: Popped ancestors _classify climbs one by one before it climbs whole runs (_hop): the
+#: usual short climb costs no more than before, a long one is linear over all candidates.
+_INLINE_POPPED: Final = 16
 
 _FRAMESET: Final = 0  # blocked_by key for "the frameset-ok flag is still ok"
 
@@ -246,6 +256,10 @@ class BoundedSink:
         self._open_inside = 0
         self._selectedcontent = False
         self._builder: Any = None
+        # Runs of popped elements climbed by _classify: id(start) -> (start, end, outermost kept).
+        self._jumps: dict[int, tuple[Element, ParentNode | None, Element | None]] = {}
+        # Open tables met by _classify: id(table) -> (table, the nearest open table above it).
+        self._above: dict[int, tuple[Element, Element | None]] = {}
 
     def set_nested(
         self, on_nested: Callable[[Element, Element, bool], int], watch_nested: Callable[[Element, Element], bool]
@@ -286,6 +300,7 @@ class BoundedSink:
         """``node`` was (re)inserted under ``parent``: refresh INSIDE flags below it."""
         if not isinstance(node, Element):
             return
+        self._forget_runs()
         stack: list[tuple[Element, bool]] = [(node, self._inside(parent))]
         while stack:
             el, parent_inside = stack.pop()
@@ -328,7 +343,7 @@ class BoundedSink:
             self._kept_created += 1
             if self._tentative:
                 self._demote()
-            el.sink_state = _TRACKED | _KEPT | _INSIDE | _OPEN
+            el.sink_state = _NEW_KEPT
             self._open_inside += 1
             if self.on_nested is not None:
                 self._kept_open[id(el)] = el
@@ -338,7 +353,7 @@ class BoundedSink:
             self._open_inside += 1
             self._start_tentative(el)
         else:
-            el.sink_state = _TRACKED | _OPEN
+            el.sink_state = _NEW_PLAIN
         self.tracked += 1
         return el
 
@@ -365,15 +380,15 @@ class BoundedSink:
             if self._tentative:
                 self._demote()
                 inside = parent.sink_state & _INSIDE if type(parent) is Element else self._inside(parent)
-            el.sink_state = _TRACKED | _KEPT | _INSIDE | _OPEN
+            el.sink_state = _NEW_KEPT
             self._open_inside += 1
             if self.on_nested is not None:
                 self._kept_open[id(el)] = el
         elif inside:
-            el.sink_state = _TRACKED | _OPEN | _INSIDE
+            el.sink_state = _NEW_INSIDE
             self._open_inside += 1
         else:
-            el.sink_state = _TRACKED | _OPEN
+            el.sink_state = _NEW_PLAIN
         self.tracked += 1
         el.parent = parent
         parent.children.append(el)
@@ -409,7 +424,7 @@ class BoundedSink:
                 self._demote()
                 inside = parent.sink_state & _INSIDE if type(parent) is Element else self._inside(parent)
             # create_element_in's bookkeeping for a kept element, then the usual pop.
-            el.sink_state = _TRACKED | _KEPT | _INSIDE | _OPEN
+            el.sink_state = _NEW_KEPT
             self._open_inside += 1
             if self.on_nested is not None:
                 self._kept_open[id(el)] = el
@@ -529,6 +544,7 @@ class BoundedSink:
     def remove(self, node: Node) -> None:
         if self._tentative and type(node) is Element and node.sink_state & _INSIDE:
             self._demote()  # <frameset> removing the body: release what it held first
+        self._forget_runs()
         detach(node)
 
     def append_doctype(self, name: str, public_id: str, system_id: str) -> None:
@@ -548,6 +564,7 @@ class BoundedSink:
         st = element.sink_state
         if not added or not st or st & _KEPT or not self.keep(element):
             return
+        self._forget_runs()
         if st & _TENTATIVE or (self._tentative and st & _INSIDE):
             self._promote(element)  # all its content is there
             return
@@ -676,6 +693,7 @@ class BoundedSink:
 
     def _promote(self, element: Element) -> None:
         """A merge made the tentative ``element`` kept: it holds all its content."""
+        self._forget_runs()
         others = [t for t in self._tentative if t is not element]
         # An outer tentative element (the html around this body) now holds a kept
         # element: it stops being tentative. An inner one is simply inside this root.
@@ -700,6 +718,7 @@ class BoundedSink:
         self._node_cap = self.max_kept_nodes
         if not tentative:
             return
+        self._forget_runs()
         self._kept_nodes = self._prefix_base if self._prefix_base < self._kept_nodes else self._kept_nodes
         root = tentative[0]  # outermost first; the others are inside it
         # Post-order walk: flags are cleared going down; coming back up, a popped
@@ -757,20 +776,41 @@ class BoundedSink:
         covered = False
         top: Element | None = None
         watch = self.watch_nested if self.on_nested is not None else None
+        passed = 0
         while node is not None:
             if isinstance(node, Element):
                 st = node.sink_state
                 if st & _OPEN:
                     if node.namespace == HTML_NS and node.name == "table":
-                        return "blocked", id(node)
+                        # Wait for the outermost open table: every open table above
+                        # blocks too, and with the nearest one a candidate in the
+                        # innermost of n nested tables was woken and held again at each
+                        # of their pops (quadratic). It is woken once that pops, the
+                        # moment the last of them pops, as before.
+                        return "blocked", id(self._outer_table(node))
                     if _is_special(node):
                         seen_special = True
                     elif seen_special and node.namespace == HTML_NS and node.name in FORMATTING:
                         return "blocked", id(node)
-                if st & _KEPT:
-                    covered = True
-                    top = node
-                node = node.parent
+                    if st & _KEPT:
+                        covered = True
+                        top = node
+                    node = node.parent
+                elif passed < _INLINE_POPPED:
+                    # A popped element: nothing blocks here, only a kept one counts.
+                    passed += 1
+                    if st & _KEPT:
+                        covered = True
+                        top = node
+                    node = node.parent
+                else:
+                    # Past a few popped elements, whole runs of them at once: items
+                    # held in nested tables climb the same runs again and again;
+                    # _hop remembers where each ends.
+                    node, kept = self._hop(node)
+                    if kept is not None:
+                        covered = True
+                        top = kept
             elif isinstance(node, DocumentFragment):
                 crossed_fragment = True
                 node = _host(node)
@@ -800,6 +840,93 @@ class BoundedSink:
                     stack.extend(n.template_contents.children)
         return ("nested" if covered else "root"), 0
 
+    def _hop(self, node: Element) -> tuple[ParentNode | None, Element | None]:
+        """The end of the run of popped elements from ``node`` up, and its outermost kept element.
+
+        The end is the first ancestor that is an open element, not an element
+        (a template's contents, the document) or ``None``. A popped element
+        never opens again, so a run only changes when nodes move, are detached
+        or become kept; those clear :attr:`_jumps`. Every start of a run climbed
+        here is remembered with the run's end (path compression, as in a
+        union-find): n items held in n nested tables each climbed every popped
+        table below them again at every classification (fuzz finding F5).
+        """
+        jumps = self._jumps
+        starts: list[Element] = []
+        kept: list[Element | None] = []
+        cur: ParentNode | None = node
+        while type(cur) is Element and not cur.sink_state & _OPEN:
+            starts.append(cur)
+            hit = jumps.get(id(cur))
+            if hit is not None and hit[0] is cur:
+                kept.append(hit[2])
+                cur = hit[1]
+            else:
+                kept.append(cur if cur.sink_state & _KEPT else None)
+                cur = cur.parent
+        # The outermost kept element of each suffix of the run: the highest one in it.
+        outer: Element | None = None
+        for i in range(len(starts) - 1, -1, -1):
+            if outer is None:
+                outer = kept[i]
+            jumps[id(starts[i])] = (starts[i], cur, outer)
+        return cur, outer
+
+    def _outer_table(self, table: Element) -> Element:
+        """The outermost open HTML ``table`` above the open ``table`` (climbing as
+        :meth:`_classify` does), or ``table`` itself.
+
+        Each table remembers an open table above it (the outermost one found
+        when it was last asked); a remembered one that has been popped since is
+        passed over through its own entry, and the entries on the way are
+        shortened to the table found (path compression, as in a union-find).
+        """
+        above = self._above
+        visited: list[Element] = []
+        cur = table
+        while True:
+            hit = above.get(id(cur))
+            if hit is not None and hit[0] is cur:
+                nxt = hit[1]
+            else:
+                nxt = self._next_table(cur)
+            while nxt is not None and not nxt.sink_state & _OPEN:
+                # Popped since: the open table nearest above it is the next one.
+                hit = above.get(id(nxt))
+                nxt = hit[1] if hit is not None and hit[0] is nxt else self._next_table(nxt)
+            above[id(cur)] = (cur, nxt)
+            if nxt is None:
+                for t in visited:
+                    above[id(t)] = (t, cur)
+                return cur
+            visited.append(cur)
+            cur = nxt
+
+    def _next_table(self, table: Element) -> Element | None:
+        """The nearest open HTML ``table`` above ``table``, if any."""
+        node: ParentNode | None = table.parent
+        while node is not None:
+            if isinstance(node, Element):
+                if node.sink_state & _OPEN:
+                    if node.namespace == HTML_NS and node.name == "table":
+                        return node
+                    node = node.parent
+                else:
+                    node = self._hop(node)[0]
+            elif isinstance(node, DocumentFragment):
+                node = _host(node)
+            else:
+                return None
+        return None
+
+    def _forget_runs(self) -> None:
+        """Nodes moved, were detached or became kept: the remembered runs (:meth:`_hop`) and
+        tables (:meth:`_outer_table`) may be wrong."""
+        if self._jumps:
+            self._jumps = {}
+        if self._above:
+            self._above = {}
+
     def _ready_or_hold(self, el: Element) -> None:
         if not el.sink_state:
             return
@@ -819,7 +946,7 @@ class BoundedSink:
         ready = self._ready
         if self._n_blocked == 0 and ready:
             if len(ready) > 1:
-                ready.sort(key=_DocPositions().of)
+                ready = _in_document_order(ready)
             self._ready = []
             for el in ready:
                 self._emit(el)
@@ -829,23 +956,27 @@ class BoundedSink:
             self._blocked = {}
             self._n_blocked = 0
             self.forced += len(held)
-            everything = ready + held
-            everything.sort(key=_DocPositions().of)
+            everything = _in_document_order(ready + held)
             self._ready = []
             for el in everything:
                 if el.sink_state:
                     self._emit(el)
             return
-        position = _DocPositions().of
-        first_held = min((position(c) for cands in self._blocked.values() for c in cands), default=None)
-        keyed = sorted(((position(r), i) for i, r in enumerate(ready)))
+        held = [c for cands in self._blocked.values() for c in cands]
+        ordered = _in_document_order(ready + held)
+        # Ready items before the first held one (document order) go now, the rest wait.
+        held_ids = {id(c) for c in held}
+        ready_ids = {id(r) for r in ready}
         emit: list[Element] = []
         keep: list[Element] = []
-        for pos, i in keyed:
-            if first_held is None or pos < first_held:
-                emit.append(ready[i])
-            else:
-                keep.append(ready[i])
+        waiting = False
+        for el in ordered:
+            i = id(el)
+            if i in held_ids:
+                waiting = True
+            if i in ready_ids:
+                ready_ids.discard(i)
+                (keep if waiting else emit).append(el)
         self._ready = keep
         for el in emit:
             self._emit(el)
@@ -860,6 +991,8 @@ class BoundedSink:
             return
         released = self.on_complete(el)
         parent = el.parent
+        if self._jumps or self._above:
+            self._forget_runs()
         detach(el)
         # Parent links are cleared only when nothing can still look up through them:
         # the consumer said it is done, and no held candidate (or nested hand-over)
@@ -907,6 +1040,8 @@ class BoundedSink:
         if on_nested is None or top is None:
             return
         action = on_nested(el, top, self._alone(top))
+        if action != NESTED_KEEP:
+            self._forget_runs()
         if action == NESTED_EMPTY:
             children = el.children
             el.children = []
@@ -928,6 +1063,7 @@ class BoundedSink:
 
     def _drop(self, el: Element) -> None:
         parent = el.parent
+        self._forget_runs()
         detach(el)
         self._untrack(el)
         if parent is not None:
@@ -1021,6 +1157,8 @@ class BoundedSink:
             if any(isinstance(c, Element) for c in node.children):
                 return
             nxt = node.parent
+            if self._jumps or self._above:
+                self._forget_runs()
             detach(node)
             node.sink_state = 0
             self.tracked -= 1
@@ -1034,6 +1172,44 @@ def _is_ancestor(a: Element, node: Element) -> bool:
             return True
         p = p.parent
     return False
+
+
+def _in_document_order(nodes: list[Element]) -> list[Element]:
+    """``nodes`` sorted in document order (ancestors first).
+
+    One walk marks the ancestors of every node, one preorder walk of the marked
+    nodes (through their children lists) lists them: linear in the nodes on
+    their paths. Sorting by each node's child-index path instead (below) costs
+    the depth per node, quadratic for n items held at depths up to n (nested
+    tables, each holding an item). That sort stays for nodes not all in one tree
+    or not found among their parent's children (its order is the reference).
+    """
+    on_path: set[int] = set()
+    root: Node | None = None
+    for n in nodes:
+        cur: Node = n
+        while id(cur) not in on_path:
+            on_path.add(id(cur))
+            parent = cur.parent
+            if parent is None:
+                if root is None:
+                    root = cur
+                elif root is not cur:
+                    return sorted(nodes, key=_DocPositions().of)
+                break
+            cur = parent
+    wanted = {id(n) for n in nodes}
+    out: list[Element] = []
+    stack: list[Node] = [] if root is None else [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in wanted and type(node) is Element:
+            out.append(node)
+        if isinstance(node, ParentNode):
+            stack.extend([c for c in reversed(node.children) if id(c) in on_path])
+    if len(out) != len(nodes):
+        return sorted(nodes, key=_DocPositions().of)
+    return out
 
 
 class _DocPositions:

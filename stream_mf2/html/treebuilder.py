@@ -1474,10 +1474,13 @@ class TreeBuilder:
         if name == "html":
             self._start_in_body(name, attrs, sc)
         elif name in ("base", "basefont", "bgsound", "link", "meta"):
-            self._insert_html(name, attrs)
-            self._pop()
             if name == "meta" and self.meta_encoding_hook is not None:
+                # (the pop is reported after the hook, as at the end of any token)
+                self._insert_html(name, attrs)
+                self._pop()
                 self._meta_encoding(attrs)
+            else:
+                self._insert_void(name, attrs)
         elif name == "title":
             self._raw_text(name, attrs, "RCDATA state")
         elif name == "noscript":
@@ -1632,7 +1635,8 @@ class TreeBuilder:
         self.mode = IN_FRAMESET
 
     def _b_close_p_block(self, name: str, attrs: Attrs, sc: bool) -> None:
-        self._close_p_in_button_scope()
+        if self._counts.get("p"):  # (the common case, no open p, costs no call)
+            self._close_p_in_button_scope()
         self._insert_html(name, attrs)
 
     def _b_heading(self, name: str, attrs: Attrs, sc: bool) -> None:
@@ -1671,7 +1675,8 @@ class TreeBuilder:
                 break
             if _is_special(node) and not (node.namespace == HTML_NS and node.name in ("address", "div", "p")):
                 break
-        self._close_p_in_button_scope()
+        if self._counts.get("p"):
+            self._close_p_in_button_scope()
         self._insert_html(name, attrs)
 
     def _b_plaintext(self, name: str, attrs: Attrs, sc: bool) -> None:
@@ -1730,9 +1735,31 @@ class TreeBuilder:
 
     def _b_void(self, name: str, attrs: Attrs, sc: bool) -> None:
         self._reconstruct()
-        self._insert_html(name, attrs)
-        self._pop()
+        self._insert_void(name, attrs)
         self.frameset_ok = False
+
+    def _insert_void(self, name: str, attrs: Attrs) -> None:
+        """Insert an HTML element and pop it again at once (``img``, ``br``, ``source``...).
+
+        In the usual case (the current node is the insertion place and nothing
+        else was popped in this token) that is one ``append_leaf`` call: the
+        sink sees the same calls as from ``_insert_html`` then ``_pop``, without
+        the stack's bookkeeping in between (the open-element set, the per-name
+        counts, the queue of pops).
+        """
+        stack = self.open
+        target = stack[-1]
+        if (
+            self._foster
+            or self._pending_pops
+            or self._context is not None
+            or len(stack) >= self.max_depth
+            or (target.name == "template" and target.namespace == HTML_NS)
+        ):
+            self._insert_html(name, attrs)
+            self._pop()
+            return
+        self._sink_leaf(target, name, HTML_NS, attrs, "")
 
     def _b_input(self, name: str, attrs: Attrs, sc: bool) -> None:
         ctx = self._context
@@ -1741,15 +1768,13 @@ class TreeBuilder:
         if self._in_scope("select"):
             self._pop_until_name("select")
         self._reconstruct()
-        self._insert_html(name, attrs)
-        self._pop()
+        self._insert_void(name, attrs)
         t = attrs.get("type")
         if t is None or t.lower() != "hidden":
             self.frameset_ok = False
 
     def _b_param(self, name: str, attrs: Attrs, sc: bool) -> None:
-        self._insert_html(name, attrs)
-        self._pop()
+        self._insert_void(name, attrs)
 
     def _b_hr(self, name: str, attrs: Attrs, sc: bool) -> None:
         self._close_p_in_button_scope()

@@ -55,11 +55,6 @@ KNOWN_DEFECTS: list[KnownDefect] = [
         "plain .warc: bytes inserted into a record's header block are not always reported (not yet reduced)",
         lambda f: f.signature == "warc-damage-unreported:warc:head:insert",
     ),
-    KnownDefect(
-        "bounded-sink-classify",
-        "the bounded sink's _classify grows with the square of kept roots in nested tables (fuzz finding F5)",
-        lambda f: f.check == "time-growth" and f.signature.endswith("_bounded_sink.py:_classify"),
-    ),
 ]
 
 

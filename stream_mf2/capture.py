@@ -104,6 +104,7 @@ from stream_mf2.mf2 import (
     fold_nested,
     is_rel_link,
     is_root,
+    items_and_rels,
     items_from_subtree,
     keeps,
     meta_item,
@@ -233,11 +234,19 @@ class Capture:
             if id_:
                 self._remember_cell(id_, element)
         container = self._containers.pop(element, None) if self._containers else None
+        # The items built in the rels walk (the common case), else None.
+        built: list[dict[str, Any]] | None = None
+        notes_before = 0
         if container is not None and container.streams:
             self._collect_rels(element, container, forget=True, final=True)
             if container.streamed and container.marker is not None:
                 self._streamed[element] = (container.marker, container.streamed)
             markers = True
+        elif not self._held and not ctx.folded:
+            # Nothing is held, so unless include markers turn up the items are built now:
+            # build them in the walk that collects the rels (one walk of the subtree, not two).
+            notes_before = len(ctx.notes)
+            built, markers = items_and_rels(element, ctx)
         else:
             markers = collect_rels_and_markers(element, ctx)
         if self._metaformats and not self._head_done and element.name == "head" and element.namespace == HTML_NS:
@@ -252,6 +261,9 @@ class Capture:
         # Targets inside the same root are found through its own id index.
         local = index_ids(element) if refs else {}
         if refs or self._held:
+            if built is not None:
+                # built without the include pattern: dropped, built again when released
+                del ctx.notes[notes_before:]
             missing = {r for r in refs if self._lookup(r, local) is None}
             # An id already seen belongs, in the DOM, to that earlier element (dropped):
             # a later element with the same id must not stand in for it.
@@ -267,7 +279,10 @@ class Capture:
             self._wanted.update(missing)
             self._release(final=False)
             return False
-        self._emit(element, refs, local)
+        if built is not None:
+            self._emit_items(element, built)
+        else:
+            self._emit(element, refs, local)
         # Nothing is held here, so no include target lies inside; only remembered cells stay.
         return not (element.name == "th" and element.namespace == HTML_NS)
 
@@ -406,24 +421,29 @@ class Capture:
     # -- internals ------------------------------------------------------------
     def _emit(self, element: Element, refs: list[str], local: dict[str, Element]) -> None:
         self._local = local
-        ctx = self.ctx
-        streamed = self._streamed.pop(element, None) if self._streamed else None
         try:
-            for item in items_from_subtree(element, ctx, includes=bool(refs)):
-                self._top_items += 1
-                if streamed is not None:
-                    marker, count = streamed
-                    streamed = None
-                    children = [c for c in item.get("children", ()) if c is not marker]
-                    if children:
-                        item["children"] = children
-                    else:
-                        item.pop("children", None)
-                    self.events.append(ItemEvent(item, children_streamed=count))
-                else:
-                    self.events.append(ItemEvent(item))
+            items = items_from_subtree(element, self.ctx, includes=bool(refs))
         finally:
             self._local = {}
+        self._emit_items(element, items)
+
+    def _emit_items(self, element: Element, items: list[dict[str, Any]]) -> None:
+        """Hand out the items of the completed subtree ``element``."""
+        ctx = self.ctx
+        streamed = self._streamed.pop(element, None) if self._streamed else None
+        for item in items:
+            self._top_items += 1
+            if streamed is not None:
+                marker, count = streamed
+                streamed = None
+                children = [c for c in item.get("children", ()) if c is not marker]
+                if children:
+                    item["children"] = children
+                else:
+                    item.pop("children", None)
+                self.events.append(ItemEvent(item, children_streamed=count))
+            else:
+                self.events.append(ItemEvent(item))
         if ctx.notes:
             # Recoveries inside item building (e.g. the nested e-* html budget).
             self.notes.extend(ctx.notes)

@@ -91,11 +91,11 @@ from stream_mf2.html.dom import HTML_NS, Element
 
 from .classes import has_root_class, has_root_get
 from .context import Mf2Context
-from .document import collect_rels, collect_rels_and_markers, document_context, parse_dom
-from .items import child_of, element_root_types, fold_nested, is_root, items_from_subtree
+from .document import document_context, parse_dom
+from .items import child_of, element_root_types, fold_nested, is_root, items_and_rels, items_from_subtree
 from .metaformats import meta_item
 from .options import TAILWIND_ROOTS, Options
-from .rels import REL_ELEMENTS, is_rel_link
+from .rels import REL_ELEMENTS, collect_rels, collect_rels_and_markers, is_rel_link
 
 __all__ = [
     "TAILWIND_ROOTS",
@@ -109,6 +109,7 @@ __all__ = [
     "fold_nested",
     "is_rel_link",
     "is_root",
+    "items_and_rels",
     "items_from_subtree",
     "keeps",
     "meta_item",

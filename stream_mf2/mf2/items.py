@@ -38,7 +38,7 @@ from .classes import (
 )
 from .context import Mf2Context
 from .dates import date_of
-from .implied import implied_name, implied_photo, implied_url
+from .implied import implied_properties
 from .include import INCLUDE_CLASS, expand_includes, include_references, is_marker_like
 from .properties import P_FROM_ATTRIBUTE, dt_value, e_value_scan, p_value, u_value
 from .rels import add_rel_link, collect_rels_and_markers
@@ -371,6 +371,7 @@ class _Walker:
         backcompat_types = tuple(types)  # frame.types, hashable
         rels = self.rels
         markers = self.markers
+        spec_text = self.spec_text
         while stack:
             for element in stack[-1]:
                 if type(element) is not Element:
@@ -414,7 +415,7 @@ class _Walker:
                 nested_types: list[str]
                 # An element that is neither a root nor a property gets no nested types and
                 # no props, and is only descended into at the end of this loop body.
-                if plain and not in_backcompat:  # the common case: one cached look-up classifies
+                if fast:  # the common case (plain, outside backcompat items): one cached look-up classifies
                     if not raw_class:
                         nested_types, props = [], ()
                     else:
@@ -466,7 +467,13 @@ class _Walker:
                     enter = True
                     for prefix, name in props:
                         frame.prefixes.add(prefix)
-                        if prefix == "e" and plain and not in_backcompat:
+                        if prefix == "p" and fast and spec_text:
+                            children = element.children
+                            if len(children) == 1 and type(children[0]) is Text and element.name not in P_FROM_ATTRIBUTE:
+                                # _value's first case (most p-* properties), without the call
+                                frame.add(prefix, name, children[0].data.strip(ASCII_WS))
+                                continue
+                        if prefix == "e" and fast:
                             e_val, matters = self._e_value(element, frame)
                             frame.add(prefix, name, e_val)
                             # The html walk saw every element below: when none has a class that
@@ -518,14 +525,16 @@ class _Walker:
         props = frame.props
         if not frame.backcompat and not frame.nested:
             prefixes = frame.prefixes
-            if "name" not in props and "p" not in prefixes and "e" not in prefixes:
-                frame.add("p", "name", implied_name(element, ctx, self._is_root))
-            if "photo" not in props and "u" not in prefixes:
-                photo = implied_photo(element, ctx, self._is_root)
+            need_name = "name" not in props and "p" not in prefixes and "e" not in prefixes
+            no_u = "u" not in prefixes
+            need_photo = no_u and "photo" not in props
+            need_url = no_u and "url" not in props
+            if need_name or need_photo or need_url:
+                name, photo, url = implied_properties(element, ctx, self._is_root, need_name, need_photo, need_url)
+                if name is not None:
+                    frame.add("p", "name", name)
                 if photo is not None:
                     frame.add("u", "photo", photo)
-            if "url" not in props and "u" not in prefixes:
-                url = implied_url(element, ctx, self._is_root)
                 if url is not None:
                     frame.add("u", "url", url)
         item: Item = {"type": frame.types, "properties": props}

@@ -25,6 +25,11 @@ Per document, make one :class:`Mf2Context` (``url``, :class:`Options`, and a
   the same and, from the same walk, says whether the subtree may hold include
   markers: when ``False``, :func:`~.include.include_references` of it is
   ``[]`` and need not be asked.
+* :func:`items_and_rels` ``(element, ctx)``: ``items_from_subtree(element, ctx,
+  includes=False)`` and :func:`collect_rels_and_markers` in one walk (returns the
+  items and the marker flag); when the flag is set and the include pattern finds
+  references, build the items again with :func:`items_from_subtree` (the rels
+  are already in).
 * :func:`meta_item` ``(head, ctx)``: the metaformats ``"meta-item"``.
 * :func:`fold_nested` ``(element, ctx)``: optional, for bounded memory inside
   a large container (a page-wide h-feed): parse a completed nested root

@@ -378,15 +378,18 @@ class _Walker:
                     continue
                 attrs = element.attrs
                 if attrs:
-                    if rels:
-                        # collect_rels_and_markers, folded into this walk (see items_and_rels)
-                        if "rel" in attrs:
-                            add_rel_link(element, ctx)
-                        if "itemref" in attrs or "headers" in attrs:
-                            markers = True
                     raw_class = attrs.get("class")
-                    if raw_class and rels and INCLUDE_CLASS in raw_class:
-                        markers = True
+                    if rels:
+                        # collect_rels_and_markers, folded into this walk (see items_and_rels);
+                        # an element whose one attribute is its class (usual in items) has
+                        # neither rel nor itemref nor headers
+                        if raw_class is None or len(attrs) > 1:
+                            if "rel" in attrs:
+                                add_rel_link(element, ctx)
+                            if "itemref" in attrs or "headers" in attrs:
+                                markers = True
+                        if raw_class and INCLUDE_CLASS in raw_class:
+                            markers = True
                 else:
                     raw_class = None
                 if not raw_class and fast:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
 from stream_mf2.html.dom import HTML_NS, Element, Node, ParentNode, Text, text_content
@@ -31,18 +30,20 @@ def is_rel_link(element: Element) -> bool:
     )
 
 
+# ``rel`` value -> its keywords. Pages repeat the same few values: a plain dict read
+# before any call, emptied when full; long values are not kept.
+_KEYWORDS: Final[dict[str, tuple[str, ...]]] = {}
+_KEYWORDS_MAX: Final = 1024
+
+
 def _keywords(rel: str) -> tuple[str, ...]:
-    """A ``rel`` value's keywords (cached: pages repeat the same few; long values are not kept)."""
-    if len(rel) > 256:
-        return _split_keywords(rel)
-    return _cached_keywords(rel)
-
-
-def _split_keywords(rel: str) -> tuple[str, ...]:
-    return tuple(k for k in _ASCII_WS.split(rel) if k)
-
-
-_cached_keywords = lru_cache(maxsize=1024)(_split_keywords)
+    """A ``rel`` value's keywords (remembered in :data:`_KEYWORDS` unless long)."""
+    keywords = tuple(k for k in _ASCII_WS.split(rel) if k)
+    if len(rel) <= 256:
+        if len(_KEYWORDS) >= _KEYWORDS_MAX:
+            _KEYWORDS.clear()
+        _KEYWORDS[rel] = keywords
+    return keywords
 
 
 class RelCollector:
@@ -67,7 +68,9 @@ class RelCollector:
         href = attrs.get("href")
         if rel is None or href is None:
             return
-        keywords = _keywords(rel)
+        keywords = _KEYWORDS.get(rel)
+        if keywords is None:
+            keywords = _keywords(rel)
         if not keywords:
             return
         url = resolve(href, base)
@@ -84,10 +87,11 @@ class RelCollector:
         entry_rels = entry["rels"]
         for keyword in keywords:
             entry_rels[keyword] = None
-        for attr in _COPIED:
-            value = attrs.get(attr)
-            if value is not None and attr not in entry:
-                entry[attr] = value
+        if len(attrs) > 2:  # more than rel and href: maybe some to copy
+            for attr in _COPIED:
+                value = attrs.get(attr)
+                if value is not None and attr not in entry:
+                    entry[attr] = value
         if "text" not in entry:
             entry["text"] = text
 

@@ -104,13 +104,14 @@ from stream_mf2.mf2 import (
     fold_nested,
     is_rel_link,
     is_root,
+    items_and_rels,
     items_from_subtree,
-    keeps,
     meta_item,
 )
-from stream_mf2.mf2.classes import class_list
+from stream_mf2.mf2.classes import HAS_ROOT, class_list, has_root_class
 from stream_mf2.mf2.include import include_references, index_ids
 from stream_mf2.mf2.items import FoldedItem
+from stream_mf2.mf2.rels import REL_ELEMENTS
 
 DEFAULT_MAX_HELD_ITEMS: Final = 10_000
 #: How many distinct ``id`` values are remembered as seen (an include reference to an
@@ -175,6 +176,9 @@ class Capture:
         # The last id'd header cells, for ``headers`` (backward) references.
         self._cells: OrderedDict[str, Element] = OrderedDict()
         self._head_done = False
+        # <head> is kept (for the meta item) while metaformats is on and none was done
+        self._want_head = self._metaformats
+        self._ignored_roots = bool(ctx.options.ignored_roots)
         # ids of every element created so far (bounded), and references to ids whose
         # first element was gone before its item completed (never taken from a later one)
         self._seen_ids: set[str] = set()
@@ -184,28 +188,16 @@ class Capture:
     # -- keep predicate ---------------------------------------------------
     def keep(self, element: Element) -> bool:
         """Does ``element`` start a kept subtree? Also observes document metadata."""
+        # Asked for every element the tree builder creates outside kept subtrees: the
+        # common answers (no attributes; a class value with no root class and no rel)
+        # take a few look-ups, the class value's answer is one cached dict look-up.
         attrs = element.attrs
-        name = element.name
-        if name in _OBSERVED and element.namespace == HTML_NS:
-            if name == "base":
-                href = attrs.get("href")
-                if href is not None:
-                    if self._containers and not self.ctx.has_base:
-                        self._note_late_base()
-                    self.ctx.set_base(href)
-            elif name == "html":
-                lang = attrs.get("lang")
-                if lang is not None and self.ctx.html_lang is None:
-                    self.ctx.html_lang = lang
-            elif name == "meta":
-                if attrs.get("http-equiv", "").strip().lower() == "content-language":
-                    content = attrs.get("content")
-                    if content and self.ctx.content_language is None:
-                        self.ctx.content_language = content.strip()
-            elif (name == "head" and self._metaformats and not self._head_done) or (name == "th" and attrs.get("id")):
-                return True
         if not attrs:
-            return False
+            # of the names observed, only <head> (metaformats) is kept without attributes
+            return self._want_head and element.name == "head" and element.namespace == HTML_NS
+        name = element.name
+        if name in _OBSERVED and element.namespace == HTML_NS and self._observe(name, attrs):
+            return True
         id_ = attrs.get("id")
         if id_ is not None:
             seen = self._seen_ids
@@ -213,11 +205,39 @@ class Capture:
                 seen.add(id_)
             if self._wanted and id_ in self._wanted:
                 return True
-        # keeps() asks for a rel link (needs ``rel``) or a root class (needs ``class``):
-        # most elements have neither, and need not go through it.
-        if "class" not in attrs and "rel" not in attrs:
-            return False
-        return keeps(element, self.ctx)
+        raw = attrs.get("class")
+        if raw:
+            rooted = HAS_ROOT.get(raw)
+            if rooted is None:
+                rooted = has_root_class(raw)
+            # ignored roots only take root classes away: without any, is_root is False as well
+            if rooted and (not self._ignored_roots or is_root(element, self.ctx)):
+                return True
+        # a rel link (rels need its text)
+        return "rel" in attrs and "href" in attrs and name in REL_ELEMENTS and element.namespace == HTML_NS
+
+    def _observe(self, name: str, attrs: dict[str, str]) -> bool:
+        """Document metadata from a ``base``, ``html``, ``meta``; whether a ``head`` or ``th`` is kept."""
+        if name == "base":
+            href = attrs.get("href")
+            if href is not None:
+                if self._containers and not self.ctx.has_base:
+                    self._note_late_base()
+                self.ctx.set_base(href)
+        elif name == "html":
+            lang = attrs.get("lang")
+            if lang is not None and self.ctx.html_lang is None:
+                self.ctx.html_lang = lang
+        elif name == "meta":
+            if attrs.get("http-equiv", "").strip().lower() == "content-language":
+                content = attrs.get("content")
+                if content and self.ctx.content_language is None:
+                    self.ctx.content_language = content.strip()
+        elif name == "head":
+            return self._want_head
+        elif name == "th":
+            return bool(attrs.get("id"))
+        return False
 
     # -- completion ----------------------------------------------------------
     def complete(self, element: Element) -> bool:
@@ -233,15 +253,24 @@ class Capture:
             if id_:
                 self._remember_cell(id_, element)
         container = self._containers.pop(element, None) if self._containers else None
+        # The items built in the rels walk (the common case), else None.
+        built: list[dict[str, Any]] | None = None
+        notes_before = 0
         if container is not None and container.streams:
             self._collect_rels(element, container, forget=True, final=True)
             if container.streamed and container.marker is not None:
                 self._streamed[element] = (container.marker, container.streamed)
             markers = True
+        elif not self._held and not ctx.folded:
+            # Nothing is held, so unless include markers turn up the items are built now:
+            # build them in the walk that collects the rels (one walk of the subtree, not two).
+            notes_before = len(ctx.notes)
+            built, markers = items_and_rels(element, ctx)
         else:
             markers = collect_rels_and_markers(element, ctx)
         if self._metaformats and not self._head_done and element.name == "head" and element.namespace == HTML_NS:
             self._head_done = True
+            self._want_head = False
             meta = meta_item(element, ctx)
             if meta is not None:
                 self.meta_item = meta
@@ -252,6 +281,9 @@ class Capture:
         # Targets inside the same root are found through its own id index.
         local = index_ids(element) if refs else {}
         if refs or self._held:
+            if built is not None:
+                # built without the include pattern: dropped, built again when released
+                del ctx.notes[notes_before:]
             missing = {r for r in refs if self._lookup(r, local) is None}
             # An id already seen belongs, in the DOM, to that earlier element (dropped):
             # a later element with the same id must not stand in for it.
@@ -267,7 +299,10 @@ class Capture:
             self._wanted.update(missing)
             self._release(final=False)
             return False
-        self._emit(element, refs, local)
+        if built is not None:
+            self._emit_items(element, built)
+        else:
+            self._emit(element, refs, local)
         # Nothing is held here, so no include target lies inside; only remembered cells stay.
         return not (element.name == "th" and element.namespace == HTML_NS)
 
@@ -406,24 +441,29 @@ class Capture:
     # -- internals ------------------------------------------------------------
     def _emit(self, element: Element, refs: list[str], local: dict[str, Element]) -> None:
         self._local = local
-        ctx = self.ctx
-        streamed = self._streamed.pop(element, None) if self._streamed else None
         try:
-            for item in items_from_subtree(element, ctx, includes=bool(refs)):
-                self._top_items += 1
-                if streamed is not None:
-                    marker, count = streamed
-                    streamed = None
-                    children = [c for c in item.get("children", ()) if c is not marker]
-                    if children:
-                        item["children"] = children
-                    else:
-                        item.pop("children", None)
-                    self.events.append(ItemEvent(item, children_streamed=count))
-                else:
-                    self.events.append(ItemEvent(item))
+            items = items_from_subtree(element, self.ctx, includes=bool(refs))
         finally:
             self._local = {}
+        self._emit_items(element, items)
+
+    def _emit_items(self, element: Element, items: list[dict[str, Any]]) -> None:
+        """Hand out the items of the completed subtree ``element``."""
+        ctx = self.ctx
+        streamed = self._streamed.pop(element, None) if self._streamed else None
+        for item in items:
+            self._top_items += 1
+            if streamed is not None:
+                marker, count = streamed
+                streamed = None
+                children = [c for c in item.get("children", ()) if c is not marker]
+                if children:
+                    item["children"] = children
+                else:
+                    item.pop("children", None)
+                self.events.append(ItemEvent(item, children_streamed=count))
+            else:
+                self.events.append(ItemEvent(item))
         if ctx.notes:
             # Recoveries inside item building (e.g. the nested e-* html budget).
             self.notes.extend(ctx.notes)

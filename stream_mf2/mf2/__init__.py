@@ -25,6 +25,11 @@ Per document, make one :class:`Mf2Context` (``url``, :class:`Options`, and a
   the same and, from the same walk, says whether the subtree may hold include
   markers: when ``False``, :func:`~.include.include_references` of it is
   ``[]`` and need not be asked.
+* :func:`items_and_rels` ``(element, ctx)``: ``items_from_subtree(element, ctx,
+  includes=False)`` and :func:`collect_rels_and_markers` in one walk (returns the
+  items and the marker flag); when the flag is set and the include pattern finds
+  references, build the items again with :func:`items_from_subtree` (the rels
+  are already in).
 * :func:`meta_item` ``(head, ctx)``: the metaformats ``"meta-item"``.
 * :func:`fold_nested` ``(element, ctx)``: optional, for bounded memory inside
   a large container (a page-wide h-feed): parse a completed nested root
@@ -91,11 +96,11 @@ from stream_mf2.html.dom import HTML_NS, Element
 
 from .classes import has_root_class, has_root_get
 from .context import Mf2Context
-from .document import collect_rels, collect_rels_and_markers, document_context, parse_dom
-from .items import child_of, element_root_types, fold_nested, is_root, items_from_subtree
+from .document import document_context, parse_dom
+from .items import child_of, element_root_types, fold_nested, is_root, items_and_rels, items_from_subtree
 from .metaformats import meta_item
 from .options import TAILWIND_ROOTS, Options
-from .rels import REL_ELEMENTS, is_rel_link
+from .rels import REL_ELEMENTS, collect_rels, collect_rels_and_markers, is_rel_link
 
 __all__ = [
     "TAILWIND_ROOTS",
@@ -109,6 +114,7 @@ __all__ = [
     "fold_nested",
     "is_rel_link",
     "is_root",
+    "items_and_rels",
     "items_from_subtree",
     "keeps",
     "meta_item",

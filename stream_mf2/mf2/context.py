@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 class Mf2Context:
     """What one document's mf2 parse knows beyond the subtree at hand.
 
-    ``url`` is the document URL. The first ``<base href>`` wins
+    ``url`` is the document URL (set it only here). The first ``<base href>`` wins
     (:meth:`set_base`). ``html_lang`` and ``content_language`` feed the
     ``lang`` option when no ancestor has a ``lang`` attribute.
     ``resolve_id`` finds an element by id (for the mf1 include pattern); the
@@ -27,8 +27,8 @@ class Mf2Context:
     """
 
     __slots__ = (
-        "_base",
         "_base_set",
+        "base_url",
         "content_language",
         "folded",
         "html_lang",
@@ -52,7 +52,9 @@ class Mf2Context:
         self.rels = RelCollector()
         self.html_lang: str | None = None
         self.content_language: str | None = None
-        self._base: str | None = None
+        #: The URL relative references resolve against (the first ``<base href>``, else
+        #: ``url``). A plain attribute, not a property: values read it for every URL.
+        self.base_url: str | None = url
         self._base_set = False
         # nested items parsed ahead of their container (items.fold_nested)
         self.folded: dict[Element, FoldedItem] = {}
@@ -70,17 +72,14 @@ class Mf2Context:
         """
         if not self._base_set:
             self._base_set = True
-            self._base = parse_url(href, self.url)
+            base = parse_url(href, self.url)
+            if base is not None:
+                self.base_url = base
 
     @property
     def has_base(self) -> bool:
         """Has a ``<base href>`` been applied?"""
         return self._base_set
-
-    @property
-    def base_url(self) -> str | None:
-        """The URL relative references resolve against."""
-        return self._base if self._base is not None else self.url
 
     @property
     def default_lang(self) -> str | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 _DATE: Final = r"(?P<date>\d{4}-(?:\d{2}-\d{2}|\d{3}))"
@@ -77,29 +78,45 @@ def _zone_from(raw: str | None) -> str | None:
     return raw.replace(":", "")
 
 
+_Parts = tuple[str | None, str | None, str | None]
+_NO_PARTS: Final[_Parts] = (None, None, None)
+# Value texts longer than this are not remembered (date parts are short; the cache stays small).
+_PARTS_MAX_LEN: Final = 64
+
+
 def parse_part(text: str) -> DateParts:
     """Classify one value element's text; an empty result means "not a date part"."""
+    date, time, zone = _cached_parts(text) if len(text) <= _PARTS_MAX_LEN else _parts(text)
+    return DateParts(date, time, zone)
+
+
+def _parts(text: str) -> _Parts:
+    """:func:`parse_part` as ``(date, time, zone)``."""
     value = _WS.sub(" ", text.strip(" \t\n\f\r")).lower()
     if not value:
-        return DateParts()
+        return _NO_PARTS
     m = _DATETIME_RE.match(value)
     if m:
         if m.group("hour") is None:
-            return DateParts(date=m.group("date"))
+            return (m.group("date"), None, None)
         time = _time_from(m)
         if time is None:
-            return DateParts()
-        return DateParts(date=m.group("date"), time=time, zone=_zone_from(m.group("zone")))
+            return _NO_PARTS
+        return (m.group("date"), time, _zone_from(m.group("zone")))
     m = _TIME_RE.match(value)
     if m:
         time = _time_from(m)
         if time is None:
-            return DateParts()
-        return DateParts(time=time, zone=_zone_from(m.group("zone")))
+            return _NO_PARTS
+        return (None, time, _zone_from(m.group("zone")))
     m = _ZONE_RE.match(value)
     if m:
-        return DateParts(zone=_zone_from(m.group("zone")))
-    return DateParts()
+        return (None, None, _zone_from(m.group("zone")))
+    return _NO_PARTS
+
+
+# Pages repeat the same few date and time texts (a pure function of the text: cached).
+_cached_parts = lru_cache(maxsize=2048)(_parts)
 
 
 def merge(found: DateParts, candidate: DateParts) -> bool:

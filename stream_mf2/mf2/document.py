@@ -5,61 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any, Final
 
-from stream_mf2.html.dom import HTML_NS, Element, Node, ParentNode, Text, text_content
+from stream_mf2.html.dom import HTML_NS, Element, Node, ParentNode, Text
 
 from .context import Mf2Context
-from .include import INCLUDE_CLASS, is_marker_like
 from .items import items_from_subtree
 from .metaformats import meta_item
 from .options import Options
-from .rels import REL_ELEMENTS, is_rel_link
+from .rels import collect_rels
 
 # The elements whose attributes set document metadata (first base, html lang, Content-Language).
 _OBSERVED: Final = frozenset({"base", "html", "meta"})
-
-
-def collect_rels(element: ParentNode, ctx: Mf2Context) -> None:
-    """Add every rel link in ``element``'s subtree (``element`` included) to ``ctx.rels``."""
-    collect_rels_and_markers(element, ctx)
-
-
-def collect_rels_and_markers(element: ParentNode, ctx: Mf2Context) -> bool:
-    """:func:`collect_rels`, and in the same walk the include pattern's marker pre-check.
-
-    Returns whether an element of the subtree looks like an mf1 include marker
-    (``itemref``, ``headers`` or ``include`` in its class). When it is ``False``,
-    ``include_references(element)`` is ``[]``: a caller that needs both (the
-    hand-over of a completed kept subtree) saves a walk of the subtree.
-    """
-    base = ctx.base_url
-    add = ctx.rels.add
-    markers = False
-    if type(element) is Element:  # a Document or fragment has neither
-        if element.name in REL_ELEMENTS and is_rel_link(element):
-            add(element, base, text_content(element))
-        markers = is_marker_like(element)
-    # one iterator over child nodes per open element: the loop over children runs in C
-    stack: list[Iterator[Node]] = [iter(element.children)]
-    while stack:
-        for node in stack[-1]:
-            if type(node) is Element:
-                attrs = node.attrs
-                # both tests need attributes, and most elements have none
-                if attrs:
-                    if node.name in REL_ELEMENTS and "rel" in attrs and "href" in attrs and node.namespace == HTML_NS:
-                        add(node, base, text_content(node))
-                    # include.is_marker_like, inlined (this runs for every element of every kept subtree)
-                    if not markers and (
-                        "itemref" in attrs or "headers" in attrs or INCLUDE_CLASS in attrs.get("class", "")
-                    ):
-                        markers = True
-                children = node.children
-                if children and (len(children) > 1 or type(children[0]) is not Text):  # not only a text node
-                    stack.append(iter(children))
-                    break
-        else:
-            stack.pop()
-    return markers
 
 
 def _observe(ctx: Mf2Context, name: str, attrs: dict[str, str]) -> None:

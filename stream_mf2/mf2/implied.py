@@ -71,12 +71,16 @@ def _name_from(element: Element) -> str | None:
 
 def implied_name(element: Element, ctx: Mf2Context, is_root: IsRoot) -> str:
     """The implied ``name``."""
+    return _implied_name(element, ctx, is_root, _only_child(element, is_root))
+
+
+def _implied_name(element: Element, ctx: Mf2Context, is_root: IsRoot, child: Element | None) -> str:
+    """:func:`implied_name`, with ``element``'s :func:`_only_child` known."""
     attrs = element.attrs
     if element.name in ("img", "area") and "alt" in attrs:
         return trim(attrs["alt"])
     if element.name == "abbr" and "title" in attrs:
         return trim(attrs["title"])
-    child = _only_child(element, is_root)
     if child is not None:
         found = _name_from(child)
         if found is not None:
@@ -95,16 +99,29 @@ def implied_name(element: Element, ctx: Mf2Context, is_root: IsRoot) -> str:
 
 def implied_photo(element: Element, ctx: Mf2Context, is_root: IsRoot) -> str | dict[str, Any] | None:
     """The implied ``photo``, or ``None``."""
+    child = _only_child(element, is_root)
+    return _implied_photo(element, ctx, is_root, child, _sole_pair(element, child))
+
+
+def _sole_pair(element: Element, child: Element | None) -> tuple[dict[str, Element | None], dict[str, Element | None]]:
+    """:func:`_sole_children` of ``element`` and of its only child (empty without one)."""
+    return _sole_children(element), (_sole_children(child) if child is not None else {})
+
+
+def _implied_photo(
+    element: Element,
+    ctx: Mf2Context,
+    is_root: IsRoot,
+    child: Element | None,
+    soles: tuple[dict[str, Element | None], dict[str, Element | None]],
+) -> str | dict[str, Any] | None:
+    """:func:`implied_photo`, with ``element``'s only child and :func:`_sole_pair` known."""
     attrs = element.attrs
-    base = ctx.base_url
     if element.name == "img" and "src" in attrs:
         return image_value(element, ctx)
     if element.name == "object" and "data" in attrs:
-        return resolve(attrs["data"], base)
-    for parent in (element, _only_child(element, is_root)):
-        if parent is None:
-            continue
-        sole = _sole_children(parent)
+        return resolve(attrs["data"], ctx.base_url)
+    for sole in soles:
         if not sole:
             continue
         img = _only_of_type(sole, "img", "src", is_root)
@@ -112,24 +129,46 @@ def implied_photo(element: Element, ctx: Mf2Context, is_root: IsRoot) -> str | d
             return image_value(img, ctx)
         obj = _only_of_type(sole, "object", "data", is_root)
         if obj is not None:
-            return resolve(obj.attrs["data"], base)
+            return resolve(obj.attrs["data"], ctx.base_url)
     return None
 
 
 def implied_url(element: Element, ctx: Mf2Context, is_root: IsRoot) -> str | None:
     """The implied ``url``, or ``None``."""
+    child = _only_child(element, is_root)
+    return _implied_url(element, ctx, is_root, _sole_pair(element, child))
+
+
+def _implied_url(
+    element: Element,
+    ctx: Mf2Context,
+    is_root: IsRoot,
+    soles: tuple[dict[str, Element | None], dict[str, Element | None]],
+) -> str | None:
+    """:func:`implied_url`, with :func:`_sole_pair` known."""
     attrs = element.attrs
-    base = ctx.base_url
     if element.name in ("a", "area") and "href" in attrs:
-        return resolve(attrs["href"], base)
-    for parent in (element, _only_child(element, is_root)):
-        if parent is None:
-            continue
-        sole = _sole_children(parent)
+        return resolve(attrs["href"], ctx.base_url)
+    for sole in soles:
         if not sole:
             continue
         for name in ("a", "area"):
             link = _only_of_type(sole, name, "href", is_root)
             if link is not None:
-                return resolve(link.attrs["href"], base)
+                return resolve(link.attrs["href"], ctx.base_url)
     return None
+
+
+def implied_properties(
+    element: Element, ctx: Mf2Context, is_root: IsRoot, name: bool, photo: bool, url: bool
+) -> tuple[str | None, str | dict[str, Any] | None, str | None]:
+    """The implied ``name``, ``photo`` and ``url`` asked for (``None`` for the others),
+    finding ``element``'s only child and sole children by type once for all three."""
+    child = _only_child(element, is_root)
+    found_name = _implied_name(element, ctx, is_root, child) if name else None
+    if not photo and not url:
+        return found_name, None, None
+    soles = _sole_pair(element, child)
+    found_photo = _implied_photo(element, ctx, is_root, child, soles) if photo else None
+    found_url = _implied_url(element, ctx, is_root, soles) if url else None
+    return found_name, found_photo, found_url

@@ -38,9 +38,10 @@ from .classes import (
 )
 from .context import Mf2Context
 from .dates import date_of
-from .implied import implied_name, implied_photo, implied_url
-from .include import expand_includes, include_references
+from .implied import implied_properties
+from .include import INCLUDE_CLASS, expand_includes, include_references, is_marker_like
 from .properties import P_FROM_ATTRIBUTE, dt_value, e_value_scan, p_value, u_value
+from .rels import add_rel_link, collect_rels_and_markers
 from .text import ASCII_WS, TextIndex
 from .urls import resolve
 
@@ -228,10 +229,25 @@ def element_lang(
 class _Walker:
     """Parses one outermost item; see the module docstring."""
 
-    __slots__ = ("boundary", "ctx", "e_depth", "frames", "html_left", "html_skipped", "scope", "spec_text")
+    __slots__ = (
+        "boundary",
+        "ctx",
+        "e_depth",
+        "frames",
+        "html_left",
+        "html_skipped",
+        "markers",
+        "rels",
+        "scope",
+        "spec_text",
+    )
 
-    def __init__(self, ctx: Mf2Context) -> None:
+    def __init__(self, ctx: Mf2Context, rels: bool = False) -> None:
         self.ctx = ctx
+        # Also add the rel links met to ``ctx.rels`` and note include markers
+        # (:func:`items_and_rels`): the kept subtree is then walked once, not twice.
+        self.rels = rels
+        self.markers = False
         self.boundary = self._boundary  # one bound method for every value, not one per value
         self.spec_text = ctx.options.text != "normalized"
         self.frames: list[_Frame] = []
@@ -298,11 +314,11 @@ class _Walker:
         """An e-* value, and whether the subtree may matter to the walk (see :func:`e_value_scan`)."""
         lang = element_lang(element, self.ctx, frame.element, frame.lang) if self.ctx.options.lang else None
         if not self.e_depth:
-            return e_value_scan(element, self.ctx, lang)
+            return e_value_scan(element, self.ctx, lang, links=self.rels)
         if self.html_left <= 0:
             self.html_skipped += 1
             return e_value_scan(element, self.ctx, lang, html=False)
-        e_val, matters = e_value_scan(element, self.ctx, lang)
+        e_val, matters = e_value_scan(element, self.ctx, lang, links=self.rels)
         self.html_left -= len(e_val["html"])
         return e_val, matters
 
@@ -353,20 +369,45 @@ class _Walker:
         in_backcompat = is_backcompat  # frame.backcompat, kept in a local
         fast = plain and not in_backcompat
         backcompat_types = tuple(types)  # frame.types, hashable
+        rels = self.rels
+        markers = self.markers
+        spec_text = self.spec_text
         while stack:
             for element in stack[-1]:
                 if type(element) is not Element:
                     continue
-                raw_class = element.attrs.get("class")
+                attrs = element.attrs
+                if attrs:
+                    raw_class = attrs.get("class")
+                    if rels:
+                        # collect_rels_and_markers, folded into this walk (see items_and_rels);
+                        # an element whose one attribute is its class (usual in items) has
+                        # neither rel nor itemref nor headers
+                        if raw_class is None or len(attrs) > 1:
+                            if "rel" in attrs:
+                                add_rel_link(element, ctx)
+                            if "itemref" in attrs or "headers" in attrs:
+                                markers = True
+                        if raw_class and INCLUDE_CLASS in raw_class:
+                            markers = True
+                else:
+                    raw_class = None
                 if not raw_class and fast:
                     # most elements: no class, so no root, property or folded item; only descend
                     children = element.children
-                    if children and (len(children) > 1 or type(children[0]) is not Text) and element.name != "template":
-                        push(iter(children))
-                        push_leave(None)
-                        break
+                    if children and (len(children) > 1 or type(children[0]) is not Text):
+                        if element.name != "template":
+                            push(iter(children))
+                            push_leave(None)
+                            break
+                        if rels:  # see the template case below
+                            markers = collect_rels_and_markers(element, ctx) or markers
                     continue
                 if element.name == "template":
+                    if rels and element.children:
+                        # not from the HTML parser (a template's content is its fragment), but a
+                        # rel link walk enters it: so does this one, for its rels and markers
+                        markers = collect_rels_and_markers(element, ctx) or markers
                     continue
                 if folded_items:
                     folded = folded_items.pop(element, None)
@@ -377,7 +418,7 @@ class _Walker:
                 nested_types: list[str]
                 # An element that is neither a root nor a property gets no nested types and
                 # no props, and is only descended into at the end of this loop body.
-                if plain and not in_backcompat:  # the common case: one cached look-up classifies
+                if fast:  # the common case (plain, outside backcompat items): one cached look-up classifies
                     if not raw_class:
                         nested_types, props = [], ()
                     else:
@@ -429,7 +470,13 @@ class _Walker:
                     enter = True
                     for prefix, name in props:
                         frame.prefixes.add(prefix)
-                        if prefix == "e" and plain and not in_backcompat:
+                        if prefix == "p" and fast and spec_text:
+                            children = element.children
+                            if len(children) == 1 and type(children[0]) is Text and element.name not in P_FROM_ATTRIBUTE:
+                                # _value's first case (most p-* properties), without the call
+                                frame.add(prefix, name, children[0].data.strip(ASCII_WS))
+                                continue
+                        if prefix == "e" and fast:
                             e_val, matters = self._e_value(element, frame)
                             frame.add(prefix, name, e_val)
                             # The html walk saw every element below: when none has a class that
@@ -471,6 +518,7 @@ class _Walker:
                 fast = plain and not in_backcompat
                 backcompat_types = tuple(frame.types)
                 self._attach(done, item, frame)
+        self.markers = markers
         assert result is not None
         return root_frame, result
 
@@ -480,14 +528,16 @@ class _Walker:
         props = frame.props
         if not frame.backcompat and not frame.nested:
             prefixes = frame.prefixes
-            if "name" not in props and "p" not in prefixes and "e" not in prefixes:
-                frame.add("p", "name", implied_name(element, ctx, self._is_root))
-            if "photo" not in props and "u" not in prefixes:
-                photo = implied_photo(element, ctx, self._is_root)
+            need_name = "name" not in props and "p" not in prefixes and "e" not in prefixes
+            no_u = "u" not in prefixes
+            need_photo = no_u and "photo" not in props
+            need_url = no_u and "url" not in props
+            if need_name or need_photo or need_url:
+                name, photo, url = implied_properties(element, ctx, self._is_root, need_name, need_photo, need_url)
+                if name is not None:
+                    frame.add("p", "name", name)
                 if photo is not None:
                     frame.add("u", "photo", photo)
-            if "url" not in props and "u" not in prefixes:
-                url = implied_url(element, ctx, self._is_root)
                 if url is not None:
                     frame.add("u", "url", url)
         item: Item = {"type": frame.types, "properties": props}
@@ -735,16 +785,48 @@ def items_from_subtree(element: ParentNode, ctx: Mf2Context, *, includes: bool =
     root: a caller that has just found ``include_references(element)`` empty
     knows there are none, and saves a walk of the subtree.
     """
+    return _items(element, ctx, includes, False)[0]
+
+
+def items_and_rels(element: Element, ctx: Mf2Context) -> tuple[list[Item], bool]:
+    """``items_from_subtree(element, ctx, includes=False)`` and
+    :func:`~.rels.collect_rels_and_markers` of ``element``, in one walk.
+
+    Returns the items and whether an element of the subtree looks like an mf1
+    include marker. The rels are added in tree order, as the separate walk adds
+    them. When the marker flag is ``True`` and ``include_references(element)``
+    is not empty, the items are not the right ones (they were built without
+    the include pattern): the caller builds them again later, and must not
+    collect the rels again. Call it only while ``ctx.folded`` is empty (a
+    folded item's subtree is gone, and its rels were taken when it was folded).
+    """
+    return _items(element, ctx, False, True)
+
+
+def _items(element: ParentNode, ctx: Mf2Context, includes: bool, rels: bool) -> tuple[list[Item], bool]:
     out: list[Item] = []
     plain = not ctx.options.ignored_roots
     info_cache = CLASS_INFO
+    markers = False
     # one iterator over child nodes per open element: the loop over children runs in C
     stack: list[Iterator[Node]] = [iter((element,) if type(element) is Element else element.children)]
     while stack:
         for node in stack[-1]:
-            if type(node) is not Element or node.name == "template":
-                continue  # templates are inert: neither they nor their contents give items
-            raw_class = node.attrs.get("class")
+            if type(node) is not Element:
+                continue
+            attrs = node.attrs
+            if rels and attrs:
+                # collect_rels_and_markers, folded into this walk
+                if "rel" in attrs:
+                    add_rel_link(node, ctx)
+                if not markers and is_marker_like(node):
+                    markers = True
+            if node.name == "template":
+                # templates are inert: neither they nor their contents give items
+                if rels and node.children:  # see _Walker._walk
+                    markers = collect_rels_and_markers(node, ctx) or markers
+                continue
+            raw_class = attrs.get("class")
             if raw_class:
                 classes, mf2, classic, _props = info_cache.get(raw_class) or class_info(raw_class)
                 if not plain:
@@ -755,7 +837,12 @@ def items_from_subtree(element: ParentNode, ctx: Mf2Context, *, includes: bool =
                     types, is_bc = [], False
                 if types:
                     root = _expand_includes(node, ctx, False) if includes else node
-                    out.append(parse_item(root, types, is_bc, ctx))
+                    if rels:
+                        walker = _Walker(ctx, True)
+                        out.append(walker.parse(root, types, is_bc))
+                        markers = markers or walker.markers
+                    else:
+                        out.append(parse_item(root, types, is_bc, ctx))
                     continue
             children = node.children
             if children and (len(children) > 1 or type(children[0]) is not Text):  # not only a text node
@@ -763,4 +850,4 @@ def items_from_subtree(element: ParentNode, ctx: Mf2Context, *, includes: bool =
                 break
         else:
             stack.pop()
-    return out
+    return out, markers

@@ -11,6 +11,8 @@ from stream_mf2.html.serialize import RAW_TEXT_ELEMENTS, VOID_ELEMENTS, escape_a
 from . import vcp
 from .classes import CLASS_INFO, class_info
 from .context import Mf2Context
+from .include import INCLUDE_CLASS
+from .rels import add_rel_link
 from .text import SKIP, element_text, image_text
 from .urls import resolve
 
@@ -245,6 +247,7 @@ def _e_html(
     base: str | None,
     text: tuple[list[str | int], dict[ParentNode, tuple[int, int]]] | None,
     scan: bool,
+    links: Mf2Context | None = None,
 ) -> tuple[str, bool]:
     """``element.innerHTML`` with relative URL attributes made absolute, trimmed;
     with ``scan``, also whether an element below ``element`` may matter to the
@@ -261,6 +264,13 @@ def _e_html(
     ``text``: a :meth:`~.text.TextIndex.recorder` for ``element``. The walk then
     also records the text pieces and spans of ``element`` and the elements
     below it, exactly as :func:`~.text._raw_pieces` would with images replaced.
+
+    ``links`` (with ``scan``): the item walker also collects rels (see
+    :func:`~.items.items_and_rels`). The rel links below ``element`` are then added to
+    ``links.rels`` here, in tree order, while the answer is still "does not
+    matter" (the walker will not enter); an include marker below makes it
+    "matters" (the walker enters and notes it). Once the answer is "matters"
+    the walker enters and adds the rest; adding a link again changes nothing.
     """
     if element.namespace == HTML_NS and element.name in VOID_ELEMENTS:
         return "", bool(element.children)
@@ -308,6 +318,12 @@ def _e_html(
                             if mf2 or classic or props:
                                 matters = True
                                 scan = False
+                        if links is not None:
+                            if "itemref" in attrs or "headers" in attrs or (raw_class and INCLUDE_CLASS in raw_class):
+                                matters = True
+                                scan = False
+                            elif "rel" in attrs and rewrite:  # not inside template contents
+                                add_rel_link(node, links)
                     append(_start_tag(name, attrs, base, rewrite))
                 if name not in _SPECIAL_NAMES:
                     # the common case (p, a, li, span, ...): no void, raw text or template
@@ -414,18 +430,19 @@ def e_value(element: Element, ctx: Mf2Context, lang: str | None, *, html: bool =
 
 
 def e_value_scan(
-    element: Element, ctx: Mf2Context, lang: str | None, *, html: bool = True
+    element: Element, ctx: Mf2Context, lang: str | None, *, html: bool = True, links: bool = False
 ) -> tuple[dict[str, Any], bool]:
     """:func:`e_value`, and whether an element below ``element`` may matter to the
     item walker: ``False`` only when the html walk saw that none has a class that
     is an mf2 root or property or a classic root, so the walker can skip the subtree.
+    ``links``: the walker collects rels; see :func:`_e_html`.
     """
     texts = ctx.texts
     matters = True
     if html:
         # the html walk also records the text pieces the value needs (one walk for both)
         html_value, matters = _e_html(
-            element, ctx.base_url, texts.recorder(element) if texts is not None else None, True
+            element, ctx.base_url, texts.recorder(element) if texts is not None else None, True, ctx if links else None
         )
     else:
         html_value = ""

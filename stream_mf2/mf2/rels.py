@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-from typing import Any, Final
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, Final
 
-from stream_mf2.html.dom import HTML_NS, Element
+from stream_mf2.html.dom import HTML_NS, Element, Node, ParentNode, Text, text_content
 
+from .include import INCLUDE_CLASS, is_marker_like
 from .urls import resolve
+
+if TYPE_CHECKING:
+    from .context import Mf2Context
 
 REL_ELEMENTS: Final = frozenset({"a", "area", "link"})
 _ASCII_WS: Final = re.compile(r"[ \t\n\f\r]+")
@@ -26,18 +30,20 @@ def is_rel_link(element: Element) -> bool:
     )
 
 
+# ``rel`` value -> its keywords. Pages repeat the same few values: a plain dict read
+# before any call, emptied when full; long values are not kept.
+_KEYWORDS: Final[dict[str, tuple[str, ...]]] = {}
+_KEYWORDS_MAX: Final = 1024
+
+
 def _keywords(rel: str) -> tuple[str, ...]:
-    """A ``rel`` value's keywords (cached: pages repeat the same few; long values are not kept)."""
-    if len(rel) > 256:
-        return _split_keywords(rel)
-    return _cached_keywords(rel)
-
-
-def _split_keywords(rel: str) -> tuple[str, ...]:
-    return tuple(k for k in _ASCII_WS.split(rel) if k)
-
-
-_cached_keywords = lru_cache(maxsize=1024)(_split_keywords)
+    """A ``rel`` value's keywords (remembered in :data:`_KEYWORDS` unless long)."""
+    keywords = tuple(k for k in _ASCII_WS.split(rel) if k)
+    if len(rel) <= 256:
+        if len(_KEYWORDS) >= _KEYWORDS_MAX:
+            _KEYWORDS.clear()
+        _KEYWORDS[rel] = keywords
+    return keywords
 
 
 class RelCollector:
@@ -62,7 +68,9 @@ class RelCollector:
         href = attrs.get("href")
         if rel is None or href is None:
             return
-        keywords = _keywords(rel)
+        keywords = _KEYWORDS.get(rel)
+        if keywords is None:
+            keywords = _keywords(rel)
         if not keywords:
             return
         url = resolve(href, base)
@@ -79,10 +87,11 @@ class RelCollector:
         entry_rels = entry["rels"]
         for keyword in keywords:
             entry_rels[keyword] = None
-        for attr in _COPIED:
-            value = attrs.get(attr)
-            if value is not None and attr not in entry:
-                entry[attr] = value
+        if len(attrs) > 2:  # more than rel and href: maybe some to copy
+            for attr in _COPIED:
+                value = attrs.get(attr)
+                if value is not None and attr not in entry:
+                    entry[attr] = value
         if "text" not in entry:
             entry["text"] = text
 
@@ -100,3 +109,65 @@ class RelCollector:
             item["rels"] = sorted(entry["rels"])
             out[url] = item
         return out
+
+
+def add_rel_link(element: Element, ctx: Mf2Context) -> None:
+    """Add ``element`` to ``ctx.rels`` if it is a rel link (for a walk that has seen its ``rel``)."""
+    if element.name in REL_ELEMENTS and "href" in element.attrs and element.namespace == HTML_NS:
+        ctx.rels.add(element, ctx.base_url, link_text(element))
+
+
+def link_text(element: Element) -> str:
+    """A rel link's ``textContent`` (most links hold one text node: no walk for those)."""
+    children = element.children
+    if len(children) == 1:
+        child = children[0]
+        if type(child) is Text:
+            return child.data
+    elif not children:
+        return ""
+    return text_content(element)
+
+
+def collect_rels(element: ParentNode, ctx: Mf2Context) -> None:
+    """Add every rel link in ``element``'s subtree (``element`` included) to ``ctx.rels``."""
+    collect_rels_and_markers(element, ctx)
+
+
+def collect_rels_and_markers(element: ParentNode, ctx: Mf2Context) -> bool:
+    """:func:`collect_rels`, and in the same walk the include pattern's marker pre-check.
+
+    Returns whether an element of the subtree looks like an mf1 include marker
+    (``itemref``, ``headers`` or ``include`` in its class). When it is ``False``,
+    ``include_references(element)`` is ``[]``: a caller that needs both (the
+    hand-over of a completed kept subtree) saves a walk of the subtree.
+    """
+    base = ctx.base_url
+    add = ctx.rels.add
+    markers = False
+    if type(element) is Element:  # a Document or fragment has neither
+        if element.name in REL_ELEMENTS and is_rel_link(element):
+            add(element, base, link_text(element))
+        markers = is_marker_like(element)
+    # one iterator over child nodes per open element: the loop over children runs in C
+    stack: list[Iterator[Node]] = [iter(element.children)]
+    while stack:
+        for node in stack[-1]:
+            if type(node) is Element:
+                attrs = node.attrs
+                # both tests need attributes, and most elements have none
+                if attrs:
+                    if node.name in REL_ELEMENTS and "rel" in attrs and "href" in attrs and node.namespace == HTML_NS:
+                        add(node, base, link_text(node))
+                    # include.is_marker_like, inlined (this runs for every element of every kept subtree)
+                    if not markers and (
+                        "itemref" in attrs or "headers" in attrs or INCLUDE_CLASS in attrs.get("class", "")
+                    ):
+                        markers = True
+                children = node.children
+                if children and (len(children) > 1 or type(children[0]) is not Text):  # not only a text node
+                    stack.append(iter(children))
+                    break
+        else:
+            stack.pop()
+    return markers

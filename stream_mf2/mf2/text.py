@@ -533,10 +533,12 @@ class _RawIndex:
 
     def sync(self, pieces: list[str | int]) -> None:
         """Index the pieces appended since the last call (by any walk)."""
+        scanned = self.scanned
+        if scanned == len(pieces):
+            return
         search = _NON_BLANK.search
         nonblank = self.nonblank
-        for position in range(self.scanned, len(pieces)):
-            piece = pieces[position]
+        for position, piece in enumerate(pieces[scanned:], scanned):
             if isinstance(piece, str) and search(piece) is not None:
                 nonblank.append(position)
         self.scanned = len(pieces)
@@ -560,8 +562,11 @@ class _RawIndex:
 
     def expand(self, pieces: list[str | int], start: int, end: int) -> list[str]:
         """The text pieces ``start:end`` read as, references expanded."""
-        out: list[str] = []
         refs = self.refs
+        if not refs:
+            # no reference was made, so no piece is an int: the slice is the answer
+            return cast("list[str]", pieces[start:end])
+        out: list[str] = []
         stack: list[tuple[int, int]] = [(start, end)]
         while stack:
             position, end = stack.pop()

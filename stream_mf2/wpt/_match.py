@@ -28,7 +28,7 @@ from stream_mf2.wpt._html import inner_html
 from stream_mf2.wpt._paths import Place, descendants, path_matches, step_matches
 from stream_mf2.wpt._source import DEFAULT_MAX_PATTERN_CHARS, SourceScanner
 from stream_mf2.wpt.events import WptMatchEvent, WptPage, WptPageEnd
-from stream_mf2.wpt.model import Block, XPath
+from stream_mf2.wpt.model import Block, Template, XPath
 
 __all__ = ["LATE_CHANGES", "WptConsumer", "element_match"]
 
@@ -151,6 +151,77 @@ def _is_inside(node: Node, ancestor: Element) -> bool:
     return False
 
 
+class _Plan:
+    """What the matcher needs from the templates applied to a page, made once per set of templates
+    (a WARC or a crawl applies the same template to page after page)."""
+
+    __slots__ = (
+        "anchors",
+        "attr_names",
+        "blocks",
+        "needs_id",
+        "root_states",
+        "source_blocks",
+        "tagid_blocks",
+        "templates",
+        "xpath_blocks",
+        "xpaths",
+    )
+
+    def __init__(self, templates: tuple[Template, ...]) -> None:
+        self.templates = templates  # (held, so the cache key's ids stay theirs)
+        #: top-level structural blocks: (template index, block index, block)
+        self.blocks: list[tuple[int, int, Block]] = []
+        #: blocks referenced by a pattern alone (matched on the page source)
+        self.source_blocks: list[tuple[int, int, Block]] = []
+        #: absolute and id-anchored xpaths; xpath index -> indices into ``blocks``
+        self.xpaths: list[XPath] = []
+        self.xpath_blocks: list[list[int]] = []
+        self.tagid_blocks: dict[str, list[int]] = {}  # tagid without xpath -> indices into blocks
+        self.anchors: dict[str, list[int]] = {}  # anchor id -> xpath indices
+        root_states: list[tuple[int, int]] = []
+        for ai, template in enumerate(templates):
+            for bi, block in enumerate(template.blocks):
+                if block.xpath is None and block.tagid is None:
+                    if block.pattern is not None:
+                        self.source_blocks.append((ai, bi, block))
+                    continue
+                k = len(self.blocks)
+                self.blocks.append((ai, bi, block))
+                if block.xpath is None:
+                    assert block.tagid is not None
+                    self.tagid_blocks.setdefault(block.tagid, []).append(k)
+                    continue
+                xi = len(self.xpaths)
+                self.xpaths.append(block.xpath)
+                self.xpath_blocks.append([k])
+                if block.xpath.anchor is not None:
+                    self.anchors.setdefault(block.xpath.anchor, []).append(xi)
+                else:
+                    root_states.append((xi, 0))
+        self.root_states = tuple(root_states)
+        self.needs_id = bool(self.anchors or self.tagid_blocks)
+        #: attribute names the paths test (a late attribute on html/body may change a match)
+        self.attr_names = {st.attr[0] for x in self.xpaths for st in x.steps if st.attr is not None}
+        if self.needs_id:
+            self.attr_names.add("id")
+
+
+_PLANS: dict[tuple[int, ...], _Plan] = {}
+_MAX_PLANS = 64
+
+
+def _plan(templates: tuple[Template, ...]) -> _Plan:
+    """The (cached) plan of ``templates``; nothing in it is changed by a parse."""
+    key = tuple(id(t) for t in templates)
+    plan = _PLANS.get(key)
+    if plan is None:  # (a plan holds its templates, so their ids are not reused while it is cached)
+        if len(_PLANS) >= _MAX_PLANS:
+            _PLANS.clear()  # bounded: a run with many template sets just makes plans again
+        plan = _PLANS[key] = _Plan(templates)
+    return plan
+
+
 class _Applied:
     """One template applied to the page: its page value and which blocks are done."""
 
@@ -185,46 +256,26 @@ class WptConsumer:
         self.emit_source = emit_source if emit_source is not None else emit
         self.applied = [_Applied(p) for p in pages]
         self.errors: list[str] = []
-        # Top-level structural blocks: (applied index, block index, block)
-        self._blocks: list[tuple[int, int, Block]] = []
-        # Absolute xpaths and id-anchored xpaths, by index into self._xpaths.
-        self._xpaths: list[XPath] = []
-        self._xpath_blocks: list[list[int]] = []  # xpath index -> indices into self._blocks
-        self._tagid_blocks: dict[str, list[int]] = {}  # tagid without xpath -> indices into self._blocks
-        self._anchors: dict[str, list[int]] = {}  # anchor id -> xpath indices
-        root_states: list[tuple[int, int]] = []
-        for ai, applied in enumerate(self.applied):
-            for bi, block in enumerate(applied.page.template.blocks):
-                if block.xpath is None and block.tagid is None:
-                    if block.pattern is not None:
-                        applied.scanners.append(
-                            SourceScanner(
-                                block.pattern,
-                                self._source_match(applied, bi, block),
-                                self._error,
-                                max_pattern_chars=max_pattern_chars,
-                            )
-                        )
-                    continue
-                k = len(self._blocks)
-                self._blocks.append((ai, bi, block))
-                if block.xpath is None:
-                    assert block.tagid is not None
-                    self._tagid_blocks.setdefault(block.tagid, []).append(k)
-                    continue
-                xi = len(self._xpaths)
-                self._xpaths.append(block.xpath)
-                self._xpath_blocks.append([k])
-                if block.xpath.anchor is not None:
-                    self._anchors.setdefault(block.xpath.anchor, []).append(xi)
-                else:
-                    root_states.append((xi, 0))
-        self._root_states = tuple(root_states)
-        self._needs_id = bool(self._anchors or self._tagid_blocks)
-        #: attribute names the paths test (a late attribute on html/body may change a match)
-        self._attr_names = {s.attr[0] for x in self._xpaths for s in x.steps if s.attr is not None}
-        if self._needs_id:
-            self._attr_names.add("id")
+        plan = _plan(tuple(p.template for p in pages))
+        self._blocks = plan.blocks
+        self._xpaths = plan.xpaths
+        self._xpath_blocks = plan.xpath_blocks
+        self._tagid_blocks = plan.tagid_blocks
+        self._anchors = plan.anchors
+        self._root_states = plan.root_states
+        self._needs_id = plan.needs_id
+        self._attr_names = plan.attr_names
+        for ai, bi, block in plan.source_blocks:
+            applied = self.applied[ai]
+            assert block.pattern is not None
+            applied.scanners.append(
+                SourceScanner(
+                    block.pattern,
+                    self._source_match(applied, bi, block),
+                    self._error,
+                    max_pattern_chars=max_pattern_chars,
+                )
+            )
         self._warned: set[str] = set()
         self._places: dict[ParentNode, Place] = {}
         self._moved = False  # has any element been moved or had a sibling inserted before it?
@@ -272,17 +323,16 @@ class WptConsumer:
         :meth:`placed`, with the usual case (no active path at the parent, no id to
         look for) made cheap, since it is the fate of nearly every element."""
         pplace = self._places.get(parent)
-        if pplace is None or element.children:
+        if pplace is None:
             return self.placed(element, parent)
+        # (new from create_element_in: no children)
         counts = pplace.counts
         if counts is None:
             counts = pplace.counts = {}
         name = element.name
-        pos = counts.get(name, 0) + 1
-        counts[name] = pos
-        pplace.n += 1
-        place = Place(pplace, element, name, pos, pplace.n)
-        self._places[element] = place
+        pos = counts[name] = counts.get(name, 0) + 1
+        n = pplace.n = pplace.n + 1
+        place = self._places[element] = Place(pplace, element, name, pos, n)
         if not pplace.states and not (
             self._needs_id and ("id" in element.attrs or name == "selectedcontent")
         ):
@@ -494,6 +544,11 @@ class WptConsumer:
             return True
         if root in candidates and len(candidates) == 1:
             found = [root]
+        elif not self._moved:
+            # The candidates inside ``root``, found upwards from each (there are few; an mf2
+            # root's subtree can be large): in creation order, which is document order
+            # while nothing has been moved.
+            found = [el for el in candidates if el is root or _is_inside(el, root)]
         else:
             found = [root] if root in candidates else []
             stack = [c for c in reversed(root.children) if type(c) is Element]

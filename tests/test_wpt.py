@@ -466,3 +466,54 @@ def test_load_follows_the_input_rule() -> None:
         load(None)  # type: ignore[arg-type]
     assert load(FIX / "artist.xml") == load((FIX / "artist.xml").read_text(encoding="utf-8"))
     assert load(FIX / "artist.xml") == load((FIX / "artist.xml").read_bytes())
+
+
+def _late_page(html: str, xpath: str, chunks: list[bytes]) -> tuple[list[str], list[str]]:
+    from stream_mf2.wpt import Block, Template
+    from stream_mf2.wpt._compile import compile_xpath
+
+    template = Template("t", None, None, (Block(None, None, None, compile_xpath(xpath), None, True, (), 0, 0),), 0, 0, "x")
+    parser = Parser("http://x/", wpt=template)
+    events: list[Any] = []
+    for c in chunks:
+        events.extend(parser.feed_events(c))
+    events.extend(parser.close_events())
+    page = collect_pages(events)[0]
+    return [m["xpath"] for m in page["blocks"][0]["matches"]], page.get("errors", [])
+
+
+LATE = [
+    # (page, path, matches of the stream, kind of change reported or None: then equal to the full DOM)
+    ("<b>1<div>2</b>3</div>", "/html/body/div[1]", [], "moved"),
+    ("<b>1<div>2</b>3</div>", "/html/body/div/b", [], "cloned"),
+    ("<b>1<div>2</b>3</div>", "/html/body/b", ["/html[1]/body[1]/b[1]"], None),
+    ("<table><tr><div>", "/html/body/*[2]", [], "foster-parented"),
+    ("<table><tr><div>", "/html/body/div", ["/html[1]/body[1]/div[1]"], None),
+    ('<body><p>x</p><body id=main>', '//*[@id="main"]/p', [], "late-attributes"),
+    ("<body><p>x</p><body class=a>", '//*[@id="main"]/p', [], None),
+    (
+        "<select><button><selectedcontent></selectedcontent></button><option><b>x</b></option></select>",
+        "/html/body/select/button/selectedcontent/b",
+        [],
+        "selectedcontent",
+    ),
+    # <frameset> replacing the body: exact (the frameset takes the body's position)
+    ("<div><p></div><frameset><frame>", "/html/*[2]", ["/html[1]/frameset[1]"], None),
+    ("<div><p></div><frameset><frame>", "/html/body/div", [], None),
+]
+
+
+@pytest.mark.parametrize(("html", "xpath", "want", "kind"), LATE)
+def test_late_tree_changes_are_never_silent(html: str, xpath: str, want: list[str], kind: str | None) -> None:
+    """A match missing because tree construction changed an element late is reported in the page's errors."""
+    from stream_mf2.wpt._match import LATE_CHANGES
+
+    data = html.encode()
+    for label, chunks in chunking.chunkings(data):
+        have, errors = _late_page(html, xpath, chunks)
+        assert have == want, label
+        late = [e for e in errors if e.startswith("wpt: ")]
+        if kind is None:
+            assert late == [], label
+        else:
+            assert any(LATE_CHANGES[kind] in e for e in late), (label, late)

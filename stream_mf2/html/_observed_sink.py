@@ -4,7 +4,9 @@
 plus calls to an observer: ``placed(element, parent, before)`` whenever an
 element is inserted or moved (creation, foster parenting, the adoption agency's
 moves, ``reparent_children``), ``popped(element)`` when it leaves the stack of
-open elements. ``placed`` answers whether the element (new and still empty)
+open elements, ``attrs_added`` and ``removed`` for the other late changes
+(attributes of a later ``<html>``/``<body>`` tag, ``<frameset>`` removing
+``<body>``). ``placed`` answers whether the element (new and still empty)
 should start a kept subtree, for a consumer whose choice depends on where the
 element is (its position among its siblings), which the keep predicate, asked
 before the element is placed, cannot know.
@@ -58,6 +60,14 @@ class PlacementObserver(Protocol):
 
     def popped(self, element: Element) -> None:
         """``element`` left the stack of open elements."""
+        ...
+
+    def attrs_added(self, element: Element, names: list[str]) -> None:
+        """A late ``<html>``/``<body>`` tag gave ``element`` the attributes ``names``."""
+        ...
+
+    def removed(self, element: Element) -> None:
+        """``element`` was removed from the tree (``<frameset>`` replacing ``<body>``)."""
         ...
 
 
@@ -150,3 +160,15 @@ class ObservedSink(BoundedSink):
     def pop(self, element: Element) -> None:
         _pop(self, element)
         self._popped(element)
+
+    def add_attrs_if_missing(self, element: Element, attrs: dict[str, str]) -> None:
+        own = element.attrs
+        added = [k for k in attrs if k not in own]
+        super().add_attrs_if_missing(element, attrs)
+        if added:
+            self.observer.attrs_added(element, added)
+
+    def remove(self, node: Node) -> None:
+        super().remove(node)
+        if type(node) is Element:
+            self.observer.removed(node)

@@ -28,9 +28,20 @@ from stream_mf2.wpt._html import inner_html
 from stream_mf2.wpt._paths import Place, descendants, path_matches, step_matches
 from stream_mf2.wpt._source import DEFAULT_MAX_PATTERN_CHARS, SourceScanner
 from stream_mf2.wpt.events import WptMatchEvent, WptPage, WptPageEnd
-from stream_mf2.wpt.model import Block, XPath
+from stream_mf2.wpt.model import Block, Template, XPath
 
-__all__ = ["WptConsumer", "element_match"]
+__all__ = ["LATE_CHANGES", "WptConsumer", "element_match"]
+
+#: The late changes of tree construction that can hide a block match, by kind; each
+#: is reported once per page in the page's ``errors`` (with the element's path) when
+#: a block's path goes through the element, before or after the change.
+LATE_CHANGES: dict[str, str] = {
+    "moved": "an element was moved by the adoption agency algorithm (misnested formatting tags)",
+    "cloned": "a formatting element was cloned around moved content (adoption agency algorithm)",
+    "foster-parented": "content was foster-parented before an open table, shifting its position",
+    "late-attributes": "a later <html>/<body> tag added attributes that a block tests",
+    "selectedcontent": "<selectedcontent> receives clones of the selected option's content",
+}
 
 
 def _pattern_captures(block: Block, text: str) -> dict[str, list[str]] | None:
@@ -131,6 +142,86 @@ def _nested(block: Block, element: Element, place: Place) -> dict[str, Any]:
     return out
 
 
+def _is_inside(node: Node, ancestor: Element) -> bool:
+    p = node.parent
+    while p is not None:
+        if p is ancestor:
+            return True
+        p = p.parent
+    return False
+
+
+class _Plan:
+    """What the matcher needs from the templates applied to a page, made once per set of templates
+    (a WARC or a crawl applies the same template to page after page)."""
+
+    __slots__ = (
+        "anchors",
+        "attr_names",
+        "blocks",
+        "needs_id",
+        "root_states",
+        "source_blocks",
+        "tagid_blocks",
+        "templates",
+        "xpath_blocks",
+        "xpaths",
+    )
+
+    def __init__(self, templates: tuple[Template, ...]) -> None:
+        self.templates = templates  # (held, so the cache key's ids stay theirs)
+        #: top-level structural blocks: (template index, block index, block)
+        self.blocks: list[tuple[int, int, Block]] = []
+        #: blocks referenced by a pattern alone (matched on the page source)
+        self.source_blocks: list[tuple[int, int, Block]] = []
+        #: absolute and id-anchored xpaths; xpath index -> indices into ``blocks``
+        self.xpaths: list[XPath] = []
+        self.xpath_blocks: list[list[int]] = []
+        self.tagid_blocks: dict[str, list[int]] = {}  # tagid without xpath -> indices into blocks
+        self.anchors: dict[str, list[int]] = {}  # anchor id -> xpath indices
+        root_states: list[tuple[int, int]] = []
+        for ai, template in enumerate(templates):
+            for bi, block in enumerate(template.blocks):
+                if block.xpath is None and block.tagid is None:
+                    if block.pattern is not None:
+                        self.source_blocks.append((ai, bi, block))
+                    continue
+                k = len(self.blocks)
+                self.blocks.append((ai, bi, block))
+                if block.xpath is None:
+                    assert block.tagid is not None
+                    self.tagid_blocks.setdefault(block.tagid, []).append(k)
+                    continue
+                xi = len(self.xpaths)
+                self.xpaths.append(block.xpath)
+                self.xpath_blocks.append([k])
+                if block.xpath.anchor is not None:
+                    self.anchors.setdefault(block.xpath.anchor, []).append(xi)
+                else:
+                    root_states.append((xi, 0))
+        self.root_states = tuple(root_states)
+        self.needs_id = bool(self.anchors or self.tagid_blocks)
+        #: attribute names the paths test (a late attribute on html/body may change a match)
+        self.attr_names = {st.attr[0] for x in self.xpaths for st in x.steps if st.attr is not None}
+        if self.needs_id:
+            self.attr_names.add("id")
+
+
+_PLANS: dict[tuple[int, ...], _Plan] = {}
+_MAX_PLANS = 64
+
+
+def _plan(templates: tuple[Template, ...]) -> _Plan:
+    """The (cached) plan of ``templates``; nothing in it is changed by a parse."""
+    key = tuple(id(t) for t in templates)
+    plan = _PLANS.get(key)
+    if plan is None:  # (a plan holds its templates, so their ids are not reused while it is cached)
+        if len(_PLANS) >= _MAX_PLANS:
+            _PLANS.clear()  # bounded: a run with many template sets just makes plans again
+        plan = _PLANS[key] = _Plan(templates)
+    return plan
+
+
 class _Applied:
     """One template applied to the page: its page value and which blocks are done."""
 
@@ -165,42 +256,27 @@ class WptConsumer:
         self.emit_source = emit_source if emit_source is not None else emit
         self.applied = [_Applied(p) for p in pages]
         self.errors: list[str] = []
-        # Top-level structural blocks: (applied index, block index, block)
-        self._blocks: list[tuple[int, int, Block]] = []
-        # Absolute xpaths and id-anchored xpaths, by index into self._xpaths.
-        self._xpaths: list[XPath] = []
-        self._xpath_blocks: list[list[int]] = []  # xpath index -> indices into self._blocks
-        self._tagid_blocks: dict[str, list[int]] = {}  # tagid without xpath -> indices into self._blocks
-        self._anchors: dict[str, list[int]] = {}  # anchor id -> xpath indices
-        root_states: list[tuple[int, int]] = []
-        for ai, applied in enumerate(self.applied):
-            for bi, block in enumerate(applied.page.template.blocks):
-                if block.xpath is None and block.tagid is None:
-                    if block.pattern is not None:
-                        applied.scanners.append(
-                            SourceScanner(
-                                block.pattern,
-                                self._source_match(applied, bi, block),
-                                self._error,
-                                max_pattern_chars=max_pattern_chars,
-                            )
-                        )
-                    continue
-                k = len(self._blocks)
-                self._blocks.append((ai, bi, block))
-                if block.xpath is None:
-                    assert block.tagid is not None
-                    self._tagid_blocks.setdefault(block.tagid, []).append(k)
-                    continue
-                xi = len(self._xpaths)
-                self._xpaths.append(block.xpath)
-                self._xpath_blocks.append([k])
-                if block.xpath.anchor is not None:
-                    self._anchors.setdefault(block.xpath.anchor, []).append(xi)
-                else:
-                    root_states.append((xi, 0))
-        self._root_states = tuple(root_states)
-        self._needs_id = bool(self._anchors or self._tagid_blocks)
+        plan = _plan(tuple(p.template for p in pages))
+        self._blocks = plan.blocks
+        self._xpaths = plan.xpaths
+        self._xpath_blocks = plan.xpath_blocks
+        self._tagid_blocks = plan.tagid_blocks
+        self._anchors = plan.anchors
+        self._root_states = plan.root_states
+        self._needs_id = plan.needs_id
+        self._attr_names = plan.attr_names
+        for ai, bi, block in plan.source_blocks:
+            applied = self.applied[ai]
+            assert block.pattern is not None
+            applied.scanners.append(
+                SourceScanner(
+                    block.pattern,
+                    self._source_match(applied, bi, block),
+                    self._error,
+                    max_pattern_chars=max_pattern_chars,
+                )
+            )
+        self._warned: set[str] = set()
         self._places: dict[ParentNode, Place] = {}
         self._moved = False  # has any element been moved or had a sibling inserted before it?
         # Kept elements waiting to be final -> (place, indices into self._blocks)
@@ -214,6 +290,18 @@ class WptConsumer:
 
     def _error(self, message: str) -> None:
         self.errors.append(message)
+
+    def _warn(self, kind: str, place: Place | None) -> None:
+        """Tree construction changed an element late in a way that may hide a block match:
+        say so, once per kind of change per page (see :data:`LATE_CHANGES`)."""
+        if kind in self._warned:
+            return
+        self._warned.add(kind)
+        where = place.xpath() if place is not None and place.element is not None else "?"
+        self.errors.append(
+            f"wpt: {LATE_CHANGES[kind]} at {where}; a block match there may be missing"
+            " (a streaming parser decides what to keep when an element is created)"
+        )
 
     def _source_match(self, applied: _Applied, bi: int, block: Block) -> Callable[[str, dict[str, list[str]]], bool]:
         def on_match(text: str, captures: dict[str, list[str]]) -> bool:
@@ -235,18 +323,19 @@ class WptConsumer:
         :meth:`placed`, with the usual case (no active path at the parent, no id to
         look for) made cheap, since it is the fate of nearly every element."""
         pplace = self._places.get(parent)
-        if pplace is None or element.children:
+        if pplace is None:
             return self.placed(element, parent)
+        # (new from create_element_in: no children)
         counts = pplace.counts
         if counts is None:
             counts = pplace.counts = {}
         name = element.name
-        pos = counts.get(name, 0) + 1
-        counts[name] = pos
-        pplace.n += 1
-        place = Place(pplace, element, name, pos, pplace.n)
-        self._places[element] = place
-        if not pplace.states and not (self._needs_id and "id" in element.attrs):
+        pos = counts[name] = counts.get(name, 0) + 1
+        n = pplace.n = pplace.n + 1
+        place = self._places[element] = Place(pplace, element, name, pos, n)
+        if not pplace.states and not (
+            self._needs_id and ("id" in element.attrs or name == "selectedcontent")
+        ):
             return False
         return self._decide(element, pplace, place)
 
@@ -299,24 +388,73 @@ class WptConsumer:
             old.pos = fresh.pos
             old.any_pos = fresh.any_pos
             self._before(old, before)
-            old.states = self._advance(pplace, old)[0]
+            was = old.states
+            old.states, hits = self._advance(pplace, old)
+            # Its own match is checked again when it is final; what was decided below it
+            # (kept or dropped) stands: exact only if no path went through it, before or after.
+            if old.states != was or self._missed(element, hits):
+                self._warn("moved", old)
             return False
         place = pplace.child(element)
         places[element] = place
         if before is not None:
             self._before(place, before)
         if element.children:
-            # A clone that received the children of another element before being placed.
-            place.states = self._advance(pplace, place)[0]
+            # A clone that received the children of another element before being placed
+            # (the adoption agency), or a moved subtree whose places were dropped when popped.
+            place.states, hits = self._advance(pplace, place)
+            if place.states or (hits is not None and self._any_wanted(hits)):
+                self._warn("cloned", place)
             for c in element.children:
                 if type(c) is Element:
-                    self.placed(c, element)
+                    if c not in places and c not in self._candidates:
+                        self._moved_in(c, place)
+                    else:
+                        self.placed(c, element)
             return False  # not empty: too late to keep it
         return self._decide(element, pplace, place)
+
+    def _moved_in(self, element: Element, pplace: Place) -> None:
+        """``element``, popped and not kept (its content is gone), was moved under ``pplace``."""
+        place = pplace.child(element)
+        place.states, hits = self._advance(pplace, place)
+        if place.states or (hits is not None and self._any_wanted(hits)):
+            self._warn("moved", place)
+
+    def _any_wanted(self, hits: list[int]) -> bool:
+        return any(self._wanted(k) for k in hits)
+
+    def _missed(self, element: Element, hits: list[int] | None) -> bool:
+        """``element`` now matches the blocks ``hits`` at its changed place: a kept candidate
+        takes them on (its matches are checked when it is final); ``True`` if one is lost."""
+        if hits is None:
+            return False
+        cand = self._candidates.get(element)
+        if cand is None:
+            return self._any_wanted(hits)
+        ks = cand[1]
+        ks.extend(k for k in hits if k not in ks)
+        return False
+
+    def attrs_added(self, element: Element, names: list[str]) -> None:
+        """A later ``<html>``/``<body>`` tag added attributes ``names`` to ``element``."""
+        if self._blocks and any(n in self._attr_names for n in names):
+            self._warn("late-attributes", self._places.get(element))
+
+    def removed(self, element: Element) -> None:
+        """``element`` left the tree (``<frameset>`` replacing ``<body>``): it is the last element
+        child of its parent, so later siblings take its position; what was found inside it is gone."""
+        place = self._places.pop(element, None)
+        if place is not None and place.parent is not None:
+            place.parent.uncount(place.name)
+        for el in [c for c in self._candidates if c is element or _is_inside(c, element)]:
+            del self._candidates[el]
 
     def _decide(self, element: Element, pplace: Place, place: Place) -> bool:
         """Set ``place``'s matcher states; make ``element`` a candidate if it matches a wanted block."""
         place.states, hits = self._advance(pplace, place)
+        if element.name == "selectedcontent" and (place.states or self._needs_id):
+            self._warn("selectedcontent", place)
         if hits is None:
             return False
         wanted = [k for k in hits if self._wanted(k)]
@@ -336,6 +474,14 @@ class WptConsumer:
         place.any_pos, ref.any_pos = ref.any_pos, ref.any_pos + 1
         if ref.name == place.name:
             place.pos, ref.pos = ref.pos, ref.pos + 1
+        # The table's own match is checked again when it is final, and what is created in it
+        # from now on follows its new states; what was decided inside it before stands.
+        was = ref.states
+        pplace = ref.parent
+        assert pplace is not None
+        ref.states, hits = self._advance(pplace, ref)
+        if ref.states != was or self._missed(before, hits):
+            self._warn("foster-parented", ref)
 
     def _advance(self, pplace: Place, place: Place) -> tuple[tuple[tuple[int, int], ...], list[int] | None]:
         """The matcher states of ``place`` (child of ``pplace``) and the top-level blocks it matches."""
@@ -398,6 +544,11 @@ class WptConsumer:
             return True
         if root in candidates and len(candidates) == 1:
             found = [root]
+        elif not self._moved:
+            # The candidates inside ``root``, found upwards from each (there are few; an mf2
+            # root's subtree can be large): in creation order, which is document order
+            # while nothing has been moved.
+            found = [el for el in candidates if el is root or _is_inside(el, root)]
         else:
             found = [root] if root in candidates else []
             stack = [c for c in reversed(root.children) if type(c) is Element]

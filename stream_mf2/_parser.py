@@ -567,6 +567,10 @@ class Parser:
         if events:
             self._produced = True
             self._capture.events = []
+        else:
+            # Never hand out capture's own (empty) list: later events would be appended
+            # to a list the caller already holds.
+            events = []
         # Page-source pattern matches wait while a re-parse is possible (they never count
         # as output that prevents one: their timing, unlike items', depends on the window).
         if self._wpt_events and self._held is None:

@@ -35,20 +35,10 @@ def _has(pattern: str) -> Callable[[Finding], bool]:
 
 KNOWN_DEFECTS: list[KnownDefect] = [
     KnownDefect(
-        "stream-children-base",
-        "stream_children=True: child items yielded before a late <base> keep the URL known then (rels follow the base)",
-        lambda f: f.check == "stream-children-differs" and _has(r"<base[\s/>]")(f),
-    ),
-    KnownDefect(
         "warc-gzip-after-plain-junk",
         ".warc.gz with a plain 'WARC/1.x' line of junk before its first member is read as plain WARC and its"
         " intact gzip records are lost (found by the fixed-seed run, round 248 of seed 20261125)",
         lambda f: ":warc.gz:" in f.signature and "kind='insert', record=0, offset=0, arg=b'WARC/" in str(f.extra.get("ops", "")),
-    ),
-    KnownDefect(
-        "late-html-lang",
-        "lang from a later <html lang> tag merged into the html element is missing from items (full DOM has it)",
-        lambda f: f.check == "full-dom-differs" and f.signature.endswith(".lang"),
     ),
     KnownDefect(
         "warc-plain-head-insert",

@@ -15,9 +15,14 @@ Layers, and who does what:
   reading resumes at the next valid member. Whether a file is compressed is
   decided from its first bytes; when they are neither a gzip member nor a
   ``WARC/1.x`` line (a damaged head), that is reported and reading starts at
-  the first valid member or record header, whichever comes first.
+  the first valid member or record header, whichever comes first. A head
+  that looks plain but is followed by gzip members of WARC records (a stray
+  ``WARC/1.x`` line before the first member) is read as ``.warc.gz`` from the
+  first member on: a valid member where a record should start, or found by the
+  scan after a damaged head before any record was framed, switches the reader.
 * WARC records: framed here. A record must have a ``Content-Length`` and its
   block must be followed by ``\\r\\n\\r\\n``; otherwise the record is reported.
+  A field name must be a token: a control byte in one is damage, reported.
   In an uncompressed file the reader then resynchronises at the next
   ``WARC/1.x`` record header: a seekable file is looked ahead before the
   record is parsed, so a ``Content-Length`` that runs into the next record is
@@ -83,6 +88,8 @@ MAX_REPLAY = 4 * 1024 * 1024
 _GZIP_MAGIC = b"\x1f\x8b\x08"
 _WARC_MAGIC = b"WARC/1."
 _WARC_LINE_RE = re.compile(rb"WARC/1\.\d\r?\n\Z")
+#: An HTTP/WARC field name (RFC 9110 token).
+_TOKEN_RE = re.compile(rb"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 _END = b"\r\n\r\n"
 #: What a record swallowing the next one looks like inside its block.
 _NEXT_RECORD = b"\r\n\r\nWARC/1."
@@ -517,9 +524,12 @@ def _read_head(readline: Callable[[int], bytes]) -> _Head | None:
             headers[last] += " " + line.strip().decode("utf-8", "replace")  # folded line
             continue
         name, sep, value = line.partition(b":")
-        if not sep or not name.strip():
+        name = name.rstrip(b" \t")
+        # A field name is a token (WARC 1.1, section 4): a control byte in it (a stray CR
+        # before "Content-Length") is damage to report, not something to strip away.
+        if not sep or _TOKEN_RE.fullmatch(name) is None:
             raise _BadHead(f"bad WARC header line {line[:40]!r}", b"".join(raw))
-        key = name.strip().decode("utf-8", "replace").lower()
+        key = name.decode("ascii").lower()
         if key not in headers:
             headers[key] = value.strip().decode("utf-8", "replace")
             last = key
@@ -662,6 +672,7 @@ class _Walker:
         self.types = types
         self.max_decoded_bytes = max_decoded_bytes
         self.max_expansion = max_expansion
+        self._framed = False  # a record of an uncompressed file had a valid header block
 
     def _error(
         self, message: str, offset: int | None, record_id: str | None = None, uri: str | None = None
@@ -799,6 +810,12 @@ class _Walker:
             _skip_blank_lines(inp)
             if not inp.peek(1):
                 return
+            if inp.peek(len(_GZIP_MAGIC)) == _GZIP_MAGIC and _valid_gzip_start(inp):
+                # A gzip member of WARC records where a record should start: the file is a
+                # .warc.gz whose head held plain junk (a stray "WARC/1.x" line); read it as one.
+                self.gzip = True
+                yield from self._walk_gzip()
+                return
             start = inp.tell()
             self.units += 1
             yield start
@@ -808,7 +825,7 @@ class _Walker:
                 if not self.index_only:
                     yield self._error(f"bad WARC record: {e}", start)
                 inp.unread(e.raw[1:])  # rescan from the byte after the damaged record's start
-                if inp.find(_WARC_START) is None:
+                if inp.find(self._plain_resync()) is None:
                     return
                 continue
             if head is None:
@@ -818,13 +835,24 @@ class _Walker:
             if head.length is None:
                 if not self.index_only:
                     yield self._error("record without a valid Content-Length", start, rid, uri)
-                if inp.find(_WARC_START) is None:
+                if inp.find(self._plain_resync()) is None:
                     return
                 continue
+            self._framed = True
             if inp.seekable():
                 yield from self._plain_seekable(head, start, body_start)
             else:
                 yield from self._plain_stream(head, start)
+
+    def _plain_resync(self) -> Sequence[tuple[bytes, Callable[[_Input], bool]]]:
+        """What a scan after a damaged record of a plain file looks for.
+
+        Until one record has been framed, the file may still turn out to be a
+        ``.warc.gz`` with plain junk before its first member (a stray ``WARC/1.x``
+        line): a gzip member of WARC records counts then too. After that only a
+        record header does (a record's block may hold a compressed archive).
+        """
+        return _WARC_START if self._framed else _ANY_START
 
     def _good_end(self, at: int) -> bool | None:
         """Is the block ending at ``at`` followed by ``\r\n\r\n``? ``None``: the file ends before ``at``.
@@ -845,11 +873,12 @@ class _Walker:
         good = self._good_end(body_start + length)
         if good:
             nxt: int | None = body_start + length + len(_END)
-        elif good is None:
-            nxt = None  # truncated: the file ends inside the block
         else:
+            # The file ends inside the block (truncated, or a Content-Length too large that
+            # runs over the records after it to the end), or the block is not followed by
+            # CRLF CRLF: a record header inside the declared block is where it really ends.
             nxt = inp.next_record_from(body_start)
-            if nxt is not None and nxt < body_start + length + len(_END):
+            if nxt is not None and (good is None or nxt < body_start + length + len(_END)):
                 # The block runs into the next record: cut it there, the next record is read whole.
                 cut = nxt - body_start
                 if inp.peek_at(nxt - len(_END), len(_END)) == _END:
@@ -859,6 +888,9 @@ class _Walker:
                     f"(at offset {nxt}): the record was read up to there"
                 )
                 length = cut
+                good = False
+            elif good is None:
+                nxt = None  # truncated: the file ends inside the block
             else:
                 problem = "record not followed by \\r\\n\\r\\n (wrong Content-Length?)"
         rid, uri = head.get("WARC-Record-ID"), head.get("WARC-Target-URI")

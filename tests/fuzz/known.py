@@ -35,17 +35,6 @@ def _has(pattern: str) -> Callable[[Finding], bool]:
 
 KNOWN_DEFECTS: list[KnownDefect] = [
     KnownDefect(
-        "warc-gzip-after-plain-junk",
-        ".warc.gz with a plain 'WARC/1.x' line of junk before its first member is read as plain WARC and its"
-        " intact gzip records are lost (found by the fixed-seed run, round 248 of seed 20261125)",
-        lambda f: ":warc.gz:" in f.signature and "kind='insert', record=0, offset=0, arg=b'WARC/" in str(f.extra.get("ops", "")),
-    ),
-    KnownDefect(
-        "warc-plain-head-insert",
-        "plain .warc: bytes inserted into a record's header block are not always reported (not yet reduced)",
-        lambda f: f.signature == "warc-damage-unreported:warc:head:insert",
-    ),
-    KnownDefect(
         "bounded-sink-classify",
         "the bounded sink's _classify grows with the square of kept roots in nested tables (fuzz finding F5)",
         lambda f: f.check == "time-growth" and f.signature.endswith("_bounded_sink.py:_classify"),

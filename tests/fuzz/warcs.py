@@ -180,12 +180,18 @@ def _same_member(original: bytes, damaged: bytes) -> bool:
     return d.eof and not d.unused_data and data == gzip.decompress(original)
 
 
-def _header_lines(record: bytes) -> tuple[bytes, bytes]:
-    """A plain record's ``WARC/1.x`` line and ``Content-Length`` line (as written)."""
+def _header_lines(record: bytes) -> tuple[bytes, bytes | int]:
+    """A plain record's ``WARC/1.x`` line and ``Content-Length`` value (what framing reads).
+
+    Lines end at LF, as every reader takes them: junk inserted between the CR and LF
+    of another header line only changes that line's value (undetectable), not these;
+    neither does blank space around the Content-Length value or before its colon, or a
+    leading zero in it (the same number)."""
     head = record.split(b"\r\n\r\n", 1)[0]
-    lines = head.split(b"\r\n")
-    length = next((line for line in lines if line.lower().startswith(b"content-length:")), b"")
-    return lines[0], length
+    lines = [line.removesuffix(b"\r") for line in head.split(b"\n")]
+    length = next((line for line in lines if re.match(rb"(?i)content-length[ \t]*:", line)), b":")
+    value = length.partition(b":")[2].strip()
+    return lines[0], int(value) if value.isdigit() else value
 
 
 def _boundary_intact(record: bytes) -> bool:

@@ -57,7 +57,7 @@ import zlib
 from collections.abc import AsyncIterator, Callable, Generator, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
-from typing import IO, Any, ClassVar, TypeAlias, Unpack
+from typing import IO, Any, ClassVar, TypeAlias, TypedDict, Unpack
 
 from stream_mf2._options import OPTION_NAMES, ParseOptions, check_options
 from stream_mf2._parser import Parser
@@ -1141,11 +1141,34 @@ class _Window:
         return self._f.tell()
 
 
+class WarcReaderOptions(TypedDict, total=False):
+    """The reader options of :func:`iter_warc`, :func:`aiter_warc` and :func:`iter_warc_parallel`.
+
+    ``types`` (default ``None``: every item), ``warc_file`` (default: the path),
+    ``max_decoded_bytes`` (default ``DEFAULT_MAX_DECODED_BYTES``) and
+    ``max_expansion`` (default ``DEFAULT_MAX_EXPANSION``); see :func:`iter_warc`.
+    """
+
+    types: Sequence[str] | frozenset[str] | str | None
+    warc_file: str | None
+    max_decoded_bytes: int | None
+    max_expansion: float | None
+
+
+class WarcOptions(ParseOptions, WarcReaderOptions, total=False):
+    """Every keyword option of the WARC entry points: the reader's and the parser's."""
+
+
 _PARSER_OPTIONS = frozenset(OPTION_NAMES)
 
 
+def _check_options(options: WarcOptions, where: str) -> None:
+    """The parser options among ``options`` are checked as every entry point checks them."""
+    check_options({k: v for k, v in options.items() if k not in _READER_OPTIONS}, where)
+
+
 #: Reader options a parallel reader passes on to its workers' readers.
-_READER_OPTIONS = frozenset({"types", "warc_file", "max_decoded_bytes", "max_expansion"})
+_READER_OPTIONS = frozenset(WarcReaderOptions.__annotations__)
 
 
 def _check_call(source: object, options: dict[str, Any], where: str, allowed: frozenset[str] = _PARSER_OPTIONS) -> None:
@@ -1258,11 +1281,7 @@ def iter_warc(
     *,
     offset: int | None = None,
     length: int | None = None,
-    types: Sequence[str] | frozenset[str] | str | None = None,
-    warc_file: str | None = None,
-    max_decoded_bytes: int | None = DEFAULT_MAX_DECODED_BYTES,
-    max_expansion: float | None = DEFAULT_MAX_EXPANSION,
-    **options: Unpack[ParseOptions],
+    **options: Unpack[WarcOptions],
 ) -> WarcReader:
     """Items and records of every HTML record of a WARC archive (``.warc`` or ``.warc.gz``).
 
@@ -1278,22 +1297,15 @@ def iter_warc(
     a set: yield only items of those types, found at any depth, each with its
     ``path``), ``warc_file`` (the name written in entries; default the path),
     ``max_decoded_bytes`` and ``max_expansion`` (the decompression cap of
-    :class:`stream_mf2._payload.BodyDecoder`; ``None`` turns one off). Every
+    :class:`stream_mf2._payload.BodyDecoder`, defaults ``DEFAULT_MAX_DECODED_BYTES``
+    and ``DEFAULT_MAX_EXPANSION``; ``None`` turns one off): one definition,
+    :class:`WarcReaderOptions`, for the three WARC entry points. Every
     other option is a :class:`~stream_mf2.Parser` option (``stream_children``,
     ``metaformats``, …); an ``encoding`` option overrides every record's HTTP
     charset.
     """
-    check_options(options, "iter_warc")
-    return WarcReader(
-        source,
-        offset=offset,
-        length=length,
-        types=types,
-        warc_file=warc_file,
-        max_decoded_bytes=max_decoded_bytes,
-        max_expansion=max_expansion,
-        **options,
-    )
+    _check_options(options, "iter_warc")
+    return WarcReader(source, offset=offset, length=length, **options)
 
 
 def _take(it: Iterator[WarcEntry], n: int, budget: float) -> tuple[list[WarcEntry], bool]:
@@ -1347,24 +1359,11 @@ def aiter_warc(
     *,
     offset: int | None = None,
     length: int | None = None,
-    types: Sequence[str] | frozenset[str] | str | None = None,
-    warc_file: str | None = None,
-    max_decoded_bytes: int | None = DEFAULT_MAX_DECODED_BYTES,
-    max_expansion: float | None = DEFAULT_MAX_EXPANSION,
-    **options: Unpack[ParseOptions],
+    **options: Unpack[WarcOptions],
 ) -> AsyncWarcReader:
     """Async version of :func:`iter_warc`: ``async for entry in aiter_warc(path): …``."""
-    check_options(options, "aiter_warc")
-    return AsyncWarcReader(
-        source,
-        offset=offset,
-        length=length,
-        types=types,
-        warc_file=warc_file,
-        max_decoded_bytes=max_decoded_bytes,
-        max_expansion=max_expansion,
-        **options,
-    )
+    _check_options(options, "aiter_warc")
+    return AsyncWarcReader(source, offset=offset, length=length, **options)
 
 
 # -- parallel reading ----------------------------------------------------------------------------
@@ -1480,26 +1479,12 @@ def iter_warc_parallel(
     *,
     batch_units: int = BATCH_UNITS,
     batch_bytes: int = BATCH_BYTES,
-    types: Sequence[str] | frozenset[str] | str | None = None,
-    warc_file: str | None = None,
-    max_decoded_bytes: int | None = DEFAULT_MAX_DECODED_BYTES,
-    max_expansion: float | None = DEFAULT_MAX_EXPANSION,
-    **options: Unpack[ParseOptions],
+    **options: Unpack[WarcOptions],
 ) -> ParallelWarcReader:
     """Like :func:`iter_warc`, with ``workers`` processes; output order is archive order.
 
     Workers get runs of consecutive records, at most ``batch_units`` records or
     ``batch_bytes`` bytes each.
     """
-    check_options(options, "iter_warc_parallel")
-    return ParallelWarcReader(
-        path,
-        workers,
-        batch_units=batch_units,
-        batch_bytes=batch_bytes,
-        types=types,
-        warc_file=warc_file,
-        max_decoded_bytes=max_decoded_bytes,
-        max_expansion=max_expansion,
-        **options,
-    )
+    _check_options(options, "iter_warc_parallel")
+    return ParallelWarcReader(path, workers, batch_units=batch_units, batch_bytes=batch_bytes, **options)

@@ -154,7 +154,9 @@ def test_blank_space_before_a_colon_is_tolerated() -> None:
 def test_oracle_reads_header_lines_as_readers_do() -> None:
     rec = b"WARC/1.0\r\nContent-Type: a\r\nContent-Length: 16\r\n\r\nsoftware: fuzz\r\n\r\n\r\n"
     clean = warcs._header_lines(rec)
-    assert clean == (b"WARC/1.0", 16)
+    assert clean == (b"WARC/1.x", 16)
+    # another WARC/1.x version still frames a record
+    assert warcs._header_lines(rec.replace(b"WARC/1.0", b"WARC/1.1")) == clean
     # junk between the CR and LF of another line, blank space, a leading zero: same framing
     assert warcs._header_lines(rec.replace(b"a\r\n", b"a\r\x1f\n")) == clean
     assert warcs._header_lines(rec.replace(b"Length:", b"Length :")) == clean
@@ -162,3 +164,14 @@ def test_oracle_reads_header_lines_as_readers_do() -> None:
     # a changed number or a broken name is not
     assert warcs._header_lines(rec.replace(b": 16", b": 160")) != clean
     assert warcs._header_lines(rec.replace(b"\nContent-Length", b"\n\rContent-Length")) != clean
+    assert warcs._header_lines(rec.replace(b"WARC/1.0", b"WARC/2.0")) != clean
+
+
+def test_oracle_moves_a_cut_by_the_bytes_deleted_before_it() -> None:
+    parts = [b"0123456789"]
+    # 1 byte deleted at 2, then cut at 9 (undamaged offsets): 8 bytes remain
+    out, _, cut = warcs.apply(parts, [warcs.Damage("delete", 0, 2, 1), warcs.Damage("truncate", 0, 9)])
+    assert out == [b"01345678"] and cut == 0
+    # the cut falls at the end once 1 byte is gone before it: nothing is cut
+    out, _, cut = warcs.apply(parts, [warcs.Damage("delete", 0, 2, 1), warcs.Damage("truncate", 0, 9 + 1)])
+    assert cut is None

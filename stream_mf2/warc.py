@@ -686,8 +686,10 @@ class _Walker:
     def walk(self) -> Iterator[WarcEntry | int]:
         if self.gzip is None:
             first = self.inp.peek(len(_WARC_MAGIC))
-            if first[:2] == _GZIP_MAGIC[:2] or not first:
-                self.gzip = bool(first)
+            if not first:
+                self.gzip = False
+            elif first[:3] == _GZIP_MAGIC and _valid_gzip_start(self.inp):
+                self.gzip = True  # (a damaged first member is a damaged head: scanned past below)
             elif first.startswith(_WARC_MAGIC):
                 self.gzip = False
             else:

@@ -175,3 +175,24 @@ def test_oracle_moves_a_cut_by_the_bytes_deleted_before_it() -> None:
     # the cut falls at the end once 1 byte is gone before it: nothing is cut
     out, _, cut = warcs.apply(parts, [warcs.Damage("delete", 0, 2, 1), warcs.Damage("truncate", 0, 9 + 1)])
     assert cut is None
+
+
+@pytest.mark.parametrize("junk", [b"\x1f\x8b", b"\x1f\x8b\x08", b"\x1f\x8b\x08\x00junk"])
+def test_plain_archive_after_gzip_magic_junk_keeps_every_record(junk: bytes) -> None:
+    # the first two bytes looked like gzip: the whole plain archive was read as one bad member
+    ops = [warcs.Damage("insert", 0, 0, junk), warcs.Damage("insert", 1, 1, b"\x00")]
+    warcs.check_archive(_records(), False, ops)
+    data = _damaged(False, [warcs.Damage("insert", 0, 0, junk)])
+    for source in (io.BytesIO(data), _Pipe(data)):
+        entries = list(iter_warc(source))  # type: ignore[arg-type]
+        assert _by_record(entries) == _expected()
+        errors = [e for e in entries if isinstance(e, WarcError)]
+        assert len(errors) == 1 and errors[0].offset == 0
+
+
+def test_damaged_first_gzip_member_header_keeps_the_members_after_it() -> None:
+    for flip in ((0, 0), (2, 1), (3, 2)):  # magic, method, FLG.FEXTRA
+        ops = [warcs.Damage("flip", 0, *flip)]
+        warcs.check_archive(_records(), True, ops)
+        entries = list(iter_warc(io.BytesIO(_damaged(True, ops))))
+        assert _by_record(entries) == _expected()

@@ -107,7 +107,7 @@ from typing import Any, Final
 from stream_mf2.events import Event, ItemEvent, MetaItemEvent
 from stream_mf2.html import sink as _sink  # noqa: F401  (sink.py must load before _bounded_sink)
 from stream_mf2.html._bounded_sink import NESTED_EMPTY, NESTED_KEEP, NESTED_REMOVE
-from stream_mf2.html.dom import HTML_NS, Element, ParentNode, text_content
+from stream_mf2.html.dom import HTML_NS, Element, ParentNode, iter_descendants, text_content
 from stream_mf2.mf2 import (
     Mf2Context,
     child_of,
@@ -201,7 +201,8 @@ class Capture:
         self._head_done = False
         # ids of every element created so far (bounded), and references to ids whose
         # first element was gone before its item completed (never taken from a later one)
-        self._seen_ids: set[str] = set()
+        # (how many elements had each id, to tell a root's own element from an earlier one)
+        self._seen_ids: dict[str, int] = {}
         self._gone: set[str] = set()
         ctx.resolve_id = self._resolve
 
@@ -237,8 +238,10 @@ class Capture:
         id_ = attrs.get("id")
         if id_ is not None:
             seen = self._seen_ids
-            if len(seen) < MAX_SEEN_IDS:
-                seen.add(id_)
+            if id_ in seen:
+                seen[id_] += 1
+            elif len(seen) < MAX_SEEN_IDS:
+                seen[id_] = 1
             if self._wanted and id_ in self._wanted:
                 return True
         # keeps() asks for a rel link (needs ``rel``) or a root class (needs ``class``):
@@ -279,6 +282,8 @@ class Capture:
         refs = include_references(element) if markers else []
         # Targets inside the same root are found through its own id index.
         local = index_ids(element) if refs else {}
+        if local:
+            self._drop_later_duplicates(element, refs, local)
         if refs or self._held:
             missing = {r for r in refs if self._lookup(r, local) is None}
             # An id already seen belongs, in the DOM, to that earlier element (dropped):
@@ -487,6 +492,22 @@ class Capture:
             # Recoveries inside item building (e.g. the nested e-* html budget).
             self.notes.extend(ctx.notes)
             ctx.notes.clear()
+
+    def _drop_later_duplicates(self, root: Element, refs: list[str], local: dict[str, Element]) -> None:
+        """Forget local targets whose id an element outside ``root`` had first.
+
+        Every element counted so far outside ``root`` was created before ``root``
+        completed: before it, or placed before it (foster parenting). The DOM
+        resolves the id to that earlier element (dropped here), not to ``root``'s.
+        """
+        seen = self._seen_ids
+        for ref in refs:
+            if ref in local and seen.get(ref, 0) > 1:
+                inside = sum(
+                    1 for n in (root, *iter_descendants(root)) if type(n) is Element and n.attrs.get("id") == ref
+                )
+                if seen[ref] > inside:
+                    del local[ref]
 
     def _remember_cell(self, id_: str, cell: Element) -> None:
         cells = self._cells

@@ -152,3 +152,20 @@ def test_html_lang_before_any_item_is_quiet() -> None:
     events, errors = _events([doc], lang=True)
     assert _result(events)["items"] == parse_dom(parse_document(doc), URL, Options(lang=True))["items"]
     assert not errors
+
+
+def test_include_id_of_an_earlier_element_is_not_taken_from_the_root_itself() -> None:
+    # The DOM resolves headers="org" to the first element with that id: the fostered <h>
+    # before the table (dropped by the bounded tree), not the cell's own id (a fuzz finding).
+    # The reference stays unresolved, with a note, instead of silently using the wrong one.
+    doc = '<table><h id="org" class=url><td class="vcard" headers="org" id="org"><a class=url>'
+    for label, chunks in chunkings(doc):
+        events, errors = _events(chunks)
+        items = _result(events)["items"]
+        assert items == [{"type": ["h-card"], "properties": {"url": [URL]}}], label
+        assert any(e.startswith("include target(s) #org appeared before the item") for e in errors), label
+    # a root's own id, seen nowhere else, still resolves inside it
+    own = '<table><tr><td class="vcard" headers="org"><b id="org" class="fn">n</b></td></tr></table>'
+    dom = parse_dom(parse_document(own), URL, Options())["items"]
+    events, errors = _events([own])
+    assert _result(events)["items"] == dom and not errors

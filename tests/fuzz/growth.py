@@ -46,7 +46,7 @@ CAP = 1.0
 #: Bytes fed at a time while timing (the cap is checked between pieces).
 FEED_BYTES = 2048
 #: CPU seconds allowed for the full parse that measures a larger document's output.
-OUTPUT_CAP = 20.0
+OUTPUT_CAP = 3.0
 
 
 Blocks = tuple[str, str, str]

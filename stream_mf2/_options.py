@@ -35,6 +35,9 @@ option                       default                          meaning
 ``max_prefix_nodes``         ``None`` (512)                   content of html/body kept for a late
                                                               ``<body class="h-*">`` (a budget)
 ``max_held_items``           capture default                  items waiting for include targets
+``max_held_children``        64                               stream_children: children kept in
+                                                              their container while a ``<base>``
+                                                              may still come (a budget)
 ``max_nested_html_chars``    1 Mi                             e-* html nested in e-* values
 ``max_reparse_bytes``        1 MiB                            bytes held for a late ``<meta>``
 ``tokenizer_fast_path``      ``True``                         ``False``: the tokenizer's state
@@ -46,7 +49,7 @@ option                       default                          meaning
 ===========================  ===============================  =====================================
 
 Every limit raises :class:`~stream_mf2.errors.LimitExceeded` naming itself,
-except the budgets (``max_held_items``, ``max_reparse_bytes``,
+except the budgets (``max_held_items``, ``max_held_children``, ``max_reparse_bytes``,
 ``max_formatting_elements``, ``max_prefix_nodes``), which are documented recoveries. The sources add their own keywords (``chunk_size``,
 ``stall_timeout``, ``slice_size``), which are ordinary keyword parameters.
 """
@@ -80,6 +83,7 @@ class ParseOptions(TypedDict, total=False):
     max_kept_nodes: int | None
     max_prefix_nodes: int | None
     max_held_items: int
+    max_held_children: int
     max_nested_html_chars: int
     max_reparse_bytes: int
     tokenizer_fast_path: bool
@@ -101,6 +105,7 @@ _LIMITS = (
     ("max_kept_nodes", True, 1),
     ("max_prefix_nodes", True, 0),
     ("max_held_items", False, 0),
+    ("max_held_children", False, 0),
     ("max_nested_html_chars", False, 0),
     ("max_reparse_bytes", False, 0),
     ("max_pattern_chars", True, 1),

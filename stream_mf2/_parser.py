@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import IO, TYPE_CHECKING, Any, Final, Literal, Never, Unpack
 
 from stream_mf2._options import ParseOptions, check_options
-from stream_mf2.capture import DEFAULT_MAX_HELD_ITEMS, Capture
+from stream_mf2.capture import DEFAULT_MAX_HELD_CHILDREN, DEFAULT_MAX_HELD_ITEMS, Capture
 from stream_mf2.errors import ParserStateError
 from stream_mf2.events import DocumentEnd, Event, Item, ItemEvent
 from stream_mf2.html.decode import Decoder, decoded_length
@@ -80,7 +80,11 @@ class Parser:
     (active formatting elements reopened after each block, a recovery recorded
     in :attr:`errors`, not an error: see the README's Limits), ``max_kept_nodes`` (one kept
     subtree), ``max_held_items`` (items waiting for include targets; a recovery,
-    not an error: see :mod:`stream_mf2.capture`), ``max_nested_html_chars`` (the
+    not an error: see :mod:`stream_mf2.capture`), ``max_held_children`` (with
+    ``stream_children``: children kept in their container, not streamed, while
+    a first ``<base href>``, or with ``lang`` the document language, may still
+    come and change them; past it they stream, and such a late tag is recorded
+    in :attr:`errors`; a budget, not an error), ``max_nested_html_chars`` (the
     e-* ``html`` of values nested inside other e-* values, which grows with the
     square of the nesting depth; past it those values keep their text and get an
     empty ``html``, recorded in :attr:`errors`), ``max_prefix_nodes`` (the
@@ -119,6 +123,7 @@ class Parser:
         max_kept_nodes: int | None = None,
         max_prefix_nodes: int | None = None,
         max_held_items: int = DEFAULT_MAX_HELD_ITEMS,
+        max_held_children: int = DEFAULT_MAX_HELD_CHILDREN,
         max_nested_html_chars: int = DEFAULT_MAX_NESTED_HTML_CHARS,
         max_reparse_bytes: int = DEFAULT_MAX_REPARSE_BYTES,
         collect_parse_errors: bool = False,
@@ -148,6 +153,7 @@ class Parser:
                 "max_kept_nodes": max_kept_nodes,
                 "max_prefix_nodes": max_prefix_nodes,
                 "max_held_items": max_held_items,
+                "max_held_children": max_held_children,
                 "max_nested_html_chars": max_nested_html_chars,
                 "max_reparse_bytes": max_reparse_bytes,
                 "tokenizer_fast_path": tokenizer_fast_path,
@@ -168,6 +174,7 @@ class Parser:
             max_nested_html_chars=max_nested_html_chars,
         )
         self._max_held_items = max_held_items
+        self._max_held_children = max_held_children
         self._stream_children = stream_children
         self._sink_limits: dict[str, Any] = {}
         if max_kept_nodes is not None:
@@ -211,7 +218,12 @@ class Parser:
     def _build(self) -> None:
         """Make the stages after the decoder (again, for a re-parse)."""
         self._ctx = Mf2Context(self.url, self._options)
-        self._capture = Capture(self._ctx, max_held_items=self._max_held_items, stream_children=self._stream_children)
+        self._capture = Capture(
+            self._ctx,
+            max_held_items=self._max_held_items,
+            stream_children=self._stream_children,
+            max_held_children=self._max_held_children,
+        )
         if self._wpt_spec is None:
             self._sink = BoundedSink(self._capture.keep, self._capture.complete, **self._sink_limits)
         else:

@@ -72,9 +72,16 @@ Streaming the children of a container (``stream_children``)
     ``<base>`` was seen wait, as attribute-only copies), so they equal the
     default output even when a ``<base>`` arrives inside the container.
 
+    Late document metadata: the whole parse builds a container's children when
+    the container ends, with the first ``<base href>`` (and, with ``lang``, the
+    document language) known then. So while neither has been seen, a final
+    child stays in its container (it is not folded or streamed), up to
+    ``max_held_children`` per container; once they are known children stream.
+
     Known limits of streamed containers: a ``<base href>`` that first appears
-    inside the container after a streamed child (the child items already
-    yielded keep the URL known then; recorded in :attr:`Capture.notes`), or an mf1 include reference
+    inside the container after more than ``max_held_children`` children
+    (the child items already yielded keep the URL known then; recorded in
+    :attr:`Capture.notes`), or an mf1 include reference
     (inside an mf1 item nested in the container) to an element of an already
     streamed child, sees what the stream saw, not the whole document; the
     ``max_nested_html_chars`` budget is counted per streamed child.
@@ -84,6 +91,11 @@ Base URL
     pages put ``<base>`` in ``<head>``, before any item, where this equals the
     whole-document answer; an item completed before a late ``<base>`` keeps the
     document URL as its base.
+
+Document language
+    The same holds for ``<html lang>`` merged from a later ``<html>`` tag and a
+    late Content-Language ``<meta>``: items yielded before it do not carry it
+    (the full DOM gives them it); with ``lang`` on, :attr:`Capture.notes` says so.
 """
 
 from __future__ import annotations
@@ -95,7 +107,7 @@ from typing import Any, Final
 from stream_mf2.events import Event, ItemEvent, MetaItemEvent
 from stream_mf2.html import sink as _sink  # noqa: F401  (sink.py must load before _bounded_sink)
 from stream_mf2.html._bounded_sink import NESTED_EMPTY, NESTED_KEEP, NESTED_REMOVE
-from stream_mf2.html.dom import HTML_NS, Element, ParentNode, text_content
+from stream_mf2.html.dom import HTML_NS, Element, ParentNode, iter_descendants, text_content
 from stream_mf2.mf2 import (
     Mf2Context,
     child_of,
@@ -114,6 +126,10 @@ from stream_mf2.mf2.items import FoldedItem
 from stream_mf2.mf2.rels import REL_ELEMENTS
 
 DEFAULT_MAX_HELD_ITEMS: Final = 10_000
+#: With ``stream_children``: children of one container kept in it (not streamed)
+#: while a first ``<base href>`` (or, with ``lang``, the document language) may
+#: still come before the container ends.
+DEFAULT_MAX_HELD_CHILDREN: Final = 64
 #: How many distinct ``id`` values are remembered as seen (an include reference to an
 #: id seen before its item resolves, in the DOM, to that first element: gone here).
 MAX_SEEN_IDS: Final = 100_000
@@ -126,12 +142,16 @@ _OBSERVED: Final = frozenset(("base", "head", "html", "meta", "th"))
 class _Container:
     """Streaming state of one outermost root whose children are streamed."""
 
-    __slots__ = ("deferred", "marker", "next_index", "rels_done", "streamed", "streams")
+    __slots__ = ("deferred", "folded", "kept_back", "marker", "next_index", "rels_done", "streamed", "streams")
 
     def __init__(self, streams: bool) -> None:
         self.streams = streams
         self.next_index = 0  # index of the next child in the container's full ``children``
         self.streamed = 0
+        # Children left in the container while the base URL (or language) was still open.
+        self.kept_back = 0
+        # Children built early (streamed, or folded into a property value of the container).
+        self.folded = 0
         # The item the placeholder of the first streamed child stands for.
         self.marker: dict[str, Any] | None = None
         # Rel links already added to ``rels``, still in the tree (by id; they stay alive there).
@@ -151,12 +171,16 @@ class Capture:
         *,
         max_held_items: int = DEFAULT_MAX_HELD_ITEMS,
         stream_children: bool | frozenset[str] = False,
+        max_held_children: int = DEFAULT_MAX_HELD_CHILDREN,
     ) -> None:
         self.ctx = ctx
         #: ``True``, ``False``, or the container types whose children are streamed.
         self.stream_children = stream_children
         self._containers: dict[Element, _Container] = {}
         self._top_items = 0  # top-level items handed out so far
+        # items built for good so far (handed out, or a streamed container's folded children)
+        self._fixed = 0
+        self._max_held_children = max_held_children
         # completed containers with streamed children -> (marker item, how many)
         self._streamed: dict[Element, tuple[dict[str, Any], int]] = {}
         self.events: list[Event] = []
@@ -181,7 +205,8 @@ class Capture:
         self._ignored_roots = bool(ctx.options.ignored_roots)
         # ids of every element created so far (bounded), and references to ids whose
         # first element was gone before its item completed (never taken from a later one)
-        self._seen_ids: set[str] = set()
+        # (how many elements had each id, to tell a root's own element from an earlier one)
+        self._seen_ids: dict[str, int] = {}
         self._gone: set[str] = set()
         ctx.resolve_id = self._resolve
 
@@ -201,8 +226,10 @@ class Capture:
         id_ = attrs.get("id")
         if id_ is not None:
             seen = self._seen_ids
-            if len(seen) < MAX_SEEN_IDS:
-                seen.add(id_)
+            if id_ in seen:
+                seen[id_] += 1
+            elif len(seen) < MAX_SEEN_IDS:
+                seen[id_] = 1
             if self._wanted and id_ in self._wanted:
                 return True
         raw = attrs.get("class")
@@ -227,12 +254,16 @@ class Capture:
         elif name == "html":
             lang = attrs.get("lang")
             if lang is not None and self.ctx.html_lang is None:
+                before = self.ctx.default_lang
                 self.ctx.html_lang = lang
+                self._note_late_lang(before, "<html lang>")
         elif name == "meta":
             if attrs.get("http-equiv", "").strip().lower() == "content-language":
                 content = attrs.get("content")
                 if content and self.ctx.content_language is None:
+                    before = self.ctx.default_lang
                     self.ctx.content_language = content.strip()
+                    self._note_late_lang(before, "Content-Language <meta>")
         elif name == "head":
             return self._want_head
         elif name == "th":
@@ -280,6 +311,8 @@ class Capture:
         refs = include_references(element) if markers else []
         # Targets inside the same root are found through its own id index.
         local = index_ids(element) if refs else {}
+        if local:
+            self._drop_later_duplicates(element, refs, local)
         if refs or self._held:
             if built is not None:
                 # built without the include pattern: dropped, built again when released
@@ -334,8 +367,17 @@ class Capture:
         index = container.next_index
         container.next_index += 1
         # inside a rel link the subtree is still needed: the link's text reads it
-        if self._held or not alone or in_rel_link or not fold_nested(element, ctx):
+        if self._held or not alone or in_rel_link:
             return NESTED_KEEP
+        if self._metadata_open() and container.kept_back < self._max_held_children:
+            # A first <base href> (or, with lang, the document language) may still come
+            # before the container ends; the whole parse builds this child with it.
+            container.kept_back += 1
+            return NESTED_KEEP
+        if not fold_nested(element, ctx):
+            return NESTED_KEEP
+        self._fixed += 1
+        container.folded += 1
         folded = ctx.folded[element]
         if folded.entries:  # not a child after all; the stored item serves the container
             return NESTED_KEEP
@@ -354,16 +396,37 @@ class Capture:
             ctx.notes.clear()
         return action
 
-    def _note_late_base(self) -> None:
-        """A first ``<base>`` inside containers that already streamed children: say so.
+    def _note_late_lang(self, before: str | None, source: str) -> None:
+        """The document language changed after items were yielded without it: say so.
 
-        Their rels wait for the container's end (so they match the whole
-        parse), but items already yielded were resolved against the URL known then.
+        A later ``<html>`` tag merges its ``lang`` into the html element (and a
+        Content-Language ``<meta>`` may come anywhere); the full DOM gives every
+        item that language, but items already yielded cannot change.
         """
-        streamed = sum(c.streamed for c in self._containers.values() if c.streams)
-        if streamed:
+        if self._fixed and self.ctx.options.lang and self.ctx.default_lang != before:
             self.notes.append(
-                f"<base href> after {streamed} streamed child item(s) (stream_children):"
+                f"the document language came from a {source} after {self._fixed} item(s) were built:"
+                " they do not carry it"
+            )
+
+    def _metadata_open(self) -> bool:
+        """Could a later tag still change how items are built (base URL, document language)?"""
+        ctx = self.ctx
+        return not ctx.has_base or (ctx.options.lang and not ctx.html_lang)
+
+    def _note_late_base(self) -> None:
+        """A first ``<base>`` inside containers that already built children early: say so.
+
+        Children are kept in their container while no ``<base>`` was seen, up to
+        ``max_held_children``; past that they are streamed (or folded), resolved
+        against the URL known then. Their rels wait for the container's end (so
+        they match the whole parse), but items already built cannot change.
+        """
+        early = sum(c.folded for c in self._containers.values() if c.streams)
+        if early:
+            self.notes.append(
+                f"<base href> after {early} child item(s) were streamed (stream_children, more than"
+                f" max_held_children={self._max_held_children} children before it):"
                 " they were resolved against the document URL"
             )
 
@@ -453,6 +516,7 @@ class Capture:
         streamed = self._streamed.pop(element, None) if self._streamed else None
         for item in items:
             self._top_items += 1
+            self._fixed += 1
             if streamed is not None:
                 marker, count = streamed
                 streamed = None
@@ -468,6 +532,22 @@ class Capture:
             # Recoveries inside item building (e.g. the nested e-* html budget).
             self.notes.extend(ctx.notes)
             ctx.notes.clear()
+
+    def _drop_later_duplicates(self, root: Element, refs: list[str], local: dict[str, Element]) -> None:
+        """Forget local targets whose id an element outside ``root`` had first.
+
+        Every element counted so far outside ``root`` was created before ``root``
+        completed: before it, or placed before it (foster parenting). The DOM
+        resolves the id to that earlier element (dropped here), not to ``root``'s.
+        """
+        seen = self._seen_ids
+        for ref in refs:
+            if ref in local and seen.get(ref, 0) > 1:
+                inside = sum(
+                    1 for n in (root, *iter_descendants(root)) if type(n) is Element and n.attrs.get("id") == ref
+                )
+                if seen[ref] > inside:
+                    del local[ref]
 
     def _remember_cell(self, id_: str, cell: Element) -> None:
         cells = self._cells

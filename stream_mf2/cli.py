@@ -56,6 +56,7 @@ _LIMIT_FLAGS = (
     ("--max-depth", "max_depth", "deepest stack of open elements"),
     ("--max-kept-nodes", "max_kept_nodes", "most nodes kept for one item subtree"),
     ("--max-held-items", "max_held_items", "items held waiting for include targets (a recovery: see the Parser docs)"),
+    ("--max-held-children", "max_held_children", "stream-children: children kept until a <base> is known (a budget)"),
     ("--max-nested-html-chars", "max_nested_html_chars", "e-* html nested inside e-* values, per item (then empty html)"),
     ("--max-reparse-bytes", "max_reparse_bytes", "bytes held for a late <meta charset> re-parse (0: off)"),
 )

@@ -15,9 +15,14 @@ Layers, and who does what:
   reading resumes at the next valid member. Whether a file is compressed is
   decided from its first bytes; when they are neither a gzip member nor a
   ``WARC/1.x`` line (a damaged head), that is reported and reading starts at
-  the first valid member or record header, whichever comes first.
+  the first valid member or record header, whichever comes first. A head
+  that looks plain but is followed by gzip members of WARC records (a stray
+  ``WARC/1.x`` line before the first member) is read as ``.warc.gz`` from the
+  first member on: a valid member where a record should start, or found by the
+  scan after a damaged head before any record was framed, switches the reader.
 * WARC records: framed here. A record must have a ``Content-Length`` and its
   block must be followed by ``\\r\\n\\r\\n``; otherwise the record is reported.
+  A field name must be a token: a control byte in one is damage, reported.
   In an uncompressed file the reader then resynchronises at the next
   ``WARC/1.x`` record header: a seekable file is looked ahead before the
   record is parsed, so a ``Content-Length`` that runs into the next record is
@@ -52,7 +57,7 @@ import zlib
 from collections.abc import AsyncIterator, Callable, Generator, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
-from typing import IO, Any, ClassVar, Protocol, TypeAlias, Unpack
+from typing import IO, Any, ClassVar, Protocol, TypeAlias, TypedDict, Unpack
 
 from stream_mf2._options import OPTION_NAMES, ParseOptions, check_options
 from stream_mf2._parser import Parser
@@ -83,6 +88,8 @@ MAX_REPLAY = 4 * 1024 * 1024
 _GZIP_MAGIC = b"\x1f\x8b\x08"
 _WARC_MAGIC = b"WARC/1."
 _WARC_LINE_RE = re.compile(rb"WARC/1\.\d\r?\n\Z")
+#: An HTTP/WARC field name (RFC 9110 token).
+_TOKEN_RE = re.compile(rb"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 _END = b"\r\n\r\n"
 #: What a record swallowing the next one looks like inside its block.
 _NEXT_RECORD = b"\r\n\r\nWARC/1."
@@ -552,9 +559,12 @@ def _read_head(readline: Callable[[int], bytes]) -> _Head | None:
             headers[last] += " " + line.strip().decode("utf-8", "replace")  # folded line
             continue
         name, sep, value = line.partition(b":")
-        if not sep or not name.strip():
+        name = name.rstrip(b" \t")
+        # A field name is a token (WARC 1.1, section 4): a control byte in it (a stray CR
+        # before "Content-Length") is damage to report, not something to strip away.
+        if not sep or _TOKEN_RE.fullmatch(name) is None:
             raise _BadHead(f"bad WARC header line {line[:40]!r}", b"".join(raw))
-        key = name.strip().decode("utf-8", "replace").lower()
+        key = name.decode("ascii").lower()
         if key not in headers:
             headers[key] = value.strip().decode("utf-8", "replace")
             last = key
@@ -699,6 +709,7 @@ class _Walker:
         self.max_decoded_bytes = max_decoded_bytes
         self.max_expansion = max_expansion
         self.consumer = consumer
+        self._framed = False  # a record of an uncompressed file had a valid header block
 
     def _error(
         self, message: str, offset: int | None, record_id: str | None = None, uri: str | None = None
@@ -712,8 +723,10 @@ class _Walker:
     def walk(self) -> Iterator[WarcEntry | int]:
         if self.gzip is None:
             first = self.inp.peek(len(_WARC_MAGIC))
-            if first[:2] == _GZIP_MAGIC[:2] or not first:
-                self.gzip = bool(first)
+            if not first:
+                self.gzip = False
+            elif first[:3] == _GZIP_MAGIC and _valid_gzip_start(self.inp):
+                self.gzip = True  # (a damaged first member is a damaged head: scanned past below)
             elif first.startswith(_WARC_MAGIC):
                 self.gzip = False
             else:
@@ -836,6 +849,12 @@ class _Walker:
             _skip_blank_lines(inp)
             if not inp.peek(1):
                 return
+            if inp.peek(len(_GZIP_MAGIC)) == _GZIP_MAGIC and _valid_gzip_start(inp):
+                # A gzip member of WARC records where a record should start: the file is a
+                # .warc.gz whose head held plain junk (a stray "WARC/1.x" line); read it as one.
+                self.gzip = True
+                yield from self._walk_gzip()
+                return
             start = inp.tell()
             self.units += 1
             yield start
@@ -845,7 +864,7 @@ class _Walker:
                 if not self.index_only:
                     yield self._error(f"bad WARC record: {e}", start)
                 inp.unread(e.raw[1:])  # rescan from the byte after the damaged record's start
-                if inp.find(_WARC_START) is None:
+                if inp.find(self._plain_resync()) is None:
                     return
                 continue
             if head is None:
@@ -855,13 +874,24 @@ class _Walker:
             if head.length is None:
                 if not self.index_only:
                     yield self._error("record without a valid Content-Length", start, rid, uri)
-                if inp.find(_WARC_START) is None:
+                if inp.find(self._plain_resync()) is None:
                     return
                 continue
+            self._framed = True
             if inp.seekable():
                 yield from self._plain_seekable(head, start, body_start)
             else:
                 yield from self._plain_stream(head, start)
+
+    def _plain_resync(self) -> Sequence[tuple[bytes, Callable[[_Input], bool]]]:
+        """What a scan after a damaged record of a plain file looks for.
+
+        Until one record has been framed, the file may still turn out to be a
+        ``.warc.gz`` with plain junk before its first member (a stray ``WARC/1.x``
+        line): a gzip member of WARC records counts then too. After that only a
+        record header does (a record's block may hold a compressed archive).
+        """
+        return _WARC_START if self._framed else _ANY_START
 
     def _good_end(self, at: int) -> bool | None:
         """Is the block ending at ``at`` followed by ``\r\n\r\n``? ``None``: the file ends before ``at``.
@@ -882,11 +912,12 @@ class _Walker:
         good = self._good_end(body_start + length)
         if good:
             nxt: int | None = body_start + length + len(_END)
-        elif good is None:
-            nxt = None  # truncated: the file ends inside the block
         else:
+            # The file ends inside the block (truncated, or a Content-Length too large that
+            # runs over the records after it to the end), or the block is not followed by
+            # CRLF CRLF: a record header inside the declared block is where it really ends.
             nxt = inp.next_record_from(body_start)
-            if nxt is not None and nxt < body_start + length + len(_END):
+            if nxt is not None and (good is None or nxt < body_start + length + len(_END)):
                 # The block runs into the next record: cut it there, the next record is read whole.
                 cut = nxt - body_start
                 if inp.peek_at(nxt - len(_END), len(_END)) == _END:
@@ -896,6 +927,9 @@ class _Walker:
                     f"(at offset {nxt}): the record was read up to there"
                 )
                 length = cut
+                good = False
+            elif good is None:
+                nxt = None  # truncated: the file ends inside the block
             else:
                 problem = "record not followed by \\r\\n\\r\\n (wrong Content-Length?)"
         rid, uri = head.get("WARC-Record-ID"), head.get("WARC-Target-URI")
@@ -1152,11 +1186,36 @@ class _Window:
         return self._f.tell()
 
 
+class WarcReaderOptions(TypedDict, total=False):
+    """The reader options of :func:`iter_warc`, :func:`aiter_warc` and :func:`iter_warc_parallel`.
+
+    ``types`` (default ``None``: every item), ``warc_file`` (default: the path),
+    ``max_decoded_bytes`` (default ``DEFAULT_MAX_DECODED_BYTES``) and
+    ``max_expansion`` (default ``DEFAULT_MAX_EXPANSION``) and ``consumer`` (default
+    ``None``: items only); see :func:`iter_warc`.
+    """
+
+    types: Sequence[str] | frozenset[str] | str | None
+    warc_file: str | None
+    max_decoded_bytes: int | None
+    max_expansion: float | None
+    consumer: RecordConsumer | None
+
+
+class WarcOptions(ParseOptions, WarcReaderOptions, total=False):
+    """Every keyword option of the WARC entry points: the reader's and the parser's."""
+
+
 _PARSER_OPTIONS = frozenset(OPTION_NAMES)
 
 
+def _check_options(options: WarcOptions, where: str) -> None:
+    """The parser options among ``options`` are checked as every entry point checks them."""
+    check_options({k: v for k, v in options.items() if k not in _READER_OPTIONS}, where)
+
+
 #: Reader options a parallel reader passes on to its workers' readers.
-_READER_OPTIONS = frozenset({"types", "warc_file", "max_decoded_bytes", "max_expansion", "consumer"})
+_READER_OPTIONS = frozenset(WarcReaderOptions.__annotations__)
 
 
 def _check_call(source: object, options: dict[str, Any], where: str, allowed: frozenset[str] = _PARSER_OPTIONS) -> None:
@@ -1272,12 +1331,7 @@ def iter_warc(
     *,
     offset: int | None = None,
     length: int | None = None,
-    types: Sequence[str] | frozenset[str] | str | None = None,
-    warc_file: str | None = None,
-    max_decoded_bytes: int | None = DEFAULT_MAX_DECODED_BYTES,
-    max_expansion: float | None = DEFAULT_MAX_EXPANSION,
-    consumer: RecordConsumer | None = None,
-    **options: Unpack[ParseOptions],
+    **options: Unpack[WarcOptions],
 ) -> WarcReader:
     """Items and records of every HTML record of a WARC archive (``.warc`` or ``.warc.gz``).
 
@@ -1293,24 +1347,16 @@ def iter_warc(
     a set: yield only items of those types, found at any depth, each with its
     ``path``), ``warc_file`` (the name written in entries; default the path),
     ``max_decoded_bytes`` and ``max_expansion`` (the decompression cap of
-    :class:`stream_mf2._payload.BodyDecoder`; ``None`` turns one off). Every
+    :class:`stream_mf2._payload.BodyDecoder`, defaults ``DEFAULT_MAX_DECODED_BYTES``
+    and ``DEFAULT_MAX_EXPANSION``; ``None`` turns one off): one definition,
+    :class:`WarcReaderOptions`, for the three WARC entry points. Every
     other option is a :class:`~stream_mf2.Parser` option (``stream_children``,
     ``metaformats``, …); an ``encoding`` option overrides every record's HTTP
     charset. ``consumer`` (a :class:`RecordConsumer`) turns the parser's other
     events (e.g. those of the ``wpt`` option) into :class:`WarcExtra` entries.
     """
-    check_options(options, "iter_warc")
-    return WarcReader(
-        source,
-        offset=offset,
-        length=length,
-        types=types,
-        warc_file=warc_file,
-        max_decoded_bytes=max_decoded_bytes,
-        max_expansion=max_expansion,
-        consumer=consumer,
-        **options,
-    )
+    _check_options(options, "iter_warc")
+    return WarcReader(source, offset=offset, length=length, **options)
 
 
 def _take(it: Iterator[WarcEntry], n: int, budget: float) -> tuple[list[WarcEntry], bool]:
@@ -1364,26 +1410,11 @@ def aiter_warc(
     *,
     offset: int | None = None,
     length: int | None = None,
-    types: Sequence[str] | frozenset[str] | str | None = None,
-    warc_file: str | None = None,
-    max_decoded_bytes: int | None = DEFAULT_MAX_DECODED_BYTES,
-    max_expansion: float | None = DEFAULT_MAX_EXPANSION,
-    consumer: RecordConsumer | None = None,
-    **options: Unpack[ParseOptions],
+    **options: Unpack[WarcOptions],
 ) -> AsyncWarcReader:
     """Async version of :func:`iter_warc`: ``async for entry in aiter_warc(path): …``."""
-    check_options(options, "aiter_warc")
-    return AsyncWarcReader(
-        source,
-        offset=offset,
-        length=length,
-        types=types,
-        warc_file=warc_file,
-        max_decoded_bytes=max_decoded_bytes,
-        max_expansion=max_expansion,
-        consumer=consumer,
-        **options,
-    )
+    _check_options(options, "aiter_warc")
+    return AsyncWarcReader(source, offset=offset, length=length, **options)
 
 
 # -- parallel reading ----------------------------------------------------------------------------
@@ -1499,28 +1530,12 @@ def iter_warc_parallel(
     *,
     batch_units: int = BATCH_UNITS,
     batch_bytes: int = BATCH_BYTES,
-    types: Sequence[str] | frozenset[str] | str | None = None,
-    warc_file: str | None = None,
-    max_decoded_bytes: int | None = DEFAULT_MAX_DECODED_BYTES,
-    max_expansion: float | None = DEFAULT_MAX_EXPANSION,
-    consumer: RecordConsumer | None = None,
-    **options: Unpack[ParseOptions],
+    **options: Unpack[WarcOptions],
 ) -> ParallelWarcReader:
     """Like :func:`iter_warc`, with ``workers`` processes; output order is archive order.
 
     Workers get runs of consecutive records, at most ``batch_units`` records or
     ``batch_bytes`` bytes each.
     """
-    check_options(options, "iter_warc_parallel")
-    return ParallelWarcReader(
-        path,
-        workers,
-        batch_units=batch_units,
-        batch_bytes=batch_bytes,
-        types=types,
-        warc_file=warc_file,
-        max_decoded_bytes=max_decoded_bytes,
-        max_expansion=max_expansion,
-        consumer=consumer,
-        **options,
-    )
+    _check_options(options, "iter_warc_parallel")
+    return ParallelWarcReader(path, workers, batch_units=batch_units, batch_bytes=batch_bytes, **options)

@@ -29,6 +29,14 @@ from tests.suites import MF2_SUITE, mf2_pages, suite_dir
 ONE_BY_ONE_LIMIT = 20_000
 MODES: list[bool | frozenset[str]] = [True, frozenset({"h-feed"})]
 URL = "http://example.com/"
+#: Children stream as soon as they are final, even while no ``<base href>`` has been seen
+#: (by default the first ``max_held_children`` stay in their container until then).
+AT_ONCE: dict[str, Any] = {"max_held_children": 0}
+
+
+def _at_once(mode: bool | frozenset[str]) -> dict[str, Any]:
+    """Mode ``True`` streams at once (the streaming path); the other mode keeps the default hold."""
+    return AT_ONCE if mode is True else {}
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -71,7 +79,7 @@ def test_reassembled_equals_whole(path: Path, url: str, mode: bool | frozenset[s
     whole = stream_mf2.parse(data, url)
     expected = orjson.dumps(whole)
     for label, chunks in _chunkings(data):
-        events = _events(chunks, url, stream_children=mode)
+        events = _events(chunks, url, stream_children=mode, **_at_once(mode))
         got = _result(events)
         assert orjson.dumps(got) == expected, f"{path.name}: chunking {label} (stream_children={mode}) differs"
         streamed = sum(1 for e in events if isinstance(e, ItemEvent) and e.path)
@@ -98,7 +106,7 @@ def test_suite_has_streamed_children() -> None:
     root = suite_dir(MF2_SUITE)
     assert root is not None
     html = (root / "tests" / "microformats-v2" / "h-feed" / "simple.html").read_bytes()
-    events = _events([html], "http://example.com", stream_children=True)
+    events = _events([html], "http://example.com", stream_children=True, **AT_ONCE)
     assert any(isinstance(e, ItemEvent) and e.path for e in events)
 
 
@@ -109,7 +117,7 @@ ENTRY = '<article class="h-entry"><h2 class="p-name">Post {i}</h2><a class="u-ur
 
 
 def test_children_come_before_the_container_ends() -> None:
-    parser = Parser(URL, stream_children=True)
+    parser = Parser(URL, stream_children=True, **AT_ONCE)
     seen: list[ItemEvent] = []
     seen.extend(e for e in parser.feed_events(FEED_HEAD) if isinstance(e, ItemEvent))
     for i in range(3):
@@ -129,7 +137,7 @@ def test_children_come_before_the_container_ends() -> None:
 def test_implied_properties_of_the_container_match() -> None:
     # no explicit name: the whole parse implies none (nested microformats); neither may the stream
     html = '<div class="h-feed"><img src="/a.png"><div class="h-entry">one</div><div class="h-entry">two</div></div>'
-    events = _events([html], stream_children=True)
+    events = _events([html], stream_children=True, **AT_ONCE)
     assert reassemble(events) == stream_mf2.parse(html, URL)["items"]
     container = next(e for e in events if isinstance(e, ItemEvent) and not e.path)
     assert container.item["properties"] == {}
@@ -137,7 +145,7 @@ def test_implied_properties_of_the_container_match() -> None:
 
 
 def test_feed_returns_plain_items() -> None:
-    parser = Parser(URL, stream_children=True)
+    parser = Parser(URL, stream_children=True, **AT_ONCE)
     items = parser.feed(FEED_HEAD + ENTRY.format(i=0) + ENTRY.format(i=1) + "</div>")
     items += parser.close()
     assert [i["type"] for i in items] == [["h-entry"], ["h-entry"], ["h-feed"]]
@@ -146,9 +154,9 @@ def test_feed_returns_plain_items() -> None:
 
 def test_types_select_containers() -> None:
     html = '<div class="h-entry"><p class="p-name">x</p><div class="h-cite">c</div></div>'
-    only_feeds = _events([html], stream_children=frozenset({"h-feed"}))
+    only_feeds = _events([html], stream_children=frozenset({"h-feed"}), **AT_ONCE)
     assert not any(isinstance(e, ItemEvent) and e.path for e in only_feeds)
-    every = _events([html], stream_children=True)
+    every = _events([html], stream_children=True, **AT_ONCE)
     assert [e.path for e in every if isinstance(e, ItemEvent)] == [(0, 0), ()]
     assert reassemble(every) == reassemble(only_feeds)
 
@@ -158,7 +166,7 @@ def test_property_values_are_not_streamed() -> None:
         '<div class="h-feed"><div class="p-author h-card">A</div><div class="h-entry">e</div>'
         '<div class="e-content"><span class="h-card">in content</span></div><div class="h-entry">f</div></div>'
     )
-    events = _events([html], stream_children=True)
+    events = _events([html], stream_children=True, **AT_ONCE)
     paths = [e.path for e in events if isinstance(e, ItemEvent)]
     # the author is a property; the h-card inside e-content is a child, but its subtree is the property's value
     assert paths == [(0, 0), (0, 2), ()]
@@ -167,7 +175,7 @@ def test_property_values_are_not_streamed() -> None:
 
 def test_second_container_path() -> None:
     html = '<div class="h-card">a</div><div class="h-feed"><div class="h-entry">x</div><div class="h-entry">y</div></div>'
-    events = _events([html], stream_children=True)
+    events = _events([html], stream_children=True, **AT_ONCE)
     assert [e.path for e in events if isinstance(e, ItemEvent)] == [(), (1, 0), (1, 1), ()]
     assert reassemble(events) == stream_mf2.parse(html, URL)["items"]
 
@@ -186,7 +194,7 @@ def test_rels_keep_document_order() -> None:
 
 
 def test_subtrees_leave_the_bounded_tree() -> None:
-    parser = Parser(URL, stream_children=True)
+    parser = Parser(URL, stream_children=True, **AT_ONCE)
     parser.feed(FEED_HEAD)
     sink = parser._sink
     for i in range(200):
@@ -210,7 +218,7 @@ def test_without_option_the_container_is_kept_whole() -> None:
 
 def _streamed_before_end(html_parts: list[str]) -> list[list[tuple[int, ...]]]:
     """Paths of the events each part produced."""
-    parser = Parser(URL, stream_children=True)
+    parser = Parser(URL, stream_children=True, **AT_ONCE)
     out = [[e.path for e in parser.feed_events(p) if isinstance(e, ItemEvent)] for p in html_parts]
     out.append([e.path for e in parser.close_events() if isinstance(e, ItemEvent)])
     return out
@@ -227,7 +235,7 @@ def test_child_in_open_table_waits_for_the_table() -> None:
     # the fostered entry precedes the held one in document order, so it may go first
     assert got[:3] == [[], [(0, 0)], [(0, 1)]]
     html = "".join(parts)
-    events = _events([html], stream_children=True)
+    events = _events([html], stream_children=True, **AT_ONCE)
     assert reassemble(events) == stream_mf2.parse(html, URL)["items"]
 
 
@@ -235,17 +243,17 @@ def test_child_under_formatting_element_waits() -> None:
     # the adoption agency algorithm can still move the child while <b> is open around a special ancestor
     parts = ['<b><div class="h-feed"><p><span class="h-entry">a</span>', "x</b>y", "</div>"]
     html = "".join(parts)
-    events = _events([html], stream_children=True)
+    events = _events([html], stream_children=True, **AT_ONCE)
     assert reassemble(events) == stream_mf2.parse(html, URL)["items"]
     for chunks in ([html[:i], html[i:]] for i in range(1, len(html))):
-        assert reassemble(_events(chunks, stream_children=True)) == stream_mf2.parse(html, URL)["items"]
+        assert reassemble(_events(chunks, stream_children=True, **AT_ONCE)) == stream_mf2.parse(html, URL)["items"]
 
 
 def test_child_with_open_descendant_waits() -> None:
     html = '<div class="h-feed"><a class="h-entry" href="/1"><table><tr><td>x<a href="/2">y</a>z</td></tr></table>q</div>'
     whole = stream_mf2.parse(html, URL)["items"]
     for i in range(1, len(html)):
-        assert reassemble(_events([html[:i], html[i:]], stream_children=True)) == whole
+        assert reassemble(_events([html[:i], html[i:]], stream_children=True, **AT_ONCE)) == whole
 
 
 def test_frameset_ok_holds_children() -> None:
@@ -254,7 +262,7 @@ def test_frameset_ok_holds_children() -> None:
     got = _streamed_before_end(parts)
     assert got[0] == []  # frameset-ok is still "ok": the body may yet be replaced
     html = "".join(parts)
-    assert reassemble(_events([html], stream_children=True)) == stream_mf2.parse(html, URL)["items"]
+    assert reassemble(_events([html], stream_children=True, **AT_ONCE)) == stream_mf2.parse(html, URL)["items"]
 
 
 # -- command line ---------------------------------------------------------------------------------
@@ -269,7 +277,7 @@ def test_cli_jsonl_stream_children(tmp_path: Path) -> None:
     html = '<div class="h-feed"><p class="p-name">F</p><div class="h-entry">a</div><div class="h-entry">b</div></div>'
     page.write_text(html + '<div class="h-card">c</div>', encoding="utf-8")
     out = io.BytesIO()
-    assert _cmd_parse([str(page), "--jsonl", "--stream-children", "--url", URL], out) == 0
+    assert _cmd_parse([str(page), "--jsonl", "--stream-children", "--max-held-children", "0", "--url", URL], out) == 0
     lines = [orjson.loads(line) for line in out.getvalue().splitlines()]
     assert [line.get("path") for line in lines[:2]] == [[0, 0], [0, 1]]
     assert lines[2]["children-streamed"] == 2 and "children" not in lines[2]["item"]
@@ -284,7 +292,7 @@ def test_cli_jsonl_stream_children(tmp_path: Path) -> None:
 
 def test_iter_items_passes_the_option() -> None:
     html = FEED_HEAD + ENTRY.format(i=0) + ENTRY.format(i=1) + "</div>"
-    items = list(stream_mf2.iter_items([html.encode()], URL, stream_children=frozenset({"h-feed"})))
+    items = list(stream_mf2.iter_items([html.encode()], URL, stream_children=frozenset({"h-feed"}), **AT_ONCE))
     assert [i["type"] for i in items] == [["h-entry"], ["h-entry"], ["h-feed"]]
 
 
@@ -343,7 +351,7 @@ def test_misnested_targeted(html: str) -> None:
     whole = orjson.dumps(stream_mf2.parse(html, URL))
     for n in range(1, len(html)):
         for mode in MODES:
-            assert orjson.dumps(_result(_events([html[:n], html[n:]], stream_children=mode))) == whole, (n, mode)
+            assert orjson.dumps(_result(_events([html[:n], html[n:]], stream_children=mode, **_at_once(mode)))) == whole, (n, mode)
 
 
 @pytest.mark.parametrize("seed", range(SEED, SEED + 6))
@@ -353,7 +361,7 @@ def test_random_tag_soup(seed: int) -> None:
         html = _soup(rng)
         whole = orjson.dumps(stream_mf2.parse(html, URL))
         chunks = random_chunks(html, rng.randint(0, 10**6))
-        got = orjson.dumps(_result(_events(chunks, stream_children=True)))
+        got = orjson.dumps(_result(_events(chunks, stream_children=True, **AT_ONCE)))
         assert got == whole, f"seed={seed} {html!r}"
 
 
@@ -406,7 +414,7 @@ def test_nested_handover_is_final_on_tree_cases() -> None:
 
 
 def test_text_between_removed_children_does_not_pile_up() -> None:
-    parser = Parser(URL, stream_children=True)
+    parser = Parser(URL, stream_children=True, **AT_ONCE)
     parser.feed(FEED_HEAD + "\n")
     for i in range(500):
         parser.feed(ENTRY.format(i=i) + "\n \n")

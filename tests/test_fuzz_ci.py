@@ -103,6 +103,17 @@ def test_growth_document_makes_ids_distinct() -> None:
     growth.check_growth(("", "<p>plain text</p>", "<br>"), small=2000)  # linear: passes
 
 
+def test_growth_counts_output_that_grows_faster_than_the_input() -> None:
+    # nested h-* roots that are dt-* properties repeat their text at every level: the JSON
+    # grows with the square of the nesting, and the time bound is scaled by that growth
+    nested = ("", '<time class="h-x-y dt-start">x', "")
+    little, big = growth.document(nested, 3000), growth.document(nested, 12000)
+    assert growth._output_scale(little, big) > 2.0
+    plain = ("", '<p class="h-card">x</p>', "")
+    little, big = growth.document(plain, 3000), growth.document(plain, 12000)
+    assert growth._output_scale(little, big) < 1.2
+
+
 def test_known_defects_are_named_and_specific() -> None:
     names = [d.name for d in KNOWN_DEFECTS]
     assert len(names) == len(set(names)) and all(d.description for d in KNOWN_DEFECTS)

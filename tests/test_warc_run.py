@@ -54,7 +54,9 @@ def lines(data: bytes) -> list[dict[str, Any]]:
 
 
 FEED = (
-    b'<!doctype html><html><head><title>Feed</title><meta name="description" content="About"></head><body>'
+    # (the <base> is the page's own URL: with it known, stream_children streams at once)
+    b'<!doctype html><html><head><base href="/feed"><title>Feed</title><meta name="description" content="About"></head>'
+    b"<body>"
     b'<link rel="webmention" href="/wm"><a rel="me" href="https://me.example/">me</a>'
     b'<div class="h-feed"><p class="p-name">F</p>'
     b'<div class="h-entry"><p class="p-name">E1</p><div class="p-author h-card"><span class="p-name">A</span></div></div>'

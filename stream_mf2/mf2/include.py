@@ -31,6 +31,7 @@ An include that would break a limit is skipped, never half applied.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Final
@@ -59,6 +60,7 @@ DEFAULT_MAX_NODES: Final = 20_000
 _STEPS_PER_NODE: Final = 16
 
 _ASCII_WS: Final = "\t\n\f\r "
+_TOKENS: Final = re.compile(r"[^\t\n\f\r ]+")
 #: The class of an ``a``/``object`` include marker (also what the marker pre-checks look for).
 INCLUDE_CLASS: Final = "include"
 _CELLS: Final = frozenset({"td", "th"})
@@ -70,18 +72,8 @@ def _classes(element: Element) -> list[str]:
 
 def _split(value: str) -> list[str]:
     """Split on ASCII whitespace, as HTML does for class, itemref and headers."""
-    out: list[str] = []
-    start = -1
-    for i, ch in enumerate(value):
-        if ch in _ASCII_WS:
-            if start >= 0:
-                out.append(value[start:i])
-                start = -1
-        elif start < 0:
-            start = i
-    if start >= 0:
-        out.append(value[start:])
-    return out
+    # (not str.split(), which also splits on Unicode spaces; the regex scan runs in C)
+    return _TOKENS.findall(value) if value else []
 
 
 def _scope(element: Element, inherited: bool) -> bool:

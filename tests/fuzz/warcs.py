@@ -164,6 +164,17 @@ def apply(parts: list[bytes], ops: list[Damage]) -> tuple[list[bytes], list[byte
     if cut is None:
         return out, before, None
     rec, offset = cut
+    # the cut offset is in the undamaged bytes: move it by what was inserted or deleted before it
+    for op in ops:
+        if op.record == rec and op.offset < offset:
+            if op.kind == "insert" and op.offset > 0:  # (at 0 it goes before the record)
+                assert isinstance(op.arg, bytes)
+                offset += len(op.arg)
+            elif op.kind == "delete":
+                assert isinstance(op.arg, int)
+                offset -= min(op.arg, offset - op.offset)
+    if offset >= len(out[rec]):  # nothing is left to cut (deleted bytes took its place)
+        return out, before, None
     if offset == 0:  # cut right before the record: it is gone whole, nothing of it to report
         return out[:rec], before[:rec], None
     out[rec] = out[rec][:offset]
@@ -180,12 +191,20 @@ def _same_member(original: bytes, damaged: bytes) -> bool:
     return d.eof and not d.unused_data and data == gzip.decompress(original)
 
 
-def _header_lines(record: bytes) -> tuple[bytes, bytes]:
-    """A plain record's ``WARC/1.x`` line and ``Content-Length`` line (as written)."""
+def _header_lines(record: bytes) -> tuple[bytes, bytes | int]:
+    """A plain record's ``WARC/1.x`` line and ``Content-Length`` value (what framing reads).
+
+    Lines end at LF, as every reader takes them: junk inserted between the CR and LF
+    of another header line only changes that line's value (undetectable), not these;
+    neither does blank space around the Content-Length value or before its colon, or a
+    leading zero in it (the same number)."""
     head = record.split(b"\r\n\r\n", 1)[0]
-    lines = head.split(b"\r\n")
-    length = next((line for line in lines if line.lower().startswith(b"content-length:")), b"")
-    return lines[0], length
+    lines = [line.removesuffix(b"\r") for line in head.split(b"\n")]
+    length = next((line for line in lines if re.match(rb"(?i)content-length[ \t]*:", line)), b":")
+    value = length.partition(b":")[2].strip()
+    # any WARC/1.x version line frames a record: a flipped version digit is undetectable
+    version = b"WARC/1.x" if re.fullmatch(rb"WARC/1\.\d", lines[0]) else lines[0]
+    return version, int(value) if value.isdigit() else value
 
 
 def _boundary_intact(record: bytes) -> bool:

@@ -1,0 +1,198 @@
+"""Damaged WARC archives the fuzz harness found reading wrongly (reduced reproductions).
+
+* ``.warc.gz`` with plain junk before its first gzip member (a stray ``WARC/1.x``
+  line, or a whole plain record): the head looked like a plain WARC, so the gzip
+  records after it were lost. The reader now switches to gzip members when one
+  stands where a record should start, or, before any record was framed, when the
+  scan after a damaged head finds one first.
+* plain ``.warc``, bytes inserted into a record's header block: a ``Content-Length``
+  grown past the end of the file read the records after it as its block, silently;
+  a control byte in a field name (a stray CR before ``Content-Length``) was
+  stripped away and the damage went unreported.
+
+Every archive is read from a seekable file, from a non-seekable stream and, for
+the ``.warc.gz`` cases, with ``iter_warc_parallel``; the fuzz harness's own
+oracle (:func:`tests.fuzz.warcs.check_archive`) checks the same cases.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import stream_mf2
+from stream_mf2 import WarcError, WarcItem, iter_warc, iter_warc_parallel
+from tests.fuzz import warcs
+
+PAGE = b'<div class="h-entry"><a class="p-name u-url" href="/e{i}">entry {i}</a></div>'
+
+
+def _records() -> list[warcs.Record]:
+    recs = [warcs.Record("warcinfo", "", b"software: fuzz\r\n", "application/warc-fields")]
+    for i in range(3):
+        page = PAGE.replace(b"{i}", str(i).encode())
+        http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + page
+        recs.append(warcs.Record("response", f"http://a.example/r{i}", http, "application/http; msgtype=response", page))
+    return recs
+
+
+class _Pipe(io.RawIOBase):
+    """A non-seekable byte stream (a pipe or socket), read in small pieces."""
+
+    def __init__(self, data: bytes) -> None:
+        self._b = io.BytesIO(data)
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b: Any) -> int:
+        data = self._b.read(min(len(b), 100))
+        b[: len(data)] = data
+        return len(data)
+
+
+def _damaged(compress: bool, ops: list[warcs.Damage]) -> bytes:
+    parts = warcs.write(_records(), compress)
+    damaged, before, _ = warcs.apply(parts, ops)
+    return b"".join(b + d for b, d in zip(before, damaged, strict=True))
+
+
+def _by_record(entries: list[Any]) -> dict[str | None, list[dict[str, Any]]]:
+    out: dict[str | None, list[dict[str, Any]]] = {}
+    for e in entries:
+        if isinstance(e, WarcItem):
+            out.setdefault(e.record_id, []).append(e.item)
+    return out
+
+
+def _expected(skip: int | None = None) -> dict[str | None, list[dict[str, Any]]]:
+    out: dict[str | None, list[dict[str, Any]]] = {}
+    for i, rec in enumerate(_records()):
+        if rec.html is not None and i != skip:
+            out[warcs.record_id(i)] = stream_mf2.parse(rec.html, rec.uri)["items"]
+    return out
+
+
+GZIP_HEAD_JUNK = [
+    b"WARC/1.0\r\n",
+    b"WARC/1.0\r\n\r\n",
+    b"WARC/1.1\r\nX-Junk: y\r\n\r\n",
+    b"WARC/1.0\r\nContent-Length: 3\r\n\r\nabc\r\n\r\n",  # a whole plain record first
+]
+
+
+@pytest.mark.parametrize("junk", GZIP_HEAD_JUNK)
+def test_gzip_archive_after_plain_junk_keeps_every_record(junk: bytes, tmp_path: Path) -> None:
+    ops = [warcs.Damage("insert", 0, 0, junk)]
+    warcs.check_archive(_records(), True, ops)  # the harness's oracle
+    data = _damaged(True, ops)
+    path = tmp_path / "a.warc.gz"
+    path.write_bytes(data)
+    want = _expected()
+    for label, source in (("file", path), ("stream", _Pipe(data))):
+        entries = list(iter_warc(source))  # type: ignore[arg-type]
+        assert _by_record(entries) == want, label
+        errors = [e for e in entries if isinstance(e, WarcError)]
+        # the junk is reported unless it is itself a well-formed record
+        assert len(errors) == (0 if b"abc" in junk else 1), (label, errors)
+        assert all(e.offset == 0 for e in errors)
+    assert list(iter_warc_parallel(path, 2, batch_units=1)) == list(iter_warc(path))
+
+
+def test_content_length_past_the_end_of_the_file_is_cut_at_the_next_record() -> None:
+    # "117" -> "1170": the declared block runs over the two records after it to the end
+    parts = warcs.write(_records(), False)
+    at = parts[1].index(b"Content-Length: ") + len(b"Content-Length: ") + 3
+    ops = [warcs.Damage("insert", 1, at, b"0")]
+    warcs.check_archive(_records(), False, ops)
+    data = _damaged(False, ops)
+    entries = list(iter_warc(io.BytesIO(data)))
+    assert _by_record(entries) == _expected()
+    errors = [e for e in entries if isinstance(e, WarcError)]
+    assert [e.record_id for e in errors] == [warcs.record_id(1)]
+    assert "runs past the record's end into the next record" in errors[0].message
+    # a stream cannot go back: the damaged record and those it covers are reported lost
+    streamed = list(iter_warc(_Pipe(data)))  # type: ignore[arg-type]
+    lost = [e for e in streamed if isinstance(e, WarcError)]
+    assert lost and lost[-1].record_id == warcs.record_id(1)
+    assert not any(isinstance(e, WarcItem) and e.record_id != warcs.record_id(1) for e in streamed[: streamed.index(lost[-1])])
+
+
+def test_truncated_last_record_is_still_reported_as_truncated() -> None:
+    data = b"".join(warcs.write(_records(), False))[:-40]
+    entries = list(iter_warc(io.BytesIO(data)))
+    errors = [e for e in entries if isinstance(e, WarcError)]
+    assert len(errors) == 1 and errors[0].record_id == warcs.record_id(3)
+    assert _by_record(entries).keys() >= set(_expected(skip=3))
+
+
+@pytest.mark.parametrize("junk", [b"\r", b"\x01", b"\x7f", b"\x1f\x8b\x08"])
+def test_control_byte_in_a_field_name_is_reported(junk: bytes) -> None:
+    parts = warcs.write(_records(), False)
+    for rec in (0, 2):
+        at = parts[rec].index(b"\r\nContent-Length") + 2  # the start of the Content-Length line
+        ops = [warcs.Damage("insert", rec, at, junk)]
+        warcs.check_archive(_records(), False, ops)
+        data = _damaged(False, ops)
+        for source in (io.BytesIO(data), _Pipe(data)):
+            entries = list(iter_warc(source))  # type: ignore[arg-type]
+            errors = [e for e in entries if isinstance(e, WarcError)]
+            assert len(errors) == 1 and "bad WARC header line" in errors[0].message
+            assert _by_record(entries) == _expected(skip=rec)
+
+
+def test_blank_space_before_a_colon_is_tolerated() -> None:
+    data = b"".join(warcs.write(_records(), False)).replace(b"Content-Length:", b"Content-Length :")
+    entries = list(iter_warc(io.BytesIO(data)))
+    assert not [e for e in entries if isinstance(e, WarcError)]
+    assert _by_record(entries) == _expected()
+
+
+def test_oracle_reads_header_lines_as_readers_do() -> None:
+    rec = b"WARC/1.0\r\nContent-Type: a\r\nContent-Length: 16\r\n\r\nsoftware: fuzz\r\n\r\n\r\n"
+    clean = warcs._header_lines(rec)
+    assert clean == (b"WARC/1.x", 16)
+    # another WARC/1.x version still frames a record
+    assert warcs._header_lines(rec.replace(b"WARC/1.0", b"WARC/1.1")) == clean
+    # junk between the CR and LF of another line, blank space, a leading zero: same framing
+    assert warcs._header_lines(rec.replace(b"a\r\n", b"a\r\x1f\n")) == clean
+    assert warcs._header_lines(rec.replace(b"Length:", b"Length :")) == clean
+    assert warcs._header_lines(rec.replace(b": 16", b": 016")) == clean
+    # a changed number or a broken name is not
+    assert warcs._header_lines(rec.replace(b": 16", b": 160")) != clean
+    assert warcs._header_lines(rec.replace(b"\nContent-Length", b"\n\rContent-Length")) != clean
+    assert warcs._header_lines(rec.replace(b"WARC/1.0", b"WARC/2.0")) != clean
+
+
+def test_oracle_moves_a_cut_by_the_bytes_deleted_before_it() -> None:
+    parts = [b"0123456789"]
+    # 1 byte deleted at 2, then cut at 9 (undamaged offsets): 8 bytes remain
+    out, _, cut = warcs.apply(parts, [warcs.Damage("delete", 0, 2, 1), warcs.Damage("truncate", 0, 9)])
+    assert out == [b"01345678"] and cut == 0
+    # the cut falls at the end once 1 byte is gone before it: nothing is cut
+    out, _, cut = warcs.apply(parts, [warcs.Damage("delete", 0, 2, 1), warcs.Damage("truncate", 0, 9 + 1)])
+    assert cut is None
+
+
+@pytest.mark.parametrize("junk", [b"\x1f\x8b", b"\x1f\x8b\x08", b"\x1f\x8b\x08\x00junk"])
+def test_plain_archive_after_gzip_magic_junk_keeps_every_record(junk: bytes) -> None:
+    # the first two bytes looked like gzip: the whole plain archive was read as one bad member
+    ops = [warcs.Damage("insert", 0, 0, junk), warcs.Damage("insert", 1, 1, b"\x00")]
+    warcs.check_archive(_records(), False, ops)
+    data = _damaged(False, [warcs.Damage("insert", 0, 0, junk)])
+    for source in (io.BytesIO(data), _Pipe(data)):
+        entries = list(iter_warc(source))  # type: ignore[arg-type]
+        assert _by_record(entries) == _expected()
+        errors = [e for e in entries if isinstance(e, WarcError)]
+        assert len(errors) == 1 and errors[0].offset == 0
+
+
+def test_damaged_first_gzip_member_header_keeps_the_members_after_it() -> None:
+    for flip in ((0, 0), (2, 1), (3, 2)):  # magic, method, FLG.FEXTRA
+        ops = [warcs.Damage("flip", 0, *flip)]
+        warcs.check_archive(_records(), True, ops)
+        entries = list(iter_warc(io.BytesIO(_damaged(True, ops))))
+        assert _by_record(entries) == _expected()

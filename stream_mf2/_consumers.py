@@ -27,14 +27,19 @@ Nested = Callable[[Element, Element, bool], int]
 class FanOut:
     """Hand each completed kept subtree to several consumers' ``complete`` callbacks."""
 
-    __slots__ = ("_completes", "_nested", "_released")
+    __slots__ = ("_completes", "_held_back", "_nested", "_released")
 
     def __init__(
-        self, completes: Sequence[Complete], nested: Nested | None = None, released: Sequence[Complete] = ()
+        self,
+        completes: Sequence[Complete],
+        nested: Nested | None = None,
+        released: Sequence[Complete] = (),
+        held_back: Callable[[], Element | None] | None = None,
     ) -> None:
         self._completes = tuple(completes)
         self._nested = nested
         self._released = tuple(released)
+        self._held_back = held_back
 
     def complete(self, root: Element) -> bool:
         """Every consumer sees ``root``; ``True`` only if all are done with it."""
@@ -46,11 +51,15 @@ class FanOut:
 
     def nested(self, element: Element, top: Element, alone: bool) -> int:
         """The nested hand-over (``stream_children``): one consumer decides what happens to
-        ``element`` (final, inside the kept ``top``); if it is emptied or removed, the
-        ``released`` consumers see it first, as a completed subtree of their own."""
+        ``element`` (final, inside the kept ``top``); if it is emptied or removed (or kept
+        only as ``held_back`` says), the ``released`` consumers see it first, as a
+        completed subtree of their own."""
         assert self._nested is not None
         action = self._nested(element, top, alone)
-        if action != NESTED_KEEP:
+        # A child the deciding consumer keeps only while document metadata may still
+        # change its item (see Capture.held_back) is final: the others take it now, in
+        # document order with the children streamed after it.
+        if action != NESTED_KEEP or (self._held_back is not None and self._held_back() is element):
             for complete in self._released:
                 complete(element)
         return action

@@ -255,7 +255,12 @@ class Parser:
         limits = {} if self._max_pattern_chars is None else {"max_pattern_chars": self._max_pattern_chars}
         # Element matches are token-positioned like items: they join the capture's events.
         self._wpt = WptConsumer(pages, self._emit_event, self._wpt_events.append, **limits)
-        self._fan = FanOut((self._capture.complete, self._wpt.complete), self._capture.nested, (self._wpt.complete,))
+        self._fan = FanOut(
+            (self._capture.complete, self._wpt.complete),
+            self._capture.nested,
+            (self._wpt.complete,),
+            held_back=self._capture.held_back,
+        )
         self._sink = ObservedSink(self._capture.keep, self._fan.complete, self._wpt, **self._sink_limits)
 
     def _emit_event(self, event: Event) -> None:

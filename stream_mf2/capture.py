@@ -181,6 +181,7 @@ class Capture:
         # items built for good so far (handed out, or a streamed container's folded children)
         self._fixed = 0
         self._max_held_children = max_held_children
+        self._held_back: Element | None = None  # see held_back()
         # completed containers with streamed children -> (marker item, how many)
         self._streamed: dict[Element, tuple[dict[str, Any], int]] = {}
         self.events: list[Event] = []
@@ -355,6 +356,7 @@ class Capture:
         ``alone``: ``top`` is the only outermost kept subtree not yet handed over,
         so it will be the next top-level item (the ``path`` must name it).
         """
+        self._held_back = None
         container = self._containers.get(top)
         if container is None or not container.streams:
             return NESTED_KEEP
@@ -373,6 +375,7 @@ class Capture:
             # A first <base href> (or, with lang, the document language) may still come
             # before the container ends; the whole parse builds this child with it.
             container.kept_back += 1
+            self._held_back = element
             return NESTED_KEEP
         if not fold_nested(element, ctx):
             return NESTED_KEEP
@@ -395,6 +398,12 @@ class Capture:
             self.notes.extend(ctx.notes)
             ctx.notes.clear()
         return action
+
+    def held_back(self) -> Element | None:
+        """The child the last :meth:`nested` call kept in its container only because a
+        first ``<base href>`` (or the document language) may still come: final, and
+        streamed at once but for that (other consumers may take it now)."""
+        return self._held_back
 
     def _note_late_lang(self, before: str | None, source: str) -> None:
         """The document language changed after items were yielded without it: say so.

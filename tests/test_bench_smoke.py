@@ -348,6 +348,7 @@ def test_builds_runs_only_the_sections_that_compare_the_builds(tmp_path: Path) -
     assert "stream_mf2 (compiled) ÷ stream_mf2" in text and "Fixed costs" in text and "Memory: peak RSS" not in text
 
 
+@pure_only  # stands the running interpreter in for the compiled build and expects it flagged as not compiled
 def test_fixed_cost_rows_for_both_builds() -> None:
     result = fixed_cost.measure(compiled_python=sys.executable, runs=1, batch=3)
     pure, other = result["rows"]

@@ -183,7 +183,19 @@ def reparent_all(old: ParentNode, new: ParentNode) -> None:
 
 
 def clone_children(source: ParentNode, target: ParentNode) -> None:
-    """Append deep clones of ``source``'s children to ``target`` (no recursion)."""
+    """Append deep clones of ``source``'s children to ``target`` (no recursion).
+
+    The clones are made first and appended after, as the DOM's "clone" then
+    "append" do: ``target`` may lie inside ``source`` (a ``selectedcontent``
+    inside its selected ``option``), and cloning into it directly would copy
+    the copies without end.
+    """
+    holder = Element("#clones", HTML_NS, {})
+    _clone_into(source, holder)
+    reparent_all(holder, target)
+
+
+def _clone_into(source: ParentNode, target: ParentNode) -> None:
     stack: list[tuple[ParentNode, ParentNode]] = [(source, target)]
     while stack:
         src, dst = stack.pop()
@@ -239,10 +251,15 @@ def maybe_clone_option(option: Element) -> None:
     selected = chosen[-1] if chosen else options[0]
     if selected is not option:
         return
+    # "clone an option into a selectedcontent": the option's children are cloned,
+    # then replace all of selectedcontent's children (so a selectedcontent inside
+    # the option is cloned with its old content, as the spec's order gives).
+    holder = Element("#clones", HTML_NS, {})
+    _clone_into(option, holder)
     for c in selectedcontent.children:
         c.parent = None
     selectedcontent.children = []
-    clone_children(option, selectedcontent)
+    reparent_all(holder, selectedcontent)
 
 
 # ---------------------------------------------------------------- DomSink

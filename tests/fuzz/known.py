@@ -35,6 +35,19 @@ def _has(pattern: str) -> Callable[[Finding], bool]:
 
 KNOWN_DEFECTS: list[KnownDefect] = [
     KnownDefect(
+        "nested-property-roots-output",
+        "output doubles per nesting level when an h-* root is the value of two properties ('<ins class=item>"
+        "<mo class=\\'dt-end h-x-y p-category\\'>' * k: 4 MB of JSON at k=13, 19 MB at k=15; the full DOM gives"
+        " the same; parse() shares the objects, the JSON does not): needs an output-size limit (seed 20261129)",
+        lambda f: f.check == "time-growth" and f.signature.endswith("mf2/text.py:sync"),
+    ),
+    KnownDefect(
+        "warc-good-record-after-flips",
+        "a record reported intact gives other items after byte flips in another record's head and body"
+        " (seed 20261129, round seed 1829049543; not reduced)",
+        lambda f: f.signature == "warc-good-record:warc:body:flip+head:flip",
+    ),
+    KnownDefect(
         "selectedcontent-in-option",
         "an h-* <selectedcontent> inside its own selected <option> is handed over when it pops, before the"
         " option's pop clones the option's content into it: the full DOM's item has that clone as a child"
@@ -54,7 +67,8 @@ KNOWN_DEFECTS: list[KnownDefect] = [
         " 1827048263): '<p><button>x<code><pre class=\"h-card\">' * k takes 0.10 / 0.69 / 5.1 s for k = 100 /"
         " 200 / 400 (15 KB); '<code><pre class=h-card>' * k alone is linear (nested roots under reopened"
         " formatting elements inside a button)",
-        lambda f: f.check == "time-growth" and f.signature.endswith("_bounded_sink.py:of"),
+        lambda f: f.check == "time-growth"
+        and (f.signature.endswith("_bounded_sink.py:of") or f.signature.endswith("_bounded_sink.py:_in_document_order")),
     ),
 ]
 

@@ -131,6 +131,7 @@ from stream_mf2.html.dom import (
     Node,
     ParentNode,
     Text,
+    is_ancestor,
 )
 from stream_mf2.html.sink import (
     append_child,
@@ -590,7 +591,7 @@ class BoundedSink:
             )
             return
         # A tentative element inside it (the body of this html) is now simply inside a root.
-        inner = [t for t in self._tentative if _is_ancestor(element, t)]
+        inner = [t for t in self._tentative if is_ancestor(element, t)]
         if inner:
             for t in inner:
                 t.sink_state &= ~_TENTATIVE
@@ -697,7 +698,7 @@ class BoundedSink:
         others = [t for t in self._tentative if t is not element]
         # An outer tentative element (the html around this body) now holds a kept
         # element: it stops being tentative. An inner one is simply inside this root.
-        outer = [t for t in others if _is_ancestor(t, element)]
+        outer = [t for t in others if is_ancestor(t, element)]
         for t in others:
             if t not in outer:
                 t.sink_state &= ~_TENTATIVE
@@ -1163,15 +1164,6 @@ class BoundedSink:
             node.sink_state = 0
             self.tracked -= 1
             node = nxt
-
-
-def _is_ancestor(a: Element, node: Element) -> bool:
-    p = node.parent
-    while p is not None:
-        if p is a:
-            return True
-        p = p.parent
-    return False
 
 
 def _in_document_order(nodes: list[Element]) -> list[Element]:

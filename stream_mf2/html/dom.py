@@ -151,6 +151,17 @@ def text_content(node: Node) -> str:
     return "".join(parts)
 
 
+def is_ancestor(ancestor: ParentNode, node: Node) -> bool:
+    """Whether ``ancestor`` is a proper ancestor of ``node`` (parent links only: a template's
+    contents are not inside the template)."""
+    p = node.parent
+    while p is not None:
+        if p is ancestor:
+            return True
+        p = p.parent
+    return False
+
+
 def iter_descendants(node: ParentNode) -> list[Node]:
     """All descendants of ``node`` in document (pre-)order, without recursion.
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from stream_mf2.html.dom import Document, DocumentFragment, Element, Node, ParentNode, text_content
+from stream_mf2.html.dom import Document, DocumentFragment, Element, Node, ParentNode, is_ancestor, text_content
 from stream_mf2.wpt._html import inner_html
 from stream_mf2.wpt._paths import Place, descendants, path_matches, step_matches
 from stream_mf2.wpt._source import DEFAULT_MAX_PATTERN_CHARS, SourceScanner
@@ -140,15 +140,6 @@ def _nested(block: Block, element: Element, place: Place) -> dict[str, Any]:
                 if not block.repeatable:
                     break
     return out
-
-
-def _is_inside(node: Node, ancestor: Element) -> bool:
-    p = node.parent
-    while p is not None:
-        if p is ancestor:
-            return True
-        p = p.parent
-    return False
 
 
 class _Plan:
@@ -447,7 +438,7 @@ class WptConsumer:
         place = self._places.pop(element, None)
         if place is not None and place.parent is not None:
             place.parent.uncount(place.name)
-        for el in [c for c in self._candidates if c is element or _is_inside(c, element)]:
+        for el in [c for c in self._candidates if c is element or is_ancestor(element, c)]:
             del self._candidates[el]
 
     def _decide(self, element: Element, pplace: Place, place: Place) -> bool:
@@ -548,7 +539,7 @@ class WptConsumer:
             # The candidates inside ``root``, found upwards from each (there are few; an mf2
             # root's subtree can be large): in creation order, which is document order
             # while nothing has been moved.
-            found = [el for el in candidates if el is root or _is_inside(el, root)]
+            found = [el for el in candidates if el is root or is_ancestor(root, el)]
         else:
             found = [root] if root in candidates else []
             stack = [c for c in reversed(root.children) if type(c) is Element]

@@ -8,10 +8,11 @@ failure can be replayed.
 
 from __future__ import annotations
 
+import io
 import os
 import random
 from collections.abc import Iterator
-from typing import TypeVar
+from typing import Any, TypeVar
 
 S = TypeVar("S", str, bytes)
 
@@ -79,3 +80,20 @@ def chunkings(data: S, *, seed: int = SEED, splits: bool = True) -> Iterator[tup
     for k in range(RANDOM_RUNS):
         s = seed + k
         yield f"random(seed={s})", random_chunks(data, s)
+
+
+class Pipe(io.RawIOBase):
+    """A non-seekable byte stream (a pipe or socket) that gives ``data`` at most ``piece``
+    bytes per read, for the readers' paths that cannot look ahead."""
+
+    def __init__(self, data: bytes, piece: int = 100) -> None:
+        self._b = io.BytesIO(data)
+        self._piece = piece
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b: Any) -> int:
+        data = self._b.read(min(len(b), self._piece))
+        b[: len(data)] = data
+        return len(data)

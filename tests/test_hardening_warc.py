@@ -25,6 +25,7 @@ import pytest
 
 import stream_mf2
 from stream_mf2 import WarcError, WarcItem, iter_warc, iter_warc_parallel
+from tests.chunking import Pipe
 from tests.fuzz import warcs
 
 PAGE = b'<div class="h-entry"><a class="p-name u-url" href="/e{i}">entry {i}</a></div>'
@@ -38,20 +39,6 @@ def _records() -> list[warcs.Record]:
         recs.append(warcs.Record("response", f"http://a.example/r{i}", http, "application/http; msgtype=response", page))
     return recs
 
-
-class _Pipe(io.RawIOBase):
-    """A non-seekable byte stream (a pipe or socket), read in small pieces."""
-
-    def __init__(self, data: bytes) -> None:
-        self._b = io.BytesIO(data)
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, b: Any) -> int:
-        data = self._b.read(min(len(b), 100))
-        b[: len(data)] = data
-        return len(data)
 
 
 def _damaged(compress: bool, ops: list[warcs.Damage]) -> bytes:
@@ -92,7 +79,7 @@ def test_gzip_archive_after_plain_junk_keeps_every_record(junk: bytes, tmp_path:
     path = tmp_path / "a.warc.gz"
     path.write_bytes(data)
     want = _expected()
-    for label, source in (("file", path), ("stream", _Pipe(data))):
+    for label, source in (("file", path), ("stream", Pipe(data))):
         entries = list(iter_warc(source))  # type: ignore[arg-type]
         assert _by_record(entries) == want, label
         errors = [e for e in entries if isinstance(e, WarcError)]
@@ -115,7 +102,7 @@ def test_content_length_past_the_end_of_the_file_is_cut_at_the_next_record() -> 
     assert [e.record_id for e in errors] == [warcs.record_id(1)]
     assert "runs past the record's end into the next record" in errors[0].message
     # a stream cannot go back: the damaged record and those it covers are reported lost
-    streamed = list(iter_warc(_Pipe(data)))  # type: ignore[arg-type]
+    streamed = list(iter_warc(Pipe(data)))  # type: ignore[arg-type]
     lost = [e for e in streamed if isinstance(e, WarcError)]
     assert lost and lost[-1].record_id == warcs.record_id(1)
     assert not any(isinstance(e, WarcItem) and e.record_id != warcs.record_id(1) for e in streamed[: streamed.index(lost[-1])])
@@ -137,7 +124,7 @@ def test_control_byte_in_a_field_name_is_reported(junk: bytes) -> None:
         ops = [warcs.Damage("insert", rec, at, junk)]
         warcs.check_archive(_records(), False, ops)
         data = _damaged(False, ops)
-        for source in (io.BytesIO(data), _Pipe(data)):
+        for source in (io.BytesIO(data), Pipe(data)):
             entries = list(iter_warc(source))  # type: ignore[arg-type]
             errors = [e for e in entries if isinstance(e, WarcError)]
             assert len(errors) == 1 and "bad WARC header line" in errors[0].message
@@ -183,7 +170,7 @@ def test_plain_archive_after_gzip_magic_junk_keeps_every_record(junk: bytes) -> 
     ops = [warcs.Damage("insert", 0, 0, junk), warcs.Damage("insert", 1, 1, b"\x00")]
     warcs.check_archive(_records(), False, ops)
     data = _damaged(False, [warcs.Damage("insert", 0, 0, junk)])
-    for source in (io.BytesIO(data), _Pipe(data)):
+    for source in (io.BytesIO(data), Pipe(data)):
         entries = list(iter_warc(source))  # type: ignore[arg-type]
         assert _by_record(entries) == _expected()
         errors = [e for e in entries if isinstance(e, WarcError)]

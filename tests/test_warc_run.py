@@ -26,6 +26,7 @@ from warcio.warcwriter import WARCWriter
 from stream_mf2._parser import parse
 from stream_mf2.warc import WarcError, WarcItem, WarcRecord, iter_warc, iter_warc_parallel
 from stream_mf2.warc_run import EXIT_ALL_FAILED, EXIT_OK, EXIT_SOME_FAILED, SCHEMA_VERSION
+from tests.chunking import Pipe
 from tests.test_warc import Rec, expected_items, response, standard_records, write_archive, write_record
 
 if TYPE_CHECKING:
@@ -374,7 +375,7 @@ def test_damaged_head_of_a_gzip_archive_resynchronises(damage: str, tmp_path: Pa
     else:
         data = b"<html>not an archive</html>\r\nWARC\r\n" * 10 + data
         kept = recs
-    for source in (io.BytesIO(data), _Pipe(data)):
+    for source in (io.BytesIO(data), Pipe(data, 777)):
         reader = iter_warc(source)
         entries = list(reader)
         errors = [e for e in entries if isinstance(e, WarcError)]
@@ -385,20 +386,6 @@ def test_damaged_head_of_a_gzip_archive_resynchronises(damage: str, tmp_path: Pa
     path.write_bytes(data)
     assert list(iter_warc_parallel(path, 2, batch_units=3)) == list(iter_warc(path))
 
-
-class _Pipe(io.RawIOBase):
-    """A non-seekable stream (a pipe), for the paths that cannot look ahead."""
-
-    def __init__(self, data: bytes) -> None:
-        self._b = io.BytesIO(data)
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, b: Any) -> int:
-        data = self._b.read(min(len(b), 777))
-        b[: len(data)] = data
-        return len(data)
 
 
 def _with_content_length(blob: bytes, change: int | None) -> bytes:
@@ -422,7 +409,7 @@ def test_plain_archive_bad_content_length_never_misattributes(change: int | None
     blobs[bad] = _with_content_length(blobs[bad], change)
     data = b"".join(blobs)
     for seekable in (True, False):
-        reader = iter_warc(io.BytesIO(data) if seekable else _Pipe(data))
+        reader = iter_warc(io.BytesIO(data) if seekable else Pipe(data, 777))
         entries = list(reader)
         errors = [e for e in entries if isinstance(e, WarcError)]
         got = _items_by_record(entries)
@@ -653,7 +640,7 @@ def test_skipped_records_of_every_size_keep_the_framing(seekable: bool) -> None:
         body = f'<p class="h-card">{i}</p>'.encode()
         recs.append(response(f"http://s.example/{i}", body, [("Content-Type", "text/html")], html=body))
     data = b"".join(_blobs(recs, False))
-    reader = iter_warc(io.BytesIO(data) if seekable else _Pipe(data))
+    reader = iter_warc(io.BytesIO(data) if seekable else Pipe(data, 777))
     entries = list(reader)
     assert [e for e in entries if isinstance(e, WarcError)] == []
     assert _items_by_record(entries) == _want(recs)
@@ -690,7 +677,7 @@ def test_fuzz_w1_stray_gzip_magic_between_members(junk: bytes, tmp_path: Path) -
     recs = _fuzz_records()
     blobs = _blobs(recs, True)
     data = blobs[0] + junk + blobs[1]
-    for source in (io.BytesIO(data), io.BufferedReader(_Pipe(data))):
+    for source in (io.BytesIO(data), io.BufferedReader(Pipe(data, 777))):
         entries = list(iter_warc(source))
         errors = [e for e in entries if isinstance(e, WarcError)]
         assert len(errors) == 1 and errors[0].offset == len(blobs[0])
@@ -706,7 +693,7 @@ def test_fuzz_w2_flipped_byte_in_the_record_separator() -> None:
     first = bytearray(blobs[0])
     first[-2] ^= 4  # "\r\n\r\n" -> "\r\n\x1d\n"
     data = bytes(first) + blobs[1]
-    for source in (io.BytesIO(data), io.BufferedReader(_Pipe(data))):
+    for source in (io.BytesIO(data), io.BufferedReader(Pipe(data, 777))):
         entries = list(iter_warc(source))
         errors = [e for e in entries if isinstance(e, WarcError)]
         assert len(errors) == 1 and errors[0].offset == 0 and "\\r\\n\\r\\n" in errors[0].message
@@ -775,7 +762,7 @@ def test_fuzz_w3_flipped_gzip_header_flag(flag: int, tmp_path: Path) -> None:
     first = bytearray(blobs[0])
     first[3] ^= flag
     data = bytes(first) + blobs[1]
-    for source in (io.BytesIO(data), io.BufferedReader(_Pipe(data))):
+    for source in (io.BytesIO(data), io.BufferedReader(Pipe(data, 777))):
         entries = list(iter_warc(source))
         errors = [e for e in entries if isinstance(e, WarcError)]
         assert len(errors) == 1 and errors[0].offset == 0
@@ -794,7 +781,7 @@ def test_fuzz_w4_a_bad_member_then_a_damaged_member() -> None:
     del two[len(two) // 2 : len(two) // 2 + 3]  # inside the deflate data
     blobs[1], blobs[2] = bytes(one), bytes(two)
     data = b"".join(blobs)
-    for source in (io.BytesIO(data), io.BufferedReader(_Pipe(data))):
+    for source in (io.BytesIO(data), io.BufferedReader(Pipe(data, 777))):
         entries = list(iter_warc(source))
         got = _items_by_record(entries)
         want = _want(recs)

@@ -39,6 +39,9 @@ option                       default                          meaning
                                                               their container while a ``<base>``
                                                               may still come (a budget)
 ``max_nested_html_chars``    1 Mi                             e-* html nested in e-* values
+``max_item_chars``           8 Mi                             JSON characters of one item, a nested
+                                                              item counted at every place (a budget:
+                                                              past it values are emptied)
 ``max_reparse_bytes``        1 MiB                            bytes held for a late ``<meta>``
 ``tokenizer_fast_path``      ``True``                         ``False``: the tokenizer's state
                                                               machine alone (same output, slower)
@@ -50,7 +53,7 @@ option                       default                          meaning
 
 Every limit raises :class:`~stream_mf2.errors.LimitExceeded` naming itself,
 except the budgets (``max_held_items``, ``max_held_children``, ``max_reparse_bytes``,
-``max_formatting_elements``, ``max_prefix_nodes``), which are documented recoveries. The sources add their own keywords (``chunk_size``,
+``max_formatting_elements``, ``max_prefix_nodes``, ``max_item_chars``), which are documented recoveries. The sources add their own keywords (``chunk_size``,
 ``stall_timeout``, ``slice_size``), which are ordinary keyword parameters.
 """
 
@@ -85,6 +88,7 @@ class ParseOptions(TypedDict, total=False):
     max_held_items: int
     max_held_children: int
     max_nested_html_chars: int
+    max_item_chars: int
     max_reparse_bytes: int
     tokenizer_fast_path: bool
     wpt: Wpt | Template | None
@@ -107,6 +111,7 @@ _LIMITS = (
     ("max_held_items", False, 0),
     ("max_held_children", False, 0),
     ("max_nested_html_chars", False, 0),
+    ("max_item_chars", False, 0),
     ("max_reparse_bytes", False, 0),
     ("max_pattern_chars", True, 1),
 )

@@ -24,7 +24,7 @@ from stream_mf2.html.sink import BoundedSink
 from stream_mf2.html.tokenizer import Tokenizer
 from stream_mf2.html.treebuilder import TreeBuilder
 from stream_mf2.mf2 import Mf2Context, Options
-from stream_mf2.mf2.options import DEFAULT_MAX_NESTED_HTML_CHARS
+from stream_mf2.mf2.options import DEFAULT_MAX_ITEM_CHARS, DEFAULT_MAX_NESTED_HTML_CHARS
 from stream_mf2.reassemble import reassemble
 
 if TYPE_CHECKING:
@@ -87,7 +87,12 @@ class Parser:
     in :attr:`errors`; a budget, not an error), ``max_nested_html_chars`` (the
     e-* ``html`` of values nested inside other e-* values, which grows with the
     square of the nesting depth; past it those values keep their text and get an
-    empty ``html``, recorded in :attr:`errors`), ``max_prefix_nodes`` (the
+    empty ``html``, recorded in :attr:`errors`), ``max_item_chars`` (about the
+    JSON characters of one item, counting a nested item at every place it is a
+    property value, which can double per nesting level; past it the item's
+    later values are emptied and nested items placed reduced, recorded in
+    :attr:`errors`; a budget, not an error: see
+    :class:`~stream_mf2.mf2.options.Options`), ``max_prefix_nodes`` (the
     content of an ``html``/``body`` held until the first kept element, so that a
     late ``<body class="h-*">`` still has it; past it the content is dropped, and a
     later such merge is recorded in :attr:`errors`; a budget, not an error). ``max_reparse_bytes`` (above) is a
@@ -125,6 +130,7 @@ class Parser:
         max_held_items: int = DEFAULT_MAX_HELD_ITEMS,
         max_held_children: int = DEFAULT_MAX_HELD_CHILDREN,
         max_nested_html_chars: int = DEFAULT_MAX_NESTED_HTML_CHARS,
+        max_item_chars: int = DEFAULT_MAX_ITEM_CHARS,
         max_reparse_bytes: int = DEFAULT_MAX_REPARSE_BYTES,
         collect_parse_errors: bool = False,
         tokenizer_fast_path: bool = True,
@@ -155,6 +161,7 @@ class Parser:
                 "max_held_items": max_held_items,
                 "max_held_children": max_held_children,
                 "max_nested_html_chars": max_nested_html_chars,
+                "max_item_chars": max_item_chars,
                 "max_reparse_bytes": max_reparse_bytes,
                 "tokenizer_fast_path": tokenizer_fast_path,
                 "max_pattern_chars": max_pattern_chars,
@@ -172,6 +179,7 @@ class Parser:
             metaformats=metaformats,
             filter_roots=filter_roots,
             max_nested_html_chars=max_nested_html_chars,
+            max_item_chars=max_item_chars,
         )
         self._max_held_items = max_held_items
         self._max_held_children = max_held_children

@@ -58,6 +58,7 @@ _LIMIT_FLAGS = (
     ("--max-held-items", "max_held_items", "items held waiting for include targets (a recovery: see the Parser docs)"),
     ("--max-held-children", "max_held_children", "stream-children: children kept until a <base> is known (a budget)"),
     ("--max-nested-html-chars", "max_nested_html_chars", "e-* html nested inside e-* values, per item (then empty html)"),
+    ("--max-item-chars", "max_item_chars", "JSON characters of one item, nested items counted where placed (then emptied values)"),
     ("--max-reparse-bytes", "max_reparse_bytes", "bytes held for a late <meta charset> re-parse (0: off)"),
 )
 

@@ -40,6 +40,7 @@ from .context import Mf2Context
 from .dates import date_of
 from .implied import implied_properties
 from .include import INCLUDE_CLASS, expand_includes, include_references, is_marker_like
+from .options import DEFAULT_MAX_ITEM_CHARS
 from .properties import P_FROM_ATTRIBUTE, dt_value, e_value_scan, p_value, u_value
 from .rels import add_rel_link, collect_rels_and_markers
 from .text import ASCII_WS, TextIndex
@@ -63,6 +64,15 @@ class _LeaveE:
 _LEAVE_E = _LeaveE()
 
 
+class _LeaveP:
+    """Stack marker: the walk leaves a p-*, u-* or dt-* property element's subtree."""
+
+    __slots__ = ()
+
+
+_LEAVE_P = _LeaveP()
+
+
 class _Frame:
     """An item being parsed."""
 
@@ -70,20 +80,32 @@ class _Frame:
         "attach",
         "backcompat",
         "children",
+        "children_size",
         "e_attached",
         "element",
+        "emptied",
         "first_p_name",
         "first_u_url",
         "implied_date",
+        "in_props",
         "lang",
+        "limit",
         "nested",
+        "over",
         "prefixes",
         "props",
+        "size",
+        "total",
         "types",
     )
 
     def __init__(
-        self, element: Element, types: list[str], is_backcompat: bool, attach: Sequence[tuple[PropertyPrefix, str]]
+        self,
+        element: Element,
+        types: list[str],
+        is_backcompat: bool,
+        attach: Sequence[tuple[PropertyPrefix, str]],
+        limit: int = DEFAULT_MAX_ITEM_CHARS,
     ) -> None:
         self.element = element
         self.types = types
@@ -102,18 +124,113 @@ class _Frame:
         self.first_u_url: Any = None
         self.lang: str | None = None  # set when the lang option is on
         self.e_attached = False  # an e-* property of its parent (counts in _Walker.e_depth)
+        # The output budget (Options.max_item_chars), summed bottom-up: ``size`` counts the
+        # properties (nested items placed as values at every place), ``children_size`` the
+        # children (each an item with its own budget), ``total`` the finished item.
+        self.limit = limit
+        self.size = 0
+        self.children_size = 0
+        self.total = 0
+        self.over = False  # a value did not fit: this and later values are emptied
+        self.emptied = 0  # values emptied (for the note)
+        # property elements of this item the walk is inside: a child item found there is
+        # repeated by their values (text, html), so it counts in this item's budget
+        self.in_props = 0
 
     def add(self, prefix: PropertyPrefix, name: str, value: Any) -> None:
+        """Add a property value, or its emptied form once the item is over its budget."""
+        size = len(value) + 4 if type(value) is str else _value_size(value)
+        if self.over or self.size + size > self.limit:
+            self.over = True
+            self.emptied += 1
+            value = _emptied(prefix)
+            size = 24
+        # _put, inlined: this is called for most values
         values = self.props.get(name)
         if values is None:
             self.props[name] = [value]
+            size += len(name) + 6
         else:
             values.append(value)
+        self.size += size
         if name == "name":
             if prefix == "p" and self.first_p_name is None:
                 self.first_p_name = value
         elif name == "url" and prefix == "u" and self.first_u_url is None:
             self.first_u_url = value
+
+    def add_entry(self, prefix: PropertyPrefix, name: str, entry: Item, item_total: int, whole: bool) -> None:
+        """Add a nested item placed as a property value (``entry``: its value and the item).
+
+        ``item_total``: the finished item's size; ``whole``: it is not over its own budget.
+        A nested item that does not fit (or is over) is placed reduced.
+        """
+        size = item_total + _value_size(entry.get("value")) + 12
+        if prefix == "e":
+            size += len(entry.get("html", ""))
+        if not whole or self.over or self.size + size > self.limit:
+            self.over = True
+            self.emptied += 1
+            entry = _reduced(prefix, entry)
+            size = 48 + len(entry["type"]) * 16
+        self._put(prefix, name, entry, size)
+
+    def add_child(self, item: Item, item_total: int, whole: bool) -> None:
+        """Add a nested item that is no property value: an item with its own budget, unless
+        it lies inside a property element of this item (whose value repeats it): then it
+        counts in this item's budget, and is reduced when it does not fit (or is over)."""
+        if self.in_props:
+            if not whole or self.over or self.size + item_total > self.limit:
+                self.over = True
+                self.emptied += 1
+                item = {"type": item.get("type", []), "properties": {}}
+                item_total = 48 + len(item["type"]) * 16
+            self.size += item_total
+        else:
+            self.children_size += item_total
+        self.children.append(item)
+
+    def _put(self, prefix: PropertyPrefix, name: str, value: Any, size: int) -> None:
+        values = self.props.get(name)
+        if values is None:
+            self.props[name] = [value]
+            size += len(name) + 6
+        else:
+            values.append(value)
+        self.size += size
+        if name == "name":
+            if prefix == "p" and self.first_p_name is None:
+                self.first_p_name = value
+        elif name == "url" and prefix == "u" and self.first_u_url is None:
+            self.first_u_url = value
+
+
+def _value_size(value: Any) -> int:
+    """About the JSON characters of a property value (a string, or a flat dict such as an e-* value)."""
+    if type(value) is str:
+        return len(value) + 4
+    if isinstance(value, dict):
+        size = 2
+        for key, part in value.items():
+            size += len(key) + (len(part) if type(part) is str else 16) + 6
+        return size
+    return 8
+
+
+def _emptied(prefix: PropertyPrefix) -> Any:
+    """What a property value becomes past the output budget."""
+    if prefix == "e":
+        return {"html": "", "value": ""}
+    return ""
+
+
+def _reduced(prefix: PropertyPrefix, entry: Item) -> Item:
+    """What a nested item placed as a property value becomes past the output budget:
+    its type, with no properties, and an emptied value."""
+    out: Item = {"html": "", "value": ""} if prefix == "e" else {"value": ""}
+    out["type"] = entry.get("type", [])
+    out["properties"] = {}
+    return out
 
 
 def element_root_types(
@@ -233,6 +350,7 @@ class _Walker:
         "boundary",
         "ctx",
         "e_depth",
+        "emptied",
         "frames",
         "html_left",
         "html_skipped",
@@ -256,6 +374,7 @@ class _Walker:
         self.e_depth = 0
         self.html_left = ctx.options.max_nested_html_chars
         self.html_skipped = 0
+        self.emptied = 0  # values emptied past Options.max_item_chars (summed as frames finish)
         # The item whose properties bound the value-class pattern search, when
         # it is not the innermost open one: a nested root's own value is read
         # from markup that belongs to the nested item.
@@ -340,6 +459,13 @@ class _Walker:
                 f"(max_nested_html_chars={ctx.options.max_nested_html_chars})"
             )
             self.html_skipped = 0
+        if self.emptied:
+            item = found[1]
+            ctx.notes.append(
+                f"{self.emptied} value(s) of item {' '.join(item.get('type', ()))} emptied past its output budget"
+                f" (max_item_chars={ctx.options.max_item_chars})"
+            )
+            self.emptied = 0
         return found
 
     def _walk(self, root: Element, types: list[str], is_backcompat: bool) -> tuple[_Frame, Item]:
@@ -347,7 +473,8 @@ class _Walker:
         options = ctx.options
         lang_on = options.lang
         frames = self.frames
-        frame = _Frame(root, types, is_backcompat, ())
+        limit = options.max_item_chars
+        frame = _Frame(root, types, is_backcompat, (), limit)
         root_frame = frame
         if lang_on:
             frame.lang = element_lang(root, ctx)
@@ -357,7 +484,7 @@ class _Walker:
         # nothing, finish the nested item (a _Frame), or end an e-* value (_LEAVE_E).
         # An element holding only a text node has nothing to visit: it is not pushed.
         stack: list[Iterator[Node]] = [iter(root.children)]
-        leaves: list[_Frame | _LeaveE | None] = [frame]
+        leaves: list[_Frame | _LeaveE | _LeaveP | None] = [frame]
         push = stack.append
         push_leave = leaves.append
         result: Item | None = None
@@ -412,7 +539,7 @@ class _Walker:
                 if folded_items:
                     folded = folded_items.pop(element, None)
                     if folded is not None:
-                        _use_folded(folded, frame)
+                        self._use_folded(folded, frame)
                         continue
                 props: Sequence[tuple[PropertyPrefix, str]]
                 nested_types: list[str]
@@ -450,10 +577,10 @@ class _Walker:
                             element_root_types(element, classes, ctx, frame) if classes else ([], False)
                         )
                         props = _scope_properties(element, classes, frame)
-                leave: _Frame | _LeaveE | None = None
+                leave: _Frame | _LeaveE | _LeaveP | None = None
                 if nested_types:
                     frame.nested = True
-                    nested = _Frame(element, nested_types, nested_bc, props)
+                    nested = _Frame(element, nested_types, nested_bc, props, limit)
                     for prefix, _name in props:
                         frame.prefixes.add(prefix)
                         if prefix == "e" and not nested.e_attached:
@@ -470,6 +597,13 @@ class _Walker:
                     enter = True
                     for prefix, name in props:
                         frame.prefixes.add(prefix)
+                        if frame.over:
+                            # past the output budget: the value is emptied, so it is not computed
+                            # (the subtree is still entered, for the items inside)
+                            frame.add(prefix, name, "")
+                            if prefix == "e":
+                                leave = _LEAVE_E
+                            continue
                         if prefix == "p" and fast and spec_text:
                             children = element.children
                             if len(children) == 1 and type(children[0]) is Text and element.name not in P_FROM_ATTRIBUTE:
@@ -492,6 +626,16 @@ class _Walker:
                         continue
                     if leave is not None:
                         self.e_depth += 1
+                        frame.in_props += 1
+                    else:
+                        children = element.children
+                        if children and (len(children) > 1 or type(children[0]) is not Text):
+                            # entered: items inside count in this item's budget (Frame.add_child)
+                            frame.in_props += 1
+                            push(iter(children))
+                            push_leave(_LEAVE_P)
+                            break
+                        continue
                 children = element.children
                 if leave is not None or (children and (len(children) > 1 or type(children[0]) is not Text)):
                     push(iter(children))
@@ -504,6 +648,10 @@ class _Walker:
                     continue
                 if done is _LEAVE_E:
                     self.e_depth -= 1
+                    frame.in_props -= 1
+                    continue
+                if done is _LEAVE_P:
+                    frame.in_props -= 1
                     continue
                 assert isinstance(done, _Frame)
                 frames.pop()
@@ -526,7 +674,7 @@ class _Walker:
         ctx = self.ctx
         element = frame.element
         props = frame.props
-        if not frame.backcompat and not frame.nested:
+        if not frame.backcompat and not frame.nested and not frame.over:  # over: no implied values
             prefixes = frame.prefixes
             need_name = "name" not in props and "p" not in prefixes and "e" not in prefixes
             no_u = "u" not in prefixes
@@ -557,24 +705,48 @@ class _Walker:
             item["lang"] = frame.lang
         if frame.backcompat:
             backcompat.postprocess(item, frame.types)
+        # the finished item's output size: its values, children, and the keys around them
+        size = frame.size + frame.children_size + 32
+        for name in frame.types:
+            size += len(name) + 4
+        if element_id:
+            size += len(element_id) + 10
+        frame.total = size
+        self.emptied += frame.emptied
         return item
+
+    def _use_folded(self, folded: FoldedItem, frame: _Frame) -> None:
+        """What entering a nested root does, with the nested item already parsed."""
+        frame.nested = True
+        frame.prefixes |= folded.prefixes
+        if not folded.entries:
+            frame.add_child(folded.item, folded.total, not folded.over)
+            return
+        whole = not folded.over
+        for prefix, name, entry in folded.entries:
+            frame.add_entry(prefix, name, entry, folded.total, whole)
 
     def _attach(self, frame: _Frame, item: Item, parent: _Frame) -> None:
         """Hand a finished nested item to its parent: as property values, or as a child."""
         if not frame.attach:
-            parent.children.append(item)
+            parent.add_child(item, frame.total, not frame.over)
             return
+        whole = not frame.over
         for prefix, name, entry in self._entries(frame, item, parent):
-            parent.add(prefix, name, entry)
+            parent.add_entry(prefix, name, entry, frame.total, whole)
 
     def _entries(self, frame: _Frame, item: Item, parent: _Frame) -> list[tuple[PropertyPrefix, str, Item]]:
         """The property values a finished nested item gives its parent, one per property class."""
         out: list[tuple[PropertyPrefix, str, Item]] = []
         element = frame.element
         classes = class_list(element)
+        # An over item (or one placed in an over item) is placed reduced: its value is not computed.
+        skip = frame.over or parent.over
         for prefix, name in frame.attach:
             value: Any = None
-            if prefix == "p":
+            if skip:
+                value = ""
+            elif prefix == "p":
                 value = _item_value(frame.first_p_name)
             elif prefix == "u":
                 value = _item_value(frame.first_u_url)
@@ -597,23 +769,17 @@ class _Walker:
 class FoldedItem:
     """A nested item parsed before its container completed (see :func:`fold_nested`)."""
 
-    __slots__ = ("entries", "item", "prefixes")
+    __slots__ = ("entries", "item", "over", "prefixes", "total")
 
-    def __init__(self, item: Item, entries: list[tuple[PropertyPrefix, str, Item]]) -> None:
+    def __init__(
+        self, item: Item, entries: list[tuple[PropertyPrefix, str, Item]], total: int = 0, over: bool = False
+    ) -> None:
         self.item = item
         self.entries = entries  # empty: the item is a child of its container
         self.prefixes = {prefix for prefix, _name, _entry in entries}
-
-
-def _use_folded(folded: FoldedItem, frame: _Frame) -> None:
-    """What entering a nested root does, with the nested item already parsed."""
-    frame.nested = True
-    frame.prefixes |= folded.prefixes
-    if not folded.entries:
-        frame.children.append(folded.item)
-        return
-    for prefix, name, entry in folded.entries:
-        frame.add(prefix, name, entry)
+        # the item's output size and whether it is over its budget (Options.max_item_chars)
+        self.total = total
+        self.over = over
 
 
 def _scope_chain(element: Element, ctx: Mf2Context) -> _Frame | None:
@@ -684,7 +850,7 @@ def fold_nested(element: Element, ctx: Mf2Context) -> bool:
     frame, item = walker.parse_frame(element, types, is_bc)
     frame.attach = attach
     entries = walker._entries(frame, item, parent) if attach else []
-    ctx.folded[element] = FoldedItem(item, entries)
+    ctx.folded[element] = FoldedItem(item, entries, frame.total, frame.over)
     return True
 
 

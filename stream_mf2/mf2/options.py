@@ -17,6 +17,9 @@ TAILWIND_ROOTS: Final[frozenset[str]] = frozenset(
 #: Default budget for e-* html nested inside other e-* values, per top-level item.
 DEFAULT_MAX_NESTED_HTML_CHARS: Final = 1024 * 1024
 
+#: Default budget for the output of one item (see ``Options.max_item_chars``).
+DEFAULT_MAX_ITEM_CHARS: Final = 8 * 1024 * 1024
+
 
 @dataclass(frozen=True)
 class Options:
@@ -45,6 +48,26 @@ class Options:
     input). Once the budget is spent, further nested values get ``"html": ""``
     (their ``value`` text is still computed) and the context records a note in
     :attr:`Mf2Context.notes`.
+
+    ``max_item_chars``: about how many characters of JSON one item may give
+    (the characters of its strings plus a few per key and value, escapes
+    not counted), counting an item nested as a property value at every
+    place it appears. An h-* root that is the value of two properties
+    (``class="p-a dt-b h-x"``) is placed twice, so nesting such roots k deep
+    repeats the innermost one 2**k times in the JSON (``parse`` shares the
+    objects, a serialiser does not); nested ``p-*`` roots each repeat the
+    text of everything below them. Sizes are summed bottom-up as items
+    finish. An item's ``children`` are items of their own, each with its own
+    budget (they appear once; a nested item's children count where it is
+    placed). Once a value would take an item past the budget, the item is
+    *over*: that value and every later one of the item is emptied (``""``;
+    an e-* value ``{"html": "", "value": ""}``; a nested item placed as a
+    property becomes ``{"value": "", "type": [...], "properties": {}}``,
+    ``"html": ""`` too for e-*), an over item gets no implied properties and
+    its values are not computed, and an over nested item makes the item it
+    is placed in over. Output past the budget is then linear in the input.
+    The context records a note in :attr:`Mf2Context.notes` per outermost
+    item walked (and per nested item parsed ahead of its container).
     """
 
     text: Literal["spec", "normalized"] = "spec"
@@ -52,6 +75,7 @@ class Options:
     metaformats: bool = False
     filter_roots: bool | frozenset[str] = False
     max_nested_html_chars: int = DEFAULT_MAX_NESTED_HTML_CHARS
+    max_item_chars: int = DEFAULT_MAX_ITEM_CHARS
 
     # computed once per Options: the item walker asks for it per element
     @cached_property

@@ -35,13 +35,6 @@ def _has(pattern: str) -> Callable[[Finding], bool]:
 
 KNOWN_DEFECTS: list[KnownDefect] = [
     KnownDefect(
-        "nested-property-roots-output",
-        "output doubles per nesting level when an h-* root is the value of two properties ('<ins class=item>"
-        "<mo class=\\'dt-end h-x-y p-category\\'>' * k: 4 MB of JSON at k=13, 19 MB at k=15; the full DOM gives"
-        " the same; parse() shares the objects, the JSON does not): needs an output-size limit (seed 20261129)",
-        lambda f: f.check == "time-growth" and f.signature.endswith("mf2/text.py:sync"),
-    ),
-    KnownDefect(
         "warc-good-record-after-flips",
         "a record reported intact gives other items after byte flips in another record's head and body"
         " (seed 20261129, round seed 1829049543; not reduced)",

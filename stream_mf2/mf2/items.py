@@ -12,7 +12,11 @@ Property values read text through one :class:`~.text.TextIndex` per item
 (built by one walk), so text costs the length of the values; e-* ``html``
 nested inside another e-* value is bounded by
 ``Options.max_nested_html_chars``. The work is linear in the input plus the
-output.
+output. The output of one item is bounded by ``Options.max_item_chars``: each
+frame sums the sizes of its values as they are added, a nested item's finished
+size once per property it is placed by; past the budget the frame is *over*
+(later values emptied and not computed, nested items placed reduced), and an
+over nested item makes its parent over.
 """
 
 from __future__ import annotations

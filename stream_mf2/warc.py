@@ -555,6 +555,11 @@ def _read_head(readline: Callable[[int], bytes]) -> _Head | None:
             raise _BadHead("WARC record header too long", b"".join(raw))
         if line in (b"\r\n", b"\n"):
             return _Head(headers)
+        if b"WARC/1." in line[-12:] and _WARC_LINE_RE.search(line):
+            # The next record's version line run into this header line ("Content-Length:WARC/1.0"):
+            # bytes were lost here. Reading on would take the next record's header block for
+            # this one's and lose that record; the scan from this record's start finds it.
+            raise _BadHead("WARC record header runs into the next record's header", b"".join(raw))
         if line[0] in (9, 32) and last is not None:
             headers[last] += " " + line.strip().decode("utf-8", "replace")  # folded line
             continue

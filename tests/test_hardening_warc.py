@@ -5,6 +5,14 @@
   records after it were lost. The reader now switches to gzip members when one
   stands where a record should start, or, before any record was framed, when the
   scan after a damaged head finds one first.
+* plain ``.warc``, the end of a record lost inside a header line, so the next
+  record's ``WARC/1.x`` line ran into it (``Content-Length:WARC/1.0``): the next
+  record's header block was read as the damaged record's, and that good record was
+  lost. A header line ending in a version line is now reported as damage and the
+  scan from the damaged record's start finds the next record.
+* a flipped digit in a ``WARC-Record-ID`` that gives a record the id of a later
+  one: undetectable, and read right (each record's items carry its own offset); the
+  harness's oracle keyed items by id alone and took the later record's as mixed.
 * plain ``.warc``, bytes inserted into a record's header block: a ``Content-Length``
   grown past the end of the file read the records after it as its block, silently;
   a control byte in a field name (a stray CR before ``Content-Length``) was
@@ -17,6 +25,7 @@ oracle (:func:`tests.fuzz.warcs.check_archive`) checks the same cases.
 
 from __future__ import annotations
 
+import gzip
 import io
 from pathlib import Path
 from typing import Any
@@ -183,3 +192,56 @@ def test_damaged_first_gzip_member_header_keeps_the_members_after_it() -> None:
         warcs.check_archive(_records(), True, ops)
         entries = list(iter_warc(io.BytesIO(_damaged(True, ops))))
         assert _by_record(entries) == _expected()
+
+
+@pytest.mark.parametrize("rec", [0, 2])
+@pytest.mark.parametrize("keep", [b"Content-Length:", b"Content-Length: 1", b"Content-Type: appl", b"WARC-Date: 20"])
+def test_header_line_run_into_the_next_records_version_line(rec: int, keep: bytes) -> None:
+    # the rest of a record is lost inside a header line: "Content-Length:WARC/1.0\r\n..."
+    parts = warcs.write(_records(), False)
+    at = parts[rec].index(keep) + len(keep)
+    ops = [warcs.Damage("delete", rec, at, len(parts[rec]) - at)]
+    warcs.check_archive(_records(), False, ops)
+    data = _damaged(False, ops)
+    start = sum(len(p) for p in parts[:rec])
+    for label, source in (("file", io.BytesIO(data)), ("stream", Pipe(data)), ("bytewise", Pipe(data, 1))):
+        entries = list(iter_warc(source))  # type: ignore[arg-type]
+        assert _by_record(entries) == _expected(skip=rec), label
+        errors = [e for e in entries if isinstance(e, WarcError)]
+        assert [e.offset for e in errors] == [start], (label, errors)
+        assert "runs into the next record" in errors[0].message
+
+
+@pytest.mark.parametrize("compress", [False, True])
+def test_flipped_record_id_that_names_a_later_record(compress: bool, tmp_path: Path) -> None:
+    # "...000000000002>" -> "...000000000003>": records 2 and 3 carry the same id; each
+    # record's items are still its own, told apart by the record's offset
+    parts = warcs.write(_records(), False)
+    digit = parts[2].index(warcs.record_id(2).encode()) + len(warcs.record_id(2)) - 2
+    plain_ops = [warcs.Damage("flip", 2, digit, 0)]
+    assert warcs.apply(parts, plain_ops)[0][2].count(warcs.record_id(3).encode()) == 1
+    data = _damaged(False, plain_ops)
+    if compress:
+        # the same damage inside the member: a record written with the other id
+        recs = [gzip.compress(p, mtime=0) for p in warcs.apply(parts, plain_ops)[0]]
+        data = b"".join(recs)
+    else:
+        warcs.check_archive(_records(), False, plain_ops)
+    path = tmp_path / ("a.warc.gz" if compress else "a.warc")
+    path.write_bytes(data)
+    starts = [0]
+    for p in (recs if compress else warcs.apply(parts, plain_ops)[0])[:-1]:
+        starts.append(starts[-1] + len(p))
+    want = _expected()
+    for label, source in (("file", path), ("stream", Pipe(data))):
+        entries = list(iter_warc(source))  # type: ignore[arg-type]
+        assert not [e for e in entries if isinstance(e, WarcError)], label
+        at: dict[int | None, tuple[str | None, list[dict[str, Any]]]] = {}
+        for e in entries:
+            if isinstance(e, WarcItem):
+                at.setdefault(e.offset, (e.record_id, []))[1].append(e.item)
+        assert at == {
+            starts[1]: (warcs.record_id(1), want[warcs.record_id(1)]),
+            starts[2]: (warcs.record_id(3), want[warcs.record_id(2)]),
+            starts[3]: (warcs.record_id(3), want[warcs.record_id(3)]),
+        }, label

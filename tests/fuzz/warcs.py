@@ -259,7 +259,10 @@ def check_archive(recs: list[Record], compress: bool, ops: list[Damage]) -> None
             f"undocumented-exception:{type(exc).__name__}@{_origin(exc)}",
             data,
         ) from exc
-    got = _by_record(entries)
+    # Items of the damaged archive are keyed by their record's position as well as its id: a
+    # flipped WARC-Record-ID can give a damaged record another record's id (undetectable), and
+    # that record's items are still the damaged record's own.
+    got = _by_record_at(entries)
     errors = [e for e in entries if isinstance(e, WarcError)]
     touches = _touches(parts, ops)
     position = 0
@@ -280,13 +283,13 @@ def check_archive(recs: list[Record], compress: bool, ops: list[Damage]) -> None
         now = damaged[i]
         if i in good_records:
             want = expected.get(rid, [])
-            if got.get(rid, []) != want:
+            if got.get((spans[i][0], rid), []) != want:
                 raise Finding(
                     "warc-good-record",
                     f"{label}: record {i} ({rec.rtype} {rec.uri}) is intact but gives other items",
                     f"warc-good-record:{label}:{_kinds(touches)}",
                     data,
-                    extra={"touches": touches, "ops": repr(ops), "want": repr(want)[:1500], "got": repr(got.get(rid))[:1500]},
+                    extra={"touches": touches, "ops": repr(ops), "want": repr(want)[:1500], "got": repr(got.get((spans[i][0], rid)))[:1500]},
                 )
             named = [e for e in errors if e.record_id == rid]
             if named:
@@ -350,4 +353,13 @@ def _by_record(entries: list[Any]) -> dict[str, list[tuple[str | None, dict[str,
     for entry in entries:
         if isinstance(entry, WarcItem):
             out.setdefault(entry.record_id or "", []).append((entry.uri, entry.item))
+    return out
+
+
+def _by_record_at(entries: list[Any]) -> dict[tuple[int | None, str], list[tuple[str | None, dict[str, Any]]]]:
+    """Items by their record's offset and id."""
+    out: dict[tuple[int | None, str], list[tuple[str | None, dict[str, Any]]]] = {}
+    for entry in entries:
+        if isinstance(entry, WarcItem):
+            out.setdefault((entry.offset, entry.record_id or ""), []).append((entry.uri, entry.item))
     return out

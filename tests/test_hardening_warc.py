@@ -13,6 +13,9 @@
 * a flipped digit in a ``WARC-Record-ID`` that gives a record the id of a later
   one: undetectable, and read right (each record's items carry its own offset); the
   harness's oracle keyed items by id alone and took the later record's as mixed.
+* a ``Content-Length`` changed to another number that still frames the record (its
+  end followed by CRLF CRLF, the rest a blank line): undetectable; the oracle asked
+  for a report.
 * plain ``.warc``, bytes inserted into a record's header block: a ``Content-Length``
   grown past the end of the file read the records after it as its block, silently;
   a control byte in a field name (a stray CR before ``Content-Length``) was
@@ -245,3 +248,23 @@ def test_flipped_record_id_that_names_a_later_record(compress: bool, tmp_path: P
             starts[2]: (warcs.record_id(3), want[warcs.record_id(2)]),
             starts[3]: (warcs.record_id(3), want[warcs.record_id(3)]),
         }, label
+
+
+def test_content_length_that_still_frames_is_undetectable() -> None:
+    # "16" -> "14" in the warcinfo record, whose block ends with CRLF: the 14 bytes are
+    # followed by CRLF CRLF and the rest reads as a blank line between records, as in
+    # an undamaged archive; the oracle must not ask for a report no reader can give
+    parts = warcs.write(_records(), False)
+    at = parts[0].index(b"Content-Length: 16") + len(b"Content-Length: 1")
+    ops = [warcs.Damage("flip", 0, at, 1)]
+    assert warcs.apply(parts, ops)[0][0].count(b"Content-Length: 14\r\n") == 1
+    warcs.check_archive(_records(), False, ops)
+    data = _damaged(False, ops)
+    for source in (io.BytesIO(data), Pipe(data)):
+        entries = list(iter_warc(source))  # type: ignore[arg-type]
+        assert not [e for e in entries if isinstance(e, WarcError)]
+        assert _by_record(entries) == _expected()
+    # a number that does not frame is still reported
+    ops = [warcs.Damage("flip", 0, at, 0)]  # "16" -> "17"
+    errors = [e for e in iter_warc(io.BytesIO(_damaged(False, ops))) if isinstance(e, WarcError)]
+    assert [e.record_id for e in errors] == [warcs.record_id(0)]

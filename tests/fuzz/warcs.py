@@ -302,6 +302,7 @@ def check_archive(recs: list[Record], compress: bool, ops: list[Damage]) -> None
                 )
             continue
         original = parts[i]
+        following = b"".join(b + d for b, d in zip(before[i + 1 :], damaged[i + 1 :], strict=True))
         # A plain record's framing is its WARC/1.x line, its Content-Length and its block's
         # length: bytes inserted or deleted in the block (or its closing CRLF CRLF) break it;
         # in the other header lines they only change values no reader can check.
@@ -313,9 +314,20 @@ def check_archive(recs: list[Record], compress: bool, ops: list[Damage]) -> None
             and any(
                 t.split(":")[1] != "head" and t.split(":")[2] != "flip" for t in touches if t.split(":")[0] == str(i)
             )
-            and not _boundary_intact(now + b"".join(b + d for b, d in zip(before[i + 1 :], damaged[i + 1 :], strict=True)))
+            and not _boundary_intact(now + following)
         )
-        if compress or cut == i or framing or _header_lines(now) != _header_lines(original):
+        heads = _header_lines(now), _header_lines(original)
+        # A Content-Length changed to another number that still ends where CRLF CRLF follows
+        # (16 -> 14 when the block ends with CRLF: the rest reads as a blank line between
+        # records) frames a record as well as the right one: no reader of the framing can
+        # tell, as with bytes added to or removed from the block above.
+        changed = heads[0] != heads[1] and not (
+            heads[0][0] == heads[1][0]
+            and isinstance(heads[0][1], int)
+            and len(now.split(b"\r\n\r\n", 1)[0]) + 4 + heads[0][1] <= len(now)  # not into the next record
+            and _boundary_intact(now + following)
+        )
+        if compress or cut == i or framing or changed:
             # an error reports the stretch from its offset to the next record read: it covers
             # this record when it lies between the last good record before it and its end
             stretch = max((spans[j][1] for j in range(i) if j in good_records), default=0)

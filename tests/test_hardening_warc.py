@@ -16,6 +16,11 @@
 * a ``Content-Length`` changed to another number that still frames the record (its
   end followed by CRLF CRLF, the rest a blank line): undetectable; the oracle asked
   for a report.
+* a ``Content-Length`` grown over the next record up to a CRLF CRLF inside it (the end
+  of its header block or of its HTTP head): the end looked right, so the next record
+  was read as the damaged one's block, silently. A record header inside the block
+  whose record the block's end cuts through is now where the block really ends (an
+  archive stored in a record holds whole records: content).
 * plain ``.warc``, bytes inserted into a record's header block: a ``Content-Length``
   grown past the end of the file read the records after it as its block, silently;
   a control byte in a field name (a stray CR before ``Content-Length``) was
@@ -268,3 +273,54 @@ def test_content_length_that_still_frames_is_undetectable() -> None:
     ops = [warcs.Damage("flip", 0, at, 0)]  # "16" -> "17"
     errors = [e for e in iter_warc(io.BytesIO(_damaged(False, ops))) if isinstance(e, WarcError)]
     assert [e.record_id for e in errors] == [warcs.record_id(0)]
+
+
+def _flips(old: bytes, new: bytes, rec: int, at: int) -> list[warcs.Damage]:
+    """The bit flips that turn ``old`` (at ``at`` in record ``rec``) into ``new`` (as long)."""
+    assert len(old) == len(new)
+    return [
+        warcs.Damage("flip", rec, at + k, bit) for k, (a, b) in enumerate(zip(old, new, strict=True)) for bit in range(8) if (a ^ b) >> bit & 1
+    ]
+
+
+@pytest.mark.parametrize("where", ["warc-head", "http-head"])
+def test_content_length_grown_to_a_crlf_crlf_inside_the_next_record_is_reported(where: str) -> None:
+    # record 1's Content-Length grown to end at the CRLF CRLF that ends record 2's WARC
+    # header block or its HTTP head: the end looked right, and record 2 was read as record
+    # 1's block (silently lost); now the record header inside the block is found
+    parts = warcs.write(_records(), False)
+    body1 = parts[1].index(b"\r\n\r\n") + 4
+    end2 = parts[2].index(b"\r\n\r\n")
+    if where == "http-head":
+        end2 = parts[2].index(b"\r\n\r\n", end2 + 4)
+    old = parts[1].split(b"Content-Length: ")[1].split(b"\r\n")[0]
+    new = str(len(parts[1]) - body1 + end2).encode()
+    at = parts[1].index(b"Content-Length: ") + len(b"Content-Length: ")
+    ops = _flips(old, new, 1, at)
+    warcs.check_archive(_records(), False, ops)
+    data = _damaged(False, ops)
+    assert data.count(b"Content-Length: " + new + b"\r\n") == 1
+    entries = list(iter_warc(io.BytesIO(data)))
+    assert _by_record(entries) == _expected()
+    errors = [e for e in entries if isinstance(e, WarcError)]
+    assert [e.record_id for e in errors] == [warcs.record_id(1)]
+    assert "runs past the record's end into the next record" in errors[0].message
+    for piece in (100, 1):
+        # a stream cannot go back: records 1 and 2 are reported lost, never mixed
+        streamed = list(iter_warc(Pipe(data, piece)))  # type: ignore[arg-type]
+        errors = [e for e in streamed if isinstance(e, WarcError)]
+        assert errors[0].record_id == warcs.record_id(1) and "are lost" in errors[0].message
+        assert _by_record(streamed) == {warcs.record_id(3): _expected()[warcs.record_id(3)]}
+
+
+def test_an_archive_stored_in_a_record_is_content() -> None:
+    # a resource record whose block is a whole plain archive: its records lie wholly inside
+    # the block, so they are its content, not records run into
+    inner = b"".join(warcs.write(_records(), False))
+    recs = [*_records(), warcs.Record("resource", "http://a.example/a.warc", inner, "application/warc")]
+    data = b"".join(warcs.write(recs, False))
+    warcs.check_archive(recs, False, [])
+    for source in (io.BytesIO(data), Pipe(data), Pipe(data, 7)):
+        entries = list(iter_warc(source))  # type: ignore[arg-type]
+        assert not [e for e in entries if isinstance(e, WarcError)]
+        assert _by_record(entries) == _expected()

@@ -26,7 +26,12 @@ Layers, and who does what:
   In an uncompressed file the reader then resynchronises at the next
   ``WARC/1.x`` record header: a seekable file is looked ahead before the
   record is parsed, so a ``Content-Length`` that runs into the next record is
-  cut at that record (whose items are never attributed to the damaged one);
+  cut at that record (whose items are never attributed to the damaged one),
+  also when its end falls on a CRLF CRLF inside that record (a record header
+  in the block whose record the block's end cuts through; whole records in a
+  block are its content); a header line that ends in the next record's
+  ``WARC/1.x`` line (bytes lost inside it) is reported and the scan starts
+  again from the damaged record's start;
   a non-seekable stream holds a record's entries until its end is verified.
 * HTTP: status line and headers parsed here (bounded), then the body is
   de-chunked and decoded (gzip, deflate, br) step by step by

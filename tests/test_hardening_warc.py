@@ -284,7 +284,7 @@ def _flips(old: bytes, new: bytes, rec: int, at: int) -> list[warcs.Damage]:
 
 
 @pytest.mark.parametrize("where", ["warc-head", "http-head"])
-def test_content_length_grown_to_a_crlf_crlf_inside_the_next_record_is_reported(where: str) -> None:
+def test_content_length_grown_to_a_crlf_crlf_inside_the_next_record_is_reported(where: str, tmp_path: Path) -> None:
     # record 1's Content-Length grown to end at the CRLF CRLF that ends record 2's WARC
     # header block or its HTTP head: the end looked right, and record 2 was read as record
     # 1's block (silently lost); now the record header inside the block is found
@@ -305,6 +305,9 @@ def test_content_length_grown_to_a_crlf_crlf_inside_the_next_record_is_reported(
     errors = [e for e in entries if isinstance(e, WarcError)]
     assert [e.record_id for e in errors] == [warcs.record_id(1)]
     assert "runs past the record's end into the next record" in errors[0].message
+    path = tmp_path / "a.warc"
+    path.write_bytes(data)
+    assert list(iter_warc_parallel(path, 2, batch_units=1)) == list(iter_warc(path))
     for piece in (100, 1):
         # a stream cannot go back: records 1 and 2 are reported lost, never mixed
         streamed = list(iter_warc(Pipe(data, piece)))  # type: ignore[arg-type]

@@ -12,7 +12,8 @@
   scan from the damaged record's start finds the next record.
 * a flipped digit in a ``WARC-Record-ID`` that gives a record the id of a later
   one: undetectable, and read right (each record's items carry its own offset); the
-  harness's oracle keyed items by id alone and took the later record's as mixed.
+  harness's oracle keyed items (and errors) by id alone and took the later record's as
+  mixed (or as reported).
 * a ``Content-Length`` changed to another number that still frames the record (its
   end followed by CRLF CRLF, the rest a blank line): undetectable; the oracle asked
   for a report.
@@ -326,4 +327,21 @@ def test_an_archive_stored_in_a_record_is_content() -> None:
     for source in (io.BytesIO(data), Pipe(data), Pipe(data, 7)):
         entries = list(iter_warc(source))  # type: ignore[arg-type]
         assert not [e for e in entries if isinstance(e, WarcError)]
+        assert _by_record(entries) == _expected()
+
+
+def test_damaged_record_whose_flipped_id_names_a_good_one() -> None:
+    # record 0's id flipped to record 1's, and its Content-Length line joined to the line
+    # before (LF -> VT): record 0 is reported under record 1's id, at its own offset;
+    # record 1 is intact and read whole (the oracle told the two apart by id alone)
+    parts = warcs.write(_records(), False)
+    digit = parts[0].index(warcs.record_id(0).encode()) + len(warcs.record_id(0)) - 2
+    newline = parts[0].index(b"\r\nContent-Length") + 1
+    ops = [warcs.Damage("flip", 0, digit, 0), warcs.Damage("flip", 0, newline, 0)]
+    warcs.check_archive(_records(), False, ops)
+    data = _damaged(False, ops)
+    for source in (io.BytesIO(data), Pipe(data)):
+        entries = list(iter_warc(source))  # type: ignore[arg-type]
+        errors = [e for e in entries if isinstance(e, WarcError)]
+        assert [(e.record_id, e.offset) for e in errors] == [(warcs.record_id(1), 0)]
         assert _by_record(entries) == _expected()

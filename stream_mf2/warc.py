@@ -26,7 +26,12 @@ Layers, and who does what:
   In an uncompressed file the reader then resynchronises at the next
   ``WARC/1.x`` record header: a seekable file is looked ahead before the
   record is parsed, so a ``Content-Length`` that runs into the next record is
-  cut at that record (whose items are never attributed to the damaged one);
+  cut at that record (whose items are never attributed to the damaged one),
+  also when its end falls on a CRLF CRLF inside that record (a record header
+  in the block whose record the block's end cuts through; whole records in a
+  block are its content); a header line that ends in the next record's
+  ``WARC/1.x`` line (bytes lost inside it) is reported and the scan starts
+  again from the damaged record's start;
   a non-seekable stream holds a record's entries until its end is verified.
 * HTTP: status line and headers parsed here (bounded), then the body is
   de-chunked and decoded (gzip, deflate, br) step by step by
@@ -425,6 +430,30 @@ class _Input(_Buffered):
         self._pos, self._buf, self._i = here, buf, i
         return at if found else None
 
+    def find_in(self, needle: bytes, start: int, end: int) -> int | None:
+        """Offset of the first ``needle`` wholly inside ``[start, end)`` without moving (seekable only)."""
+        raw = self._pos + len(self._buf) - self._i
+        keep = len(needle) - 1
+        try:
+            self._f.seek(start)
+            pos, tail = start, b""
+            while pos < end:
+                data = self._f.read(min(READ_SIZE, end - pos))
+                if not data:
+                    break
+                window = tail + data
+                idx = window.find(needle)
+                if idx >= 0:
+                    return pos - len(tail) + idx
+                tail = window[-keep:] if keep else b""
+                pos += len(data)
+            return None
+        except OSError as e:
+            raise SourceError(f"read failed: {e}") from e
+        finally:
+            with contextlib.suppress(OSError):
+                self._f.seek(raw)
+
     def find(self, targets: Sequence[tuple[bytes, Callable[[_Input], bool]]]) -> bytes | None:
         """Skip to the first occurrence of a target's magic that its check accepts; ``None`` at EOF."""
         keep = max(len(m) for m, _ in targets) - 1
@@ -462,6 +491,32 @@ def _valid_gzip_start(inp: _Input) -> bool:
 def _valid_warc_start(inp: _Input) -> bool:
     line = inp.peek(len(_WARC_MAGIC) + 3)
     return line[len(_WARC_MAGIC) : len(_WARC_MAGIC) + 1].isdigit() and line.find(b"\n", len(_WARC_MAGIC)) > 0
+
+
+_CONTENT_LENGTH_RE = re.compile(rb"(?im)^content-length[ \t]*:[ \t]*(\d+)[ \t]*\r?$")
+
+
+def _cuts_record(head: bytes, room: int) -> bool:
+    """Does a block that ends ``room`` bytes after ``head`` (bytes from a ``WARC/1.x`` line
+    that follows CRLF CRLF inside the block) cut through the record ``head`` starts?
+
+    A block whose end is followed by CRLF CRLF still frames wrongly when its
+    ``Content-Length`` grew over the next record up to a CRLF CRLF inside it (the end of
+    its header block or of its HTTP head). A record wholly inside a block (an archive
+    stored as a record's payload) is content; one the block's end cuts through is the
+    next record, run into. Text that is not a record header with a ``Content-Length`` is
+    content too.
+    """
+    line_end = head.find(b"\n") + 1
+    if not line_end or not _WARC_LINE_RE.match(head[:line_end]):
+        return False
+    end = head.find(b"\r\n\r\n")
+    if end < 0:
+        return False  # a header longer than what was looked at: cannot tell, content
+    match = _CONTENT_LENGTH_RE.search(head, line_end, end + 2)
+    if match is None:
+        return False
+    return end + 4 > room or end + 4 + int(match.group(1)) > room
 
 
 _ANY_START = ((_GZIP_MAGIC, _valid_gzip_start), (_WARC_MAGIC, _valid_warc_start))
@@ -555,6 +610,11 @@ def _read_head(readline: Callable[[int], bytes]) -> _Head | None:
             raise _BadHead("WARC record header too long", b"".join(raw))
         if line in (b"\r\n", b"\n"):
             return _Head(headers)
+        if b"WARC/1." in line[-12:] and _WARC_LINE_RE.search(line):
+            # The next record's version line run into this header line ("Content-Length:WARC/1.0"):
+            # bytes were lost here. Reading on would take the next record's header block for
+            # this one's and lose that record; the scan from this record's start finds it.
+            raise _BadHead("WARC record header runs into the next record's header", b"".join(raw))
         if line[0] in (9, 32) and last is not None:
             headers[last] += " " + line.strip().decode("utf-8", "replace")  # folded line
             continue
@@ -582,15 +642,51 @@ class _Body:
         self._watch = watch
         self._tail = b""
         self.swallowed = False  #: the block held ``\r\n\r\nWARC/1.`` (``watch`` only)
+        self._cut = False  # a record header in the block whose record the block's end cuts through
+        self._capture: bytearray | None = None  # the bytes of such a candidate header so far
+        self._capture_at = 0  # its offset in the block
 
     def _seen(self, data: bytes) -> bytes:
+        offset = self.count
         self.count += len(data)
-        if self._watch and not self.swallowed and data:
+        if self._watch and data:
+            if self._capture is not None:
+                seen = len(self._capture)
+                self._capture += data
+                self._check(seen)
             window = self._tail + data
-            if _NEXT_RECORD in window:
+            base = offset - len(self._tail)  # the block offset of window[0]
+            i = window.find(_NEXT_RECORD)
+            while i >= 0:
                 self.swallowed = True
+                if self._capture is None and not self._cut:
+                    # (a capture still open here ends at this candidate's CRLF CRLF: one at a time)
+                    self._capture = bytearray(window[i + len(_END) :])
+                    self._capture_at = base + i + len(_END)
+                    self._check(0)
+                i = window.find(_NEXT_RECORD, i + 1)
             self._tail = window[-(len(_NEXT_RECORD) - 1) :]
         return data
+
+    def _check(self, seen: int) -> None:
+        """Judge the candidate header once its end (or the size limit) is in; ``seen``:
+        bytes of it already searched for the end (searched again from 3 before them only)."""
+        capture = self._capture
+        assert capture is not None
+        if capture.find(_END, max(0, seen - len(_END) + 1)) >= 0 or len(capture) >= MAX_WARC_HEADER:
+            self._capture = None
+            if _cuts_record(bytes(capture[:MAX_WARC_HEADER]), self.length - self._capture_at):
+                self._cut = True
+
+    @property
+    def runs_into_record(self) -> bool:
+        """Once the block is read (``watch`` only): does a record header in it start a record
+        its end cuts through (see :func:`_cuts_record`)? A header still open at the block's
+        end ends with the CRLF CRLF that follows the block."""
+        capture = self._capture
+        if capture is not None and not self._cut:
+            return _cuts_record(bytes(capture) + _END, len(capture))
+        return self._cut
 
     def read(self, n: int) -> bytes:
         left = self.length - self.count
@@ -903,6 +999,28 @@ class _Walker:
             return None
         return tail == _END
 
+    def _record_inside(self, start: int, end: int) -> int | None:
+        """Offset of a record header after CRLF CRLF in the block ``[start, end)`` whose record
+        the block's end cuts through (see :func:`_cuts_record`); ``None``: there is none."""
+        inp = self.inp
+        pos = start
+        while True:
+            at = inp.find_in(_NEXT_RECORD, pos, end)
+            if at is None:
+                return None
+            header = at + len(_END)
+            # Read up to the header's end, growing: the next candidate's CRLF CRLF ends it at
+            # the latest, so the reads of all candidates together stay linear in the block.
+            n = 512
+            while True:
+                data = inp.peek_at(header, n)
+                if _END in data or len(data) < n or n >= MAX_WARC_HEADER:
+                    break
+                n = min(n * 4, MAX_WARC_HEADER)
+            if _cuts_record(data, end - header):
+                return header
+            pos = at + 1
+
     def _plain_seekable(self, head: _Head, start: int, body_start: int) -> Iterator[WarcEntry]:
         """One record of a seekable file: its end is checked before it is parsed."""
         inp = self.inp
@@ -910,8 +1028,19 @@ class _Walker:
         assert length is not None
         problem: str | None = None
         good = self._good_end(body_start + length)
-        if good:
+        inside = self._record_inside(body_start, body_start + length) if good else None
+        if good and inside is None:
             nxt: int | None = body_start + length + len(_END)
+        elif inside is not None:
+            # The end is followed by CRLF CRLF, but the block runs into the next record
+            # (a Content-Length grown up to a CRLF CRLF inside it): cut it there.
+            nxt = inside
+            length = nxt - len(_END) - body_start
+            problem = (
+                f"Content-Length {head.length} runs past the record's end into the next record "
+                f"(at offset {nxt}): the record was read up to there"
+            )
+            good = False
         else:
             # The file ends inside the block (truncated, or a Content-Length too large that
             # runs over the records after it to the end), or the block is not followed by
@@ -984,7 +1113,9 @@ class _Walker:
             inp.read(len(_END))
         if record is not None:
             record = replace(record, length=inp.tell() - start)
-        if ok or truncated or not body.swallowed:
+        # A block followed by CRLF CRLF may still have run into the next record, up to a
+        # CRLF CRLF inside it (its header's end or its HTTP head's end).
+        if (ok and not body.runs_into_record) or truncated or not body.swallowed:
             yield from held
             if not ok and not truncated:
                 yield self._bad_length(start, rid, uri)

@@ -47,8 +47,9 @@ from tests.builds import pure_only
 _ENGINE = ("/stream_mf2/html/", "/stream_mf2/capture.py", "/stream_mf2/_parser.py")
 
 
-def lines_executed(run: Callable[[], object]) -> int:
-    """How many lines of the engine ``run()`` executes (a deterministic measure of work)."""
+def lines_executed(run: Callable[[], object], modules: tuple[str, ...] = _ENGINE) -> int:
+    """How many lines of the engine (or of ``modules``: path parts) ``run()`` executes
+    (a deterministic measure of work)."""
     count = 0
 
     def local(frame: FrameType, event: str, arg: Any) -> Any:
@@ -59,7 +60,7 @@ def lines_executed(run: Callable[[], object]) -> int:
 
     def global_(frame: FrameType, event: str, arg: Any) -> Any:
         filename = frame.f_code.co_filename.replace("\\", "/")
-        return local if any(part in filename for part in _ENGINE) else None
+        return local if any(part in filename for part in modules) else None
 
     sys.settrace(global_)
     try:

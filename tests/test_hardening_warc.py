@@ -5,6 +5,23 @@
   records after it were lost. The reader now switches to gzip members when one
   stands where a record should start, or, before any record was framed, when the
   scan after a damaged head finds one first.
+* plain ``.warc``, the end of a record lost inside a header line, so the next
+  record's ``WARC/1.x`` line ran into it (``Content-Length:WARC/1.0``): the next
+  record's header block was read as the damaged record's, and that good record was
+  lost. A header line ending in a version line is now reported as damage and the
+  scan from the damaged record's start finds the next record.
+* a flipped digit in a ``WARC-Record-ID`` that gives a record the id of a later
+  one: undetectable, and read right (each record's items carry its own offset); the
+  harness's oracle keyed items (and errors) by id alone and took the later record's as
+  mixed (or as reported).
+* a ``Content-Length`` changed to another number that still frames the record (its
+  end followed by CRLF CRLF, the rest a blank line): undetectable; the oracle asked
+  for a report.
+* a ``Content-Length`` grown over the next record up to a CRLF CRLF inside it (the end
+  of its header block or of its HTTP head): the end looked right, so the next record
+  was read as the damaged one's block, silently. A record header inside the block
+  whose record the block's end cuts through is now where the block really ends (an
+  archive stored in a record holds whole records: content).
 * plain ``.warc``, bytes inserted into a record's header block: a ``Content-Length``
   grown past the end of the file read the records after it as its block, silently;
   a control byte in a field name (a stray CR before ``Content-Length``) was
@@ -17,6 +34,7 @@ oracle (:func:`tests.fuzz.warcs.check_archive`) checks the same cases.
 
 from __future__ import annotations
 
+import gzip
 import io
 from pathlib import Path
 from typing import Any
@@ -182,4 +200,148 @@ def test_damaged_first_gzip_member_header_keeps_the_members_after_it() -> None:
         ops = [warcs.Damage("flip", 0, *flip)]
         warcs.check_archive(_records(), True, ops)
         entries = list(iter_warc(io.BytesIO(_damaged(True, ops))))
+        assert _by_record(entries) == _expected()
+
+
+@pytest.mark.parametrize("rec", [0, 2])
+@pytest.mark.parametrize("keep", [b"Content-Length:", b"Content-Length: 1", b"Content-Type: appl", b"WARC-Date: 20"])
+def test_header_line_run_into_the_next_records_version_line(rec: int, keep: bytes) -> None:
+    # the rest of a record is lost inside a header line: "Content-Length:WARC/1.0\r\n..."
+    parts = warcs.write(_records(), False)
+    at = parts[rec].index(keep) + len(keep)
+    ops = [warcs.Damage("delete", rec, at, len(parts[rec]) - at)]
+    warcs.check_archive(_records(), False, ops)
+    data = _damaged(False, ops)
+    start = sum(len(p) for p in parts[:rec])
+    for label, source in (("file", io.BytesIO(data)), ("stream", Pipe(data)), ("bytewise", Pipe(data, 1))):
+        entries = list(iter_warc(source))  # type: ignore[arg-type]
+        assert _by_record(entries) == _expected(skip=rec), label
+        errors = [e for e in entries if isinstance(e, WarcError)]
+        assert [e.offset for e in errors] == [start], (label, errors)
+        assert "runs into the next record" in errors[0].message
+
+
+@pytest.mark.parametrize("compress", [False, True])
+def test_flipped_record_id_that_names_a_later_record(compress: bool, tmp_path: Path) -> None:
+    # "...000000000002>" -> "...000000000003>": records 2 and 3 carry the same id; each
+    # record's items are still its own, told apart by the record's offset
+    parts = warcs.write(_records(), False)
+    digit = parts[2].index(warcs.record_id(2).encode()) + len(warcs.record_id(2)) - 2
+    plain_ops = [warcs.Damage("flip", 2, digit, 0)]
+    assert warcs.apply(parts, plain_ops)[0][2].count(warcs.record_id(3).encode()) == 1
+    data = _damaged(False, plain_ops)
+    if compress:
+        # the same damage inside the member: a record written with the other id
+        recs = [gzip.compress(p, mtime=0) for p in warcs.apply(parts, plain_ops)[0]]
+        data = b"".join(recs)
+    else:
+        warcs.check_archive(_records(), False, plain_ops)
+    path = tmp_path / ("a.warc.gz" if compress else "a.warc")
+    path.write_bytes(data)
+    starts = [0]
+    for p in (recs if compress else warcs.apply(parts, plain_ops)[0])[:-1]:
+        starts.append(starts[-1] + len(p))
+    want = _expected()
+    for label, source in (("file", path), ("stream", Pipe(data))):
+        entries = list(iter_warc(source))  # type: ignore[arg-type]
+        assert not [e for e in entries if isinstance(e, WarcError)], label
+        at: dict[int | None, tuple[str | None, list[dict[str, Any]]]] = {}
+        for e in entries:
+            if isinstance(e, WarcItem):
+                at.setdefault(e.offset, (e.record_id, []))[1].append(e.item)
+        assert at == {
+            starts[1]: (warcs.record_id(1), want[warcs.record_id(1)]),
+            starts[2]: (warcs.record_id(3), want[warcs.record_id(2)]),
+            starts[3]: (warcs.record_id(3), want[warcs.record_id(3)]),
+        }, label
+
+
+def test_content_length_that_still_frames_is_undetectable() -> None:
+    # "16" -> "14" in the warcinfo record, whose block ends with CRLF: the 14 bytes are
+    # followed by CRLF CRLF and the rest reads as a blank line between records, as in
+    # an undamaged archive; the oracle must not ask for a report no reader can give
+    parts = warcs.write(_records(), False)
+    at = parts[0].index(b"Content-Length: 16") + len(b"Content-Length: 1")
+    ops = [warcs.Damage("flip", 0, at, 1)]
+    assert warcs.apply(parts, ops)[0][0].count(b"Content-Length: 14\r\n") == 1
+    warcs.check_archive(_records(), False, ops)
+    data = _damaged(False, ops)
+    for source in (io.BytesIO(data), Pipe(data)):
+        entries = list(iter_warc(source))  # type: ignore[arg-type]
+        assert not [e for e in entries if isinstance(e, WarcError)]
+        assert _by_record(entries) == _expected()
+    # a number that does not frame is still reported
+    ops = [warcs.Damage("flip", 0, at, 0)]  # "16" -> "17"
+    errors = [e for e in iter_warc(io.BytesIO(_damaged(False, ops))) if isinstance(e, WarcError)]
+    assert [e.record_id for e in errors] == [warcs.record_id(0)]
+
+
+def _flips(old: bytes, new: bytes, rec: int, at: int) -> list[warcs.Damage]:
+    """The bit flips that turn ``old`` (at ``at`` in record ``rec``) into ``new`` (as long)."""
+    assert len(old) == len(new)
+    return [
+        warcs.Damage("flip", rec, at + k, bit) for k, (a, b) in enumerate(zip(old, new, strict=True)) for bit in range(8) if (a ^ b) >> bit & 1
+    ]
+
+
+@pytest.mark.parametrize("where", ["warc-head", "http-head"])
+def test_content_length_grown_to_a_crlf_crlf_inside_the_next_record_is_reported(where: str, tmp_path: Path) -> None:
+    # record 1's Content-Length grown to end at the CRLF CRLF that ends record 2's WARC
+    # header block or its HTTP head: the end looked right, and record 2 was read as record
+    # 1's block (silently lost); now the record header inside the block is found
+    parts = warcs.write(_records(), False)
+    body1 = parts[1].index(b"\r\n\r\n") + 4
+    end2 = parts[2].index(b"\r\n\r\n")
+    if where == "http-head":
+        end2 = parts[2].index(b"\r\n\r\n", end2 + 4)
+    old = parts[1].split(b"Content-Length: ")[1].split(b"\r\n")[0]
+    new = str(len(parts[1]) - body1 + end2).encode()
+    at = parts[1].index(b"Content-Length: ") + len(b"Content-Length: ")
+    ops = _flips(old, new, 1, at)
+    warcs.check_archive(_records(), False, ops)
+    data = _damaged(False, ops)
+    assert data.count(b"Content-Length: " + new + b"\r\n") == 1
+    entries = list(iter_warc(io.BytesIO(data)))
+    assert _by_record(entries) == _expected()
+    errors = [e for e in entries if isinstance(e, WarcError)]
+    assert [e.record_id for e in errors] == [warcs.record_id(1)]
+    assert "runs past the record's end into the next record" in errors[0].message
+    path = tmp_path / "a.warc"
+    path.write_bytes(data)
+    assert list(iter_warc_parallel(path, 2, batch_units=1)) == list(iter_warc(path))
+    for piece in (100, 1):
+        # a stream cannot go back: records 1 and 2 are reported lost, never mixed
+        streamed = list(iter_warc(Pipe(data, piece)))  # type: ignore[arg-type]
+        errors = [e for e in streamed if isinstance(e, WarcError)]
+        assert errors[0].record_id == warcs.record_id(1) and "are lost" in errors[0].message
+        assert _by_record(streamed) == {warcs.record_id(3): _expected()[warcs.record_id(3)]}
+
+
+def test_an_archive_stored_in_a_record_is_content() -> None:
+    # a resource record whose block is a whole plain archive: its records lie wholly inside
+    # the block, so they are its content, not records run into
+    inner = b"".join(warcs.write(_records(), False))
+    recs = [*_records(), warcs.Record("resource", "http://a.example/a.warc", inner, "application/warc")]
+    data = b"".join(warcs.write(recs, False))
+    warcs.check_archive(recs, False, [])
+    for source in (io.BytesIO(data), Pipe(data), Pipe(data, 7)):
+        entries = list(iter_warc(source))  # type: ignore[arg-type]
+        assert not [e for e in entries if isinstance(e, WarcError)]
+        assert _by_record(entries) == _expected()
+
+
+def test_damaged_record_whose_flipped_id_names_a_good_one() -> None:
+    # record 0's id flipped to record 1's, and its Content-Length line joined to the line
+    # before (LF -> VT): record 0 is reported under record 1's id, at its own offset;
+    # record 1 is intact and read whole (the oracle told the two apart by id alone)
+    parts = warcs.write(_records(), False)
+    digit = parts[0].index(warcs.record_id(0).encode()) + len(warcs.record_id(0)) - 2
+    newline = parts[0].index(b"\r\nContent-Length") + 1
+    ops = [warcs.Damage("flip", 0, digit, 0), warcs.Damage("flip", 0, newline, 0)]
+    warcs.check_archive(_records(), False, ops)
+    data = _damaged(False, ops)
+    for source in (io.BytesIO(data), Pipe(data)):
+        entries = list(iter_warc(source))  # type: ignore[arg-type]
+        errors = [e for e in entries if isinstance(e, WarcError)]
+        assert [(e.record_id, e.offset) for e in errors] == [(warcs.record_id(1), 0)]
         assert _by_record(entries) == _expected()

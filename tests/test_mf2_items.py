@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-import time
+from functools import partial
 from typing import Any
 
 import pytest
 
 from stream_mf2.html.dom import Element
 from stream_mf2.mf2 import Mf2Context, Options, collect_rels, is_root, items_from_subtree, keeps, parse_dom
+from tests.builds import pure_only
 from tests.mf2_suite import document, el
+from tests.test_hardening_dos import lines_executed
 
 BASE = "http://example.com/dir/page"
 
@@ -538,6 +540,7 @@ def test_deeply_nested_plain_elements() -> None:
     assert one(top)["properties"]["name"] == ["deep"]
 
 
+@pure_only  # counts executed Python lines (sys.settrace), which compiled code does not report
 def test_many_items_linear_time() -> None:
     def page(n: int) -> list[Element]:
         return [
@@ -545,16 +548,18 @@ def test_many_items_linear_time() -> None:
             for i in range(n)
         ]
 
-    start = time.perf_counter()
-    small = items(*page(5_000))
-    t_small = time.perf_counter() - start
-    start = time.perf_counter()
-    large = items(*page(50_000))
-    t_large = time.perf_counter() - start
-    assert len(small) == 5_000 and len(large) == 50_000
-    assert large[-1]["properties"]["url"] == ["http://example.com/49999"]
-    # ten times the input must not cost much more than ten times the time
-    assert t_large < 25 * t_small + 0.5
+    # lines of the package executed (deterministic, see tests/test_hardening_dos.py) at n, 2n, 4n:
+    # linear work doubles per step
+    found: list[list[dict[str, Any]]] = []
+
+    def run(children: list[Element]) -> None:
+        found.append(items(*children))
+
+    work = [lines_executed(partial(run, page(n)), ("/stream_mf2/",)) for n in (500, 1_000, 2_000)]
+    assert [len(f) for f in found] == [500, 1_000, 2_000]
+    assert found[-1][-1]["properties"]["url"] == ["http://example.com/1999"]
+    ratios = [work[1] / work[0], work[2] / work[1]]
+    assert max(ratios) < 2.6, (work, ratios)
 
 
 # -- the functions the streaming layer calls --------------------------------------------

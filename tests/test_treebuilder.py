@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pytest
@@ -14,6 +15,8 @@ from stream_mf2.html.sink import DomSink
 from stream_mf2.html.testing import parse_document, parse_fragment, tree_for_test
 from stream_mf2.html.tokenizer import Tokenizer
 from stream_mf2.html.treebuilder import TreeBuilder
+from tests.builds import pure_only
+from tests.test_hardening_dos import lines_executed
 
 
 def body_dump(html: str) -> str:
@@ -124,21 +127,20 @@ def test_pops_come_after_the_token() -> None:
     assert "pop p" in sink.events
 
 
+@pure_only  # counts executed Python lines (sys.settrace), which compiled code does not report
 def test_no_quadratic_scope_checks() -> None:
-    """Linear growth (ratio of times, robust to machine load)."""
+    """Linear growth: engine lines executed at n, 2n, 4n (deterministic, see tests/test_hardening_dos.py)."""
 
-    def cost(html: str) -> float:
-        best = float("inf")
-        for _ in range(2):
-            t = time.perf_counter()
-            parse_document(html)  # not the dump: its indentation is quadratic in depth
-            best = min(best, time.perf_counter() - t)
-        return best
+    def growth(make: Callable[[int], str], n: int) -> tuple[list[int], list[float]]:
+        # not the dump: its indentation is quadratic in depth
+        work = [lines_executed(partial(parse_document, make(k))) for k in (n, 2 * n, 4 * n)]
+        return work, [work[1] / work[0], work[2] / work[1]]
 
-    assert cost("<p>x" * 70_000) < 30 * cost("<p>x" * 7_000) + 0.5
+    work, ratios = growth(lambda n: "<p>x" * n, 1_000)
+    assert max(ratios) < 2.6, (work, ratios)
     # Open divs: every <div> start asks "p in button scope?" (a counter makes it O(1)).
-    deep_small, deep_large = cost("<div>" * 2_000), cost("<div>" * 20_000)
-    assert deep_large < 30 * deep_small + 0.5
+    work, ratios = growth(lambda n: "<div>" * n, 1_000)
+    assert max(ratios) < 2.6, (work, ratios)
 
 
 def test_deep_nesting_no_recursion_error() -> None:

@@ -35,12 +35,6 @@ def _has(pattern: str) -> Callable[[Finding], bool]:
 
 KNOWN_DEFECTS: list[KnownDefect] = [
     KnownDefect(
-        "warc-good-record-after-flips",
-        "a record reported intact gives other items after byte flips in another record's head and body"
-        " (seed 20261129, round seed 1829049543; not reduced)",
-        lambda f: f.signature == "warc-good-record:warc:body:flip+head:flip",
-    ),
-    KnownDefect(
         "selectedcontent-in-option",
         "an h-* <selectedcontent> inside its own selected <option> is handed over when it pops, before the"
         " option's pop clones the option's content into it: the full DOM's item has that clone as a child"

@@ -259,7 +259,10 @@ def check_archive(recs: list[Record], compress: bool, ops: list[Damage]) -> None
             f"undocumented-exception:{type(exc).__name__}@{_origin(exc)}",
             data,
         ) from exc
-    got = _by_record(entries)
+    # Items of the damaged archive are keyed by their record's position as well as its id: a
+    # flipped WARC-Record-ID can give a damaged record another record's id (undetectable), and
+    # that record's items are still the damaged record's own.
+    got = _by_record_at(entries)
     errors = [e for e in entries if isinstance(e, WarcError)]
     touches = _touches(parts, ops)
     position = 0
@@ -280,15 +283,16 @@ def check_archive(recs: list[Record], compress: bool, ops: list[Damage]) -> None
         now = damaged[i]
         if i in good_records:
             want = expected.get(rid, [])
-            if got.get(rid, []) != want:
+            if got.get((spans[i][0], rid), []) != want:
                 raise Finding(
                     "warc-good-record",
                     f"{label}: record {i} ({rec.rtype} {rec.uri}) is intact but gives other items",
                     f"warc-good-record:{label}:{_kinds(touches)}",
                     data,
-                    extra={"touches": touches, "ops": repr(ops), "want": repr(want)[:1500], "got": repr(got.get(rid))[:1500]},
+                    extra={"touches": touches, "ops": repr(ops), "want": repr(want)[:1500], "got": repr(got.get((spans[i][0], rid)))[:1500]},
                 )
-            named = [e for e in errors if e.record_id == rid]
+            # (an error about another record whose flipped id names this one has another offset)
+            named = [e for e in errors if e.record_id == rid and e.offset == spans[i][0]]
             if named:
                 raise Finding(
                     "warc-good-record",
@@ -299,6 +303,7 @@ def check_archive(recs: list[Record], compress: bool, ops: list[Damage]) -> None
                 )
             continue
         original = parts[i]
+        following = b"".join(b + d for b, d in zip(before[i + 1 :], damaged[i + 1 :], strict=True))
         # A plain record's framing is its WARC/1.x line, its Content-Length and its block's
         # length: bytes inserted or deleted in the block (or its closing CRLF CRLF) break it;
         # in the other header lines they only change values no reader can check.
@@ -310,9 +315,20 @@ def check_archive(recs: list[Record], compress: bool, ops: list[Damage]) -> None
             and any(
                 t.split(":")[1] != "head" and t.split(":")[2] != "flip" for t in touches if t.split(":")[0] == str(i)
             )
-            and not _boundary_intact(now + b"".join(b + d for b, d in zip(before[i + 1 :], damaged[i + 1 :], strict=True)))
+            and not _boundary_intact(now + following)
         )
-        if compress or cut == i or framing or _header_lines(now) != _header_lines(original):
+        heads = _header_lines(now), _header_lines(original)
+        # A Content-Length changed to another number that still ends where CRLF CRLF follows
+        # (16 -> 14 when the block ends with CRLF: the rest reads as a blank line between
+        # records) frames a record as well as the right one: no reader of the framing can
+        # tell, as with bytes added to or removed from the block above.
+        changed = heads[0] != heads[1] and not (
+            heads[0][0] == heads[1][0]
+            and isinstance(heads[0][1], int)
+            and len(now.split(b"\r\n\r\n", 1)[0]) + 4 + heads[0][1] <= len(now)  # not into the next record
+            and _boundary_intact(now + following)
+        )
+        if compress or cut == i or framing or changed:
             # an error reports the stretch from its offset to the next record read: it covers
             # this record when it lies between the last good record before it and its end
             stretch = max((spans[j][1] for j in range(i) if j in good_records), default=0)
@@ -350,4 +366,13 @@ def _by_record(entries: list[Any]) -> dict[str, list[tuple[str | None, dict[str,
     for entry in entries:
         if isinstance(entry, WarcItem):
             out.setdefault(entry.record_id or "", []).append((entry.uri, entry.item))
+    return out
+
+
+def _by_record_at(entries: list[Any]) -> dict[tuple[int | None, str], list[tuple[str | None, dict[str, Any]]]]:
+    """Items by their record's offset and id."""
+    out: dict[tuple[int | None, str], list[tuple[str | None, dict[str, Any]]]] = {}
+    for entry in entries:
+        if isinstance(entry, WarcItem):
+            out.setdefault((entry.offset, entry.record_id or ""), []).append((entry.uri, entry.item))
     return out

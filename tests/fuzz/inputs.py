@@ -173,6 +173,7 @@ def options() -> st.SearchStrategy[dict[str, Any]]:
             "max_held_items": st.sampled_from((0, 2)),
             "max_nested_html_chars": st.sampled_from((0, 50)),
             "max_reparse_bytes": st.sampled_from((0, 100)),
+            "max_item_chars": st.sampled_from((0, 200)),
         },
     )
     switches = st.fixed_dictionaries(

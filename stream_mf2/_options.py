@@ -93,6 +93,11 @@ class ParseOptions(TypedDict, total=False):
 
 #: The valid option names, in the order of :class:`ParseOptions`.
 OPTION_NAMES: tuple[str, ...] = tuple(ParseOptions.__annotations__)
+# For the membership test every parse makes (a set look-up, not a scan of the names).
+_OPTION_SET: frozenset[str] = frozenset(OPTION_NAMES)
+# isinstance() classes as constants: a ``bool | frozenset`` union would be built on every call.
+_SET_TYPES = (bool, frozenset, set)
+_SET_VALUES = (frozenset, set)
 
 _TEXT_MODES = ("spec", "normalized")
 _BOOLS = ("detect_utf8", "lang", "metaformats", "collect_parse_errors", "tokenizer_fast_path")
@@ -117,7 +122,7 @@ def check_options(options: Mapping[str, object], where: str = "parse") -> None:
 
     ``where`` names the entry point in the message.
     """
-    unknown = [name for name in options if name not in OPTION_NAMES]
+    unknown = [name for name in options if name not in _OPTION_SET]
     if unknown:
         listed = ", ".join(repr(n) for n in unknown)
         raise TypeError(
@@ -138,8 +143,8 @@ def check_options(options: Mapping[str, object], where: str = "parse") -> None:
     for name in _SETS:
         if name in options:
             value = options[name]
-            if not isinstance(value, bool | frozenset | set) or (
-                isinstance(value, frozenset | set) and not all(isinstance(v, str) for v in value)
+            if not isinstance(value, _SET_TYPES) or (
+                isinstance(value, _SET_VALUES) and not all(isinstance(v, str) for v in value)
             ):
                 raise TypeError(f"{name} must be True, False or a frozenset of class names, not {value!r}")
     for name, nullable, least in _LIMITS:

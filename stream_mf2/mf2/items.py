@@ -230,7 +230,6 @@ class _Walker:
     """Parses one outermost item; see the module docstring."""
 
     __slots__ = (
-        "boundary",
         "ctx",
         "e_depth",
         "frames",
@@ -248,7 +247,6 @@ class _Walker:
         # (:func:`items_and_rels`): the kept subtree is then walked once, not twice.
         self.rels = rels
         self.markers = False
-        self.boundary = self._boundary  # one bound method for every value, not one per value
         self.spec_text = ctx.options.text != "normalized"
         self.frames: list[_Frame] = []
         # e-* values (property elements and e-* nested roots) the walk is inside:
@@ -263,6 +261,9 @@ class _Walker:
 
     # -- scope predicates handed to the value-class pattern and implied rules --
 
+    # Passed as ``self._boundary`` per value, not kept in an attribute: a bound method
+    # held by the walker would make every walker a reference cycle, freed only by the
+    # garbage collector (which then runs more often on item-heavy pages).
     def _boundary(self, element: Element, classes: tuple[str, ...]) -> bool:
         frame = self.scope if self.scope is not None else self.frames[-1]
         if not frame.backcompat and not self.ctx.options.ignored_roots:
@@ -296,14 +297,14 @@ class _Walker:
                 # what p_value gives for a text-only element (most p-* properties) in the
                 # "spec" text mode, without its calls: the text, trimmed
                 return children[0].data.strip(ASCII_WS)
-            return p_value(element, self.ctx, self.boundary)
+            return p_value(element, self.ctx, self._boundary)
         if prefix == "u":
             href = element.attrs.get("href")
             if href is not None and element.name in _REL_ELEMENTS:
                 return resolve(href, self.ctx.base_url)  # u_value's first rule: a link's href
-            return u_value(element, self.ctx, self.boundary)
+            return u_value(element, self.ctx, self._boundary)
         if prefix == "dt":
-            value = dt_value(element, self.ctx, self.boundary, frame.implied_date)
+            value = dt_value(element, self.ctx, self._boundary, frame.implied_date)
             date = date_of(value)
             if date is not None:
                 frame.implied_date = date

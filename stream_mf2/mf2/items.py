@@ -359,14 +359,11 @@ class _Walker:
         # An element holding only a text node has nothing to visit: it is not pushed.
         stack: list[Iterator[Node]] = [iter(root.children)]
         leaves: list[_Frame | _LeaveE | None] = [frame]
-        push = stack.append
-        push_leave = leaves.append
         result: Item | None = None
         folded_items = ctx.folded
         # the common case (no ignored roots, outside backcompat items) classifies with one cached look-up
         plain = not options.ignored_roots
         info_cache = CLASS_INFO
-        value = self._value
         in_backcompat = is_backcompat  # frame.backcompat, kept in a local
         fast = plain and not in_backcompat
         backcompat_types = tuple(types)  # frame.types, hashable
@@ -398,8 +395,8 @@ class _Walker:
                     children = element.children
                     if children and (len(children) > 1 or type(children[0]) is not Text):
                         if element.name != "template":
-                            push(iter(children))
-                            push_leave(None)
+                            stack.append(iter(children))
+                            leaves.append(None)
                             break
                         if rels:  # see the template case below
                             markers = collect_rels_and_markers(element, ctx) or markers
@@ -486,7 +483,7 @@ class _Walker:
                                 enter = False
                             leave = _LEAVE_E
                         else:
-                            frame.add(prefix, name, value(prefix, name, element, classes, frame))
+                            frame.add(prefix, name, self._value(prefix, name, element, classes, frame))
                             if prefix == "e":
                                 leave = _LEAVE_E
                     if not enter:
@@ -495,8 +492,8 @@ class _Walker:
                         self.e_depth += 1
                 children = element.children
                 if leave is not None or (children and (len(children) > 1 or type(children[0]) is not Text)):
-                    push(iter(children))
-                    push_leave(leave)
+                    stack.append(iter(children))
+                    leaves.append(leave)
                     break
             else:  # the innermost open element is done
                 stack.pop()

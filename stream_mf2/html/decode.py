@@ -535,17 +535,22 @@ def prescan(buf: bytes, start: int = 0, end: int | None = None) -> tuple[str | N
         lt = buf.find(b"<", pos, end)
         if lt < 0:
             return None, end
-        m = plain_tag(buf, lt, end)
-        if m is not None:
-            pos = m.end()  # just past the ">", as "next byte" after _at_lt
-            continue
-        m = meta_charset(buf, lt, end)
-        if m is not None:
-            found = _charset_of(m[1] if m[1] is not None else m[2] if m[2] is not None else m[3])
-            pos = m.end()
-            if found is not None:
-                return found, pos
-            continue
+        # Both matches need a letter or "/" after the "<"; for any other tag ("<!doctype",
+        # "<!--") only the steps apply
+        c1 = buf[lt + 1] if lt + 1 < end else 0
+        if 0x61 <= (c1 | 0x20) <= 0x7A or c1 == 0x2F:
+            m = plain_tag(buf, lt, end)
+            if m is not None:
+                pos = m.end()  # just past the ">", as "next byte" after _at_lt
+                continue
+            if c1 == 0x4D or c1 == 0x6D:
+                m = meta_charset(buf, lt, end)
+                if m is not None:
+                    found = _charset_of(m[1] if m[1] is not None else m[2] if m[2] is not None else m[3])
+                    pos = m.end()
+                    if found is not None:
+                        return found, pos
+                    continue
         try:
             found, pos = _at_lt(buf, lt, end)
         except _OutOfBytes:

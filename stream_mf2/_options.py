@@ -97,6 +97,11 @@ class ParseOptions(TypedDict, total=False):
 
 #: The valid option names, in the order of :class:`ParseOptions`.
 OPTION_NAMES: tuple[str, ...] = tuple(ParseOptions.__annotations__)
+# For the membership test every parse makes (a set look-up, not a scan of the names).
+_OPTION_SET: frozenset[str] = frozenset(OPTION_NAMES)
+# isinstance() classes as constants: a ``bool | frozenset`` union would be built on every call.
+_SET_TYPES = (bool, frozenset, set)
+_SET_VALUES = (frozenset, set)
 
 _TEXT_MODES = ("spec", "normalized")
 _BOOLS = ("detect_utf8", "lang", "metaformats", "collect_parse_errors", "tokenizer_fast_path")
@@ -117,12 +122,55 @@ _LIMITS = (
 )
 
 
+# What _all_valid checks per option name: a kind, or for a limit (may it be None, smallest value).
+_TEXT, _STR_OR_NONE, _STR, _BOOL, _BOOL_OR_SET, _UNCHECKED = range(6)
+_KINDS: dict[str, int | tuple[bool, int]] = {name: _UNCHECKED for name in OPTION_NAMES}
+_KINDS.update({"text": _TEXT, "encoding": _STR_OR_NONE, "default_encoding": _STR})
+_KINDS.update({name: _BOOL for name in _BOOLS})
+_KINDS.update({name: _BOOL_OR_SET for name in _SETS})
+_KINDS.update({name: (nullable, least) for name, nullable, least in _LIMITS})
+
+
+def _all_valid(options: Mapping[str, object]) -> bool:
+    """Whether every option is known and plainly valid, in one pass over the options given
+    (every parse checks them, the parser its full set): ``False`` sends them through the
+    complete checks, which find the error (or accept a set of class names)."""
+    for name, value in options.items():
+        kind = _KINDS.get(name)
+        if kind is None:
+            return False
+        if isinstance(kind, tuple):
+            if value is None:
+                if not kind[0]:
+                    return False
+            elif type(value) is not int or value < kind[1]:
+                return False
+        elif kind in (_BOOL, _BOOL_OR_SET):
+            if value is not True and value is not False:
+                return False
+        elif kind == _TEXT:
+            if value != "spec" and value != "normalized":
+                return False
+        elif kind == _STR_OR_NONE:
+            if value is not None and type(value) is not str:
+                return False
+        elif kind == _STR and type(value) is not str:
+            return False
+    return True
+
+
 def check_options(options: Mapping[str, object], where: str = "parse") -> None:
     """Reject unknown option names (``TypeError``) and bad values (``TypeError``/``ValueError``).
 
     ``where`` names the entry point in the message.
     """
-    unknown = [name for name in options if name not in OPTION_NAMES]
+    if not _all_valid(options):
+        _check_each(options, where)
+
+
+def _check_each(options: Mapping[str, object], where: str) -> None:
+    """The complete checks of :func:`check_options`, each with its own message."""
+    unknown = [name for name in options if name not in _OPTION_SET]
     if unknown:
         listed = ", ".join(repr(n) for n in unknown)
         raise TypeError(
@@ -143,8 +191,8 @@ def check_options(options: Mapping[str, object], where: str = "parse") -> None:
     for name in _SETS:
         if name in options:
             value = options[name]
-            if not isinstance(value, bool | frozenset | set) or (
-                isinstance(value, frozenset | set) and not all(isinstance(v, str) for v in value)
+            if not isinstance(value, _SET_TYPES) or (
+                isinstance(value, _SET_VALUES) and not all(isinstance(v, str) for v in value)
             ):
                 raise TypeError(f"{name} must be True, False or a frozenset of class names, not {value!r}")
     for name, nullable, least in _LIMITS:

@@ -23,8 +23,8 @@ from stream_mf2.html.decode import Decoder, decoded_length
 from stream_mf2.html.sink import BoundedSink
 from stream_mf2.html.tokenizer import Tokenizer
 from stream_mf2.html.treebuilder import TreeBuilder
-from stream_mf2.mf2 import Mf2Context, Options
-from stream_mf2.mf2.options import DEFAULT_MAX_ITEM_CHARS, DEFAULT_MAX_NESTED_HTML_CHARS
+from stream_mf2.mf2 import Mf2Context
+from stream_mf2.mf2.options import DEFAULT_MAX_ITEM_CHARS, DEFAULT_MAX_NESTED_HTML_CHARS, options_for
 from stream_mf2.reassemble import reassemble
 
 if TYPE_CHECKING:
@@ -173,14 +173,7 @@ class Parser:
         if isinstance(stream_children, set):
             stream_children = frozenset(stream_children)
         self.url = url
-        self._options = Options(
-            text=text,
-            lang=lang,
-            metaformats=metaformats,
-            filter_roots=filter_roots,
-            max_nested_html_chars=max_nested_html_chars,
-            max_item_chars=max_item_chars,
-        )
+        self._options = options_for(text, lang, metaformats, filter_roots, max_nested_html_chars, max_item_chars)
         self._max_held_items = max_held_items
         self._max_held_children = max_held_children
         self._stream_children = stream_children

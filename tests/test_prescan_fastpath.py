@@ -64,3 +64,36 @@ def _slow_prescan(buf: bytes, end: int) -> tuple[str | None, int]:
         pos += 1
         if found is not None:
             return found, pos
+
+
+META_PIECES = [
+    b"<meta", b"<META", b"<MeTa", b" ", b"\t", b"/", b"charset", b"CharSet", b"charse", b"=", b" = ", b'"', b"'",
+    b"utf-8", b"UTF-8", b"koi8-r", b"x-user-defined", b"utf-16", b"UTF-16BE", b"nonsense", b"\xe9", b">", b"/>",
+    b"<", b"content=x", b"http-equiv=content-type", b"a", b"-",
+]
+
+
+def test_meta_charset_match_agrees_with_the_steps() -> None:
+    # Where the one-regex <meta charset=...> match applies, the byte-by-byte steps decide
+    # the same encoding (or none) and end at the same ">"; the whole prescan agrees too.
+    rnd = random.Random(21)
+    checked = 0
+    for _ in range(20000):
+        if rnd.random() < 0.5:  # mostly well-formed, with variations
+            quote = rnd.choice([b'"', b"'", b""])
+            label = rnd.choice([b"utf-8", b"UTF-8", b" utf-8 ", b"koi8-r", b"x-user-defined", b"utf-16le", b"bogus",
+                                b"windows-1252", b"\xe9", b"utf-8/", b""])
+            buf = (rnd.choice([b"<meta", b"<META", b"<meta/"]) + rnd.choice([b" ", b"  ", b"\n", b" /"])
+                   + rnd.choice([b"charset", b"CHARSET"]) + rnd.choice([b"=", b" = ", b"=\t"]) + quote + label + quote
+                   + rnd.choice([b">", b"/>", b" />", b" >", b"", b" x>"]))
+        else:
+            buf = b"<meta " + b"".join(rnd.choice(META_PIECES) for _ in range(rnd.randint(0, 12)))
+        for end in (len(buf), rnd.randint(1, len(buf))):
+            m = decode._META_CHARSET.match(buf, 0, end)
+            if m is not None:
+                checked += 1
+                found, gt = _steps(buf, end) or (None, -1)
+                assert (found, gt + 1) == (decode._charset_of(m[1] if m[1] is not None else m[2] if m[2] is not None
+                                                              else m[3]), m.end()), buf[:end]
+            assert decode.prescan(b" " + buf, 0, end + 1) == _slow_prescan(b" " + buf, end + 1), buf[:end]
+    assert checked > 3000

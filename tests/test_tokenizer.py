@@ -384,6 +384,10 @@ _FAST_PATH_SHAPES = [
     "<script></scripts></script>", "<style>a</stylex></style/>", "<title>&amp;<b></title>",
     "<title>a</title>", "<style>p</style>", "<script>1</script>", "<b>1</b>", "</a></b>", "</A>x</b>", "<b>x</B>",
     "<b></b >", "<b>x</b/>", "</a>x</b y>",
+    # DOCTYPEs: the plain named form takes a fast path; every other form goes through the states
+    "<!doctype html>", "<!DOCTYPE HTML>", "<!DocType\n\thtml \n>", "<!doctype  h\u00c9tml>", "<!doctype html\0>",
+    "<!doctype\0>", "<!doctype>", "<!doctypehtml>", "<!doctype html PUBLIC \"x\">", "<!doctype html x>",
+    "<!doctype html/>", "<!doctype ht<ml>", "<!doct>", "x<!doctype html>y<!doctype a>",
 ]
 
 

@@ -66,6 +66,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Final, cast
 
 import webencodings
@@ -220,6 +221,11 @@ class _ShiftJISDecoder(codecs.IncrementalDecoder):
         self._inner.reset()
 
 
+# encoding name -> (incremental decoder class, error mode): looked up once per encoding
+# (a finite set), not through webencodings for every document.
+_DECODER_FACTORIES: Final[dict[str, tuple[Callable[[str], codecs.IncrementalDecoder], str]]] = {}
+
+
 def _make_decoder(encoding: str) -> codecs.IncrementalDecoder:
     """An incremental decoder for a canonical encoding name, in replacement error mode."""
     if encoding == _WINDOWS_1252:
@@ -228,15 +234,22 @@ def _make_decoder(encoding: str) -> codecs.IncrementalDecoder:
         return _ShiftJISDecoder()
     if encoding == "replacement":
         return _ReplacementDecoder()
-    override = _CODEC_OVERRIDES.get(encoding)
-    if override is not None:
-        codec, errors = override
-        return codecs.getincrementaldecoder(codec)(errors)
-    enc = webencodings.lookup(encoding)
-    assert enc is not None, encoding
-    factory = enc.codec_info.incrementaldecoder
-    assert factory is not None, encoding
-    return cast(codecs.IncrementalDecoder, factory("replace"))
+    known = _DECODER_FACTORIES.get(encoding)
+    if known is None:
+        override = _CODEC_OVERRIDES.get(encoding)
+        if override is not None:
+            codec, errors = override
+            known = (codecs.getincrementaldecoder(codec), errors)
+        else:
+            enc = webencodings.lookup(encoding)
+            assert enc is not None, encoding
+            factory = enc.codec_info.incrementaldecoder
+            assert factory is not None, encoding
+            known = (factory, "replace")
+        _DECODER_FACTORIES[encoding] = known
+    factory, errors = known
+    return factory(errors)
+
 
 
 def decoded_length(encoding: str, data: bytes) -> int:
@@ -474,6 +487,27 @@ _PLAIN_TAG: Final = re.compile(
 )
 
 
+# The commonest deciding tag, ``<meta charset="utf-8">``: a ``<meta`` whose one attribute
+# is ``charset`` with a value (quoted, or unquoted and not empty), up to its ">". The
+# prescan's ``<meta`` branch (``_meta``) gives for it the encoding the value names
+# (lower-cased as *get an attribute* does), or, for an unknown label, nothing and goes
+# on after the ">". A ``<meta`` it does not match goes through ``_at_lt``.
+_META_CHARSET: Final = re.compile(
+    rb"<[Mm][Ee][Tt][Aa][\t\n\x0c\r /]++[Cc][Hh][Aa][Rr][Ss][Ee][Tt]" + _S + rb"*+=" + _S
+    + rb"""*+(?:"([^"]*+)"|'([^']*+)'|([^\t\n\x0c\r >"'][^\t\n\x0c\r >]*+))[\t\n\x0c\r /]*+>"""
+)
+
+
+def _charset_of(value: bytes) -> str | None:
+    """What ``_meta`` decides for a ``<meta>`` whose one attribute is ``charset=value``."""
+    charset = lookup_encoding(value.lower().decode("latin-1"))
+    if charset in (_UTF16BE, _UTF16LE):
+        return _UTF8
+    if charset == "x-user-defined":
+        return _WINDOWS_1252
+    return charset
+
+
 def prescan(buf: bytes, start: int = 0, end: int | None = None) -> tuple[str | None, int]:
     """*Prescan a byte stream to determine its encoding* over ``buf[start:end]``.
 
@@ -489,6 +523,7 @@ def prescan(buf: bytes, start: int = 0, end: int | None = None) -> tuple[str | N
         end = len(buf)
     pos = start
     plain_tag = _PLAIN_TAG.match
+    meta_charset = _META_CHARSET.match
     if pos == 0:
         head = buf[: min(end, 6)]
         for pattern, enc in ((b"<\x00?\x00x\x00", _UTF16LE), (b"\x00<\x00?\x00x", _UTF16BE)):
@@ -500,10 +535,22 @@ def prescan(buf: bytes, start: int = 0, end: int | None = None) -> tuple[str | N
         lt = buf.find(b"<", pos, end)
         if lt < 0:
             return None, end
-        m = plain_tag(buf, lt, end)
-        if m is not None:
-            pos = m.end()  # just past the ">", as "next byte" after _at_lt
-            continue
+        # Both matches need a letter or "/" after the "<"; for any other tag ("<!doctype",
+        # "<!--") only the steps apply
+        c1 = buf[lt + 1] if lt + 1 < end else 0
+        if 0x61 <= (c1 | 0x20) <= 0x7A or c1 == 0x2F:
+            m = plain_tag(buf, lt, end)
+            if m is not None:
+                pos = m.end()  # just past the ">", as "next byte" after _at_lt
+                continue
+            if c1 == 0x4D or c1 == 0x6D:
+                m = meta_charset(buf, lt, end)
+                if m is not None:
+                    found = _charset_of(m[1] if m[1] is not None else m[2] if m[2] is not None else m[3])
+                    pos = m.end()
+                    if found is not None:
+                        return found, pos
+                    continue
         try:
             found, pos = _at_lt(buf, lt, end)
         except _OutOfBytes:

@@ -313,6 +313,10 @@ _SIMPLE_ATTR: Final = re.compile(
 # A comment whose states would make no decision: not "<!-->" or "<!--->", no "--",
 # "<!--" or NUL inside. Anything else goes through the comment states.
 _FAST_COMMENT: Final = re.compile(r"<!--(?!>|->)((?:[^\-<\0]++|-(?!-)|<(?!!--))*+)-->")
+# A DOCTYPE with a name and nothing else (``<!doctype html>``, on nearly every page): the
+# DOCTYPE states would read it to a token with that name (ASCII-lowercased), no public or
+# system identifier, no quirks flag and no parse error.
+_FAST_DOCTYPE: Final = re.compile(r"<![Dd][Oo][Cc][Tt][Yy][Pp][Ee][\t\n\f ]++([^\t\n\f >\0]++)[\t\n\f ]*+>")
 _Search = Callable[[str, int, int], "re.Match[str] | None"]
 # last start tag name -> search for "</name" (any case), and in script data for "<!--" too.
 _TEXT_END_FINDERS: Final[dict[tuple[str, bool], _Search]] = {}
@@ -1224,6 +1228,17 @@ class Tokenizer:
                             self._flush_text()
                         sink.comment(m.group(1))
                         pos = end
+                        continue
+                elif buf.startswith("!", j + 1) and self._fast_path:
+                    m = _FAST_DOCTYPE.match(buf, j)
+                    if m is not None and m.end() - j <= cap:
+                        if text:
+                            self._flush_text()
+                        sink.doctype(_lower(m.group(1)), None, None, False)
+                        pos = m.end()
+                        if self._state != DATA or self._suspended:
+                            self._pos = pos
+                            return True
                         continue
                 if fast_refs and j < nul and limit < n:
                     # A start tag the fast path could not take because of an "&" in it.

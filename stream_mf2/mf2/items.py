@@ -351,7 +351,6 @@ class _Walker:
     """Parses one outermost item; see the module docstring."""
 
     __slots__ = (
-        "boundary",
         "ctx",
         "e_depth",
         "emptied",
@@ -370,7 +369,6 @@ class _Walker:
         # (:func:`items_and_rels`): the kept subtree is then walked once, not twice.
         self.rels = rels
         self.markers = False
-        self.boundary = self._boundary  # one bound method for every value, not one per value
         self.spec_text = ctx.options.text != "normalized"
         self.frames: list[_Frame] = []
         # e-* values (property elements and e-* nested roots) the walk is inside:
@@ -386,6 +384,9 @@ class _Walker:
 
     # -- scope predicates handed to the value-class pattern and implied rules --
 
+    # Passed as ``self._boundary`` per value, not kept in an attribute: a bound method
+    # held by the walker would make every walker a reference cycle, freed only by the
+    # garbage collector (which then runs more often on item-heavy pages).
     def _boundary(self, element: Element, classes: tuple[str, ...]) -> bool:
         frame = self.scope if self.scope is not None else self.frames[-1]
         if not frame.backcompat and not self.ctx.options.ignored_roots:
@@ -419,14 +420,14 @@ class _Walker:
                 # what p_value gives for a text-only element (most p-* properties) in the
                 # "spec" text mode, without its calls: the text, trimmed
                 return children[0].data.strip(ASCII_WS)
-            return p_value(element, self.ctx, self.boundary)
+            return p_value(element, self.ctx, self._boundary)
         if prefix == "u":
             href = element.attrs.get("href")
             if href is not None and element.name in _REL_ELEMENTS:
                 return resolve(href, self.ctx.base_url)  # u_value's first rule: a link's href
-            return u_value(element, self.ctx, self.boundary)
+            return u_value(element, self.ctx, self._boundary)
         if prefix == "dt":
-            value = dt_value(element, self.ctx, self.boundary, frame.implied_date)
+            value = dt_value(element, self.ctx, self._boundary, frame.implied_date)
             date = date_of(value)
             if date is not None:
                 frame.implied_date = date
@@ -489,14 +490,11 @@ class _Walker:
         # An element holding only a text node has nothing to visit: it is not pushed.
         stack: list[Iterator[Node]] = [iter(root.children)]
         leaves: list[_Frame | _LeaveE | _LeaveP | None] = [frame]
-        push = stack.append
-        push_leave = leaves.append
         result: Item | None = None
         folded_items = ctx.folded
         # the common case (no ignored roots, outside backcompat items) classifies with one cached look-up
         plain = not options.ignored_roots
         info_cache = CLASS_INFO
-        value = self._value
         in_backcompat = is_backcompat  # frame.backcompat, kept in a local
         fast = plain and not in_backcompat
         backcompat_types = tuple(types)  # frame.types, hashable
@@ -528,8 +526,8 @@ class _Walker:
                     children = element.children
                     if children and (len(children) > 1 or type(children[0]) is not Text):
                         if element.name != "template":
-                            push(iter(children))
-                            push_leave(None)
+                            stack.append(iter(children))
+                            leaves.append(None)
                             break
                         if rels:  # see the template case below
                             markers = collect_rels_and_markers(element, ctx) or markers
@@ -623,7 +621,7 @@ class _Walker:
                                 enter = False
                             leave = _LEAVE_E
                         else:
-                            frame.add(prefix, name, value(prefix, name, element, classes, frame))
+                            frame.add(prefix, name, self._value(prefix, name, element, classes, frame))
                             if prefix == "e":
                                 leave = _LEAVE_E
                     if not enter:
@@ -636,14 +634,14 @@ class _Walker:
                         if children and (len(children) > 1 or type(children[0]) is not Text):
                             # entered: items inside count in this item's budget (Frame.add_child)
                             frame.in_props += 1
-                            push(iter(children))
-                            push_leave(_LEAVE_P)
+                            stack.append(iter(children))
+                            leaves.append(_LEAVE_P)
                             break
                         continue
                 children = element.children
                 if leave is not None or (children and (len(children) > 1 or type(children[0]) is not Text)):
-                    push(iter(children))
-                    push_leave(leave)
+                    stack.append(iter(children))
+                    leaves.append(leave)
                     break
             else:  # the innermost open element is done
                 stack.pop()

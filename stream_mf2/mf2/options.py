@@ -92,3 +92,18 @@ class Options:
 def _prefixed(names: frozenset[str]) -> frozenset[str]:
     # accept "h-full" as well as mf2py's bare "full"
     return frozenset(n if n.startswith("h-") else "h-" + n for n in names)
+
+
+@lru_cache(maxsize=64, typed=True)
+def options_for(
+    text: Literal["spec", "normalized"],
+    lang: bool,
+    metaformats: bool,
+    filter_roots: bool | frozenset[str],
+    max_nested_html_chars: int,
+    max_item_chars: int = DEFAULT_MAX_ITEM_CHARS,
+) -> Options:
+    """One shared :class:`Options` per option set: every document of a crawl uses the same few,
+    so a parser takes a frozen instance (and its computed ``ignored_roots``) instead of
+    building and initialising a new one."""
+    return Options(text, lang, metaformats, filter_roots, max_nested_html_chars, max_item_chars)

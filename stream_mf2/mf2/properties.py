@@ -215,7 +215,6 @@ def _start_tag(name: str, attrs: dict[str, str], base: str | None, rewrite: bool
     url_attrs = _URL_ATTRS.get(name, ()) if rewrite else ()
     srcset = rewrite and "srcset" in attrs and name in ("img", "source")
     parts = ["<" + name]
-    add = parts.append
     for key, value in attrs.items():
         if key in url_attrs:
             if not value.strip(" \t\n\f\r").startswith("#"):
@@ -225,8 +224,8 @@ def _start_tag(name: str, attrs: dict[str, str], base: str | None, rewrite: bool
         # most values need no escaping: test before calling
         if "&" in value or '"' in value or "<" in value or ">" in value or "\u00a0" in value:
             value = escape_attribute(value)
-        add(f' {key}="{value}"')
-    add(">")
+        parts.append(f' {key}="{value}"')
+    parts.append(">")
     return "".join(parts)
 
 
@@ -275,7 +274,6 @@ def _e_html(
     if element.namespace == HTML_NS and element.name in VOID_ELEMENTS:
         return "", bool(element.children)
     out: list[str] = []
-    append = out.append
     raw = element.namespace == HTML_NS and element.name in RAW_TEXT_ELEMENTS
     # ``scan`` stays true until an element that may matter is found (then the answer is known)
     matters = False
@@ -285,7 +283,6 @@ def _e_html(
         pieces, spans = text
     else:
         pieces, spans = [], {}
-    add_piece = pieces.append
     # Per open element: its child nodes, its end tag, whether its text is raw,
     # whether URL attributes below it are rewritten, and for the text pieces:
     # the element whose span ends with it (None: not recording below it) and
@@ -300,16 +297,16 @@ def _e_html(
             if type(node) is Text:
                 data = node.data
                 if record and data:
-                    add_piece(data)
+                    pieces.append(data)
                 # escape_text, tested inline: most text runs hold nothing to escape
                 if not raw and ("&" in data or "<" in data or ">" in data or "\u00a0" in data):
                     data = escape_text(data)
-                append(data)
+                out.append(data)
             elif type(node) is Element:
                 name = node.name
                 attrs = node.attrs
                 if not attrs:
-                    append("<" + name + ">")
+                    out.append("<" + name + ">")
                 else:
                     if scan:
                         raw_class = attrs.get("class")
@@ -324,13 +321,13 @@ def _e_html(
                                 scan = False
                             elif "rel" in attrs and rewrite:  # not inside template contents
                                 add_rel_link(node, links)
-                    append(_start_tag(name, attrs, base, rewrite))
+                    out.append(_start_tag(name, attrs, base, rewrite))
                 if name not in _SPECIAL_NAMES:
                     # the common case (p, a, li, span, ...): no void, raw text or template
                     # rules on the html side, no skipped or replaced element on the text side
                     kids = node.children
                     if not kids:
-                        append("</" + name + ">")
+                        out.append("</" + name + ">")
                         continue
                     if len(kids) == 1 and type(kids[0]) is Text:
                         # a text-only element, written here rather than through the stack; its
@@ -338,11 +335,11 @@ def _e_html(
                         # the same one piece)
                         data = kids[0].data
                         if record and data:
-                            add_piece(data)
+                            pieces.append(data)
                         if "&" in data or "<" in data or ">" in data or "\u00a0" in data:
                             data = escape_text(data)
-                        append(data)
-                        append("</" + name + ">")
+                        out.append(data)
+                        out.append("</" + name + ">")
                         continue
                     inner_owner: Element | None = None
                     if record:
@@ -364,7 +361,7 @@ def _e_html(
                     elif name == "img":
                         data = image_text(node, base)
                         if data:
-                            add_piece(data)
+                            pieces.append(data)
                     else:
                         span = spans.get(node)
                         if span is not None:  # indexed by an earlier query: copy its pieces
@@ -384,20 +381,20 @@ def _e_html(
                     break
                 kids = node.children
                 if not kids:
-                    append("</" + name + ">")
+                    out.append("</" + name + ">")
                     continue
                 if len(kids) == 1 and type(kids[0]) is Text:
                     # a text-only element (most of them), written here rather than through the stack;
                     # its text needs no span of its own
                     data = kids[0].data
                     if inner_owner is not None and data:
-                        add_piece(data)
+                        pieces.append(data)
                     if not (html and name in RAW_TEXT_ELEMENTS) and (
                         "&" in data or "<" in data or ">" in data or "\u00a0" in data
                     ):
                         data = escape_text(data)
-                    append(data)
-                    append("</" + name + ">")
+                    out.append(data)
+                    out.append("</" + name + ">")
                     continue
                 stack.append(
                     (
@@ -411,10 +408,10 @@ def _e_html(
                 )
                 break
             elif type(node) is Comment:
-                append("<!--" + node.data + "-->")
+                out.append("<!--" + node.data + "-->")
         else:
             stack.pop()
-            append(end_tag)
+            out.append(end_tag)
             if owner is not None:
                 spans[owner] = (_start, len(pieces))
     return "".join(out).strip(" \t\n\f\r"), matters

@@ -738,7 +738,6 @@ def _raw_pieces(
     walked by an earlier query is copied with each blank run at its ends (two pieces
     or more) replaced by one reference to it (:meth:`_RawIndex.reference`), so that
     blank ends repeated at every level of nested values do not pile up."""
-    append = pieces.append
     # One iterator over child nodes per open element, and beside it the element and where its pieces start.
     stack: list[Iterator[Node]] = [iter(root.children)]
     open_elements: list[tuple[Element, int]] = [(root, len(pieces))]
@@ -747,7 +746,7 @@ def _raw_pieces(
             if type(node) is Text:
                 data = node.data
                 if data:
-                    append(data)
+                    pieces.append(data)
             elif type(node) is Element:
                 name = node.name
                 if name in SKIP:
@@ -755,7 +754,7 @@ def _raw_pieces(
                 if replace_images and name == "img":
                     data = image_text(node, base, replace_images == ALT_ONLY)
                     if data:
-                        append(data)
+                        pieces.append(data)
                     continue
                 children = node.children
                 if not children:

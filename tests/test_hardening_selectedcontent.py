@@ -61,12 +61,6 @@ def test_streaming_equals_the_whole_document_for_a_selectedcontent_item_outside_
         assert items == whole["items"], name
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="open defect: an h-* selectedcontent inside its own selected option is handed over when it"
-    " pops, before the option's pop clones the option's content into it (tests/fuzz/known.py"
-    " 'selectedcontent-in-option')",
-)
 def test_streaming_equals_the_whole_document() -> None:
     doc = '<div class="h-card">' + SELF.replace("<selectedcontent>", "<selectedcontent class=p-name>") + "</div>" + FUZZ * 20
     whole = parse_dom(parse_document(doc), "http://example.com/", Options())

@@ -180,7 +180,54 @@ assert _NEW_PLAIN == _TRACKED | _OPEN and _NEW_INSIDE == _NEW_PLAIN | _INSIDE an
 #: usual short climb costs no more than before, a long one is linear over all candidates.
 _INLINE_POPPED: Final = 16
 
+#: Open ancestors _classify climbs one by one before it uses remembered summaries (_summary).
+_INLINE_OPEN: Final = 16
+
 _FRAMESET: Final = 0  # blocked_by key for "the frameset-ok flag is still ok"
+_NOT_BLOCKED: Final = -1  # (no object's id)
+
+#: A remembered climb (BoundedSink._summary): blocking element, whether it is a table,
+#: outermost kept element, whether template contents were crossed, the end node.
+_Summary = tuple[Element | None, bool, Element | None, bool, ParentNode | None]
+
+
+class _Held:
+    """Candidates held for one blocker: ``items``, and earlier groups passed on whole.
+
+    Every candidate lies below ``entry`` with only popped elements between them,
+    as they were at ``epoch`` (:attr:`BoundedSink._epoch`); ``size`` counts them.
+    """
+
+    __slots__ = ("entry", "epoch", "groups", "items", "size")
+
+    def __init__(self, items: list[Element], groups: list[_Held], entry: Element, epoch: int, size: int) -> None:
+        self.items = items
+        self.groups = groups
+        self.entry = entry
+        self.epoch = epoch
+        self.size = size
+
+    def members(self) -> list[Element]:
+        out: list[Element] = []
+        stack: list[_Held] = [self]
+        while stack:
+            held = stack.pop()
+            out.extend(held.items)
+            stack.extend(held.groups)
+        return out
+
+
+class _Memo:
+    """The remembered climb summaries of one open element (one per ``seen_special``)."""
+
+    __slots__ = ("bases", "dependents", "element", "summary")
+
+    def __init__(self, element: Element) -> None:
+        self.element = element
+        self.summary: list[_Summary | None] = [None, None]
+        # How many remembered summaries were built on this one, and those this one was built on.
+        self.dependents = 0
+        self.bases: list[_Memo] = []
 
 
 def _is_special(el: Element) -> bool:
@@ -243,7 +290,7 @@ class BoundedSink:
         self.forced = 0
         #: How many elements the sink tracks right now (created and not yet released or handed over).
         self.tracked = 0
-        self._blocked: dict[int, list[Element]] = {}  # blocker id -> held candidates
+        self._blocked: dict[int, list[_Held]] = {}  # blocker id -> held candidates
         self._n_blocked = 0
         self._ready: list[Element] = []
         # kept elements not popped yet (only tracked for the nested hand-over)
@@ -261,6 +308,10 @@ class BoundedSink:
         self._jumps: dict[int, tuple[Element, ParentNode | None, Element | None]] = {}
         # Open tables met by _classify: id(table) -> (table, the nearest open table above it).
         self._above: dict[int, tuple[Element, Element | None]] = {}
+        # Climb summaries of open elements (_summary): id(element) -> its entry.
+        self._memo: dict[int, _Memo] = {}
+        # Bumped whenever nodes move, are detached or become kept (_forget_runs).
+        self._epoch = 0
 
     def set_nested(
         self, on_nested: Callable[[Element, Element, bool], int], watch_nested: Callable[[Element, Element], bool]
@@ -633,6 +684,8 @@ class BoundedSink:
             st = element.sink_state
         st ^= _OPEN
         element.sink_state = st
+        if self._memo:
+            self._popped_memo(element)
         if st & _INSIDE:
             self._open_inside -= 1
             if (
@@ -650,6 +703,8 @@ class BoundedSink:
                 if outermost or (self.on_nested is not None and self._watched(element)):
                     self._ready_or_hold(element)
         else:
+            if self._selectedcontent and element.name == "option" and self._blocked:
+                self._clone_option(element)
             # _release, inlined: this is the fate of nearly every element of a page.
             children = element.children
             if not (children and any(type(c) is Element for c in children)) and not (
@@ -670,16 +725,33 @@ class BoundedSink:
         if self._blocked:
             woken = self._blocked.pop(id(element), None)
             if woken:
-                self._n_blocked -= len(woken)
-                for cand in woken:
-                    self._ready_or_hold(cand)
+                self._wake(element, woken)
             if _FRAMESET in self._blocked and not self._frameset_possible():
                 woken = self._blocked.pop(_FRAMESET)
-                self._n_blocked -= len(woken)
-                for cand in woken:
-                    self._ready_or_hold(cand)
+                for held in woken:
+                    self._n_blocked -= held.size
+                    for cand in held.members():
+                        self._ready_or_hold(cand)
         if self._ready or self._n_blocked > self.max_pending:
             self._hand_over()
+
+    def _clone_option(self, option: Element) -> None:
+        """An ``option`` outside kept subtrees was popped: clone it into a held selectedcontent.
+
+        Only while a kept ``selectedcontent`` (or a kept element that holds one)
+        is held for the option's ``select`` (:meth:`_clone_target_select`): the
+        clones are what the sink stored of the option (kept subtrees and open
+        elements; see the module docstring).
+        """
+        if option.namespace != HTML_NS:
+            return
+        node: ParentNode | None = option.parent
+        while type(node) is Element:
+            if node.name == "select" and node.namespace == HTML_NS:
+                if id(node) in self._blocked:
+                    maybe_clone_option(option)
+                return
+            node = node.parent
 
     # ------------------------------------------------- tentative html/body
 
@@ -771,65 +843,27 @@ class BoundedSink:
 
     def _classify(self, el: Element) -> tuple[str, int]:
         """("root" | "nested" | "covered" | "detached" | "blocked", blocker key) for popped kept ``el``."""
-        seen_special = False
-        node: ParentNode | None = el.parent
-        crossed_fragment = False
-        covered = False
-        top: Element | None = None
-        watch = self.watch_nested if self.on_nested is not None else None
-        passed = 0
-        while node is not None:
-            if isinstance(node, Element):
-                st = node.sink_state
-                if st & _OPEN:
-                    if node.namespace == HTML_NS and node.name == "table":
-                        # Wait for the outermost open table: every open table above
-                        # blocks too, and with the nearest one a candidate in the
-                        # innermost of n nested tables was woken and held again at each
-                        # of their pops (quadratic). It is woken once that pops, the
-                        # moment the last of them pops, as before.
-                        return "blocked", id(self._outer_table(node))
-                    if _is_special(node):
-                        seen_special = True
-                    elif seen_special and node.namespace == HTML_NS and node.name in FORMATTING:
-                        return "blocked", id(node)
-                    if st & _KEPT:
-                        covered = True
-                        top = node
-                    node = node.parent
-                elif passed < _INLINE_POPPED:
-                    # A popped element: nothing blocks here, only a kept one counts.
-                    passed += 1
-                    if st & _KEPT:
-                        covered = True
-                        top = node
-                    node = node.parent
-                else:
-                    # Past a few popped elements, whole runs of them at once: items
-                    # held in nested tables climb the same runs again and again;
-                    # _hop remembers where each ends.
-                    node, kept = self._hop(node)
-                    if kept is not None:
-                        covered = True
-                        top = kept
-            elif isinstance(node, DocumentFragment):
-                crossed_fragment = True
-                node = _host(node)
-            else:
-                break
-        if covered:
-            if watch is None or top is None or crossed_fragment or not isinstance(node, Document) or not watch(el, top):
+        key, top, crossed_fragment, end = self._climb(el.parent, False)
+        if key != _NOT_BLOCKED:
+            return "blocked", key
+        if top is not None:
+            watch = self.watch_nested if self.on_nested is not None else None
+            if watch is None or crossed_fragment or not isinstance(end, Document) or not watch(el, top):
                 return "covered", 0
-        elif crossed_fragment or not isinstance(node, Document):
+        elif crossed_fragment or not isinstance(end, Document):
             return "detached", 0
         if self._frameset_possible():
             return "blocked", _FRAMESET
+        if self._selectedcontent:
+            select = self._clone_target_select(el)
+            if select is not None:
+                return "blocked", id(select)
         # An element can leave the stack before its descendants (the "a" start
         # tag and the adoption agency algorithm when a table is open inside it):
         # content still goes into those open descendants. Those are open and
         # inside a kept subtree, so with none such there is nothing to look for.
         if not self._open_inside:
-            return ("nested" if covered else "root"), 0
+            return ("nested" if top is not None else "root"), 0
         stack: list[Node] = list(el.children)
         while stack:
             n = stack.pop()
@@ -839,7 +873,184 @@ class BoundedSink:
                 stack.extend(n.children)
                 if n.template_contents is not None:
                     stack.extend(n.template_contents.children)
-        return ("nested" if covered else "root"), 0
+        return ("nested" if top is not None else "root"), 0
+
+    def _clone_target_select(self, el: Element) -> Element | None:
+        """The open ``select`` around ``el`` if ``el`` is or holds a ``selectedcontent``.
+
+        Until that select is popped, the pop of its selected ``option`` replaces
+        the selectedcontent's children with clones of the option's (HTML "maybe
+        clone an option into selectedcontent"): an h-* selectedcontent inside its
+        own option gets a clone of itself as a child when the option pops, after
+        the selectedcontent itself was popped.
+        """
+        related = el.name == "selectedcontent" and el.namespace == HTML_NS
+        node: ParentNode | None = el.parent
+        while type(node) is Element:
+            if node.name == "select" and node.namespace == HTML_NS:
+                break
+            node = node.parent
+        if type(node) is not Element or not node.sink_state & _OPEN:
+            return None
+        if not related:
+            stack: list[Node] = list(el.children)
+            while stack:
+                n = stack.pop()
+                if type(n) is Element:
+                    if n.name == "selectedcontent" and n.namespace == HTML_NS:
+                        related = True
+                        break
+                    stack.extend(n.children)
+        return node if related else None
+
+    def _climb(
+        self, start: ParentNode | None, seen_special: bool
+    ) -> tuple[int, Element | None, bool, ParentNode | None]:
+        """The walk up from ``start`` that decides a popped kept element's fate.
+
+        Returns (blocker key or ``_NOT_BLOCKED``, outermost kept ancestor,
+        whether a template's contents were crossed, the node the walk ended on).
+        An open HTML ``table`` blocks (key: the outermost open table); an open
+        formatting element blocks when an open special element lies below it on
+        the walk (``seen_special`` says whether one did before ``start``).
+        Popped elements only count when kept. The first ``_INLINE_OPEN`` open
+        elements are climbed one by one; from there on the climb summaries of
+        open elements are remembered (:meth:`_summary`), so that n items under n
+        open elements cost linear time (fuzz findings F5 and F7).
+        """
+        node = start
+        crossed_fragment = False
+        top: Element | None = None
+        passed = 0
+        climbed = 0
+        while node is not None:
+            if isinstance(node, Element):
+                st = node.sink_state
+                if st & _OPEN:
+                    if climbed >= _INLINE_OPEN:
+                        res = self._summary(node, seen_special)
+                        blocker = res[0]
+                        if blocker is not None:
+                            return id(self._outer_table(blocker) if res[1] else blocker), None, False, None
+                        if res[2] is not None:
+                            top = res[2]
+                        return _NOT_BLOCKED, top, crossed_fragment or res[3], res[4]
+                    climbed += 1
+                    if node.namespace == HTML_NS and node.name == "table":
+                        # Wait for the outermost open table: every open table above
+                        # blocks too, and with the nearest one a candidate in the
+                        # innermost of n nested tables was woken and held again at each
+                        # of their pops (quadratic). It is woken once that pops, the
+                        # moment the last of them pops, as before.
+                        return id(self._outer_table(node)), None, False, None
+                    if _is_special(node):
+                        seen_special = True
+                    elif seen_special and node.namespace == HTML_NS and node.name in FORMATTING:
+                        return id(node), None, False, None
+                    if st & _KEPT:
+                        top = node
+                    node = node.parent
+                elif passed < _INLINE_POPPED:
+                    # A popped element: nothing blocks here, only a kept one counts.
+                    passed += 1
+                    if st & _KEPT:
+                        top = node
+                    node = node.parent
+                else:
+                    # Past a few popped elements, whole runs of them at once: items
+                    # held in nested tables climb the same runs again and again;
+                    # _hop remembers where each ends.
+                    node, kept = self._hop(node)
+                    if kept is not None:
+                        top = kept
+            elif isinstance(node, DocumentFragment):
+                crossed_fragment = True
+                node = _host(node)
+            else:
+                break
+        return _NOT_BLOCKED, top, crossed_fragment, node
+
+    def _summary(self, element: Element, seen_special: bool) -> _Summary:
+        """The climb from the open ``element`` up (see :meth:`_climb`), remembered.
+
+        A summary is (blocking element or ``None``, whether it is a table, the
+        outermost kept element, whether template contents were crossed, the end
+        node). It is remembered for each open element on the way, per value of
+        ``seen_special``, and filled from the one above: each open element is
+        climbed once. It depends only on the element's ancestors, so it stays
+        right until nodes move, are detached or become kept (:meth:`_forget_runs`
+        forgets them all) or an element on the way is popped: a popped element
+        that a remembered summary below it was built on (``_Memo.dependents``)
+        forgets them all; one that none was built on (the usual pop, of the
+        deepest open element) forgets only its own.
+        """
+        memo = self._memo
+        # Open elements climbed, each with the walk above it to the next open element.
+        path: list[tuple[_Memo, bool, Element | None, bool]] = []
+        cur = element
+        s = seen_special
+        above: _Memo | None = None
+        res: _Summary
+        while True:
+            entry = memo.get(id(cur))
+            if entry is None or entry.element is not cur:
+                entry = memo[id(cur)] = _Memo(cur)
+            else:
+                got = entry.summary[1 if s else 0]
+                if got is not None:
+                    res = got
+                    above = entry
+                    break
+            if cur.namespace == HTML_NS and cur.name == "table":
+                res = (cur, True, None, False, None)
+                entry.summary[1 if s else 0] = res
+                above = None
+                break
+            special = _is_special(cur)
+            if not special and s and cur.namespace == HTML_NS and cur.name in FORMATTING:
+                res = (cur, False, None, False, None)
+                entry.summary[1 if s else 0] = res
+                above = None
+                break
+            # The popped elements and template contents up to the next open element.
+            node: ParentNode | None = cur.parent
+            kept: Element | None = None
+            crossed = False
+            while node is not None:
+                if isinstance(node, Element):
+                    if node.sink_state & _OPEN:
+                        break
+                    node, run_kept = self._hop(node)
+                    if run_kept is not None:
+                        kept = run_kept
+                elif isinstance(node, DocumentFragment):
+                    crossed = True
+                    node = _host(node)
+                else:
+                    break
+            path.append((entry, s, kept, crossed))
+            s = s or special
+            if isinstance(node, Element):
+                cur = node
+                continue
+            res = (None, False, None, False, node)
+            above = None
+            break
+        # Fill the summaries down the path, each from the one above it.
+        for entry, s_in, kept, crossed in reversed(path):
+            if res[0] is None:
+                el = entry.element
+                top = res[2]
+                if top is None:
+                    top = kept if kept is not None else (el if el.sink_state & _KEPT else None)
+                if top is not res[2] or crossed != res[3]:
+                    res = (None, False, top, crossed or res[3], res[4])
+            entry.summary[1 if s_in else 0] = res
+            if above is not None:
+                above.dependents += 1
+                entry.bases.append(above)
+            above = entry
+        return res
 
     def _hop(self, node: Element) -> tuple[ParentNode | None, Element | None]:
         """The end of the run of popped elements from ``node`` up, and its outermost kept element.
@@ -921,12 +1132,30 @@ class BoundedSink:
         return None
 
     def _forget_runs(self) -> None:
-        """Nodes moved, were detached or became kept: the remembered runs (:meth:`_hop`) and
-        tables (:meth:`_outer_table`) may be wrong."""
+        """Nodes moved, were detached or became kept: the remembered runs (:meth:`_hop`),
+        tables (:meth:`_outer_table`) and climbs (:meth:`_summary`) may be wrong."""
+        self._epoch += 1
         if self._jumps:
             self._jumps = {}
         if self._above:
             self._above = {}
+        if self._memo:
+            self._memo = {}
+
+    def _popped_memo(self, element: Element) -> None:
+        """``element`` was popped: its remembered climb, and any built on it, are wrong."""
+        memo = self._memo
+        entry = memo.get(id(element))
+        if entry is None or entry.element is not element:
+            return
+        if entry.dependents:
+            # Not the deepest open element on some remembered climb (the adoption agency
+            # algorithm takes a formatting element out of the middle of the stack).
+            self._memo = {}
+            return
+        del memo[id(element)]
+        for base in entry.bases:
+            base.dependents -= 1
 
     def _ready_or_hold(self, el: Element) -> None:
         if not el.sink_state:
@@ -937,11 +1166,55 @@ class BoundedSink:
                 el.sink_state |= _READY
                 self._ready.append(el)
         elif kind == "blocked":
-            self._blocked.setdefault(blocker, []).append(el)
+            self._blocked.setdefault(blocker, []).append(_Held([el], [], el, self._epoch, 1))
             self._n_blocked += 1
         elif kind == "detached":
             self._drop(el)
         # covered: it will be handed over with the kept element that covers it
+
+    def _wake(self, blocker: Element, woken: list[_Held]) -> None:
+        """``blocker`` was popped: decide again for the candidates it held.
+
+        Usually (the blocker was the deepest open element on their way up, and
+        nothing moved since they were held) only popped elements lie between
+        each of them and the blocker's open parent, so the rest of their climb is
+        the same for all: one climb from there decides whether they are held
+        again, and if so by what; then they are passed on as one group. Each
+        candidate is otherwise woken and held again at every level of n nested
+        blockers above it (quadratic; fuzz finding F7). The others are classified
+        one by one.
+        """
+        slow: list[_Held] = []
+        fast: list[_Held] = []
+        size = 0
+        parent = blocker.parent
+        epoch = self._epoch
+        for held in woken:
+            self._n_blocked -= held.size
+            if (
+                held.epoch == epoch
+                and type(parent) is Element
+                and parent.sink_state & _OPEN
+                and self._hop(held.entry)[0] is parent
+            ):
+                fast.append(held)
+                size += held.size
+            else:
+                slow.append(held)
+        if fast:
+            key = self._climb(parent, False)[0]
+            if key != _NOT_BLOCKED:
+                self._blocked.setdefault(key, []).append(_Held([], fast, blocker, epoch, size))
+                self._n_blocked += size
+            else:
+                slow.extend(fast)
+        for held in slow:
+            for cand in held.members():
+                self._ready_or_hold(cand)
+
+    def _held(self) -> list[Element]:
+        """Every held candidate still tracked."""
+        return [c for groups in self._blocked.values() for held in groups for c in held.members() if c.sink_state]
 
     def _hand_over(self) -> None:
         ready = self._ready
@@ -953,7 +1226,7 @@ class BoundedSink:
                 self._emit(el)
             return
         if self._n_blocked + len(ready) > self.max_pending:
-            held = [c for cands in self._blocked.values() for c in cands]
+            held = self._held()
             self._blocked = {}
             self._n_blocked = 0
             self.forced += len(held)
@@ -963,7 +1236,7 @@ class BoundedSink:
                 if el.sink_state:
                     self._emit(el)
             return
-        held = [c for cands in self._blocked.values() for c in cands]
+        held = self._held()
         ordered = _in_document_order(ready + held)
         # Ready items before the first held one (document order) go now, the rest wait.
         held_ids = {id(c) for c in held}
@@ -992,7 +1265,7 @@ class BoundedSink:
             return
         released = self.on_complete(el)
         parent = el.parent
-        if self._jumps or self._above:
+        if self._jumps or self._above or self._memo:
             self._forget_runs()
         detach(el)
         # Parent links are cleared only when nothing can still look up through them:
@@ -1023,7 +1296,7 @@ class BoundedSink:
                 parent = el.parent
                 if parent is None or not self._inside(parent):
                     return False
-        for cand in [*self._ready, *self._recheck, *(c for cands in self._blocked.values() for c in cands)]:
+        for cand in [*self._ready, *self._recheck, *self._held()]:
             if cand is not top and cand.sink_state:
                 parent = cand.parent
                 if parent is None or not self._inside(parent):
@@ -1158,7 +1431,7 @@ class BoundedSink:
             if any(isinstance(c, Element) for c in node.children):
                 return
             nxt = node.parent
-            if self._jumps or self._above:
+            if self._jumps or self._above or self._memo:
                 self._forget_runs()
             detach(node)
             node.sink_state = 0

@@ -90,7 +90,15 @@ Known differences from the full DOM:
 * the "maybe clone an option into selectedcontent" copies (HTML
   ``selectedcontent``) are DOM-level copies, not parser-created elements; they
   appear inside kept subtrees but are never asked to the keep predicate, and
-  outside kept subtrees (tentative content included) they are not made;
+  outside kept subtrees (tentative content included) they are not made. A kept
+  ``selectedcontent``, or a kept element holding one, inside an open ``select``
+  is held until that select is popped, since the pop of its selected option
+  replaces the selectedcontent's children (an h-* selectedcontent inside its
+  own option gets a clone of itself); an option popped outside kept subtrees
+  meanwhile is cloned from what the sink stored of it (its kept subtrees and
+  open elements: not its text, nor popped elements outside kept subtrees, nor
+  earlier options released already, which can change which option is the
+  selected one);
 * a late ``<html>`` or ``<body>`` start tag merges its attributes into an
   element that held content long before (see below); past
   ``max_prefix_nodes`` that content is gone, which :attr:`BoundedSink.notes`
@@ -157,6 +165,8 @@ _INSIDE: Final = 4  # the element is kept or has a kept ancestor
 _TRACKED: Final = 8  # set on every element the sink tracks, so a tracked state is never 0
 _TENTATIVE: Final = 16  # an html/body whose content is stored until a merge may make it kept
 _READY: Final = 32  # in BoundedSink._ready (so that a check for it needs no search of the list)
+_PENDING: Final = 64  # in BoundedSink._order (ready and waiting, or held)
+_MEMO: Final = 128  # an open element with an entry in BoundedSink._memo
 # The states of a new element, spelled out: pure Python would compute each ``|`` per element.
 _NEW_PLAIN: Final = 10  # _TRACKED | _OPEN: outside kept subtrees, not kept (nearly every element)
 _NEW_INSIDE: Final = 14  # _TRACKED | _OPEN | _INSIDE
@@ -308,10 +318,19 @@ class BoundedSink:
         self._jumps: dict[int, tuple[Element, ParentNode | None, Element | None]] = {}
         # Open tables met by _classify: id(table) -> (table, the nearest open table above it).
         self._above: dict[int, tuple[Element, Element | None]] = {}
-        # Climb summaries of open elements (_summary): id(element) -> its entry.
+        # Climb summaries of open elements (_summary): id(element) -> its entry, and how
+        # many open ancestors _climb passes one by one before it uses them.
         self._memo: dict[int, _Memo] = {}
+        self._inline_open = _INLINE_OPEN
         # Bumped whenever nodes move, are detached or become kept (_forget_runs).
         self._epoch = 0
+        # While anything is held: every pending item (ready and waiting, or held), in
+        # document order (flag _PENDING); how many of them are ready; the moves counted
+        # (_moves: nodes moved by the tree builder) when that order was made.
+        self._order: list[Element] | None = None
+        self._waiting = 0
+        self._moves = 0
+        self._order_moves = 0
 
     def set_nested(
         self, on_nested: Callable[[Element, Element, bool], int], watch_nested: Callable[[Element, Element], bool]
@@ -353,6 +372,7 @@ class BoundedSink:
         if not isinstance(node, Element):
             return
         self._forget_runs()
+        self._moves += 1
         stack: list[tuple[Element, bool]] = [(node, self._inside(parent))]
         while stack:
             el, parent_inside = stack.pop()
@@ -597,6 +617,7 @@ class BoundedSink:
         if self._tentative and type(node) is Element and node.sink_state & _INSIDE:
             self._demote()  # <frameset> removing the body: release what it held first
         self._forget_runs()
+        self._moves += 1
         detach(node)
 
     def append_doctype(self, name: str, public_id: str, system_id: str) -> None:
@@ -679,13 +700,17 @@ class BoundedSink:
         st = element.sink_state
         if not st & _OPEN:
             return  # the head element can be popped twice; untracked nodes are ignored
-        if st & _TENTATIVE:
-            self._demote()
-            st = element.sink_state
+        if st & (_TENTATIVE | _MEMO):
+            # (one test for the two rare cases)
+            if st & _MEMO:
+                st &= ~_MEMO
+                element.sink_state = st
+                self._popped_memo(element)
+            if st & _TENTATIVE:
+                self._demote()
+                st = element.sink_state
         st ^= _OPEN
         element.sink_state = st
-        if self._memo:
-            self._popped_memo(element)
         if st & _INSIDE:
             self._open_inside -= 1
             if (
@@ -703,8 +728,6 @@ class BoundedSink:
                 if outermost or (self.on_nested is not None and self._watched(element)):
                     self._ready_or_hold(element)
         else:
-            if self._selectedcontent and element.name == "option" and self._blocked:
-                self._clone_option(element)
             # _release, inlined: this is the fate of nearly every element of a page.
             children = element.children
             if not (children and any(type(c) is Element for c in children)) and not (
@@ -722,6 +745,8 @@ class BoundedSink:
                 self.tracked -= 1
                 if parent is not None and type(parent) is Element and parent.sink_state == _TRACKED:
                     self._cascade(parent)
+            elif self._selectedcontent and element.name == "option" and self._blocked:
+                self._clone_option(element)
         if self._blocked:
             woken = self._blocked.pop(id(element), None)
             if woken:
@@ -732,7 +757,7 @@ class BoundedSink:
                     self._n_blocked -= held.size
                     for cand in held.members():
                         self._ready_or_hold(cand)
-        if self._ready or self._n_blocked > self.max_pending:
+        if self._ready or self._waiting or self._n_blocked > self.max_pending:
             self._hand_over()
 
     def _clone_option(self, option: Element) -> None:
@@ -923,11 +948,12 @@ class BoundedSink:
         top: Element | None = None
         passed = 0
         climbed = 0
+        inline_open = self._inline_open
         while node is not None:
             if isinstance(node, Element):
                 st = node.sink_state
                 if st & _OPEN:
-                    if climbed >= _INLINE_OPEN:
+                    if climbed >= inline_open:
                         res = self._summary(node, seen_special)
                         blocker = res[0]
                         if blocker is not None:
@@ -995,6 +1021,7 @@ class BoundedSink:
             entry = memo.get(id(cur))
             if entry is None or entry.element is not cur:
                 entry = memo[id(cur)] = _Memo(cur)
+                cur.sink_state |= _MEMO
             else:
                 got = entry.summary[1 if s else 0]
                 if got is not None:
@@ -1140,7 +1167,12 @@ class BoundedSink:
         if self._above:
             self._above = {}
         if self._memo:
-            self._memo = {}
+            self._forget_memo()
+
+    def _forget_memo(self) -> None:
+        for entry in self._memo.values():
+            entry.element.sink_state &= ~_MEMO
+        self._memo = {}
 
     def _popped_memo(self, element: Element) -> None:
         """``element`` was popped: its remembered climb, and any built on it, are wrong."""
@@ -1151,7 +1183,7 @@ class BoundedSink:
         if entry.dependents:
             # Not the deepest open element on some remembered climb (the adoption agency
             # algorithm takes a formatting element out of the middle of the stack).
-            self._memo = {}
+            self._forget_memo()
             return
         del memo[id(element)]
         for base in entry.bases:
@@ -1168,9 +1200,13 @@ class BoundedSink:
         elif kind == "blocked":
             self._blocked.setdefault(blocker, []).append(_Held([el], [], el, self._epoch, 1))
             self._n_blocked += 1
+            if self._order is not None and not self._insert(el):
+                self._start_order([*self._pending(), el])
         elif kind == "detached":
             self._drop(el)
-        # covered: it will be handed over with the kept element that covers it
+        else:
+            # covered: it will be handed over with the kept element that covers it
+            el.sink_state &= ~_PENDING
 
     def _wake(self, blocker: Element, woken: list[_Held]) -> None:
         """``blocker`` was popped: decide again for the candidates it held.
@@ -1218,47 +1254,133 @@ class BoundedSink:
 
     def _hand_over(self) -> None:
         ready = self._ready
-        if self._n_blocked == 0 and ready:
-            if len(ready) > 1:
-                ready = _in_document_order(ready)
-            self._ready = []
-            for el in ready:
-                self._emit(el)
-            return
-        if self._n_blocked + len(ready) > self.max_pending:
-            held = self._held()
-            self._blocked = {}
-            self._n_blocked = 0
-            self.forced += len(held)
-            everything = _in_document_order(ready + held)
-            self._ready = []
-            for el in everything:
-                if el.sink_state:
+        if self._n_blocked == 0 and self._order is None:
+            if ready:
+                if len(ready) > 1:
+                    ready = _in_document_order(ready)
+                self._ready = []
+                for el in ready:
                     self._emit(el)
             return
-        held = self._held()
-        ordered = _in_document_order(ready + held)
+        if self._order is None:
+            if self._n_blocked + len(ready) > self.max_pending:
+                self._force(ready)
+                return
+            # Something is held: from now on the pending items are kept in document
+            # order as they come (a sort of all of them at every hand-over was quadratic).
+            self._ready = []
+            self._start_order(ready + self._held())
+            self._waiting = len(ready)
+        else:
+            self._ready = []
+            if self._order_moves == self._moves and self._insert_all(ready):
+                self._waiting += len(ready)
+            else:
+                # Nodes moved (or an order could not be told): sort everything again.
+                self._start_order(self._pending() + ready)
+                self._waiting = sum(1 for el in self._order or () if el.sink_state & _READY)
+            if self._n_blocked + self._waiting > self.max_pending:
+                self._force([])
+                return
         # Ready items before the first held one (document order) go now, the rest wait.
-        held_ids = {id(c) for c in held}
-        ready_ids = {id(r) for r in ready}
+        order = self._order
+        assert order is not None
         emit: list[Element] = []
-        keep: list[Element] = []
-        waiting = False
-        for el in ordered:
-            i = id(el)
-            if i in held_ids:
-                waiting = True
-            if i in ready_ids:
-                ready_ids.discard(i)
-                (keep if waiting else emit).append(el)
-        self._ready = keep
+        i = 0
+        for el in order:
+            st = el.sink_state
+            if st & _PENDING:
+                if not st & _READY:
+                    break  # held
+                emit.append(el)
+            i += 1
+        if i:
+            del order[:i]
+        self._waiting -= len(emit)
+        if not order:
+            self._order = None
+            self._waiting = 0
         for el in emit:
             self._emit(el)
+
+    def _force(self, ready: list[Element]) -> None:
+        """More than ``max_pending`` items wait: hand every one over now, in document order."""
+        everything = ready + self._held()
+        if self._order is not None:
+            everything += [el for el in self._order if el.sink_state & _PENDING]
+            self._end_order()
+        self._blocked = {}
+        self._n_blocked = 0
+        self._ready = []
+        unique = list({id(el): el for el in everything}.values())
+        self.forced += len(unique) - sum(1 for el in unique if el.sink_state & _READY)
+        for el in _in_document_order(unique):
+            if el.sink_state:
+                self._emit(el)
+
+    def _pending(self) -> list[Element]:
+        """The items in the kept order that still wait (ready or held)."""
+        order = self._order
+        return [] if order is None else [el for el in order if el.sink_state & _PENDING]
+
+    def _start_order(self, items: list[Element]) -> None:
+        self._end_order()
+        order = _in_document_order(list({id(el): el for el in items if el.sink_state}.values()))
+        for el in order:
+            el.sink_state |= _PENDING
+        self._order = order
+        self._order_moves = self._moves
+
+    def _end_order(self) -> None:
+        order = self._order
+        if order is not None:
+            for el in order:
+                if el.sink_state:
+                    el.sink_state &= ~_PENDING
+        self._order = None
+
+    def _insert_all(self, items: list[Element]) -> bool:
+        return all(self._insert(el) for el in items)
+
+    def _insert(self, el: Element) -> bool:
+        """Put ``el`` in its place in the kept order; False if an order cannot be told.
+
+        A new item usually comes after every other one: one comparison, which
+        climbs only to the two items' nearest common ancestor.
+        """
+        order = self._order
+        if order is None or el.sink_state & _PENDING:
+            return True
+        while order and not order[-1].sink_state & _PENDING:
+            order.pop()  # handed over or dropped since
+        el.sink_state |= _PENDING
+        if not order:
+            order.append(el)
+            return True
+        after = _before(order[-1], el)
+        if after is None:
+            return False
+        if after:
+            order.append(el)
+            return True
+        lo = 0
+        hi = len(order) - 1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            first = _before(el, order[mid])
+            if first is None:
+                return False
+            if first:
+                hi = mid
+            else:
+                lo = mid + 1
+        order.insert(lo, el)
+        return True
 
     def _emit(self, el: Element) -> None:
         if not el.sink_state:
             return  # a nested candidate whose outermost kept ancestor was handed over first
-        el.sink_state &= ~_READY
+        el.sink_state &= ~(_READY | _PENDING)
         parent = el.parent
         if parent is not None and self._inside(parent):
             self._emit_nested(el)
@@ -1296,7 +1418,7 @@ class BoundedSink:
                 parent = el.parent
                 if parent is None or not self._inside(parent):
                     return False
-        for cand in [*self._ready, *self._recheck, *self._held()]:
+        for cand in [*self._ready, *self._recheck, *self._held(), *(self._order or ())]:
             if cand is not top and cand.sink_state:
                 parent = cand.parent
                 if parent is None or not self._inside(parent):
@@ -1437,6 +1559,60 @@ class BoundedSink:
             node.sink_state = 0
             self.tracked -= 1
             node = nxt
+
+
+def _before(a: Node, b: Node) -> bool | None:
+    """Is ``a`` before ``b`` in document order (an ancestor is before its descendants)?
+
+    Climbs from both at once up to their nearest common ancestor, so the cost is
+    the distance to it, not the depth. ``None``: not in one tree, or not found
+    among a parent's children.
+    """
+    if a is b:
+        return False
+    from_a: dict[int, Node | None] = {id(a): None}
+    from_b: dict[int, Node | None] = {id(b): None}
+    x: Node | None = a
+    y: Node | None = b
+    common: Node
+    ca: Node | None
+    cb: Node | None
+    while True:
+        if x is not None:
+            px: Node | None = x.parent
+            if px is not None:
+                if id(px) in from_b:
+                    common, ca, cb = px, x, from_b[id(px)]
+                    break
+                from_a[id(px)] = x
+            elif id(x) in from_b:
+                common, ca, cb = x, from_a[id(x)], from_b[id(x)]
+                break
+            x = px
+        if y is not None:
+            py: Node | None = y.parent
+            if py is not None:
+                if id(py) in from_a:
+                    common, ca, cb = py, from_a[id(py)], y
+                    break
+                from_b[id(py)] = y
+            y = py
+        if x is None and y is None:
+            return None
+    if ca is None:
+        return True  # a is an ancestor of b
+    if cb is None:
+        return False
+    if not isinstance(common, ParentNode):
+        return None
+    children = common.children
+    for i in range(len(children) - 1, -1, -1):
+        c = children[i]
+        if c is cb:
+            return True
+        if c is ca:
+            return False
+    return None
 
 
 def _in_document_order(nodes: list[Element]) -> list[Element]:

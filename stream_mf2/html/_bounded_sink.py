@@ -182,7 +182,9 @@ DEFAULT_MAX_PREFIX_NODES: Final = 512
 PREFIX_CHARS_PER_NODE: Final = 64
 
 #: HTML element names that create_element_in sets up beyond the element itself.
-_SET_UP: Final = frozenset(("template", "selectedcontent", "html", "body"))
+_SET_UP: Final = frozenset(("template", "selectedcontent", "html", "body", "option"))
+#: Leaf names that append_leaf sends through create_element_in.
+_LEAF_SET_UP: Final = frozenset(("selectedcontent", "option"))
 
 assert _NEW_PLAIN == _TRACKED | _OPEN and _NEW_INSIDE == _NEW_PLAIN | _INSIDE and _NEW_KEPT == _NEW_INSIDE | _KEPT
 
@@ -313,6 +315,9 @@ class BoundedSink:
         # an outermost kept element popped in order, nothing else kept still open).
         self._open_inside = 0
         self._selectedcontent = False
+        # The select the last option was created in, its first option and its last
+        # option with a ``selected`` attribute (options are released when popped).
+        self._select_options: tuple[Element, Element, Element | None] | None = None
         self._builder: Any = None
         # Runs of popped elements climbed by _classify: id(start) -> (start, end, outermost kept).
         self._jumps: dict[int, tuple[Element, ParentNode | None, Element | None]] = {}
@@ -438,6 +443,8 @@ class BoundedSink:
                 el.template_contents = DocumentFragment(el)
             elif name == "selectedcontent":
                 self._selectedcontent = True
+            elif name == "option":
+                self._note_option(el, parent)
             elif not (parent.sink_state & _INSIDE if type(parent) is Element else self._inside(parent)):
                 # html/body outside kept subtrees may become tentative (create_element).
                 # BoundedSink's own append, not an override: a subclass that observes
@@ -479,7 +486,7 @@ class BoundedSink:
         already popped. What :meth:`pop` could do besides (pending hand-overs, held
         candidates, option cloning) sends the leaf through the three methods.
         """
-        if self._recheck or self._blocked or self._ready or name == "selectedcontent":
+        if self._recheck or self._blocked or self._ready or name in _LEAF_SET_UP:
             el = self.create_element_in(parent, name, namespace, attrs)
             if text:
                 self.append_text(el, text)
@@ -760,22 +767,48 @@ class BoundedSink:
         if self._ready or self._waiting or self._n_blocked > self.max_pending:
             self._hand_over()
 
+    def _note_option(self, option: Element, parent: ParentNode) -> None:
+        """Remember the first and the last selected option of ``option``'s select.
+
+        Options outside kept subtrees are released when popped, so the stored
+        tree cannot tell which option of a select is its selected one.
+        """
+        node: ParentNode | None = parent
+        while type(node) is Element:
+            if node.name == "select" and node.namespace == HTML_NS:
+                known = self._select_options
+                first = known[1] if known is not None and known[0] is node else option
+                last = option if "selected" in option.attrs else (known[2] if first is not option and known else None)
+                self._select_options = (node, first, last)
+                return
+            node = node.parent
+
     def _clone_option(self, option: Element) -> None:
         """An ``option`` outside kept subtrees was popped: clone it into a held selectedcontent.
 
         Only while a kept ``selectedcontent`` (or a kept element that holds one)
-        is held for the option's ``select`` (:meth:`_clone_target_select`): the
-        clones are what the sink stored of the option (kept subtrees and open
-        elements; see the module docstring).
+        is held for the option's ``select`` (:meth:`_clone_target_select`), and
+        only if the option is the select's selected one so far: the clones are
+        what the sink stored of the option (kept subtrees and open elements; see
+        the module docstring).
         """
         if option.namespace != HTML_NS:
             return
         node: ParentNode | None = option.parent
         while type(node) is Element:
-            if node.name == "select" and node.namespace == HTML_NS:
-                if id(node) in self._blocked:
+            if node.namespace == HTML_NS:
+                if node.name == "select":
+                    if id(node) not in self._blocked:
+                        return
+                    known = self._select_options
+                    if known is not None and known[0] is node:
+                        selected = known[2] if known[2] is not None else known[1]
+                        if selected is not option:
+                            return
                     maybe_clone_option(option)
-                return
+                    return
+                if node.name in ("datalist", "option", "hr"):
+                    return  # (as maybe_clone_option)
             node = node.parent
 
     # ------------------------------------------------- tentative html/body

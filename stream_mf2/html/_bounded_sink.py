@@ -237,8 +237,8 @@ class _Memo:
     def __init__(self, element: Element) -> None:
         self.element = element
         self.summary: list[_Summary | None] = [None, None]
-        # How many remembered summaries were built on this one, and those this one was built on.
-        self.dependents = 0
+        # The entries built on this one (by id), and those this one was built on.
+        self.dependents: dict[int, _Memo] = {}
         self.bases: list[_Memo] = []
 
 
@@ -378,6 +378,7 @@ class BoundedSink:
             return
         self._forget_runs()
         self._moves += 1
+        self._epoch += 1
         stack: list[tuple[Element, bool]] = [(node, self._inside(parent))]
         while stack:
             el, parent_inside = stack.pop()
@@ -534,8 +535,11 @@ class BoundedSink:
         return Comment(data)
 
     def append(self, parent: ParentNode, node: Node) -> None:
-        if node.parent is not None:
+        old = node.parent
+        if old is not None:
             append_child(parent, node)  # a move (adoption agency algorithm)
+            if self._memo:
+                self._memo_changed(old, False)
             self._placed(node, parent)
             return
         if type(parent) is Element:
@@ -602,7 +606,10 @@ class BoundedSink:
                 insert_child_before(parent, node, ref)
                 self._count(1)
             return
+        old = node.parent
         insert_child_before(parent, node, ref)
+        if self._memo:
+            self._memo_changed(old, False)
         self._placed(node, parent)
 
     def insert_text_before(self, parent: ParentNode, data: str, ref: Node) -> None:
@@ -617,6 +624,8 @@ class BoundedSink:
     def reparent_children(self, old: ParentNode, new: ParentNode) -> None:
         moved = list(old.children)
         reparent_all(old, new)
+        if self._memo:
+            self._memo_changed(old, False)
         for c in moved:
             self._placed(c, new)
 
@@ -625,6 +634,9 @@ class BoundedSink:
             self._demote()  # <frameset> removing the body: release what it held first
         self._forget_runs()
         self._moves += 1
+        self._epoch += 1
+        if self._memo:
+            self._memo_changed(node.parent, False)
         detach(node)
 
     def append_doctype(self, name: str, public_id: str, system_id: str) -> None:
@@ -645,6 +657,8 @@ class BoundedSink:
         if not added or not st or st & _KEPT or not self.keep(element):
             return
         self._forget_runs()
+        if self._memo:
+            self._memo_changed(element, True)
         if st & _TENTATIVE or (self._tentative and st & _INSIDE):
             self._promote(element)  # all its content is there
             return
@@ -825,6 +839,8 @@ class BoundedSink:
     def _promote(self, element: Element) -> None:
         """A merge made the tentative ``element`` kept: it holds all its content."""
         self._forget_runs()
+        if self._memo:
+            self._memo_changed(element, True)
         others = [t for t in self._tentative if t is not element]
         # An outer tentative element (the html around this body) now holds a kept
         # element: it stops being tentative. An inner one is simply inside this root.
@@ -850,6 +866,8 @@ class BoundedSink:
         if not tentative:
             return
         self._forget_runs()
+        if self._memo:
+            self._forget_memo()
         self._kept_nodes = self._prefix_base if self._prefix_base < self._kept_nodes else self._kept_nodes
         root = tentative[0]  # outermost first; the others are inside it
         # Post-order walk: flags are cleared going down; coming back up, a popped
@@ -1035,13 +1053,14 @@ class BoundedSink:
         A summary is (blocking element or ``None``, whether it is a table, the
         outermost kept element, whether template contents were crossed, the end
         node). It is remembered for each open element on the way, per value of
-        ``seen_special``, and filled from the one above: each open element is
-        climbed once. It depends only on the element's ancestors, so it stays
-        right until nodes move, are detached or become kept (:meth:`_forget_runs`
-        forgets them all) or an element on the way is popped: a popped element
-        that a remembered summary below it was built on (``_Memo.dependents``)
-        forgets them all; one that none was built on (the usual pop, of the
-        deepest open element) forgets only its own.
+        ``seen_special``, and filled from the one above (recorded both ways in
+        ``_Memo.bases`` and ``_Memo.dependents``): each open element is climbed
+        once. A summary depends only on the element's ancestors up to where its
+        climb stopped, so it is forgotten, with every summary built on it, when
+        its element pops (usually the deepest open one, on which nothing was
+        built), when nodes move away from below it or are detached with open
+        elements inside, or when it (or a popped element right above) becomes
+        kept (:meth:`_memo_changed`); the summaries above stay.
         """
         memo = self._memo
         # Open elements climbed, each with the walk above it to the next open element.
@@ -1064,13 +1083,13 @@ class BoundedSink:
             if cur.namespace == HTML_NS and cur.name == "table":
                 res = (cur, True, None, False, None)
                 entry.summary[1 if s else 0] = res
-                above = None
+                above = entry  # (the climbs below stop here: they depend on it)
                 break
             special = _is_special(cur)
             if not special and s and cur.namespace == HTML_NS and cur.name in FORMATTING:
                 res = (cur, False, None, False, None)
                 entry.summary[1 if s else 0] = res
-                above = None
+                above = entry
                 break
             # The popped elements and template contents up to the next open element.
             node: ParentNode | None = cur.parent
@@ -1107,7 +1126,7 @@ class BoundedSink:
                     res = (None, False, top, crossed or res[3], res[4])
             entry.summary[1 if s_in else 0] = res
             if above is not None:
-                above.dependents += 1
+                above.dependents[id(entry)] = entry
                 entry.bases.append(above)
             above = entry
         return res
@@ -1192,15 +1211,12 @@ class BoundedSink:
         return None
 
     def _forget_runs(self) -> None:
-        """Nodes moved, were detached or became kept: the remembered runs (:meth:`_hop`),
-        tables (:meth:`_outer_table`) and climbs (:meth:`_summary`) may be wrong."""
-        self._epoch += 1
+        """Nodes moved, were detached or became kept: the remembered runs (:meth:`_hop`) and
+        tables (:meth:`_outer_table`) may be wrong (remembered climbs: :meth:`_memo_changed`)."""
         if self._jumps:
             self._jumps = {}
         if self._above:
             self._above = {}
-        if self._memo:
-            self._forget_memo()
 
     def _forget_memo(self) -> None:
         for entry in self._memo.values():
@@ -1208,19 +1224,60 @@ class BoundedSink:
         self._memo = {}
 
     def _popped_memo(self, element: Element) -> None:
-        """``element`` was popped: its remembered climb, and any built on it, are wrong."""
+        """``element`` was popped: its remembered climb, and any built on it, are wrong.
+
+        Usually it is the deepest open element on its remembered climbs, so no
+        other entry was built on it.
+        """
+        entry = self._memo.get(id(element))
+        if entry is not None and entry.element is element:
+            self._memo_drop(entry, True)
+
+    def _memo_changed(self, node: ParentNode | None, own: bool) -> None:
+        """Remembered climbs through ``node`` may be wrong: forget those built on them.
+
+        Nodes were moved from ``node`` or detached from it, or ``node`` became
+        kept (``own``). Every remembered climb that passes ``node`` was built on
+        the entry of the nearest open element at or above it (each open element
+        on a remembered climb has one); that one stays right, unless it is
+        ``node`` itself and ``own``.
+        """
+        while node is not None:
+            if type(node) is Element:
+                if node.sink_state & _OPEN:
+                    break
+                own = False
+                node = node.parent
+            elif type(node) is DocumentFragment:
+                own = False
+                node = _host(node)
+            else:
+                return
+        if node is None:
+            return
+        entry = self._memo.get(id(node))
+        if entry is not None and entry.element is node:
+            self._memo_drop(entry, own)
+
+    def _memo_drop(self, entry: _Memo, own: bool) -> None:
+        """Forget every entry built on ``entry`` (transitively), and ``entry`` itself if ``own``."""
         memo = self._memo
-        entry = memo.get(id(element))
-        if entry is None or entry.element is not element:
-            return
-        if entry.dependents:
-            # Not the deepest open element on some remembered climb (the adoption agency
-            # algorithm takes a formatting element out of the middle of the stack).
-            self._forget_memo()
-            return
-        del memo[id(element)]
-        for base in entry.bases:
-            base.dependents -= 1
+        stack = list(entry.dependents.values())
+        entry.dependents = {}
+        if own:
+            stack.append(entry)
+        while stack:
+            e = stack.pop()
+            el = e.element
+            if memo.get(id(el)) is e:
+                del memo[id(el)]
+                el.sink_state &= ~_MEMO
+            if e.dependents:
+                stack.extend(e.dependents.values())
+                e.dependents = {}
+            for base in e.bases:
+                base.dependents.pop(id(e), None)
+            e.bases = []
 
     def _ready_or_hold(self, el: Element) -> None:
         if not el.sink_state:
@@ -1420,8 +1477,10 @@ class BoundedSink:
             return
         released = self.on_complete(el)
         parent = el.parent
-        if self._jumps or self._above or self._memo:
+        if self._jumps or self._above:
             self._forget_runs()
+        if self._memo and self._open_inside:
+            self._memo_changed(parent, False)  # (a forced hand-over: open elements inside)
         detach(el)
         # Parent links are cleared only when nothing can still look up through them:
         # the consumer said it is done, and no held candidate (or nested hand-over)
@@ -1471,6 +1530,8 @@ class BoundedSink:
         action = on_nested(el, top, self._alone(top))
         if action != NESTED_KEEP:
             self._forget_runs()
+            if self._memo and self._open_inside:
+                self._memo_changed(el, False)
         if action == NESTED_EMPTY:
             children = el.children
             el.children = []
@@ -1493,6 +1554,8 @@ class BoundedSink:
     def _drop(self, el: Element) -> None:
         parent = el.parent
         self._forget_runs()
+        if self._memo and self._open_inside:
+            self._memo_changed(parent, False)
         detach(el)
         self._untrack(el)
         if parent is not None:
@@ -1586,7 +1649,7 @@ class BoundedSink:
             if any(isinstance(c, Element) for c in node.children):
                 return
             nxt = node.parent
-            if self._jumps or self._above or self._memo:
+            if self._jumps or self._above:
                 self._forget_runs()
             detach(node)
             node.sink_state = 0

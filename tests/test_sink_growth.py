@@ -64,6 +64,7 @@ PATTERNS: dict[str, Callable[[int], str]] = {
     "fuzz-adoption-agency": lambda n: "</big>" + _FUZZ_AAA * n,
     # the fuzz example (seed 20261129): n items held by n nested <s><fieldset> pairs
     "fuzz-f7": lambda n: _FUZZ_F7 * n,
+    "fuzz-f7-text-and-items": lambda n: "x" + (_FUZZ_F7 + "<p class=h-y>y</p>") * n,
     # _hand_over: items held under reopened formatting elements inside a button
     "button-code-pre": lambda n: "<p><button>x<code><pre class=h-card>" * n,
     "button-embed": lambda n: '<p><button><U type="hidden" title=""/><EMBED class="summary h-card h-card"><big/>' * n,

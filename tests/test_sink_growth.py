@@ -57,6 +57,10 @@ PATTERNS: dict[str, Callable[[int], str]] = {
     # otherwise still replace the body, and every item is held to the end)
     "items-under-open-divs": lambda n: "x" + "<div>" * n + "<i class=h-cite></i>" * n,
     "items-under-open-divs-held": lambda n: "<div>" * n + "<i class=h-cite></i>" * n,
+    # a page with a selectedcontent: items outside any open select climb no further
+    "items-under-open-divs-selectedcontent-page": lambda n: "<select><selectedcontent></selectedcontent></select>x"
+    + "<div>" * n
+    + "<i class=h-cite></i>" * n,
     "items-under-open-divs-in-table": lambda n: "<table><tr><td>" + "<div>" * n + "<i class=h-cite></i>" * n,
     "items-under-open-divs-then-closed": lambda n: "x" + "<div>" * n + "<i class=h-cite></i>" * n + "</div>" * n + "<p class=h-x>",
     # items between nodes the adoption agency moves (fuzz, seed 20261127): remembered

@@ -182,7 +182,7 @@ DEFAULT_MAX_PREFIX_NODES: Final = 512
 PREFIX_CHARS_PER_NODE: Final = 64
 
 #: HTML element names that create_element_in sets up beyond the element itself.
-_SET_UP: Final = frozenset(("template", "selectedcontent", "html", "body", "option"))
+_SET_UP: Final = frozenset(("template", "selectedcontent", "html", "body", "option", "select"))
 #: Leaf names that append_leaf sends through create_element_in.
 _LEAF_SET_UP: Final = frozenset(("selectedcontent", "option"))
 
@@ -318,6 +318,7 @@ class BoundedSink:
         # The select the last option was created in, its first option and its last
         # option with a ``selected`` attribute (options are released when popped).
         self._select_options: tuple[Element, Element, Element | None] | None = None
+        self._selects: list[Element] = []  # select elements created, the popped ones dropped lazily
         self._builder: Any = None
         # Runs of popped elements climbed by _classify: id(start) -> (start, end, outermost kept).
         self._jumps: dict[int, tuple[Element, ParentNode | None, Element | None]] = {}
@@ -417,6 +418,8 @@ class BoundedSink:
                 el.template_contents = DocumentFragment(el)
             elif name == "selectedcontent":
                 self._selectedcontent = True
+            elif name == "select":
+                self._selects.append(el)
         if self.keep(el):
             self._kept_created += 1
             if self._tentative:
@@ -446,6 +449,8 @@ class BoundedSink:
                 self._selectedcontent = True
             elif name == "option":
                 self._note_option(el, parent)
+            elif name == "select":
+                self._selects.append(el)
             elif not (parent.sink_state & _INSIDE if type(parent) is Element else self._inside(parent)):
                 # html/body outside kept subtrees may become tentative (create_element).
                 # BoundedSink's own append, not an override: a subclass that observes
@@ -960,6 +965,11 @@ class BoundedSink:
         own option gets a clone of itself as a child when the option pops, after
         the selectedcontent itself was popped.
         """
+        selects = self._selects
+        if selects and not all(s.sink_state & _OPEN for s in selects):
+            selects = self._selects = [s for s in selects if s.sink_state & _OPEN]
+        if not selects:
+            return None  # (no climb while no select is open)
         related = el.name == "selectedcontent" and el.namespace == HTML_NS
         node: ParentNode | None = el.parent
         while type(node) is Element:

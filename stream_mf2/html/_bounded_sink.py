@@ -1014,7 +1014,7 @@ class BoundedSink:
             if isinstance(node, Element):
                 st = node.sink_state
                 if st & _OPEN:
-                    if climbed >= inline_open:
+                    if (climbed := climbed + 1) > inline_open:
                         res = self._summary(node, seen_special)
                         blocker = res[0]
                         if blocker is not None:
@@ -1022,7 +1022,6 @@ class BoundedSink:
                         if res[2] is not None:
                             top = res[2]
                         return _NOT_BLOCKED, top, crossed_fragment or res[3], res[4]
-                    climbed += 1
                     if node.namespace == HTML_NS and node.name == "table":
                         # Wait for the outermost open table: every open table above
                         # blocks too, and with the nearest one a candidate in the

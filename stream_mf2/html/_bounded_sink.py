@@ -90,7 +90,15 @@ Known differences from the full DOM:
 * the "maybe clone an option into selectedcontent" copies (HTML
   ``selectedcontent``) are DOM-level copies, not parser-created elements; they
   appear inside kept subtrees but are never asked to the keep predicate, and
-  outside kept subtrees (tentative content included) they are not made;
+  outside kept subtrees (tentative content included) they are not made. A kept
+  ``selectedcontent``, or a kept element holding one, inside an open ``select``
+  is held until that select is popped, since the pop of its selected option
+  replaces the selectedcontent's children (an h-* selectedcontent inside its
+  own option gets a clone of itself); an option popped outside kept subtrees
+  meanwhile is cloned from what the sink stored of it (its kept subtrees and
+  open elements: not its text, nor popped elements outside kept subtrees, nor
+  earlier options released already, which can change which option is the
+  selected one);
 * a late ``<html>`` or ``<body>`` start tag merges its attributes into an
   element that held content long before (see below); past
   ``max_prefix_nodes`` that content is gone, which :attr:`BoundedSink.notes`
@@ -157,6 +165,8 @@ _INSIDE: Final = 4  # the element is kept or has a kept ancestor
 _TRACKED: Final = 8  # set on every element the sink tracks, so a tracked state is never 0
 _TENTATIVE: Final = 16  # an html/body whose content is stored until a merge may make it kept
 _READY: Final = 32  # in BoundedSink._ready (so that a check for it needs no search of the list)
+_PENDING: Final = 64  # in BoundedSink._order (ready and waiting, or held)
+_MEMO: Final = 128  # an open element with an entry in BoundedSink._memo
 # The states of a new element, spelled out: pure Python would compute each ``|`` per element.
 _NEW_PLAIN: Final = 10  # _TRACKED | _OPEN: outside kept subtrees, not kept (nearly every element)
 _NEW_INSIDE: Final = 14  # _TRACKED | _OPEN | _INSIDE
@@ -172,7 +182,9 @@ DEFAULT_MAX_PREFIX_NODES: Final = 512
 PREFIX_CHARS_PER_NODE: Final = 64
 
 #: HTML element names that create_element_in sets up beyond the element itself.
-_SET_UP: Final = frozenset(("template", "selectedcontent", "html", "body"))
+_SET_UP: Final = frozenset(("template", "selectedcontent", "html", "body", "option", "select"))
+#: Leaf names that append_leaf sends through create_element_in.
+_LEAF_SET_UP: Final = frozenset(("selectedcontent", "option"))
 
 assert _NEW_PLAIN == _TRACKED | _OPEN and _NEW_INSIDE == _NEW_PLAIN | _INSIDE and _NEW_KEPT == _NEW_INSIDE | _KEPT
 
@@ -180,7 +192,54 @@ assert _NEW_PLAIN == _TRACKED | _OPEN and _NEW_INSIDE == _NEW_PLAIN | _INSIDE an
 #: usual short climb costs no more than before, a long one is linear over all candidates.
 _INLINE_POPPED: Final = 16
 
+#: Open ancestors _classify climbs one by one before it uses remembered summaries (_summary).
+_INLINE_OPEN: Final = 16
+
 _FRAMESET: Final = 0  # blocked_by key for "the frameset-ok flag is still ok"
+_NOT_BLOCKED: Final = -1  # (no object's id)
+
+#: A remembered climb (BoundedSink._summary): blocking element, whether it is a table,
+#: outermost kept element, whether template contents were crossed, the end node.
+_Summary = tuple[Element | None, bool, Element | None, bool, ParentNode | None]
+
+
+class _Held:
+    """Candidates held for one blocker: ``items``, and earlier groups passed on whole.
+
+    Every candidate lies below ``entry`` with only popped elements between them,
+    as they were at ``epoch`` (:attr:`BoundedSink._epoch`); ``size`` counts them.
+    """
+
+    __slots__ = ("entry", "epoch", "groups", "items", "size")
+
+    def __init__(self, items: list[Element], groups: list[_Held], entry: Element, epoch: int, size: int) -> None:
+        self.items = items
+        self.groups = groups
+        self.entry = entry
+        self.epoch = epoch
+        self.size = size
+
+    def members(self) -> list[Element]:
+        out: list[Element] = []
+        stack: list[_Held] = [self]
+        while stack:
+            held = stack.pop()
+            out.extend(held.items)
+            stack.extend(held.groups)
+        return out
+
+
+class _Memo:
+    """The remembered climb summaries of one open element (one per ``seen_special``)."""
+
+    __slots__ = ("bases", "dependents", "element", "summary")
+
+    def __init__(self, element: Element) -> None:
+        self.element = element
+        self.summary: list[_Summary | None] = [None, None]
+        # The entries built on this one (by id), and those this one was built on.
+        self.dependents: dict[int, _Memo] = {}
+        self.bases: list[_Memo] = []
 
 
 def _is_special(el: Element) -> bool:
@@ -243,7 +302,7 @@ class BoundedSink:
         self.forced = 0
         #: How many elements the sink tracks right now (created and not yet released or handed over).
         self.tracked = 0
-        self._blocked: dict[int, list[Element]] = {}  # blocker id -> held candidates
+        self._blocked: dict[int, list[_Held]] = {}  # blocker id -> held candidates
         self._n_blocked = 0
         self._ready: list[Element] = []
         # kept elements not popped yet (only tracked for the nested hand-over)
@@ -256,11 +315,28 @@ class BoundedSink:
         # an outermost kept element popped in order, nothing else kept still open).
         self._open_inside = 0
         self._selectedcontent = False
+        # The select the last option was created in, its first option and its last
+        # option with a ``selected`` attribute (options are released when popped).
+        self._select_options: tuple[Element, Element, Element | None] | None = None
+        self._selects: list[Element] = []  # select elements created, the popped ones dropped lazily
         self._builder: Any = None
         # Runs of popped elements climbed by _classify: id(start) -> (start, end, outermost kept).
         self._jumps: dict[int, tuple[Element, ParentNode | None, Element | None]] = {}
         # Open tables met by _classify: id(table) -> (table, the nearest open table above it).
         self._above: dict[int, tuple[Element, Element | None]] = {}
+        # Climb summaries of open elements (_summary): id(element) -> its entry, and how
+        # many open ancestors _climb passes one by one before it uses them.
+        self._memo: dict[int, _Memo] = {}
+        self._inline_open = _INLINE_OPEN
+        # Bumped whenever nodes move, are detached or become kept (_forget_runs).
+        self._epoch = 0
+        # While anything is held: every pending item (ready and waiting, or held), in
+        # document order (flag _PENDING); how many of them are ready; the moves counted
+        # (_moves: nodes moved by the tree builder) when that order was made.
+        self._order: list[Element] | None = None
+        self._waiting = 0
+        self._moves = 0
+        self._order_moves = 0
 
     def set_nested(
         self, on_nested: Callable[[Element, Element, bool], int], watch_nested: Callable[[Element, Element], bool]
@@ -302,6 +378,8 @@ class BoundedSink:
         if not isinstance(node, Element):
             return
         self._forget_runs()
+        self._moves += 1
+        self._epoch += 1
         stack: list[tuple[Element, bool]] = [(node, self._inside(parent))]
         while stack:
             el, parent_inside = stack.pop()
@@ -340,6 +418,8 @@ class BoundedSink:
                 el.template_contents = DocumentFragment(el)
             elif name == "selectedcontent":
                 self._selectedcontent = True
+            elif name == "select":
+                self._selects.append(el)
         if self.keep(el):
             self._kept_created += 1
             if self._tentative:
@@ -367,6 +447,10 @@ class BoundedSink:
                 el.template_contents = DocumentFragment(el)
             elif name == "selectedcontent":
                 self._selectedcontent = True
+            elif name == "option":
+                self._note_option(el, parent)
+            elif name == "select":
+                self._selects.append(el)
             elif not (parent.sink_state & _INSIDE if type(parent) is Element else self._inside(parent)):
                 # html/body outside kept subtrees may become tentative (create_element).
                 # BoundedSink's own append, not an override: a subclass that observes
@@ -408,7 +492,7 @@ class BoundedSink:
         already popped. What :meth:`pop` could do besides (pending hand-overs, held
         candidates, option cloning) sends the leaf through the three methods.
         """
-        if self._recheck or self._blocked or self._ready or name == "selectedcontent":
+        if self._recheck or self._blocked or self._ready or name in _LEAF_SET_UP:
             el = self.create_element_in(parent, name, namespace, attrs)
             if text:
                 self.append_text(el, text)
@@ -456,8 +540,11 @@ class BoundedSink:
         return Comment(data)
 
     def append(self, parent: ParentNode, node: Node) -> None:
-        if node.parent is not None:
+        old = node.parent
+        if old is not None:
             append_child(parent, node)  # a move (adoption agency algorithm)
+            if self._memo:
+                self._memo_changed(old, False)
             self._placed(node, parent)
             return
         if type(parent) is Element:
@@ -524,7 +611,10 @@ class BoundedSink:
                 insert_child_before(parent, node, ref)
                 self._count(1)
             return
+        old = node.parent
         insert_child_before(parent, node, ref)
+        if self._memo:
+            self._memo_changed(old, False)
         self._placed(node, parent)
 
     def insert_text_before(self, parent: ParentNode, data: str, ref: Node) -> None:
@@ -539,6 +629,8 @@ class BoundedSink:
     def reparent_children(self, old: ParentNode, new: ParentNode) -> None:
         moved = list(old.children)
         reparent_all(old, new)
+        if self._memo:
+            self._memo_changed(old, False)
         for c in moved:
             self._placed(c, new)
 
@@ -546,6 +638,10 @@ class BoundedSink:
         if self._tentative and type(node) is Element and node.sink_state & _INSIDE:
             self._demote()  # <frameset> removing the body: release what it held first
         self._forget_runs()
+        self._moves += 1
+        self._epoch += 1
+        if self._memo:
+            self._memo_changed(node.parent, False)
         detach(node)
 
     def append_doctype(self, name: str, public_id: str, system_id: str) -> None:
@@ -566,6 +662,8 @@ class BoundedSink:
         if not added or not st or st & _KEPT or not self.keep(element):
             return
         self._forget_runs()
+        if self._memo:
+            self._memo_changed(element, True)
         if st & _TENTATIVE or (self._tentative and st & _INSIDE):
             self._promote(element)  # all its content is there
             return
@@ -628,9 +726,15 @@ class BoundedSink:
         st = element.sink_state
         if not st & _OPEN:
             return  # the head element can be popped twice; untracked nodes are ignored
-        if st & _TENTATIVE:
-            self._demote()
-            st = element.sink_state
+        if st & (_TENTATIVE | _MEMO):
+            # (one test for the two rare cases)
+            if st & _MEMO:
+                st &= ~_MEMO
+                element.sink_state = st
+                self._popped_memo(element)
+            if st & _TENTATIVE:
+                self._demote()
+                st = element.sink_state
         st ^= _OPEN
         element.sink_state = st
         if st & _INSIDE:
@@ -667,19 +771,64 @@ class BoundedSink:
                 self.tracked -= 1
                 if parent is not None and type(parent) is Element and parent.sink_state == _TRACKED:
                     self._cascade(parent)
+            elif self._selectedcontent and element.name == "option" and self._blocked:
+                self._clone_option(element)
         if self._blocked:
             woken = self._blocked.pop(id(element), None)
             if woken:
-                self._n_blocked -= len(woken)
-                for cand in woken:
-                    self._ready_or_hold(cand)
+                self._wake(element, woken)
             if _FRAMESET in self._blocked and not self._frameset_possible():
                 woken = self._blocked.pop(_FRAMESET)
-                self._n_blocked -= len(woken)
-                for cand in woken:
-                    self._ready_or_hold(cand)
-        if self._ready or self._n_blocked > self.max_pending:
+                for held in woken:
+                    self._n_blocked -= held.size
+                    for cand in held.members():
+                        self._ready_or_hold(cand)
+        if self._ready or self._waiting or self._n_blocked > self.max_pending:
             self._hand_over()
+
+    def _note_option(self, option: Element, parent: ParentNode) -> None:
+        """Remember the first and the last selected option of ``option``'s select.
+
+        Options outside kept subtrees are released when popped, so the stored
+        tree cannot tell which option of a select is its selected one.
+        """
+        node: ParentNode | None = parent
+        while type(node) is Element:
+            if node.name == "select" and node.namespace == HTML_NS:
+                known = self._select_options
+                first = known[1] if known is not None and known[0] is node else option
+                last = option if "selected" in option.attrs else (known[2] if first is not option and known else None)
+                self._select_options = (node, first, last)
+                return
+            node = node.parent
+
+    def _clone_option(self, option: Element) -> None:
+        """An ``option`` outside kept subtrees was popped: clone it into a held selectedcontent.
+
+        Only while a kept ``selectedcontent`` (or a kept element that holds one)
+        is held for the option's ``select`` (:meth:`_clone_target_select`), and
+        only if the option is the select's selected one so far: the clones are
+        what the sink stored of the option (kept subtrees and open elements; see
+        the module docstring).
+        """
+        if option.namespace != HTML_NS:
+            return
+        node: ParentNode | None = option.parent
+        while type(node) is Element:
+            if node.namespace == HTML_NS:
+                if node.name == "select":
+                    if id(node) not in self._blocked:
+                        return
+                    known = self._select_options
+                    if known is not None and known[0] is node:
+                        selected = known[2] if known[2] is not None else known[1]
+                        if selected is not option:
+                            return
+                    maybe_clone_option(option)
+                    return
+                if node.name in ("datalist", "option", "hr"):
+                    return  # (as maybe_clone_option)
+            node = node.parent
 
     # ------------------------------------------------- tentative html/body
 
@@ -695,6 +844,8 @@ class BoundedSink:
     def _promote(self, element: Element) -> None:
         """A merge made the tentative ``element`` kept: it holds all its content."""
         self._forget_runs()
+        if self._memo:
+            self._memo_changed(element, True)
         others = [t for t in self._tentative if t is not element]
         # An outer tentative element (the html around this body) now holds a kept
         # element: it stops being tentative. An inner one is simply inside this root.
@@ -720,6 +871,8 @@ class BoundedSink:
         if not tentative:
             return
         self._forget_runs()
+        if self._memo:
+            self._forget_memo()
         self._kept_nodes = self._prefix_base if self._prefix_base < self._kept_nodes else self._kept_nodes
         root = tentative[0]  # outermost first; the others are inside it
         # Post-order walk: flags are cleared going down; coming back up, a popped
@@ -771,65 +924,27 @@ class BoundedSink:
 
     def _classify(self, el: Element) -> tuple[str, int]:
         """("root" | "nested" | "covered" | "detached" | "blocked", blocker key) for popped kept ``el``."""
-        seen_special = False
-        node: ParentNode | None = el.parent
-        crossed_fragment = False
-        covered = False
-        top: Element | None = None
-        watch = self.watch_nested if self.on_nested is not None else None
-        passed = 0
-        while node is not None:
-            if isinstance(node, Element):
-                st = node.sink_state
-                if st & _OPEN:
-                    if node.namespace == HTML_NS and node.name == "table":
-                        # Wait for the outermost open table: every open table above
-                        # blocks too, and with the nearest one a candidate in the
-                        # innermost of n nested tables was woken and held again at each
-                        # of their pops (quadratic). It is woken once that pops, the
-                        # moment the last of them pops, as before.
-                        return "blocked", id(self._outer_table(node))
-                    if _is_special(node):
-                        seen_special = True
-                    elif seen_special and node.namespace == HTML_NS and node.name in FORMATTING:
-                        return "blocked", id(node)
-                    if st & _KEPT:
-                        covered = True
-                        top = node
-                    node = node.parent
-                elif passed < _INLINE_POPPED:
-                    # A popped element: nothing blocks here, only a kept one counts.
-                    passed += 1
-                    if st & _KEPT:
-                        covered = True
-                        top = node
-                    node = node.parent
-                else:
-                    # Past a few popped elements, whole runs of them at once: items
-                    # held in nested tables climb the same runs again and again;
-                    # _hop remembers where each ends.
-                    node, kept = self._hop(node)
-                    if kept is not None:
-                        covered = True
-                        top = kept
-            elif isinstance(node, DocumentFragment):
-                crossed_fragment = True
-                node = _host(node)
-            else:
-                break
-        if covered:
-            if watch is None or top is None or crossed_fragment or not isinstance(node, Document) or not watch(el, top):
+        key, top, crossed_fragment, end = self._climb(el.parent, False)
+        if key != _NOT_BLOCKED:
+            return "blocked", key
+        if top is not None:
+            watch = self.watch_nested if self.on_nested is not None else None
+            if watch is None or crossed_fragment or not isinstance(end, Document) or not watch(el, top):
                 return "covered", 0
-        elif crossed_fragment or not isinstance(node, Document):
+        elif crossed_fragment or not isinstance(end, Document):
             return "detached", 0
         if self._frameset_possible():
             return "blocked", _FRAMESET
+        if self._selectedcontent:
+            select = self._clone_target_select(el)
+            if select is not None:
+                return "blocked", id(select)
         # An element can leave the stack before its descendants (the "a" start
         # tag and the adoption agency algorithm when a table is open inside it):
         # content still goes into those open descendants. Those are open and
         # inside a kept subtree, so with none such there is nothing to look for.
         if not self._open_inside:
-            return ("nested" if covered else "root"), 0
+            return ("nested" if top is not None else "root"), 0
         stack: list[Node] = list(el.children)
         while stack:
             n = stack.pop()
@@ -839,7 +954,191 @@ class BoundedSink:
                 stack.extend(n.children)
                 if n.template_contents is not None:
                     stack.extend(n.template_contents.children)
-        return ("nested" if covered else "root"), 0
+        return ("nested" if top is not None else "root"), 0
+
+    def _clone_target_select(self, el: Element) -> Element | None:
+        """The open ``select`` around ``el`` if ``el`` is or holds a ``selectedcontent``.
+
+        Until that select is popped, the pop of its selected ``option`` replaces
+        the selectedcontent's children with clones of the option's (HTML "maybe
+        clone an option into selectedcontent"): an h-* selectedcontent inside its
+        own option gets a clone of itself as a child when the option pops, after
+        the selectedcontent itself was popped.
+        """
+        selects = self._selects
+        if selects and not all(s.sink_state & _OPEN for s in selects):
+            selects = self._selects = [s for s in selects if s.sink_state & _OPEN]
+        if not selects:
+            return None  # (no climb while no select is open)
+        related = el.name == "selectedcontent" and el.namespace == HTML_NS
+        node: ParentNode | None = el.parent
+        while type(node) is Element:
+            if node.name == "select" and node.namespace == HTML_NS:
+                break
+            node = node.parent
+        if type(node) is not Element or not node.sink_state & _OPEN:
+            return None
+        if not related:
+            stack: list[Node] = list(el.children)
+            while stack:
+                n = stack.pop()
+                if type(n) is Element:
+                    if n.name == "selectedcontent" and n.namespace == HTML_NS:
+                        related = True
+                        break
+                    stack.extend(n.children)
+        return node if related else None
+
+    def _climb(
+        self, start: ParentNode | None, seen_special: bool
+    ) -> tuple[int, Element | None, bool, ParentNode | None]:
+        """The walk up from ``start`` that decides a popped kept element's fate.
+
+        Returns (blocker key or ``_NOT_BLOCKED``, outermost kept ancestor,
+        whether a template's contents were crossed, the node the walk ended on).
+        An open HTML ``table`` blocks (key: the outermost open table); an open
+        formatting element blocks when an open special element lies below it on
+        the walk (``seen_special`` says whether one did before ``start``).
+        Popped elements only count when kept. The first ``_INLINE_OPEN`` open
+        elements are climbed one by one; from there on the climb summaries of
+        open elements are remembered (:meth:`_summary`), so that n items under n
+        open elements cost linear time (fuzz findings F5 and F7).
+        """
+        node = start
+        crossed_fragment = False
+        top: Element | None = None
+        passed = 0
+        climbed = 0
+        inline_open = self._inline_open
+        while node is not None:
+            if isinstance(node, Element):
+                st = node.sink_state
+                if st & _OPEN:
+                    if (climbed := climbed + 1) > inline_open:
+                        res = self._summary(node, seen_special)
+                        blocker = res[0]
+                        if blocker is not None:
+                            return id(self._outer_table(blocker) if res[1] else blocker), None, False, None
+                        if res[2] is not None:
+                            top = res[2]
+                        return _NOT_BLOCKED, top, crossed_fragment or res[3], res[4]
+                    if node.namespace == HTML_NS and node.name == "table":
+                        # Wait for the outermost open table: every open table above
+                        # blocks too, and with the nearest one a candidate in the
+                        # innermost of n nested tables was woken and held again at each
+                        # of their pops (quadratic). It is woken once that pops, the
+                        # moment the last of them pops, as before.
+                        return id(self._outer_table(node)), None, False, None
+                    if _is_special(node):
+                        seen_special = True
+                    elif seen_special and node.namespace == HTML_NS and node.name in FORMATTING:
+                        return id(node), None, False, None
+                    if st & _KEPT:
+                        top = node
+                    node = node.parent
+                elif passed < _INLINE_POPPED:
+                    # A popped element: nothing blocks here, only a kept one counts.
+                    passed += 1
+                    if st & _KEPT:
+                        top = node
+                    node = node.parent
+                else:
+                    # Past a few popped elements, whole runs of them at once: items
+                    # held in nested tables climb the same runs again and again;
+                    # _hop remembers where each ends.
+                    node, kept = self._hop(node)
+                    if kept is not None:
+                        top = kept
+            elif isinstance(node, DocumentFragment):
+                crossed_fragment = True
+                node = _host(node)
+            else:
+                break
+        return _NOT_BLOCKED, top, crossed_fragment, node
+
+    def _summary(self, element: Element, seen_special: bool) -> _Summary:
+        """The climb from the open ``element`` up (see :meth:`_climb`), remembered.
+
+        A summary is (blocking element or ``None``, whether it is a table, the
+        outermost kept element, whether template contents were crossed, the end
+        node). It is remembered for each open element on the way, per value of
+        ``seen_special``, and filled from the one above (recorded both ways in
+        ``_Memo.bases`` and ``_Memo.dependents``): each open element is climbed
+        once. A summary depends only on the element's ancestors up to where its
+        climb stopped, so it is forgotten, with every summary built on it, when
+        its element pops (usually the deepest open one, on which nothing was
+        built), when nodes move away from below it or are detached with open
+        elements inside, or when it (or a popped element right above) becomes
+        kept (:meth:`_memo_changed`); the summaries above stay.
+        """
+        memo = self._memo
+        # Open elements climbed, each with the walk above it to the next open element.
+        path: list[tuple[_Memo, bool, Element | None, bool]] = []
+        cur = element
+        s = seen_special
+        above: _Memo | None = None
+        res: _Summary
+        while True:
+            entry = memo.get(id(cur))
+            if entry is None or entry.element is not cur:
+                entry = memo[id(cur)] = _Memo(cur)
+                cur.sink_state |= _MEMO
+            else:
+                got = entry.summary[1 if s else 0]
+                if got is not None:
+                    res = got
+                    above = entry
+                    break
+            if cur.namespace == HTML_NS and cur.name == "table":
+                res = (cur, True, None, False, None)
+                entry.summary[1 if s else 0] = res
+                above = entry  # (the climbs below stop here: they depend on it)
+                break
+            special = _is_special(cur)
+            if not special and s and cur.namespace == HTML_NS and cur.name in FORMATTING:
+                res = (cur, False, None, False, None)
+                entry.summary[1 if s else 0] = res
+                above = entry
+                break
+            # The popped elements and template contents up to the next open element.
+            node: ParentNode | None = cur.parent
+            kept: Element | None = None
+            crossed = False
+            while node is not None:
+                if isinstance(node, Element):
+                    if node.sink_state & _OPEN:
+                        break
+                    node, run_kept = self._hop(node)
+                    if run_kept is not None:
+                        kept = run_kept
+                elif isinstance(node, DocumentFragment):
+                    crossed = True
+                    node = _host(node)
+                else:
+                    break
+            path.append((entry, s, kept, crossed))
+            s = s or special
+            if isinstance(node, Element):
+                cur = node
+                continue
+            res = (None, False, None, False, node)
+            above = None
+            break
+        # Fill the summaries down the path, each from the one above it.
+        for entry, s_in, kept, crossed in reversed(path):
+            if res[0] is None:
+                el = entry.element
+                top = res[2]
+                if top is None:
+                    top = kept if kept is not None else (el if el.sink_state & _KEPT else None)
+                if top is not res[2] or crossed != res[3]:
+                    res = (None, False, top, crossed or res[3], res[4])
+            entry.summary[1 if s_in else 0] = res
+            if above is not None:
+                above.dependents[id(entry)] = entry
+                entry.bases.append(above)
+            above = entry
+        return res
 
     def _hop(self, node: Element) -> tuple[ParentNode | None, Element | None]:
         """The end of the run of popped elements from ``node`` up, and its outermost kept element.
@@ -922,11 +1221,72 @@ class BoundedSink:
 
     def _forget_runs(self) -> None:
         """Nodes moved, were detached or became kept: the remembered runs (:meth:`_hop`) and
-        tables (:meth:`_outer_table`) may be wrong."""
+        tables (:meth:`_outer_table`) may be wrong (remembered climbs: :meth:`_memo_changed`)."""
         if self._jumps:
             self._jumps = {}
         if self._above:
             self._above = {}
+
+    def _forget_memo(self) -> None:
+        for entry in self._memo.values():
+            entry.element.sink_state &= ~_MEMO
+        self._memo = {}
+
+    def _popped_memo(self, element: Element) -> None:
+        """``element`` was popped: its remembered climb, and any built on it, are wrong.
+
+        Usually it is the deepest open element on its remembered climbs, so no
+        other entry was built on it.
+        """
+        entry = self._memo.get(id(element))
+        if entry is not None and entry.element is element:
+            self._memo_drop(entry, True)
+
+    def _memo_changed(self, node: ParentNode | None, own: bool) -> None:
+        """Remembered climbs through ``node`` may be wrong: forget those built on them.
+
+        Nodes were moved from ``node`` or detached from it, or ``node`` became
+        kept (``own``). Every remembered climb that passes ``node`` was built on
+        the entry of the nearest open element at or above it (each open element
+        on a remembered climb has one); that one stays right, unless it is
+        ``node`` itself and ``own``.
+        """
+        while node is not None:
+            if type(node) is Element:
+                if node.sink_state & _OPEN:
+                    break
+                own = False
+                node = node.parent
+            elif type(node) is DocumentFragment:
+                own = False
+                node = _host(node)
+            else:
+                return
+        if node is None:
+            return
+        entry = self._memo.get(id(node))
+        if entry is not None and entry.element is node:
+            self._memo_drop(entry, own)
+
+    def _memo_drop(self, entry: _Memo, own: bool) -> None:
+        """Forget every entry built on ``entry`` (transitively), and ``entry`` itself if ``own``."""
+        memo = self._memo
+        stack = list(entry.dependents.values())
+        entry.dependents = {}
+        if own:
+            stack.append(entry)
+        while stack:
+            e = stack.pop()
+            el = e.element
+            if memo.get(id(el)) is e:
+                del memo[id(el)]
+                el.sink_state &= ~_MEMO
+            if e.dependents:
+                stack.extend(e.dependents.values())
+                e.dependents = {}
+            for base in e.bases:
+                base.dependents.pop(id(e), None)
+            e.bases = []
 
     def _ready_or_hold(self, el: Element) -> None:
         if not el.sink_state:
@@ -937,55 +1297,189 @@ class BoundedSink:
                 el.sink_state |= _READY
                 self._ready.append(el)
         elif kind == "blocked":
-            self._blocked.setdefault(blocker, []).append(el)
+            self._blocked.setdefault(blocker, []).append(_Held([el], [], el, self._epoch, 1))
             self._n_blocked += 1
+            if self._order is not None and not self._insert(el):
+                self._start_order([*self._pending(), el])
         elif kind == "detached":
             self._drop(el)
-        # covered: it will be handed over with the kept element that covers it
+        else:
+            # covered: it will be handed over with the kept element that covers it
+            el.sink_state &= ~_PENDING
+
+    def _wake(self, blocker: Element, woken: list[_Held]) -> None:
+        """``blocker`` was popped: decide again for the candidates it held.
+
+        Usually (the blocker was the deepest open element on their way up, and
+        nothing moved since they were held) only popped elements lie between
+        each of them and the blocker's open parent, so the rest of their climb is
+        the same for all: one climb from there decides whether they are held
+        again, and if so by what; then they are passed on as one group. Each
+        candidate is otherwise woken and held again at every level of n nested
+        blockers above it (quadratic; fuzz finding F7). The others are classified
+        one by one.
+        """
+        slow: list[_Held] = []
+        fast: list[_Held] = []
+        size = 0
+        parent = blocker.parent
+        epoch = self._epoch
+        for held in woken:
+            self._n_blocked -= held.size
+            if (
+                held.epoch == epoch
+                and type(parent) is Element
+                and parent.sink_state & _OPEN
+                and self._hop(held.entry)[0] is parent
+            ):
+                fast.append(held)
+                size += held.size
+            else:
+                slow.append(held)
+        if fast:
+            key = self._climb(parent, False)[0]
+            if key != _NOT_BLOCKED:
+                self._blocked.setdefault(key, []).append(_Held([], fast, blocker, epoch, size))
+                self._n_blocked += size
+            else:
+                slow.extend(fast)
+        for held in slow:
+            for cand in held.members():
+                self._ready_or_hold(cand)
+
+    def _held(self) -> list[Element]:
+        """Every held candidate still tracked."""
+        return [c for groups in self._blocked.values() for held in groups for c in held.members() if c.sink_state]
 
     def _hand_over(self) -> None:
         ready = self._ready
-        if self._n_blocked == 0 and ready:
-            if len(ready) > 1:
-                ready = _in_document_order(ready)
-            self._ready = []
-            for el in ready:
-                self._emit(el)
-            return
-        if self._n_blocked + len(ready) > self.max_pending:
-            held = [c for cands in self._blocked.values() for c in cands]
-            self._blocked = {}
-            self._n_blocked = 0
-            self.forced += len(held)
-            everything = _in_document_order(ready + held)
-            self._ready = []
-            for el in everything:
-                if el.sink_state:
+        if self._n_blocked == 0 and self._order is None:
+            if ready:
+                if len(ready) > 1:
+                    ready = _in_document_order(ready)
+                self._ready = []
+                for el in ready:
                     self._emit(el)
             return
-        held = [c for cands in self._blocked.values() for c in cands]
-        ordered = _in_document_order(ready + held)
+        if self._order is None:
+            if self._n_blocked + len(ready) > self.max_pending:
+                self._force(ready)
+                return
+            # Something is held: from now on the pending items are kept in document
+            # order as they come (a sort of all of them at every hand-over was quadratic).
+            self._ready = []
+            self._start_order(ready + self._held())
+            self._waiting = len(ready)
+        else:
+            self._ready = []
+            if self._order_moves == self._moves and self._insert_all(ready):
+                self._waiting += len(ready)
+            else:
+                # Nodes moved (or an order could not be told): sort everything again.
+                self._start_order(self._pending() + ready)
+                self._waiting = sum(1 for el in self._order or () if el.sink_state & _READY)
+            if self._n_blocked + self._waiting > self.max_pending:
+                self._force([])
+                return
         # Ready items before the first held one (document order) go now, the rest wait.
-        held_ids = {id(c) for c in held}
-        ready_ids = {id(r) for r in ready}
+        order = self._order
+        assert order is not None
         emit: list[Element] = []
-        keep: list[Element] = []
-        waiting = False
-        for el in ordered:
-            i = id(el)
-            if i in held_ids:
-                waiting = True
-            if i in ready_ids:
-                ready_ids.discard(i)
-                (keep if waiting else emit).append(el)
-        self._ready = keep
+        i = 0
+        for el in order:
+            st = el.sink_state
+            if st & _PENDING:
+                if not st & _READY:
+                    break  # held
+                emit.append(el)
+            i += 1
+        if i:
+            del order[:i]
+        self._waiting -= len(emit)
+        if not order:
+            self._order = None
+            self._waiting = 0
         for el in emit:
             self._emit(el)
+
+    def _force(self, ready: list[Element]) -> None:
+        """More than ``max_pending`` items wait: hand every one over now, in document order."""
+        everything = ready + self._held()
+        if self._order is not None:
+            everything += [el for el in self._order if el.sink_state & _PENDING]
+            self._end_order()
+        self._blocked = {}
+        self._n_blocked = 0
+        self._ready = []
+        unique = list({id(el): el for el in everything}.values())
+        self.forced += len(unique) - sum(1 for el in unique if el.sink_state & _READY)
+        for el in _in_document_order(unique):
+            if el.sink_state:
+                self._emit(el)
+
+    def _pending(self) -> list[Element]:
+        """The items in the kept order that still wait (ready or held)."""
+        order = self._order
+        return [] if order is None else [el for el in order if el.sink_state & _PENDING]
+
+    def _start_order(self, items: list[Element]) -> None:
+        self._end_order()
+        order = _in_document_order(list({id(el): el for el in items if el.sink_state}.values()))
+        for el in order:
+            el.sink_state |= _PENDING
+        self._order = order
+        self._order_moves = self._moves
+
+    def _end_order(self) -> None:
+        order = self._order
+        if order is not None:
+            for el in order:
+                if el.sink_state:
+                    el.sink_state &= ~_PENDING
+        self._order = None
+
+    def _insert_all(self, items: list[Element]) -> bool:
+        return all(self._insert(el) for el in items)
+
+    def _insert(self, el: Element) -> bool:
+        """Put ``el`` in its place in the kept order; False if an order cannot be told.
+
+        A new item usually comes after every other one: one comparison, which
+        climbs only to the two items' nearest common ancestor.
+        """
+        order = self._order
+        if order is None or el.sink_state & _PENDING:
+            return True
+        while order and not order[-1].sink_state & _PENDING:
+            order.pop()  # handed over or dropped since
+        el.sink_state |= _PENDING
+        if not order:
+            order.append(el)
+            return True
+        after = _before(order[-1], el)
+        if after is None:
+            return False
+        if after:
+            order.append(el)
+            return True
+        lo = 0
+        hi = len(order) - 1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            first = _before(el, order[mid])
+            if first is None:
+                return False
+            if first:
+                hi = mid
+            else:
+                lo = mid + 1
+        order.insert(lo, el)
+        return True
 
     def _emit(self, el: Element) -> None:
         if not el.sink_state:
             return  # a nested candidate whose outermost kept ancestor was handed over first
-        el.sink_state &= ~_READY
+        el.sink_state &= ~(_READY | _PENDING)
         parent = el.parent
         if parent is not None and self._inside(parent):
             self._emit_nested(el)
@@ -994,6 +1488,8 @@ class BoundedSink:
         parent = el.parent
         if self._jumps or self._above:
             self._forget_runs()
+        if self._memo and self._open_inside:
+            self._memo_changed(parent, False)  # (a forced hand-over: open elements inside)
         detach(el)
         # Parent links are cleared only when nothing can still look up through them:
         # the consumer said it is done, and no held candidate (or nested hand-over)
@@ -1023,7 +1519,7 @@ class BoundedSink:
                 parent = el.parent
                 if parent is None or not self._inside(parent):
                     return False
-        for cand in [*self._ready, *self._recheck, *(c for cands in self._blocked.values() for c in cands)]:
+        for cand in [*self._ready, *self._recheck, *self._held(), *(self._order or ())]:
             if cand is not top and cand.sink_state:
                 parent = cand.parent
                 if parent is None or not self._inside(parent):
@@ -1043,6 +1539,8 @@ class BoundedSink:
         action = on_nested(el, top, self._alone(top))
         if action != NESTED_KEEP:
             self._forget_runs()
+            if self._memo and self._open_inside:
+                self._memo_changed(el, False)
         if action == NESTED_EMPTY:
             children = el.children
             el.children = []
@@ -1065,6 +1563,8 @@ class BoundedSink:
     def _drop(self, el: Element) -> None:
         parent = el.parent
         self._forget_runs()
+        if self._memo and self._open_inside:
+            self._memo_changed(parent, False)
         detach(el)
         self._untrack(el)
         if parent is not None:
@@ -1164,6 +1664,60 @@ class BoundedSink:
             node.sink_state = 0
             self.tracked -= 1
             node = nxt
+
+
+def _before(a: Node, b: Node) -> bool | None:
+    """Is ``a`` before ``b`` in document order (an ancestor is before its descendants)?
+
+    Climbs from both at once up to their nearest common ancestor, so the cost is
+    the distance to it, not the depth. ``None``: not in one tree, or not found
+    among a parent's children.
+    """
+    if a is b:
+        return False
+    from_a: dict[int, Node | None] = {id(a): None}
+    from_b: dict[int, Node | None] = {id(b): None}
+    x: Node | None = a
+    y: Node | None = b
+    common: Node
+    ca: Node | None
+    cb: Node | None
+    while True:
+        if x is not None:
+            px: Node | None = x.parent
+            if px is not None:
+                if id(px) in from_b:
+                    common, ca, cb = px, x, from_b[id(px)]
+                    break
+                from_a[id(px)] = x
+            elif id(x) in from_b:
+                common, ca, cb = x, from_a[id(x)], from_b[id(x)]
+                break
+            x = px
+        if y is not None:
+            py: Node | None = y.parent
+            if py is not None:
+                if id(py) in from_a:
+                    common, ca, cb = py, from_a[id(py)], y
+                    break
+                from_b[id(py)] = y
+            y = py
+        if x is None and y is None:
+            return None
+    if ca is None:
+        return True  # a is an ancestor of b
+    if cb is None:
+        return False
+    if not isinstance(common, ParentNode):
+        return None
+    children = common.children
+    for i in range(len(children) - 1, -1, -1):
+        c = children[i]
+        if c is cb:
+            return True
+        if c is ca:
+            return False
+    return None
 
 
 def _in_document_order(nodes: list[Element]) -> list[Element]:

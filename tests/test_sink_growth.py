@@ -1,0 +1,237 @@
+"""The bounded sink's decisions on completed kept elements cost linear time.
+
+* ``_classify`` climbed every open ancestor of each completed kept element:
+  ``'<div>' * k + '<i class=h-cite></i>' * k`` was quadratic (fuzz findings F5
+  and F7). Past a few open ancestors it now uses climb summaries remembered per
+  open element.
+* Candidates held by a formatting element above a special one were woken and
+  held again at every level of n nested such pairs (the fuzz example below);
+  now they are passed on as one group while nothing between them and the
+  blocker is open.
+* ``_hand_over`` sorted every held and waiting item into document order at each
+  call (``'<p><button>x<code><pre class=h-card>' * k``): the pending items are
+  now kept in document order as they come.
+
+Work is the number of engine lines executed (deterministic, see
+``tests/test_hardening_dos.py``) at n, 2n and 4n; output is checked against the
+full-DOM parse, whole and in every chunking, with and without
+``stream_children``. A white-box sink checks every remembered climb against a
+plain walk, every group passed on against the classification each of its
+candidates would get, and the kept order against a sort, on the
+tree-construction suite, tag soup and these patterns.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from functools import partial
+
+import pytest
+
+import stream_mf2
+from stream_mf2.html import _bounded_sink as bs
+from stream_mf2.html._tb_tables import FORMATTING
+from stream_mf2.html._testing_tree import build, context_element
+from stream_mf2.html.dom import HTML_NS, DocumentFragment, Element, ParentNode
+from stream_mf2.html.testing import parse_document
+from stream_mf2.mf2 import Options, parse_dom
+from tests import chunking
+from tests.builds import pure_only
+from tests.test_bounded_sink import KEEPS, _tag_soup, bounded, expected
+from tests.test_hardening_dos import lines_executed
+from tests.test_tree_conformance import CASES
+
+_FUZZ_F7 = (
+    '<svg class="dt-end"><input class="h-x-y h-event p-a" id="i" itemref="id2 id1"/><s lang="" headers="id2"'
+    " data=\"#id1\"><fieldset class='fn' itemref=\"id1\" title=\"T\" href=\"//h/p\">\r"
+)
+
+_FUZZ_AAA = (
+    '<A class="hentry" src="" alt="" charset="utf-8"></caption></html><li class="include u-photo p-summary"/>'
+    '<span alt="Alt">\r<dt alt=" A ">]]>'
+)
+
+PATTERNS: dict[str, Callable[[int], str]] = {
+    # _classify: n items under n open elements (the text first: a frameset could
+    # otherwise still replace the body, and every item is held to the end)
+    "items-under-open-divs": lambda n: "x" + "<div>" * n + "<i class=h-cite></i>" * n,
+    "items-under-open-divs-held": lambda n: "<div>" * n + "<i class=h-cite></i>" * n,
+    # a page with a selectedcontent: items outside any open select climb no further
+    "items-under-open-divs-selectedcontent-page": lambda n: "<select><selectedcontent></selectedcontent></select>x"
+    + "<div>" * n
+    + "<i class=h-cite></i>" * n,
+    "items-under-open-divs-in-table": lambda n: "<table><tr><td>" + "<div>" * n + "<i class=h-cite></i>" * n,
+    "items-under-open-divs-then-closed": lambda n: "x" + "<div>" * n + "<i class=h-cite></i>" * n + "</div>" * n + "<p class=h-x>",
+    # items between nodes the adoption agency moves (fuzz, seed 20261127): remembered
+    # climbs are forgotten only below the moved nodes
+    "fuzz-adoption-agency": lambda n: "</big>" + _FUZZ_AAA * n,
+    # the fuzz example (seed 20261129): n items held by n nested <s><fieldset> pairs
+    "fuzz-f7": lambda n: _FUZZ_F7 * n,
+    "fuzz-f7-text-and-items": lambda n: "x" + (_FUZZ_F7 + "<p class=h-y>y</p>") * n,
+    # _hand_over: items held under reopened formatting elements inside a button
+    "button-code-pre": lambda n: "<p><button>x<code><pre class=h-card>" * n,
+    "button-embed": lambda n: '<p><button><U type="hidden" title=""/><EMBED class="summary h-card h-card"><big/>' * n,
+}
+
+
+@pure_only  # counts executed Python lines (sys.settrace), which compiled code does not report
+@pytest.mark.parametrize("name", sorted(PATTERNS))
+def test_work_grows_linearly(name: str) -> None:
+    make = PATTERNS[name]
+    stream_children = name in ("items-under-open-divs", "fuzz-f7", "button-code-pre", "fuzz-adoption-agency")
+    work = [
+        lines_executed(partial(stream_mf2.parse, make(n), "http://example.com/", stream_children=stream_children))
+        for n in (50, 100, 200)
+    ]
+    ratios = [work[1] / work[0], work[2] / work[1]]
+    assert all(r < 2.6 for r in ratios), f"{name}: lines executed {work}, ratios {ratios}"
+
+
+@pytest.mark.parametrize("stream_children", [False, True])
+@pytest.mark.parametrize("name", sorted(PATTERNS))
+def test_output_equals_full_dom_in_every_chunking(name: str, stream_children: bool) -> None:
+    doc = PATTERNS[name](5)
+    url = "http://example.com/"
+    expected_items = parse_dom(parse_document(doc), url, Options())["items"]
+    assert expected_items, "the pattern must make items"
+    for label, chunks in chunking.chunkings(doc, splits=False):
+        parser = stream_mf2.Parser(url, stream_children=stream_children)
+        items = [i for c in chunks for i in parser.feed(c)] + parser.close()
+        assert items == expected_items, label
+
+
+# ------------------------------------------------------------------ white box
+
+
+def _host(fragment: DocumentFragment) -> Element | None:
+    host = fragment.host
+    return host if host is not None and host.sink_state else None
+
+
+def _outer_table(table: Element) -> Element:
+    """The outermost open HTML table above ``table`` (or itself), by a plain climb."""
+    outer = table
+    node: ParentNode | None = table.parent
+    while node is not None:
+        if isinstance(node, Element):
+            if node.sink_state & bs._OPEN and node.namespace == HTML_NS and node.name == "table":
+                outer = node
+            node = node.parent
+        elif isinstance(node, DocumentFragment):
+            node = _host(node)
+        else:
+            break
+    return outer
+
+
+def reference_climb(start: ParentNode | None) -> tuple[int, Element | None, bool, ParentNode | None]:
+    """BoundedSink._climb as a plain walk of every ancestor, nothing remembered."""
+    seen_special = False
+    node = start
+    crossed = False
+    top: Element | None = None
+    while node is not None:
+        if isinstance(node, Element):
+            st = node.sink_state
+            if st & bs._OPEN:
+                if node.namespace == HTML_NS and node.name == "table":
+                    return id(_outer_table(node)), None, False, None
+                if bs._is_special(node):
+                    seen_special = True
+                elif seen_special and node.namespace == HTML_NS and node.name in FORMATTING:
+                    return id(node), None, False, None
+            if st & bs._KEPT:
+                top = node
+            node = node.parent
+        elif isinstance(node, DocumentFragment):
+            crossed = True
+            node = _host(node)
+        else:
+            break
+    return bs._NOT_BLOCKED, top, crossed, node
+
+
+# White-box: a subclass reading the sink's private state (see tests/builds.py).
+class CheckedSink(bs.BoundedSink):
+    """Checks remembered climbs, groups passed on, and the kept order as it goes."""
+
+    def __init__(self, keep: Callable[[Element], bool], inline_open: int, **kw: int) -> None:
+        super().__init__(keep, lambda el: True, **kw)
+        self._inline_open = inline_open  # remembered climbs from this many open ancestors on
+        self.climbs = 0
+        self.passed_on = 0
+
+    def _climb(
+        self, start: ParentNode | None, seen_special: bool
+    ) -> tuple[int, Element | None, bool, ParentNode | None]:
+        got = super()._climb(start, seen_special)
+        if not seen_special:
+            want = reference_climb(start)
+            if want[0] != bs._NOT_BLOCKED:
+                assert got[0] == want[0]
+            else:
+                assert got[0] == want[0] and got[1] is want[1] and got[2] == want[2] and got[3] is want[3]
+            self.climbs += 1
+        return got
+
+    def _wake(self, blocker: Element, woken: list[bs._Held]) -> None:
+        super()._wake(blocker, woken)
+        for key, groups in self._blocked.items():
+            for held in groups:
+                if held.entry is blocker and held.groups:
+                    for cand in held.members():
+                        if cand.sink_state:
+                            # what classifying it again would have given
+                            assert reference_climb(cand.parent)[0] == key
+                            self.passed_on += 1
+
+    def _hand_over(self) -> None:
+        super()._hand_over()
+        if self._order is not None:
+            pending = [el for el in self._order if el.sink_state & bs._PENDING]
+            assert pending == bs._in_document_order(pending)
+
+
+def _check(chunks: list[str], keep_name: str, fragment: str | None, inline_open: int, **kw: int) -> CheckedSink:
+    sink = CheckedSink(KEEPS[keep_name], inline_open, **kw)
+    build(chunks, sink, context_element(fragment) if fragment else None)
+    return sink
+
+
+@pure_only
+@pytest.mark.parametrize("inline_open", [0, 2])
+def test_checked_tree_construction(inline_open: int) -> None:
+    from stream_mf2.html._testing_tree import TreeTest
+
+    climbs = 0
+    for case in CASES:
+        assert isinstance(case, TreeTest)
+        # (the suite has few h-* classes: keep every b, a and div)
+        climbs += _check([case.data], "b-a-div", case.fragment_context, inline_open).climbs
+    assert climbs > 400
+
+
+@pure_only
+@pytest.mark.parametrize("inline_open", [0, 3])
+def test_checked_tag_soup_and_patterns(inline_open: int) -> None:
+    rng = random.Random(chunking.SEED + inline_open)
+    passed_on = 0
+    docs = [_tag_soup(rng) for _ in range(300)] + [make(12) for make in PATTERNS.values()]
+    for html in docs:
+        chunks = chunking.random_chunks(html, rng.randint(0, 10**6))
+        for keep_name in KEEPS:
+            passed_on += _check(chunks, keep_name, None, inline_open).passed_on
+            _check(chunks, keep_name, None, inline_open, max_pending=3)
+    assert passed_on > 20
+
+
+@pytest.mark.parametrize("seed", range(chunking.SEED, chunking.SEED + 4))
+def test_deep_tag_soup_equals_the_full_dom(seed: int) -> None:
+    # soups under 20 open elements: the remembered climbs decide every item
+    rng = random.Random(seed)
+    for _ in range(60):
+        html = "<div><span><s><fieldset>" * 5 + _tag_soup(rng) + "<b><p>" * 3 + _tag_soup(rng)
+        chunks = chunking.random_chunks(html, rng.randint(0, 10**6))
+        for keep in KEEPS.values():
+            assert bounded(chunks, keep)[0] == expected(chunks, keep), f"seed={seed} {html!r}"

@@ -222,17 +222,18 @@ class Capture:
             # of the names observed, only <head> (metaformats) is kept without attributes
             return self._want_head and element.name == "head" and element.namespace == HTML_NS
         name = element.name
-        if name in _OBSERVED and element.namespace == HTML_NS and self._observe(name, attrs):
-            return True
         id_ = attrs.get("id")
         if id_ is not None:
+            # counted first: a kept header cell's id counts too (duplicate ids, _remember_cell)
             seen = self._seen_ids
             if id_ in seen:
                 seen[id_] += 1
             elif len(seen) < MAX_SEEN_IDS:
                 seen[id_] = 1
-            if self._wanted and id_ in self._wanted:
-                return True
+        if name in _OBSERVED and element.namespace == HTML_NS and self._observe(name, attrs):
+            return True
+        if id_ is not None and self._wanted and id_ in self._wanted:
+            return True
         raw = attrs.get("class")
         if raw:
             rooted = HAS_ROOT.get(raw)
@@ -559,6 +560,14 @@ class Capture:
                     del local[ref]
 
     def _remember_cell(self, id_: str, cell: Element) -> None:
+        seen = self._seen_ids
+        if seen.get(id_, 0) > 1:
+            # An element outside the cell with this id was created first (before the cell,
+            # or foster-parented before its table): the DOM resolves the id to that one,
+            # so the cell must not answer for it (the reference is reported as gone).
+            inside = sum(1 for n in (cell, *iter_descendants(cell)) if type(n) is Element and n.attrs.get("id") == id_)
+            if seen[id_] > inside:
+                return
         cells = self._cells
         cells[id_] = cell
         cells.move_to_end(id_)

@@ -304,6 +304,7 @@ class Parser:
                 self._tokenizer.feed(data)
         except BaseException:
             self._state = "failed"
+            self._release()
             raise
         return self._take()
 
@@ -320,8 +321,10 @@ class Parser:
                 self._held = None  # nothing is held any more: the WPT events go out now
         except BaseException:
             self._state = "failed"
+            self._release()
             raise
         self._state = "closed"
+        self._release()
         events = self._take()
         events.append(DocumentEnd(self.rels, self.rel_urls, self.meta_item, self.encoding))
         return events
@@ -341,6 +344,7 @@ class Parser:
                 self._settle_held()
         except BaseException:
             self._state = "failed"
+            self._release()
             raise
 
     # -- results --------------------------------------------------------------
@@ -572,6 +576,17 @@ class Parser:
             " switching needs a re-parse (non-ASCII before it, or an encoding that is not"
             f" ASCII-compatible), and {reason}"
         )
+
+    def _release(self) -> None:
+        """Break the links between the stages once the parser takes no more input.
+
+        Tokenizer, tree builder, sink and parser refer to each other (the
+        builder's meta hook is a method of this parser): left alone, each
+        document's stages would wait for the cyclic garbage collector. Everything
+        read after close (items, rels, errors, encoding) is kept.
+        """
+        self._tree.release()
+        self._sink.release()
 
     def _check_open(self) -> None:
         if self._state == "closed":

@@ -273,6 +273,41 @@ class BoundedSink:
         """Called by the tree builder: lets the sink read its frameset-ok flag."""
         self._builder = builder
 
+    def release(self) -> None:
+        """After the last pop: drop the tree builder and the parent links left under the document.
+
+        What is still under :attr:`document` then (the ``html``, ``head`` and
+        ``body`` elements, the doctype) is reachable only from the sink; its
+        parent links and the tree builder's link back are cycles that only the
+        cyclic garbage collector would free. Kept subtrees were detached when
+        handed over, so no consumer sees a change. :attr:`notes` and the
+        counters stay readable.
+        """
+        self._builder = None
+        doc = self.document
+        stack: list[Node] = list(doc.children)
+        doc.children = []
+        while stack:
+            node = stack.pop()
+            node.parent = None
+            if isinstance(node, Element):
+                stack.extend(node.children)
+                node.children = []
+                contents = node.template_contents
+                if contents is not None:
+                    stack.extend(contents.children)
+                    contents.children = []
+                    contents.host = None
+        self._tentative.clear()
+        self._demoted.clear()
+        self._refused.clear()
+        self._ready.clear()
+        self._recheck.clear()
+        self._blocked.clear()
+        self._kept_open.clear()
+        self._jumps.clear()
+        self._above.clear()
+
     # ------------------------------------------------------------ helpers
 
     @staticmethod
@@ -665,6 +700,11 @@ class BoundedSink:
                         detach(element)
                 element.sink_state = 0
                 self.tracked -= 1
+                contents = element.template_contents
+                if contents is not None:
+                    # The contents' host link back to the released template is a cycle
+                    # (an untracked host counts as no host: _host, _inside).
+                    contents.host = None
                 if parent is not None and type(parent) is Element and parent.sink_state == _TRACKED:
                     self._cascade(parent)
         if self._blocked:
@@ -1143,6 +1183,7 @@ class BoundedSink:
                     # Walked through their host; the fragment itself is not counted.
                     n += len(contents.children)
                     extend(contents.children)
+                    contents.host = None  # (a cycle otherwise, as the parent links)
         self.tracked -= untracked
         self._kept_nodes = max(0, self._kept_nodes - n)
 

@@ -83,7 +83,10 @@ Limits: ``max_kept_nodes`` bounds the nodes stored in not-yet-handed-over kept
 subtrees and raises :class:`~stream_mf2.errors.LimitExceeded`.
 
 The predicate must depend only on the element's name, namespace and
-attributes (a clone must get the same answer as its original).
+attributes (a clone must get the same answer as its original), and must not
+keep a reference to an element it answers ``False`` for: for a leaf element
+(:meth:`BoundedSink.append_leaf`) it is asked about a reused stand-in, and
+the leaf is made only if it is stored.
 
 Known differences from the full DOM:
 
@@ -182,6 +185,9 @@ _INLINE_POPPED: Final = 16
 
 _FRAMESET: Final = 0  # blocked_by key for "the frameset-ok flag is still ok"
 
+# The attributes of BoundedSink's probe element between two leaves (never changed).
+_NO_ATTRS: Final[dict[str, str]] = {}
+
 
 def _is_special(el: Element) -> bool:
     if el.namespace == HTML_NS:
@@ -257,6 +263,8 @@ class BoundedSink:
         self._open_inside = 0
         self._selectedcontent = False
         self._builder: Any = None
+        # The stand-in element append_leaf asks the keep predicate about (see there).
+        self._probe = Element("", HTML_NS, _NO_ATTRS)
         # Runs of popped elements climbed by _classify: id(start) -> (start, end, outermost kept).
         self._jumps: dict[int, tuple[Element, ParentNode | None, Element | None]] = {}
         # Open tables met by _classify: id(table) -> (table, the nearest open table above it).
@@ -453,8 +461,16 @@ class BoundedSink:
             inside = parent.sink_state & _INSIDE
         else:
             inside = self._inside(parent)
-        el = Element(name, namespace, attrs)
+        # The keep question is asked about the probe, a stand-in element reused for
+        # every leaf: most leaves are neither kept nor inside a kept subtree, and such
+        # a leaf then costs no element at all. A leaf that is stored takes the probe
+        # itself (the very object the predicate saw), and a new probe is made.
+        el = self._probe
+        el.name = name
+        el.namespace = namespace
+        el.attrs = attrs
         if self.keep(el):
+            self._probe = Element("", HTML_NS, _NO_ATTRS)
             self._kept_created += 1
             if self._tentative:
                 self._demote()
@@ -474,7 +490,9 @@ class BoundedSink:
             self.pop(el)
             return
         if not inside:
+            el.attrs = _NO_ATTRS  # (the probe holds no attributes of a dropped leaf)
             return
+        self._probe = Element("", HTML_NS, _NO_ATTRS)
         el.sink_state = _TRACKED | _INSIDE  # created inside a kept subtree, and popped
         self.tracked += 1
         el.parent = parent

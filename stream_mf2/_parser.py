@@ -136,31 +136,49 @@ class Parser:
         # with the valid ones, as every other entry point does.
         if unknown:
             check_options(unknown, "Parser")
-        check_options(
-            {
-                "encoding": encoding,
-                "default_encoding": default_encoding,
-                "detect_utf8": detect_utf8,
-                "text": text,
-                "lang": lang,
-                "metaformats": metaformats,
-                "filter_roots": filter_roots,
-                "stream_children": stream_children,
-                "collect_parse_errors": collect_parse_errors,
-                "max_token_chars": max_token_chars,
-                "max_depth": max_depth,
-                "max_formatting_elements": max_formatting_elements,
-                "max_kept_nodes": max_kept_nodes,
-                "max_prefix_nodes": max_prefix_nodes,
-                "max_held_items": max_held_items,
-                "max_held_children": max_held_children,
-                "max_nested_html_chars": max_nested_html_chars,
-                "max_reparse_bytes": max_reparse_bytes,
-                "tokenizer_fast_path": tokenizer_fast_path,
-                "max_pattern_chars": max_pattern_chars,
-            },
-            "Parser",
-        )
+        # Only values other than the defaults can be wrong: checking those alone keeps a
+        # small document's fixed cost down (parse() and the sources have checked already).
+        given: dict[str, object] = {}
+        if encoding is not None:
+            given["encoding"] = encoding
+        if default_encoding != "windows-1252" or type(default_encoding) is not str:
+            given["default_encoding"] = default_encoding
+        if detect_utf8 is not True:
+            given["detect_utf8"] = detect_utf8
+        if text != "spec" or type(text) is not str:
+            given["text"] = text
+        if lang is not False:
+            given["lang"] = lang
+        if metaformats is not False:
+            given["metaformats"] = metaformats
+        if filter_roots is not False:
+            given["filter_roots"] = filter_roots
+        if stream_children is not False:
+            given["stream_children"] = stream_children
+        if collect_parse_errors is not False:
+            given["collect_parse_errors"] = collect_parse_errors
+        if tokenizer_fast_path is not True:
+            given["tokenizer_fast_path"] = tokenizer_fast_path
+        for name, value, default in (
+            ("max_token_chars", max_token_chars, DEFAULT_MAX_TOKEN_CHARS),
+            ("max_held_items", max_held_items, DEFAULT_MAX_HELD_ITEMS),
+            ("max_held_children", max_held_children, DEFAULT_MAX_HELD_CHILDREN),
+            ("max_nested_html_chars", max_nested_html_chars, DEFAULT_MAX_NESTED_HTML_CHARS),
+            ("max_reparse_bytes", max_reparse_bytes, DEFAULT_MAX_REPARSE_BYTES),
+        ):
+            if value != default or type(value) is not int:
+                given[name] = value
+        for name, maybe in (
+            ("max_depth", max_depth),
+            ("max_formatting_elements", max_formatting_elements),
+            ("max_kept_nodes", max_kept_nodes),
+            ("max_prefix_nodes", max_prefix_nodes),
+            ("max_pattern_chars", max_pattern_chars),
+        ):
+            if maybe is not None:
+                given[name] = maybe
+        if given:
+            check_options(given, "Parser")
         if isinstance(filter_roots, set):
             filter_roots = frozenset(filter_roots)
         if isinstance(stream_children, set):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -82,3 +83,22 @@ def test_failed_parser_is_released_and_readable(no_gc: None) -> None:
     assert isinstance(parser.errors, list)
     del parser
     assert _engine_objects() == before
+
+
+@pytest.mark.parametrize(
+    ("options", "error"),
+    [
+        ({"detect_utf8": 1}, TypeError),
+        ({"max_token_chars": float(16 * 1024 * 1024)}, TypeError),
+        ({"max_reparse_bytes": -1}, ValueError),
+        ({"max_prefix_nodes": -1}, ValueError),
+        ({"default_encoding": b"windows-1252"}, TypeError),
+        ({"text": "Spec"}, ValueError),
+    ],
+)
+def test_parser_checks_values_even_when_equal_to_a_default(options: dict[str, object], error: type) -> None:
+    """The Parser checks only the values it was given other than its defaults; one that
+    equals a default but is of the wrong type is still given, and still rejected."""
+    wrong: Any = options  # (deliberately not ParseOptions)
+    with pytest.raises(error):
+        Parser("http://example.com/", **wrong)

@@ -20,6 +20,7 @@ from stream_mf2.capture import DEFAULT_MAX_HELD_CHILDREN, DEFAULT_MAX_HELD_ITEMS
 from stream_mf2.errors import ParserStateError
 from stream_mf2.events import DocumentEnd, Event, Item, ItemEvent
 from stream_mf2.html.decode import Decoder, decoded_length
+from stream_mf2.html.dom import Element
 from stream_mf2.html.sink import BoundedSink
 from stream_mf2.html.tokenizer import Tokenizer
 from stream_mf2.html.treebuilder import TreeBuilder
@@ -39,6 +40,11 @@ DEFAULT_MAX_TOKEN_CHARS: Final = 16 * 1024 * 1024
 DEFAULT_MAX_REPARSE_BYTES: Final = 1024 * 1024
 
 _PRODUCED_BEFORE: Final = "output (an item or the meta item) was produced before it"
+
+
+def _no_element(_id: str) -> Element | None:
+    """The id resolver of a closed parser's context (nothing is resolved any more)."""
+    return None
 
 
 class Parser:
@@ -605,6 +611,9 @@ class Parser:
         """
         self._tree.release()
         self._sink.release()
+        # The capture's id resolver (a method of the capture, which holds the context):
+        # no item is built after close.
+        self._ctx.resolve_id = _no_element
 
     def _check_open(self) -> None:
         if self._state == "closed":

@@ -75,11 +75,16 @@ def test_results_readable_after_close_whatever_the_chunking(no_gc: None) -> None
         assert _engine_objects() == before
 
 
-def test_failed_parser_is_released_and_readable(no_gc: None) -> None:
+@pytest.mark.parametrize(
+    "doc",
+    ["<div>" * 10, '<table><tr><td><div class="h-card"><b><p>' + "<span>x" * 10, "<template><p><i>" * 4],
+    ids=["plain", "kept-inside-table", "templates"],
+)
+def test_failed_parser_is_released_and_readable(no_gc: None, doc: str) -> None:
     before = _engine_objects()
-    parser = Parser("http://example.com/", max_depth=5)
+    parser = Parser("http://example.com/", max_depth=9)
     with pytest.raises(LimitExceeded):
-        parser.feed("<div>" * 10)
+        parser.feed(doc)
     assert isinstance(parser.errors, list)
     del parser
     assert _engine_objects() == before

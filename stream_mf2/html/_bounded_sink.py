@@ -306,15 +306,6 @@ class BoundedSink:
                     stack.extend(contents.children)
                     contents.children = []
                     contents.host = None
-        self._tentative.clear()
-        self._demoted.clear()
-        self._refused.clear()
-        self._ready.clear()
-        self._recheck.clear()
-        self._blocked.clear()
-        self._kept_open.clear()
-        self._jumps.clear()
-        self._above.clear()
 
     # ------------------------------------------------------------ helpers
 

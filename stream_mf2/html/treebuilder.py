@@ -608,18 +608,12 @@ class TreeBuilder:
         document. After this the builder takes no more tokens; :attr:`notes` and
         the counters stay readable.
         """
+        # Only the links: the elements the builder's lists may still hold are unlinked by
+        # the sink (BoundedSink.release), so they form no cycle.
         self.tokenizer = None
         self.meta_encoding_hook = None
         self.head = None
         self.form = None
-        self._context = None
-        self.open.clear()
-        self.afe.clear()
-        self._open_set.clear()
-        self._pending_pops.clear()
-        self._scope_memo.clear()
-        self._fend_memo.clear()
-        self._reset_memo = None
         self._done = True
 
     def cdata_allowed(self) -> bool:

@@ -165,24 +165,27 @@ class Parser:
             given["collect_parse_errors"] = collect_parse_errors
         if tokenizer_fast_path is not True:
             given["tokenizer_fast_path"] = tokenizer_fast_path
-        for name, value, default in (
-            ("max_token_chars", max_token_chars, DEFAULT_MAX_TOKEN_CHARS),
-            ("max_held_items", max_held_items, DEFAULT_MAX_HELD_ITEMS),
-            ("max_held_children", max_held_children, DEFAULT_MAX_HELD_CHILDREN),
-            ("max_nested_html_chars", max_nested_html_chars, DEFAULT_MAX_NESTED_HTML_CHARS),
-            ("max_reparse_bytes", max_reparse_bytes, DEFAULT_MAX_REPARSE_BYTES),
-        ):
-            if value != default or type(value) is not int:
-                given[name] = value
-        for name, maybe in (
-            ("max_depth", max_depth),
-            ("max_formatting_elements", max_formatting_elements),
-            ("max_kept_nodes", max_kept_nodes),
-            ("max_prefix_nodes", max_prefix_nodes),
-            ("max_pattern_chars", max_pattern_chars),
-        ):
-            if maybe is not None:
-                given[name] = maybe
+        # (Spelled out, not looped over tuples: the compiled build would build and box them.)
+        if max_token_chars != DEFAULT_MAX_TOKEN_CHARS or type(max_token_chars) is not int:
+            given["max_token_chars"] = max_token_chars
+        if max_held_items != DEFAULT_MAX_HELD_ITEMS or type(max_held_items) is not int:
+            given["max_held_items"] = max_held_items
+        if max_held_children != DEFAULT_MAX_HELD_CHILDREN or type(max_held_children) is not int:
+            given["max_held_children"] = max_held_children
+        if max_nested_html_chars != DEFAULT_MAX_NESTED_HTML_CHARS or type(max_nested_html_chars) is not int:
+            given["max_nested_html_chars"] = max_nested_html_chars
+        if max_reparse_bytes != DEFAULT_MAX_REPARSE_BYTES or type(max_reparse_bytes) is not int:
+            given["max_reparse_bytes"] = max_reparse_bytes
+        if max_depth is not None:
+            given["max_depth"] = max_depth
+        if max_formatting_elements is not None:
+            given["max_formatting_elements"] = max_formatting_elements
+        if max_kept_nodes is not None:
+            given["max_kept_nodes"] = max_kept_nodes
+        if max_prefix_nodes is not None:
+            given["max_prefix_nodes"] = max_prefix_nodes
+        if max_pattern_chars is not None:
+            given["max_pattern_chars"] = max_pattern_chars
         if given:
             check_options(given, "Parser")
         if isinstance(filter_roots, set):

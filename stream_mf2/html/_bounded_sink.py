@@ -452,16 +452,24 @@ class BoundedSink:
             inside = parent.sink_state & _INSIDE
         else:
             inside = self._inside(parent)
-        # The keep question is asked about the probe, a stand-in element reused for
-        # every leaf: most leaves are neither kept nor inside a kept subtree, and such
-        # a leaf then costs no element at all. A leaf that is stored takes the probe
-        # itself (the very object the predicate saw), and a new probe is made.
-        el = self._probe
-        el.name = name
-        el.namespace = namespace
-        el.attrs = attrs
-        if self.keep(el):
+        if inside:
+            el = Element(name, namespace, attrs)  # stored, whatever the keep predicate says
+            kept = self.keep(el)
+        else:
+            # Outside kept subtrees the keep question is asked about the probe, a stand-in
+            # element reused for every such leaf: most are not kept and then cost no
+            # element at all. A kept one takes the probe itself (the very object the
+            # predicate saw), and a new probe is made.
+            el = self._probe
+            el.name = name
+            el.namespace = namespace
+            el.attrs = attrs
+            kept = self.keep(el)
+            if not kept:
+                el.attrs = _NO_ATTRS  # (the probe holds no attributes of a dropped leaf)
+                return
             self._probe = Element("", HTML_NS, _NO_ATTRS)
+        if kept:
             self._kept_created += 1
             if self._tentative:
                 self._demote()
@@ -480,10 +488,6 @@ class BoundedSink:
                 append_text_child(el, text)
             self.pop(el)
             return
-        if not inside:
-            el.attrs = _NO_ATTRS  # (the probe holds no attributes of a dropped leaf)
-            return
-        self._probe = Element("", HTML_NS, _NO_ATTRS)
         el.sink_state = _TRACKED | _INSIDE  # created inside a kept subtree, and popped
         self.tracked += 1
         el.parent = parent

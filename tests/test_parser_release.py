@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from stream_mf2 import Parser, parse
+from stream_mf2._options import _BOOLS, _LIMITS
 from stream_mf2.errors import LimitExceeded
 from stream_mf2.html._bounded_sink import BoundedSink
 from stream_mf2.html.dom import Document, Element
@@ -107,3 +108,16 @@ def test_parser_checks_values_even_when_equal_to_a_default(options: dict[str, ob
     wrong: Any = options  # (deliberately not ParseOptions)
     with pytest.raises(error):
         Parser("http://example.com/", **wrong)
+
+
+def test_parser_rejects_a_bad_value_of_every_limit_and_switch() -> None:
+    """Every checked option reaches the check from Parser() too (a new option must be
+    added to Parser's list of values that differ from the defaults)."""
+    for name, _nullable, least in _LIMITS:
+        bad: Any = {name: least - 1}
+        with pytest.raises(ValueError, match=name):
+            Parser("http://example.com/", **bad)
+    for name in _BOOLS:
+        wrong: Any = {name: "yes"}
+        with pytest.raises(TypeError):
+            Parser("http://example.com/", **wrong)

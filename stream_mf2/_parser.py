@@ -19,11 +19,12 @@ from stream_mf2._options import ParseOptions, check_options
 from stream_mf2.capture import DEFAULT_MAX_HELD_CHILDREN, DEFAULT_MAX_HELD_ITEMS, Capture
 from stream_mf2.errors import ParserStateError
 from stream_mf2.events import DocumentEnd, Event, Item, ItemEvent
+from stream_mf2.html._bounded_sink import DEFAULT_MAX_KEPT_NODES, DEFAULT_MAX_PREFIX_NODES
 from stream_mf2.html.decode import Decoder, decoded_length
 from stream_mf2.html.dom import Element
 from stream_mf2.html.sink import BoundedSink
 from stream_mf2.html.tokenizer import Tokenizer
-from stream_mf2.html.treebuilder import TreeBuilder
+from stream_mf2.html.treebuilder import DEFAULT_MAX_DEPTH, DEFAULT_MAX_FORMATTING_ELEMENTS, TreeBuilder
 from stream_mf2.mf2 import Mf2Context, Options
 from stream_mf2.mf2.options import DEFAULT_MAX_NESTED_HTML_CHARS
 from stream_mf2.reassemble import reassemble
@@ -203,16 +204,14 @@ class Parser:
         self._max_held_items = max_held_items
         self._max_held_children = max_held_children
         self._stream_children = stream_children
-        self._sink_limits: dict[str, Any] = {}
-        if max_kept_nodes is not None:
-            self._sink_limits["max_kept_nodes"] = max_kept_nodes
-        if max_prefix_nodes is not None:
-            self._sink_limits["max_prefix_nodes"] = max_prefix_nodes
-        self._tb_limits: dict[str, Any] = {}
-        if max_depth is not None:
-            self._tb_limits["max_depth"] = max_depth
-        if max_formatting_elements is not None:
-            self._tb_limits["max_formatting_elements"] = max_formatting_elements
+        # The stages' limits, defaults resolved here: the constructors are then called with
+        # plain keywords, not a ``**`` mapping (a generic call in the compiled build).
+        self._max_kept_nodes = DEFAULT_MAX_KEPT_NODES if max_kept_nodes is None else max_kept_nodes
+        self._max_prefix_nodes = DEFAULT_MAX_PREFIX_NODES if max_prefix_nodes is None else max_prefix_nodes
+        self._max_depth = DEFAULT_MAX_DEPTH if max_depth is None else max_depth
+        self._max_formatting_elements = (
+            DEFAULT_MAX_FORMATTING_ELEMENTS if max_formatting_elements is None else max_formatting_elements
+        )
         self._collect_parse_errors = collect_parse_errors
         self._max_token_chars = max_token_chars
         self._tokenizer_fast_path = tokenizer_fast_path
@@ -252,13 +251,20 @@ class Parser:
             max_held_children=self._max_held_children,
         )
         if self._wpt_spec is None:
-            self._sink = BoundedSink(self._capture.keep, self._capture.complete, **self._sink_limits)
+            self._sink = BoundedSink(
+                self._capture.keep,
+                self._capture.complete,
+                max_kept_nodes=self._max_kept_nodes,
+                max_prefix_nodes=self._max_prefix_nodes,
+            )
         else:
             self._build_wpt()
         if self._stream_children:
             nested = self._capture.nested if self._wpt_spec is None else self._fan.nested
             self._sink.set_nested(nested, self._capture.watch_nested)
-        self._tree = TreeBuilder(self._sink, **self._tb_limits)
+        self._tree = TreeBuilder(
+            self._sink, max_depth=self._max_depth, max_formatting_elements=self._max_formatting_elements
+        )
         self._tokenizer = Tokenizer(
             self._tree,
             collect_errors=self._collect_parse_errors,
@@ -288,7 +294,13 @@ class Parser:
             (self._wpt.complete,),
             held_back=self._capture.held_back,
         )
-        self._sink = ObservedSink(self._capture.keep, self._fan.complete, self._wpt, **self._sink_limits)
+        self._sink = ObservedSink(
+            self._capture.keep,
+            self._fan.complete,
+            self._wpt,
+            max_kept_nodes=self._max_kept_nodes,
+            max_prefix_nodes=self._max_prefix_nodes,
+        )
 
     def _emit_event(self, event: Event) -> None:
         self._capture.events.append(event)

@@ -19,10 +19,12 @@ from stream_mf2._options import ParseOptions, check_options
 from stream_mf2.capture import DEFAULT_MAX_HELD_CHILDREN, DEFAULT_MAX_HELD_ITEMS, Capture
 from stream_mf2.errors import ParserStateError
 from stream_mf2.events import DocumentEnd, Event, Item, ItemEvent
+from stream_mf2.html._bounded_sink import DEFAULT_MAX_KEPT_NODES, DEFAULT_MAX_PREFIX_NODES
 from stream_mf2.html.decode import Decoder, decoded_length
+from stream_mf2.html.dom import Element
 from stream_mf2.html.sink import BoundedSink
 from stream_mf2.html.tokenizer import Tokenizer
-from stream_mf2.html.treebuilder import TreeBuilder
+from stream_mf2.html.treebuilder import DEFAULT_MAX_DEPTH, DEFAULT_MAX_FORMATTING_ELEMENTS, TreeBuilder
 from stream_mf2.mf2 import Mf2Context
 from stream_mf2.mf2.options import DEFAULT_MAX_ITEM_CHARS, DEFAULT_MAX_NESTED_HTML_CHARS, options_for
 from stream_mf2.reassemble import reassemble
@@ -39,6 +41,11 @@ DEFAULT_MAX_TOKEN_CHARS: Final = 16 * 1024 * 1024
 DEFAULT_MAX_REPARSE_BYTES: Final = 1024 * 1024
 
 _PRODUCED_BEFORE: Final = "output (an item or the meta item) was produced before it"
+
+
+def _no_element(_id: str) -> Element | None:
+    """The id resolver of a closed parser's context (nothing is resolved any more)."""
+    return None
 
 
 class Parser:
@@ -142,32 +149,54 @@ class Parser:
         # with the valid ones, as every other entry point does.
         if unknown:
             check_options(unknown, "Parser")
-        check_options(
-            {
-                "encoding": encoding,
-                "default_encoding": default_encoding,
-                "detect_utf8": detect_utf8,
-                "text": text,
-                "lang": lang,
-                "metaformats": metaformats,
-                "filter_roots": filter_roots,
-                "stream_children": stream_children,
-                "collect_parse_errors": collect_parse_errors,
-                "max_token_chars": max_token_chars,
-                "max_depth": max_depth,
-                "max_formatting_elements": max_formatting_elements,
-                "max_kept_nodes": max_kept_nodes,
-                "max_prefix_nodes": max_prefix_nodes,
-                "max_held_items": max_held_items,
-                "max_held_children": max_held_children,
-                "max_nested_html_chars": max_nested_html_chars,
-                "max_item_chars": max_item_chars,
-                "max_reparse_bytes": max_reparse_bytes,
-                "tokenizer_fast_path": tokenizer_fast_path,
-                "max_pattern_chars": max_pattern_chars,
-            },
-            "Parser",
-        )
+        # Only values other than the defaults can be wrong: checking those alone keeps a
+        # small document's fixed cost down (parse() and the sources have checked already).
+        given: dict[str, object] = {}
+        if encoding is not None:
+            given["encoding"] = encoding
+        if default_encoding != "windows-1252" or type(default_encoding) is not str:
+            given["default_encoding"] = default_encoding
+        if detect_utf8 is not True:
+            given["detect_utf8"] = detect_utf8
+        if text != "spec" or type(text) is not str:
+            given["text"] = text
+        if lang is not False:
+            given["lang"] = lang
+        if metaformats is not False:
+            given["metaformats"] = metaformats
+        if filter_roots is not False:
+            given["filter_roots"] = filter_roots
+        if stream_children is not False:
+            given["stream_children"] = stream_children
+        if collect_parse_errors is not False:
+            given["collect_parse_errors"] = collect_parse_errors
+        if tokenizer_fast_path is not True:
+            given["tokenizer_fast_path"] = tokenizer_fast_path
+        # (Spelled out, not looped over tuples: the compiled build would build and box them.)
+        if max_token_chars != DEFAULT_MAX_TOKEN_CHARS or type(max_token_chars) is not int:
+            given["max_token_chars"] = max_token_chars
+        if max_held_items != DEFAULT_MAX_HELD_ITEMS or type(max_held_items) is not int:
+            given["max_held_items"] = max_held_items
+        if max_held_children != DEFAULT_MAX_HELD_CHILDREN or type(max_held_children) is not int:
+            given["max_held_children"] = max_held_children
+        if max_nested_html_chars != DEFAULT_MAX_NESTED_HTML_CHARS or type(max_nested_html_chars) is not int:
+            given["max_nested_html_chars"] = max_nested_html_chars
+        if max_item_chars != DEFAULT_MAX_ITEM_CHARS or type(max_item_chars) is not int:
+            given["max_item_chars"] = max_item_chars
+        if max_reparse_bytes != DEFAULT_MAX_REPARSE_BYTES or type(max_reparse_bytes) is not int:
+            given["max_reparse_bytes"] = max_reparse_bytes
+        if max_depth is not None:
+            given["max_depth"] = max_depth
+        if max_formatting_elements is not None:
+            given["max_formatting_elements"] = max_formatting_elements
+        if max_kept_nodes is not None:
+            given["max_kept_nodes"] = max_kept_nodes
+        if max_prefix_nodes is not None:
+            given["max_prefix_nodes"] = max_prefix_nodes
+        if max_pattern_chars is not None:
+            given["max_pattern_chars"] = max_pattern_chars
+        if given:
+            check_options(given, "Parser")
         if isinstance(filter_roots, set):
             filter_roots = frozenset(filter_roots)
         if isinstance(stream_children, set):
@@ -177,16 +206,14 @@ class Parser:
         self._max_held_items = max_held_items
         self._max_held_children = max_held_children
         self._stream_children = stream_children
-        self._sink_limits: dict[str, Any] = {}
-        if max_kept_nodes is not None:
-            self._sink_limits["max_kept_nodes"] = max_kept_nodes
-        if max_prefix_nodes is not None:
-            self._sink_limits["max_prefix_nodes"] = max_prefix_nodes
-        self._tb_limits: dict[str, Any] = {}
-        if max_depth is not None:
-            self._tb_limits["max_depth"] = max_depth
-        if max_formatting_elements is not None:
-            self._tb_limits["max_formatting_elements"] = max_formatting_elements
+        # The stages' limits, defaults resolved here: the constructors are then called with
+        # plain keywords, not a ``**`` mapping (a generic call in the compiled build).
+        self._max_kept_nodes = DEFAULT_MAX_KEPT_NODES if max_kept_nodes is None else max_kept_nodes
+        self._max_prefix_nodes = DEFAULT_MAX_PREFIX_NODES if max_prefix_nodes is None else max_prefix_nodes
+        self._max_depth = DEFAULT_MAX_DEPTH if max_depth is None else max_depth
+        self._max_formatting_elements = (
+            DEFAULT_MAX_FORMATTING_ELEMENTS if max_formatting_elements is None else max_formatting_elements
+        )
         self._collect_parse_errors = collect_parse_errors
         self._max_token_chars = max_token_chars
         self._tokenizer_fast_path = tokenizer_fast_path
@@ -226,13 +253,20 @@ class Parser:
             max_held_children=self._max_held_children,
         )
         if self._wpt_spec is None:
-            self._sink = BoundedSink(self._capture.keep, self._capture.complete, **self._sink_limits)
+            self._sink = BoundedSink(
+                self._capture.keep,
+                self._capture.complete,
+                max_kept_nodes=self._max_kept_nodes,
+                max_prefix_nodes=self._max_prefix_nodes,
+            )
         else:
             self._build_wpt()
         if self._stream_children:
             nested = self._capture.nested if self._wpt_spec is None else self._fan.nested
             self._sink.set_nested(nested, self._capture.watch_nested)
-        self._tree = TreeBuilder(self._sink, **self._tb_limits)
+        self._tree = TreeBuilder(
+            self._sink, max_depth=self._max_depth, max_formatting_elements=self._max_formatting_elements
+        )
         self._tokenizer = Tokenizer(
             self._tree,
             collect_errors=self._collect_parse_errors,
@@ -262,7 +296,13 @@ class Parser:
             (self._wpt.complete,),
             held_back=self._capture.held_back,
         )
-        self._sink = ObservedSink(self._capture.keep, self._fan.complete, self._wpt, **self._sink_limits)
+        self._sink = ObservedSink(
+            self._capture.keep,
+            self._fan.complete,
+            self._wpt,
+            max_kept_nodes=self._max_kept_nodes,
+            max_prefix_nodes=self._max_prefix_nodes,
+        )
 
     def _emit_event(self, event: Event) -> None:
         self._capture.events.append(event)
@@ -305,6 +345,7 @@ class Parser:
                 self._tokenizer.feed(data)
         except BaseException:
             self._state = "failed"
+            self._release()
             raise
         return self._take()
 
@@ -321,8 +362,10 @@ class Parser:
                 self._held = None  # nothing is held any more: the WPT events go out now
         except BaseException:
             self._state = "failed"
+            self._release()
             raise
         self._state = "closed"
+        self._release()
         events = self._take()
         events.append(DocumentEnd(self.rels, self.rel_urls, self.meta_item, self.encoding))
         return events
@@ -342,6 +385,7 @@ class Parser:
                 self._settle_held()
         except BaseException:
             self._state = "failed"
+            self._release()
             raise
 
     # -- results --------------------------------------------------------------
@@ -573,6 +617,20 @@ class Parser:
             " switching needs a re-parse (non-ASCII before it, or an encoding that is not"
             f" ASCII-compatible), and {reason}"
         )
+
+    def _release(self) -> None:
+        """Break the links between the stages once the parser takes no more input.
+
+        Tokenizer, tree builder, sink and parser refer to each other (the
+        builder's meta hook is a method of this parser): left alone, each
+        document's stages would wait for the cyclic garbage collector. Everything
+        read after close (items, rels, errors, encoding) is kept.
+        """
+        self._tree.release()
+        self._sink.release()
+        # The capture's id resolver (a method of the capture, which holds the context):
+        # no item is built after close.
+        self._ctx.resolve_id = _no_element
 
     def _check_open(self) -> None:
         if self._state == "closed":

@@ -83,7 +83,10 @@ Limits: ``max_kept_nodes`` bounds the nodes stored in not-yet-handed-over kept
 subtrees and raises :class:`~stream_mf2.errors.LimitExceeded`.
 
 The predicate must depend only on the element's name, namespace and
-attributes (a clone must get the same answer as its original).
+attributes (a clone must get the same answer as its original), and must not
+keep a reference to an element it answers ``False`` for: for a leaf element
+(:meth:`BoundedSink.append_leaf`) it is asked about a reused stand-in, and
+the leaf is made only if it is stored.
 
 Known differences from the full DOM:
 
@@ -241,6 +244,9 @@ class _Memo:
         self.dependents: dict[int, _Memo] = {}
         self.bases: list[_Memo] = []
 
+# The attributes of BoundedSink's probe element between two leaves (never changed).
+_NO_ATTRS: Final[dict[str, str]] = {}
+
 
 def _is_special(el: Element) -> bool:
     if el.namespace == HTML_NS:
@@ -320,6 +326,8 @@ class BoundedSink:
         self._select_options: tuple[Element, Element, Element | None] | None = None
         self._selects: list[Element] = []  # select elements created, the popped ones dropped lazily
         self._builder: Any = None
+        # The stand-in element append_leaf asks the keep predicate about (see there).
+        self._probe = Element("", HTML_NS, _NO_ATTRS)
         # Runs of popped elements climbed by _classify: id(start) -> (start, end, outermost kept).
         self._jumps: dict[int, tuple[Element, ParentNode | None, Element | None]] = {}
         # Open tables met by _classify: id(table) -> (table, the nearest open table above it).
@@ -348,6 +356,32 @@ class BoundedSink:
     def attach_tree_builder(self, builder: Any) -> None:
         """Called by the tree builder: lets the sink read its frameset-ok flag."""
         self._builder = builder
+
+    def release(self) -> None:
+        """After the last pop: drop the tree builder and the parent links left under the document.
+
+        What is still under :attr:`document` then (the ``html``, ``head`` and
+        ``body`` elements, the doctype) is reachable only from the sink; its
+        parent links and the tree builder's link back are cycles that only the
+        cyclic garbage collector would free. Kept subtrees were detached when
+        handed over, so no consumer sees a change. :attr:`notes` and the
+        counters stay readable.
+        """
+        self._builder = None
+        doc = self.document
+        stack: list[Node] = list(doc.children)
+        doc.children = []
+        while stack:
+            node = stack.pop()
+            node.parent = None
+            if isinstance(node, Element):
+                stack.extend(node.children)
+                node.children = []
+                contents = node.template_contents
+                if contents is not None:
+                    stack.extend(contents.children)
+                    contents.children = []
+                    contents.host = None
 
     # ------------------------------------------------------------ helpers
 
@@ -502,8 +536,24 @@ class BoundedSink:
             inside = parent.sink_state & _INSIDE
         else:
             inside = self._inside(parent)
-        el = Element(name, namespace, attrs)
-        if self.keep(el):
+        if inside:
+            el = Element(name, namespace, attrs)  # stored, whatever the keep predicate says
+            kept = self.keep(el)
+        else:
+            # Outside kept subtrees the keep question is asked about the probe, a stand-in
+            # element reused for every such leaf: most are not kept and then cost no
+            # element at all. A kept one takes the probe itself (the very object the
+            # predicate saw), and a new probe is made.
+            el = self._probe
+            el.name = name
+            el.namespace = namespace
+            el.attrs = attrs
+            kept = self.keep(el)
+            if not kept:
+                el.attrs = _NO_ATTRS  # (the probe holds no attributes of a dropped leaf)
+                return
+            self._probe = Element("", HTML_NS, _NO_ATTRS)
+        if kept:
             self._kept_created += 1
             if self._tentative:
                 self._demote()
@@ -521,8 +571,6 @@ class BoundedSink:
             if text:
                 append_text_child(el, text)
             self.pop(el)
-            return
-        if not inside:
             return
         el.sink_state = _TRACKED | _INSIDE  # created inside a kept subtree, and popped
         self.tracked += 1
@@ -769,6 +817,11 @@ class BoundedSink:
                         detach(element)
                 element.sink_state = 0
                 self.tracked -= 1
+                contents = element.template_contents
+                if contents is not None:
+                    # The contents' host link back to the released template is a cycle
+                    # (an untracked host counts as no host: _host, _inside).
+                    contents.host = None
                 if parent is not None and type(parent) is Element and parent.sink_state == _TRACKED:
                     self._cascade(parent)
             elif self._selectedcontent and element.name == "option" and self._blocked:
@@ -1643,6 +1696,7 @@ class BoundedSink:
                     # Walked through their host; the fragment itself is not counted.
                     n += len(contents.children)
                     extend(contents.children)
+                    contents.host = None  # (a cycle otherwise, as the parent links)
         self.tracked -= untracked
         self._kept_nodes = max(0, self._kept_nodes - n)
 

@@ -17,21 +17,14 @@ import orjson
 import pytest
 
 import stream_mf2
-from stream_mf2 import Parser, reassemble
-from stream_mf2.events import DocumentEnd, Event
+from stream_mf2 import Parser
 from stream_mf2.html.testing import tree_for_test
 from tests.chunking import chunkings
+from tests.streamed import stream_events
 
 
 def _parse_chunks(chunks: list[bytes] | list[str], url: str | None = None, **options: Any) -> dict[str, Any]:
-    parser = Parser(url, **options)
-    events: list[Event] = []
-    for c in chunks:
-        events.extend(parser.feed_events(c))
-    events.extend(parser.close_events())
-    end = events[-1]
-    assert isinstance(end, DocumentEnd)
-    return {"items": reassemble(events), "rels": end.rels, "rel-urls": end.rel_urls}
+    return stream_events(chunks, url, **options)[0]
 
 
 # ------------------------------------------------------------- max_token_chars

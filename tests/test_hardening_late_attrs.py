@@ -16,12 +16,12 @@ import orjson
 import pytest
 
 import stream_mf2
-from stream_mf2 import Parser, reassemble
-from stream_mf2.events import DocumentEnd, Event
+from stream_mf2 import Parser
 from stream_mf2.html.dom import Element
 from stream_mf2.html.testing import parse_document
 from stream_mf2.mf2 import Options, parse_dom
 from tests.chunking import chunkings
+from tests.streamed import stream_events
 
 URL = "http://example.com/"
 
@@ -57,17 +57,7 @@ MORE = [
 
 
 def _stream(chunks: list[str] | list[bytes], **options: Any) -> dict[str, Any]:
-    parser = Parser(URL, **options)
-    events: list[Event] = []
-    for c in chunks:
-        events.extend(parser.feed_events(c))
-    events.extend(parser.close_events())
-    end = events[-1]
-    assert isinstance(end, DocumentEnd)
-    out: dict[str, Any] = {"items": reassemble(events), "rels": end.rels, "rel-urls": end.rel_urls}
-    if end.meta_item is not None:
-        out["meta-item"] = end.meta_item
-    return out
+    return stream_events(chunks, URL, **options)[0]
 
 
 def _full_dom(doc: str, **options: Any) -> dict[str, Any]:

@@ -26,13 +26,12 @@ import orjson
 import pytest
 
 import stream_mf2
-from stream_mf2 import Parser, reassemble
-from stream_mf2.events import DocumentEnd, Event
-from stream_mf2.html.dom import Element, Node, ParentNode
+from stream_mf2 import Parser
 from stream_mf2.html.testing import parse_document
 from stream_mf2.mf2 import Options, collect_rels, document_context, fold_nested, items_from_subtree, parse_dom
 from stream_mf2.mf2.options import DEFAULT_MAX_ITEM_CHARS
 from tests.chunking import chunkings
+from tests.streamed import post_order, stream_events
 
 URL = "http://example.com/"
 REPO = Path(__file__).resolve().parent.parent
@@ -94,14 +93,7 @@ def output_chars(obj: object) -> int:
 
 
 def _stream(chunks: list[str] | list[bytes], **options: Any) -> tuple[dict[str, Any], list[str]]:
-    parser = Parser(URL, **options)
-    events: list[Event] = []
-    for c in chunks:
-        events.extend(parser.feed_events(c))
-    events.extend(parser.close_events())
-    end = events[-1]
-    assert isinstance(end, DocumentEnd)
-    return {"items": reassemble(events), "rels": end.rels, "rel-urls": end.rel_urls}, parser.errors
+    return stream_events(chunks, URL, **options)
 
 
 def _full_dom(doc: str, budget: int) -> dict[str, Any]:
@@ -240,22 +232,6 @@ def test_other_options_give_the_same_as_the_full_dom(doc: str, budget: int, opti
     assert orjson.dumps(streamed) == expected
 
 
-def _post_order(root: ParentNode) -> list[Element]:
-    """Elements in the order a streaming parser completes them (children first)."""
-    out: list[Element] = []
-    stack: list[tuple[Node, bool]] = [(c, False) for c in reversed(root.children)]
-    while stack:
-        node, done = stack.pop()
-        if not isinstance(node, Element):
-            continue
-        if done:
-            out.append(node)
-            continue
-        stack.append((node, True))
-        stack.extend((c, False) for c in reversed(node.children))
-    return out
-
-
 FOLDED = [
     *CASES,
     # nested items that are property values, parsed ahead of their container (with their
@@ -275,7 +251,7 @@ def test_items_parsed_ahead_of_their_container_give_the_same(doc: str, budget: i
     tree = parse_document(doc)
     ctx, _elements = document_context(tree, URL, options)
     folded = 0
-    for element in _post_order(tree):
+    for element in post_order(tree):
         collect_rels(element, ctx)
         if fold_nested(element, ctx):
             folded += 1

@@ -10,29 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stream_mf2.html.dom import Document, Element, Node, ParentNode
+from stream_mf2.html.dom import Document, Element, Node
 from stream_mf2.mf2 import Options, collect_rels, document_context, fold_nested, items_from_subtree, parse_dom
 from tests.mf2_suite import SUITES, base_url, document, el, iter_cases, parse_html
+from tests.streamed import post_order
 from tests.suites import suite_dir
 from tests.test_mf2_fuzz import elements
 
 OPTIONS = Options(lang=True)
-
-
-def _post_order(root: ParentNode) -> list[Element]:
-    """Elements in the order a streaming parser completes them (children first)."""
-    out: list[Element] = []
-    stack: list[tuple[Node, bool]] = [(c, False) for c in reversed(root.children)]
-    while stack:
-        node, done = stack.pop()
-        if not isinstance(node, Element):
-            continue
-        if done:
-            out.append(node)
-            continue
-        stack.append((node, True))
-        stack.extend((c, False) for c in reversed(node.children))
-    return out
 
 
 def _may_be_included(element: Element) -> bool:
@@ -56,7 +41,7 @@ def folded_parse(doc: Document, url: str) -> tuple[dict[str, Any], int]:
     """Parse like a streaming caller that folds every nested root it can and drops its subtree."""
     ctx, _elements = document_context(doc, url, OPTIONS)
     folded = 0
-    for element in _post_order(doc):
+    for element in post_order(doc):
         if _may_be_included(element):
             continue  # include targets must stay whole (the caller's side of fold_nested's contract)
         collect_rels(element, ctx)

@@ -167,6 +167,9 @@ _TENTATIVE: Final = 16  # an html/body whose content is stored until a merge may
 _READY: Final = 32  # in BoundedSink._ready (so that a check for it needs no search of the list)
 _PENDING: Final = 64  # in BoundedSink._order (ready and waiting, or held)
 _MEMO: Final = 128  # an open element with an entry in BoundedSink._memo
+# Outside kept subtrees, an element whose content is stored because it is (or is
+# inside) the option that a held selectedcontent may still be cloned from.
+_CAPTURE: Final = 256
 # The states of a new element, spelled out: pure Python would compute each ``|`` per element.
 _NEW_PLAIN: Final = 10  # _TRACKED | _OPEN: outside kept subtrees, not kept (nearly every element)
 _NEW_INSIDE: Final = 14  # _TRACKED | _OPEN | _INSIDE
@@ -319,6 +322,10 @@ class BoundedSink:
         # option with a ``selected`` attribute (options are released when popped).
         self._select_options: tuple[Element, Element, Element | None] | None = None
         self._selects: list[Element] = []  # select elements created, the popped ones dropped lazily
+        # The option outside kept subtrees whose content is stored (flag _CAPTURE) for
+        # a held selectedcontent, and how many nodes it stores (counted as kept nodes).
+        self._capture_root: Element | None = None
+        self._captured = 0
         self._builder: Any = None
         # Runs of popped elements climbed by _classify: id(start) -> (start, end, outermost kept).
         self._jumps: dict[int, tuple[Element, ParentNode | None, Element | None]] = {}
@@ -474,6 +481,15 @@ class BoundedSink:
             self._open_inside += 1
         else:
             el.sink_state = _NEW_PLAIN
+            if self._blocked and (
+                (type(parent) is Element and parent.sink_state & _CAPTURE) or (name == "option" and self._may_clone(el, parent))
+            ):
+                # (only while something is held: a selectedcontent waits for its select)
+                el.sink_state = _NEW_PLAIN | _CAPTURE
+                if self._capture_root is None:
+                    self._capture_root = el
+                self._captured += 1
+                self._count(1)
         self.tracked += 1
         el.parent = parent
         parent.children.append(el)
@@ -573,6 +589,8 @@ class BoundedSink:
         # Text outside kept subtrees is dropped: the common case costs one flag test.
         if type(parent) is Element:
             if not parent.sink_state & _INSIDE:
+                if parent.sink_state & _CAPTURE:
+                    append_text_child(parent, data)  # the option a selectedcontent may clone
                 return
         elif not self._inside(parent):
             return
@@ -756,7 +774,12 @@ class BoundedSink:
         else:
             # _release, inlined: this is the fate of nearly every element of a page.
             children = element.children
-            if not (children and any(type(c) is Element for c in children)) and not (
+            if st & _CAPTURE:
+                if element is self._capture_root:
+                    if self._blocked:
+                        self._clone_option(element)
+                    self._end_capture(element)
+            elif not (children and any(type(c) is Element for c in children)) and not (
                 element.name == "head" and element.namespace == HTML_NS
             ):
                 parent = element.parent
@@ -801,6 +824,63 @@ class BoundedSink:
                 self._select_options = (node, first, last)
                 return
             node = node.parent
+
+    def _may_clone(self, option: Element, parent: ParentNode) -> bool:
+        """Can the new ``option`` (outside kept subtrees, going into ``parent``) be cloned into a held selectedcontent?
+
+        True if a kept selectedcontent is held for its select and the option is
+        that select's selected one so far (the first option, or the last with a
+        ``selected`` attribute): then its content is stored until it is popped
+        (flag ``_CAPTURE``), since its pop clones that content. A later option
+        that takes over is stored in turn; the earlier one was popped already.
+        """
+        if option.namespace != HTML_NS or self._capture_root is not None:
+            return False
+        node: ParentNode | None = parent
+        while type(node) is Element:
+            if node.namespace == HTML_NS:
+                if node.name == "select":
+                    if id(node) not in self._blocked or "multiple" in node.attrs:
+                        return False
+                    known = self._select_options
+                    return known is not None and known[0] is node and (known[1] if known[2] is None else known[2]) is option
+                if node.name in ("datalist", "option", "hr"):
+                    return False
+            node = node.parent
+        return False
+
+    def _end_capture(self, option: Element) -> None:
+        """The stored option was popped (and cloned): release what was stored for it.
+
+        As :meth:`_demote` does for tentative content: text goes, popped elements
+        left without element children are released; kept subtrees stay.
+        """
+        self._capture_root = None
+        self._kept_nodes = max(0, self._kept_nodes - self._captured)
+        self._captured = 0
+        if self._jumps or self._above:
+            self._forget_runs()
+        stack: list[tuple[Element, bool]] = [(option, False)]
+        while stack:
+            el, back = stack.pop()
+            if not back:
+                if not el.sink_state & _CAPTURE:
+                    continue  # a kept subtree (or an element that was not stored)
+                el.sink_state &= ~_CAPTURE
+                stack.append((el, True))
+                for c in el.children:
+                    if type(c) is Element:
+                        stack.append((c, False))
+                continue
+            el.children = [c for c in el.children if type(c) is Element and c.parent is el]
+            if el.sink_state == _TRACKED and not el.children:
+                parent = el.parent
+                if parent is not None:
+                    detach(el)
+                el.sink_state = 0
+                self.tracked -= 1
+                if el is option and type(parent) is Element and parent.sink_state == _TRACKED:
+                    self._cascade(parent)
 
     def _clone_option(self, option: Element) -> None:
         """An ``option`` outside kept subtrees was popped: clone it into a held selectedcontent.

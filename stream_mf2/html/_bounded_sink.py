@@ -322,10 +322,6 @@ class BoundedSink:
         # option with a ``selected`` attribute (options are released when popped).
         self._select_options: tuple[Element, Element, Element | None] | None = None
         self._selects: list[Element] = []  # select elements created, the popped ones dropped lazily
-        # The option outside kept subtrees whose content is stored (flag _CAPTURE) for
-        # a held selectedcontent, and how many nodes it stores (counted as kept nodes).
-        self._capture_root: Element | None = None
-        self._captured = 0
         self._builder: Any = None
         # Runs of popped elements climbed by _classify: id(start) -> (start, end, outermost kept).
         self._jumps: dict[int, tuple[Element, ParentNode | None, Element | None]] = {}
@@ -485,10 +481,8 @@ class BoundedSink:
                 (type(parent) is Element and parent.sink_state & _CAPTURE) or (name == "option" and self._may_clone(el, parent))
             ):
                 # (only while something is held: a selectedcontent waits for its select)
+                # (counted as kept nodes until the option pops: _end_capture)
                 el.sink_state = _NEW_PLAIN | _CAPTURE
-                if self._capture_root is None:
-                    self._capture_root = el
-                self._captured += 1
                 self._count(1)
         self.tracked += 1
         el.parent = parent
@@ -775,7 +769,13 @@ class BoundedSink:
             # _release, inlined: this is the fate of nearly every element of a page.
             children = element.children
             if st & _CAPTURE:
-                if element is self._capture_root:
+                parent = element.parent
+                if (
+                    element.name == "option"
+                    and element.namespace == HTML_NS
+                    and not (type(parent) is Element and parent.sink_state & _CAPTURE)
+                ):
+                    # the stored option itself (not an element inside it)
                     if self._blocked:
                         self._clone_option(element)
                     self._end_capture(element)
@@ -832,9 +832,10 @@ class BoundedSink:
         that select's selected one so far (the first option, or the last with a
         ``selected`` attribute): then its content is stored until it is popped
         (flag ``_CAPTURE``), since its pop clones that content. A later option
-        that takes over is stored in turn; the earlier one was popped already.
+        that takes over is stored in turn (the tree builder creates it just
+        before it pops the earlier one, whose content is then released).
         """
-        if option.namespace != HTML_NS or self._capture_root is not None:
+        if option.namespace != HTML_NS:
             return False
         node: ParentNode | None = parent
         while type(node) is Element:
@@ -855,11 +856,9 @@ class BoundedSink:
         As :meth:`_demote` does for tentative content: text goes, popped elements
         left without element children are released; kept subtrees stay.
         """
-        self._capture_root = None
-        self._kept_nodes = max(0, self._kept_nodes - self._captured)
-        self._captured = 0
         if self._jumps or self._above:
             self._forget_runs()
+        stored = 0
         stack: list[tuple[Element, bool]] = [(option, False)]
         while stack:
             el, back = stack.pop()
@@ -867,6 +866,7 @@ class BoundedSink:
                 if not el.sink_state & _CAPTURE:
                     continue  # a kept subtree (or an element that was not stored)
                 el.sink_state &= ~_CAPTURE
+                stored += 1
                 stack.append((el, True))
                 for c in el.children:
                     if type(c) is Element:
@@ -881,6 +881,7 @@ class BoundedSink:
                 self.tracked -= 1
                 if el is option and type(parent) is Element and parent.sink_state == _TRACKED:
                     self._cascade(parent)
+        self._kept_nodes = max(0, self._kept_nodes - stored)
 
     def _clone_option(self, option: Element) -> None:
         """An ``option`` outside kept subtrees was popped: clone it into a held selectedcontent.

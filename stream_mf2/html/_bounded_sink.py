@@ -481,9 +481,8 @@ class BoundedSink:
                 (type(parent) is Element and parent.sink_state & _CAPTURE) or (name == "option" and self._may_clone(el, parent))
             ):
                 # (only while something is held: a selectedcontent waits for its select)
-                # (counted as kept nodes until the option pops: _end_capture)
-                el.sink_state = _NEW_PLAIN | _CAPTURE
-                self._count(1)
+                el.sink_state = _NEW_PLAIN
+                self._capture(el)
         self.tracked += 1
         el.parent = parent
         parent.children.append(el)
@@ -574,6 +573,8 @@ class BoundedSink:
                     self._open_inside += 1
                 node.sink_state |= _INSIDE
                 self._count(1)
+            elif type(parent) is Element and parent.sink_state & _CAPTURE and node.sink_state & (_TRACKED | _INSIDE) == _TRACKED:
+                self._capture(node)
         elif inside:
             node.parent = parent
             parent.children.append(node)
@@ -619,6 +620,8 @@ class BoundedSink:
                         self._open_inside += 1
                     node.sink_state |= _INSIDE
                     self._count(1)
+                elif type(parent) is Element and parent.sink_state & _CAPTURE and node.sink_state & (_TRACKED | _INSIDE) == _TRACKED:
+                    self._capture(node)
             elif inside:
                 insert_child_before(parent, node, ref)
                 self._count(1)
@@ -849,6 +852,11 @@ class BoundedSink:
                     return False
             node = node.parent
         return False
+
+    def _capture(self, el: Element) -> None:
+        """A new element went into a stored option: store it too (see :meth:`_may_clone`)."""
+        el.sink_state |= _CAPTURE
+        self._count(1)  # (counted as kept nodes until the option pops: _end_capture)
 
     def _end_capture(self, option: Element) -> None:
         """The stored option was popped (and cloned): release what was stored for it.

@@ -123,6 +123,11 @@ OUTSIDE = [
     _BUTTON + "<option>A<span class=h-card>Ann</span>z</option><option>B</select>",
     # inside an item, and with an optgroup
     '<div class=h-entry><span class=p-name>E</span>' + _BUTTON + "<optgroup><option>Text<em>e</em></select></div>",
+    # an option foster-parented out of a table in the select, and svg content in an option
+    _BUTTON + "<svg><input><table></option></span><table><option>t<td></select><p class=h-y>e",
+    _BUTTON + "<option selected><svg>t<hr>u",
+    # the option is still open at the end of the document
+    _BUTTON + "<option>A<p class=h-y>e",
     # a p-* selectedcontent in an item
     '<div class=h-entry><select><button><selectedcontent class=p-name></selectedcontent></button>'
     "<option>x</option><option selected>Y<b>y</b></select></div>",

@@ -94,11 +94,13 @@ Known differences from the full DOM:
   ``selectedcontent``, or a kept element holding one, inside an open ``select``
   is held until that select is popped, since the pop of its selected option
   replaces the selectedcontent's children (an h-* selectedcontent inside its
-  own option gets a clone of itself); an option popped outside kept subtrees
-  meanwhile is cloned from what the sink stored of it (its kept subtrees and
-  open elements: not its text, nor popped elements outside kept subtrees, nor
-  earlier options released already, which can change which option is the
-  selected one);
+  own option gets a clone of itself); meanwhile the content of an option
+  outside kept subtrees that can still be the select's selected one when it
+  pops (the first, or the last with ``selected``) is stored (flag
+  ``_CAPTURE``, counted against ``max_kept_nodes``) until it pops and is
+  cloned, then released. Nodes the adoption agency algorithm moves into such
+  an option after they were made are not stored, and a selectedcontent
+  inside an option of a nested select can still see a different clone;
 * a late ``<html>`` or ``<body>`` start tag merges its attributes into an
   element that held content long before (see below); past
   ``max_prefix_nodes`` that content is gone, which :attr:`BoundedSink.notes`
@@ -573,8 +575,8 @@ class BoundedSink:
                     self._open_inside += 1
                 node.sink_state |= _INSIDE
                 self._count(1)
-            elif type(parent) is Element and parent.sink_state & _CAPTURE and node.sink_state & (_TRACKED | _INSIDE) == _TRACKED:
-                self._capture(node)
+            elif self._blocked:
+                self._maybe_capture(node, parent)
         elif inside:
             node.parent = parent
             parent.children.append(node)
@@ -620,8 +622,8 @@ class BoundedSink:
                         self._open_inside += 1
                     node.sink_state |= _INSIDE
                     self._count(1)
-                elif type(parent) is Element and parent.sink_state & _CAPTURE and node.sink_state & (_TRACKED | _INSIDE) == _TRACKED:
-                    self._capture(node)
+                elif self._blocked:
+                    self._maybe_capture(node, parent)
             elif inside:
                 insert_child_before(parent, node, ref)
                 self._count(1)
@@ -852,6 +854,21 @@ class BoundedSink:
                     return False
             node = node.parent
         return False
+
+    def _maybe_capture(self, el: Element, parent: ParentNode) -> None:
+        """A new element, not kept, was placed outside kept subtrees (not by :meth:`create_element_in`).
+
+        Stored if it went into a stored option, or is an option a held
+        selectedcontent may be cloned from (foster parenting, foreign content).
+        """
+        if el.sink_state & (_TRACKED | _INSIDE) != _TRACKED:
+            return
+        if type(parent) is Element and parent.sink_state & _CAPTURE:
+            self._capture(el)
+        elif el.name == "option" and el.namespace == HTML_NS:
+            self._note_option(el, parent)
+            if self._may_clone(el, parent):
+                self._capture(el)
 
     def _capture(self, el: Element) -> None:
         """A new element went into a stored option: store it too (see :meth:`_may_clone`)."""

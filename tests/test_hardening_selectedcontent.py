@@ -126,6 +126,8 @@ OUTSIDE = [
     # an option foster-parented out of a table in the select, and svg content in an option
     _BUTTON + "<svg><input><table></option></span><table><option>t<td></select><p class=h-y>e",
     _BUTTON + "<option selected><svg>t<hr>u",
+    # text foster-parented out of a table in the option
+    _BUTTON + "<option><div><table>tt<td>x</table>y</option></select>",
     # the option is still open at the end of the document
     _BUTTON + "<option>A<p class=h-y>e",
     # a p-* selectedcontent in an item

@@ -642,6 +642,8 @@ class BoundedSink:
                     self._demote()
                     return
             insert_text_child_before(parent, data, ref)
+        elif type(parent) is Element and parent.sink_state & _CAPTURE:
+            insert_text_child_before(parent, data, ref)  # the option a selectedcontent may clone
 
     def reparent_children(self, old: ParentNode, new: ParentNode) -> None:
         moved = list(old.children)

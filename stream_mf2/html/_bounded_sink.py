@@ -172,6 +172,7 @@ _MEMO: Final = 128  # an open element with an entry in BoundedSink._memo
 # Outside kept subtrees, an element whose content is stored because it is (or is
 # inside) the option that a held selectedcontent may still be cloned from.
 _CAPTURE: Final = 256
+_INSIDE_OR_CAPTURE: Final = 260  # _INSIDE | _CAPTURE
 # The states of a new element, spelled out: pure Python would compute each ``|`` per element.
 _NEW_PLAIN: Final = 10  # _TRACKED | _OPEN: outside kept subtrees, not kept (nearly every element)
 _NEW_INSIDE: Final = 14  # _TRACKED | _OPEN | _INSIDE
@@ -585,9 +586,10 @@ class BoundedSink:
     def append_text(self, parent: ParentNode, data: str) -> None:
         # Text outside kept subtrees is dropped: the common case costs one flag test.
         if type(parent) is Element:
+            if not parent.sink_state & _INSIDE_OR_CAPTURE:
+                return
             if not parent.sink_state & _INSIDE:
-                if parent.sink_state & _CAPTURE:
-                    append_text_child(parent, data)  # the option a selectedcontent may clone
+                append_text_child(parent, data)  # the option a selectedcontent may clone
                 return
         elif not self._inside(parent):
             return

@@ -777,18 +777,7 @@ class BoundedSink:
         else:
             # _release, inlined: this is the fate of nearly every element of a page.
             children = element.children
-            if st & _CAPTURE:
-                parent = element.parent
-                if (
-                    element.name == "option"
-                    and element.namespace == HTML_NS
-                    and not (type(parent) is Element and parent.sink_state & _CAPTURE)
-                ):
-                    # the stored option itself (not an element inside it)
-                    if self._blocked:
-                        self._clone_option(element)
-                    self._end_capture(element)
-            elif not (children and any(type(c) is Element for c in children)) and not (
+            if not (st & _CAPTURE or (children and any(type(c) is Element for c in children))) and not (
                 element.name == "head" and element.namespace == HTML_NS
             ):
                 parent = element.parent
@@ -803,6 +792,17 @@ class BoundedSink:
                 self.tracked -= 1
                 if parent is not None and type(parent) is Element and parent.sink_state == _TRACKED:
                     self._cascade(parent)
+            elif st & _CAPTURE:
+                parent = element.parent
+                if (
+                    element.name == "option"
+                    and element.namespace == HTML_NS
+                    and not (type(parent) is Element and parent.sink_state & _CAPTURE)
+                ):
+                    # the stored option itself (not an element inside it)
+                    if self._blocked:
+                        self._clone_option(element)
+                    self._end_capture(element)
             elif self._selectedcontent and element.name == "option" and self._blocked:
                 self._clone_option(element)
         if self._blocked:

@@ -9,13 +9,17 @@ without end (a one-line document exhausted memory).
 from __future__ import annotations
 
 import json
+from functools import partial
 
 import pytest
 
 from stream_mf2 import Parser, parse
+from stream_mf2.errors import LimitExceeded
 from stream_mf2.html.testing import parse_document, tree_for_test
 from stream_mf2.mf2 import Options, parse_dom
+from tests.builds import pure_only
 from tests.chunking import chunkings
+from tests.test_hardening_dos import lines_executed
 
 SELF = "<select><option>a<selectedcontent>b</select>"
 FUZZ = (
@@ -95,3 +99,105 @@ def test_a_kept_selectedcontent_is_held_until_its_select_closes(doc: str, stream
         items = [item for chunk in chunks for item in parser.feed(chunk)]
         items += parser.close()
         assert items == whole["items"], name
+
+
+# An h-* selectedcontent held for its select while options outside any item come:
+# the content of the option that can still be cloned into it (the first, or the
+# last with ``selected``) is stored until that option pops, then released.
+_BUTTON = "<select><button><selectedcontent class=h-x></selectedcontent></button>"
+OUTSIDE = [
+    _BUTTON + "<option>Text</select>",
+    _BUTTON + "<option>A<b>bold</b> t</option><option>B</select>",
+    _BUTTON + "<option>A<div><span class=p-name>N</span></div></option></select>",
+    # several options: the first is the selected one
+    _BUTTON + "<option>A</option><option>B</option><option>C</option></select>",
+    # a later selected option replaces the content, and the last selected one wins
+    _BUTTON + "<option>A</option><option selected>B<i>c</i></option><option>C</select>",
+    _BUTTON + "<option selected>A</option><option selected>B</option><option>C</select><p class=h-y>after",
+    # a multiple select clones nothing
+    "<select multiple><button><selectedcontent class=h-x></selectedcontent></button><option>A</select>",
+    # a select inside the option: its own options are not the outer select's
+    _BUTTON + "<option>A<select><option>in</select>x</select>",
+    _BUTTON + "<option>A<select><button><selectedcontent class=h-z></selectedcontent></button><option>in</select>x</select>",
+    # an item inside the option: a root item, and its clone a child of the h-x
+    _BUTTON + "<option>A<span class=h-card>Ann</span>z</option><option>B</select>",
+    # inside an item, and with an optgroup
+    '<div class=h-entry><span class=p-name>E</span>' + _BUTTON + "<optgroup><option>Text<em>e</em></select></div>",
+    # an option foster-parented out of a table in the select, and svg content in an option
+    _BUTTON + "<svg><input><table></option></span><table><option>t<td></select><p class=h-y>e",
+    _BUTTON + "<option selected><svg>t<hr>u",
+    # text foster-parented out of a table in the option
+    _BUTTON + "<option><div><table>tt<td>x</table>y</option></select>",
+    # the option is still open at the end of the document
+    _BUTTON + "<option>A<p class=h-y>e",
+    # a p-* selectedcontent in an item
+    '<div class=h-entry><select><button><selectedcontent class=p-name></selectedcontent></button>'
+    "<option>x</option><option selected>Y<b>y</b></select></div>",
+]
+
+
+@pytest.mark.parametrize("stream_children", [False, True])
+@pytest.mark.parametrize("doc", OUTSIDE)
+def test_an_option_outside_items_is_cloned_into_a_held_selectedcontent(doc: str, stream_children: bool) -> None:
+    whole = parse_dom(parse_document(doc), "http://example.com/", Options())
+    assert whole["items"]
+    for name, chunks in chunkings(doc):
+        parser = Parser("http://example.com/", stream_children=stream_children)
+        items = [item for chunk in chunks for item in parser.feed(chunk)]
+        items += parser.close()
+        assert items == whole["items"], name
+        assert not parser.errors, name
+
+
+def test_the_selected_option_s_text_reaches_the_item() -> None:
+    assert parse(OUTSIDE[0], "http://example.com/")["items"][0]["properties"]["name"] == ["Text"]
+    assert parse(OUTSIDE[4], "http://example.com/")["items"][0]["properties"]["name"] == ["Bc"]
+
+
+def test_the_stored_option_counts_against_max_kept_nodes() -> None:
+    doc = _BUTTON + "<option>" + "<b>x</b>" * 50 + "</select>"
+    assert parse(doc, "http://example.com/", max_kept_nodes=60)["items"][0]["properties"]["name"] == ["x" * 50]
+    with pytest.raises(LimitExceeded):
+        parse(doc, "http://example.com/", max_kept_nodes=40)
+
+
+def test_only_one_option_s_content_is_stored_at_a_time() -> None:
+    # each option's elements are released when it pops: the sink tracks no more
+    # than one option's worth, however many options (all selected in turn) come
+    parser = Parser("http://example.com/", max_kept_nodes=30)
+    parser.feed(_BUTTON)
+    for _ in range(200):
+        parser.feed("<option selected>" + "<b>x</b>" * 20 + "</option>")
+    items = parser.close()
+    assert items[0]["properties"]["name"] == ["x" * 20]
+
+
+OPTION_PATTERNS = {
+    "first-option": lambda n: _BUTTON + "<option>t<b>x</b></option>" * n + "</select>",
+    "selected-options": lambda n: _BUTTON + "<option selected>t<i>y</i>z" * n + "</select>",
+    "items-in-options": lambda n: "x" + _BUTTON + "<option selected>t<i class=h-card>y</i>" * n + "</select>",
+}
+
+
+@pure_only  # counts executed Python lines (sys.settrace), which compiled code does not report
+@pytest.mark.parametrize("stream_children", [False, True])
+@pytest.mark.parametrize("name", sorted(OPTION_PATTERNS))
+def test_work_grows_linearly_with_the_options(name: str, stream_children: bool) -> None:
+    make = OPTION_PATTERNS[name]
+    work = [
+        lines_executed(partial(parse, make(n), "http://example.com/", stream_children=stream_children))
+        for n in (50, 100, 200)
+    ]
+    ratios = [work[1] / work[0], work[2] / work[1]]
+    assert all(r < 2.6 for r in ratios), f"{name}: lines executed {work}, ratios {ratios}"
+
+
+@pytest.mark.parametrize("name", sorted(OPTION_PATTERNS))
+def test_option_patterns_equal_the_full_dom(name: str) -> None:
+    doc = OPTION_PATTERNS[name](4)
+    whole = parse_dom(parse_document(doc), "http://example.com/", Options())
+    for stream_children in (False, True):
+        for label, chunks in chunkings(doc, splits=False):
+            parser = Parser("http://example.com/", stream_children=stream_children)
+            items = [item for chunk in chunks for item in parser.feed(chunk)] + parser.close()
+            assert items == whole["items"], label

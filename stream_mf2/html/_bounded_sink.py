@@ -97,11 +97,13 @@ Known differences from the full DOM:
   ``selectedcontent``, or a kept element holding one, inside an open ``select``
   is held until that select is popped, since the pop of its selected option
   replaces the selectedcontent's children (an h-* selectedcontent inside its
-  own option gets a clone of itself); an option popped outside kept subtrees
-  meanwhile is cloned from what the sink stored of it (its kept subtrees and
-  open elements: not its text, nor popped elements outside kept subtrees, nor
-  earlier options released already, which can change which option is the
-  selected one);
+  own option gets a clone of itself); meanwhile the content of an option
+  outside kept subtrees that can still be the select's selected one when it
+  pops (the first, or the last with ``selected``) is stored (flag
+  ``_CAPTURE``, counted against ``max_kept_nodes``) until it pops and is
+  cloned, then released. Nodes the adoption agency algorithm moves into such
+  an option after they were made are not stored, and a selectedcontent
+  inside an option of a nested select can still see a different clone;
 * a late ``<html>`` or ``<body>`` start tag merges its attributes into an
   element that held content long before (see below); past
   ``max_prefix_nodes`` that content is gone, which :attr:`BoundedSink.notes`
@@ -170,6 +172,10 @@ _TENTATIVE: Final = 16  # an html/body whose content is stored until a merge may
 _READY: Final = 32  # in BoundedSink._ready (so that a check for it needs no search of the list)
 _PENDING: Final = 64  # in BoundedSink._order (ready and waiting, or held)
 _MEMO: Final = 128  # an open element with an entry in BoundedSink._memo
+# Outside kept subtrees, an element whose content is stored because it is (or is
+# inside) the option that a held selectedcontent may still be cloned from.
+_CAPTURE: Final = 256
+_INSIDE_OR_CAPTURE: Final = 260  # _INSIDE | _CAPTURE
 # The states of a new element, spelled out: pure Python would compute each ``|`` per element.
 _NEW_PLAIN: Final = 10  # _TRACKED | _OPEN: outside kept subtrees, not kept (nearly every element)
 _NEW_INSIDE: Final = 14  # _TRACKED | _OPEN | _INSIDE
@@ -508,6 +514,12 @@ class BoundedSink:
             self._open_inside += 1
         else:
             el.sink_state = _NEW_PLAIN
+            if self._blocked and (
+                (type(parent) is Element and parent.sink_state & _CAPTURE) or (name == "option" and self._may_clone(el, parent))
+            ):
+                # (only while something is held: a selectedcontent waits for its select)
+                el.sink_state = _NEW_PLAIN
+                self._capture(el)
         self.tracked += 1
         el.parent = parent
         parent.children.append(el)
@@ -612,6 +624,8 @@ class BoundedSink:
                     self._open_inside += 1
                 node.sink_state |= _INSIDE
                 self._count(1)
+            elif self._blocked:
+                self._maybe_capture(node, parent)
         elif inside:
             node.parent = parent
             parent.children.append(node)
@@ -620,7 +634,10 @@ class BoundedSink:
     def append_text(self, parent: ParentNode, data: str) -> None:
         # Text outside kept subtrees is dropped: the common case costs one flag test.
         if type(parent) is Element:
+            if not parent.sink_state & _INSIDE_OR_CAPTURE:
+                return
             if not parent.sink_state & _INSIDE:
+                append_text_child(parent, data)  # the option a selectedcontent may clone
                 return
         elif not self._inside(parent):
             return
@@ -655,6 +672,8 @@ class BoundedSink:
                         self._open_inside += 1
                     node.sink_state |= _INSIDE
                     self._count(1)
+                elif self._blocked:
+                    self._maybe_capture(node, parent)
             elif inside:
                 insert_child_before(parent, node, ref)
                 self._count(1)
@@ -673,6 +692,8 @@ class BoundedSink:
                     self._demote()
                     return
             insert_text_child_before(parent, data, ref)
+        elif type(parent) is Element and parent.sink_state & _CAPTURE:
+            insert_text_child_before(parent, data, ref)  # the option a selectedcontent may clone
 
     def reparent_children(self, old: ParentNode, new: ParentNode) -> None:
         moved = list(old.children)
@@ -804,7 +825,7 @@ class BoundedSink:
         else:
             # _release, inlined: this is the fate of nearly every element of a page.
             children = element.children
-            if not (children and any(type(c) is Element for c in children)) and not (
+            if not (st & _CAPTURE or (children and any(type(c) is Element for c in children))) and not (
                 element.name == "head" and element.namespace == HTML_NS
             ):
                 parent = element.parent
@@ -824,6 +845,17 @@ class BoundedSink:
                     contents.host = None
                 if parent is not None and type(parent) is Element and parent.sink_state == _TRACKED:
                     self._cascade(parent)
+            elif st & _CAPTURE:
+                parent = element.parent
+                if (
+                    element.name == "option"
+                    and element.namespace == HTML_NS
+                    and not (type(parent) is Element and parent.sink_state & _CAPTURE)
+                ):
+                    # the stored option itself (not an element inside it)
+                    if self._blocked:
+                        self._clone_option(element)
+                    self._end_capture(element)
             elif self._selectedcontent and element.name == "option" and self._blocked:
                 self._clone_option(element)
         if self._blocked:
@@ -854,6 +886,84 @@ class BoundedSink:
                 self._select_options = (node, first, last)
                 return
             node = node.parent
+
+    def _may_clone(self, option: Element, parent: ParentNode) -> bool:
+        """Can the new ``option`` (outside kept subtrees, going into ``parent``) be cloned into a held selectedcontent?
+
+        True if a kept selectedcontent is held for its select and the option is
+        that select's selected one so far (the first option, or the last with a
+        ``selected`` attribute): then its content is stored until it is popped
+        (flag ``_CAPTURE``), since its pop clones that content. A later option
+        that takes over is stored in turn (the tree builder creates it just
+        before it pops the earlier one, whose content is then released).
+        """
+        if option.namespace != HTML_NS:
+            return False
+        node: ParentNode | None = parent
+        while type(node) is Element:
+            if node.namespace == HTML_NS:
+                if node.name == "select":
+                    if id(node) not in self._blocked or "multiple" in node.attrs:
+                        return False
+                    known = self._select_options
+                    return known is not None and known[0] is node and (known[1] if known[2] is None else known[2]) is option
+                if node.name in ("datalist", "option", "hr"):
+                    return False
+            node = node.parent
+        return False
+
+    def _maybe_capture(self, el: Element, parent: ParentNode) -> None:
+        """A new element, not kept, was placed outside kept subtrees (not by :meth:`create_element_in`).
+
+        Stored if it went into a stored option, or is an option a held
+        selectedcontent may be cloned from (foster parenting, foreign content).
+        """
+        if el.sink_state & (_TRACKED | _INSIDE) != _TRACKED:
+            return
+        if type(parent) is Element and parent.sink_state & _CAPTURE:
+            self._capture(el)
+        elif el.name == "option" and el.namespace == HTML_NS:
+            self._note_option(el, parent)
+            if self._may_clone(el, parent):
+                self._capture(el)
+
+    def _capture(self, el: Element) -> None:
+        """A new element went into a stored option: store it too (see :meth:`_may_clone`)."""
+        el.sink_state |= _CAPTURE
+        self._count(1)  # (counted as kept nodes until the option pops: _end_capture)
+
+    def _end_capture(self, option: Element) -> None:
+        """The stored option was popped (and cloned): release what was stored for it.
+
+        As :meth:`_demote` does for tentative content: text goes, popped elements
+        left without element children are released; kept subtrees stay.
+        """
+        if self._jumps or self._above:
+            self._forget_runs()
+        stored = 0
+        stack: list[tuple[Element, bool]] = [(option, False)]
+        while stack:
+            el, back = stack.pop()
+            if not back:
+                if not el.sink_state & _CAPTURE:
+                    continue  # a kept subtree (or an element that was not stored)
+                el.sink_state &= ~_CAPTURE
+                stored += 1
+                stack.append((el, True))
+                for c in el.children:
+                    if type(c) is Element:
+                        stack.append((c, False))
+                continue
+            el.children = [c for c in el.children if type(c) is Element and c.parent is el]
+            if el.sink_state == _TRACKED and not el.children:
+                parent = el.parent
+                if parent is not None:
+                    detach(el)
+                el.sink_state = 0
+                self.tracked -= 1
+                if el is option and type(parent) is Element and parent.sink_state == _TRACKED:
+                    self._cascade(parent)
+        self._kept_nodes = max(0, self._kept_nodes - stored)
 
     def _clone_option(self, option: Element) -> None:
         """An ``option`` outside kept subtrees was popped: clone it into a held selectedcontent.

@@ -201,3 +201,28 @@ def test_option_patterns_equal_the_full_dom(name: str) -> None:
             parser = Parser("http://example.com/", stream_children=stream_children)
             items = [item for chunk in chunks for item in parser.feed(chunk)] + parser.close()
             assert items == whole["items"], label
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        "<select><option><img class=u-photo src=a.png><selectedcontent class=h-x></selectedcontent></select>",
+        "<select><option>text<b class=p-n>B</b><selectedcontent class=h-x>c</selectedcontent></select>",
+    ],
+)
+def test_a_selectedcontent_item_inside_its_own_option_is_noted(doc: str) -> None:
+    # The option's content before the selectedcontent lay outside any kept subtree and is
+    # gone when the option's end clones it: a documented recovery, said in errors (never
+    # silent), the same in every chunking and with stream_children.
+    url = "http://example.com/"
+    full = parse_dom(parse_document(doc), url, Options())["items"]
+    whole = None
+    for stream_children in (False, True):
+        for label, chunks in chunkings(doc):
+            parser = Parser(url, stream_children=stream_children)
+            items = [i for c in chunks for i in parser.feed(c)] + parser.close()
+            whole = items if whole is None else whole
+            assert items == whole, label
+            assert len(parser.errors) == 1 and "inside its own <option>" in parser.errors[0], label
+    assert whole is not None and whole != full  # (what the note is for)
+    assert whole[0]["type"] == ["h-x"]

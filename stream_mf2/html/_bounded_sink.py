@@ -327,6 +327,8 @@ class BoundedSink:
         # an outermost kept element popped in order, nothing else kept still open).
         self._open_inside = 0
         self._selectedcontent = False
+        # options a note was given for (a selectedcontent inside its own option; said once each)
+        self._noted_options: list[Element] = []
         # The select the last option was created in, its first option and its last
         # option with a ``selected`` attribute (options are released when popped).
         self._select_options: tuple[Element, Element, Element | None] | None = None
@@ -1135,9 +1137,13 @@ class BoundedSink:
             return None  # (no climb while no select is open)
         related = el.name == "selectedcontent" and el.namespace == HTML_NS
         node: ParentNode | None = el.parent
+        own_option: Element | None = None
         while type(node) is Element:
-            if node.name == "select" and node.namespace == HTML_NS:
-                break
+            if node.namespace == HTML_NS:
+                if node.name == "select":
+                    break
+                if node.name == "option" and not node.sink_state & _CAPTURE:
+                    own_option = node
             node = node.parent
         if type(node) is not Element or not node.sink_state & _OPEN:
             return None
@@ -1150,6 +1156,14 @@ class BoundedSink:
                         related = True
                         break
                     stack.extend(n.children)
+        if related and own_option is not None and not any(o is own_option for o in self._noted_options):
+            # Inside its own option: that option's content made before the selectedcontent
+            # was outside any kept subtree and is gone, so the clone its end makes may lack it.
+            self._noted_options.append(own_option)
+            self.notes.append(
+                "an item <selectedcontent> inside its own <option>: the option's content outside"
+                " items was not kept, so the copy of the option cloned into it may lack some of it"
+            )
         return node if related else None
 
     def _climb(

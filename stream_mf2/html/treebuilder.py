@@ -858,7 +858,9 @@ class TreeBuilder:
 
     def _floor_counts(self) -> tuple[int, ...]:
         c = self._counts
-        return (*(c.get(n, 0) for n in SCOPE_HTML), self._foreign_pushes)
+        counts = [c.get(n, 0) for n in SCOPE_HTML]
+        counts.append(self._foreign_pushes)
+        return tuple(counts)
 
     def _scope_floor(self) -> int:
         """The stack index of the topmost element that bounds the (general) scope, or -1.

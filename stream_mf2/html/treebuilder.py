@@ -213,6 +213,12 @@ class TreeBuilder:
         self._scope_memo: dict[tuple[Any, frozenset[str], bool], tuple[int, Element, tuple[int, ...], bool]] = {}
         self._foreign_pushes = 0
         self._reset_memo: tuple[int, Element, tuple[int, ...]] | None = None
+        # The adoption agency algorithm's last re-created formatting element and
+        # its stack index, and the topmost general scope boundary found by a long
+        # walk (see _adoption_scope): a run of misnested end tags finds both
+        # without walking the stack each time.
+        self._adopted: tuple[Element, int] | None = None
+        self._floor_memo: tuple[int, Element, tuple[int, ...]] | None = None
         # Open foreign elements by lowercased name, and the foreign end tag walks
         # that went far, remembered (see _foreign_end).
         self._fcounts: dict[str, int] = {}
@@ -822,6 +828,74 @@ class TreeBuilder:
                 return False
         return False
 
+    def _adoption_scope(self, fe: Element) -> int:
+        """The stack index of the open formatting element ``fe`` if it is in scope, else -1.
+
+        One walk answers both questions (step 4.6 of the adoption agency algorithm
+        and the index of step 4.9). When ``fe`` is the element the algorithm
+        re-created last and still sits where it was inserted, far below the
+        current node, the walk is replaced by a comparison with the topmost scope
+        boundary (remembered, see _scope_floor): the algorithm moves a
+        misnested formatting element one block deeper per end tag, so a run of
+        end tags would otherwise walk the whole stack each time.
+        """
+        stack = self.open
+        adopted = self._adopted
+        if adopted is not None and adopted[0] is fe:
+            h = adopted[1]
+            if h < len(stack) and stack[h] is fe and len(stack) - h > self._MEMO_DEPTH:
+                return h if h >= self._scope_floor() else -1
+        for i in range(len(stack) - 1, -1, -1):
+            el = stack[i]
+            if el is fe:
+                return i
+            if el.namespace == HTML_NS:
+                if el.name in SCOPE_HTML:
+                    return -1
+            elif (el.namespace, el.name) in SCOPE_FOREIGN:
+                return -1
+        return -1
+
+    def _floor_counts(self) -> tuple[int, ...]:
+        c = self._counts
+        counts = [c.get(n, 0) for n in SCOPE_HTML]
+        counts.append(self._foreign_pushes)
+        return tuple(counts)
+
+    def _scope_floor(self) -> int:
+        """The stack index of the topmost element that bounds the (general) scope, or -1.
+
+        A long walk is remembered as the scope walks are (see _walked): while the
+        element found is still at its index and the open counts of the boundary
+        names and the foreign boundary pushes are unchanged, no boundary element
+        was pushed above it.
+        """
+        stack = self.open
+        memo = self._floor_memo
+        if memo is not None:
+            at, stopper, counts = memo
+            if at < len(stack) and stack[at] is stopper and counts == self._floor_counts():
+                return at
+            self._floor_memo = None
+        for i in range(len(stack) - 1, -1, -1):
+            el = stack[i]
+            if el.namespace == HTML_NS:
+                if el.name not in SCOPE_HTML:
+                    continue
+            elif (el.namespace, el.name) not in SCOPE_FOREIGN:
+                continue
+            if len(stack) - i > self._MEMO_DEPTH:
+                self._floor_memo = (i, el, self._floor_counts())
+            return i
+        return -1
+
+    def _stack_index_near(self, el: Element, guess: int) -> int:
+        """The stack index of ``el``, tried first at ``guess`` (where it should be)."""
+        stack = self.open
+        if 0 <= guess < len(stack) and stack[guess] is el:
+            return guess
+        return self._stack_index(el)
+
     def _generate_implied_end_tags(self, exclude: str | None = None) -> None:
         stack = self.open
         while stack:
@@ -1053,9 +1127,9 @@ class TreeBuilder:
             if fe not in self._open_set:
                 del afe[fe_i]
                 return True
-            if not self._node_in_scope(fe):
+            fe_s = self._adoption_scope(fe)
+            if fe_s < 0:
                 return True
-            fe_s = self._stack_index(fe)
             fb_s = -1
             for i in range(fe_s + 1, len(stack)):
                 if _is_special(stack[i]):
@@ -1072,6 +1146,7 @@ class TreeBuilder:
             node_s = fb_s
             last_node = fb
             inner = 0
+            removed = 0
             while True:
                 inner += 1
                 node_s -= 1
@@ -1086,6 +1161,7 @@ class TreeBuilder:
                     node_afe = -1
                 if node_afe < 0:
                     del stack[node_s]
+                    removed += 1
                     self._forget(node)
                     continue
                 clone = self.sink.create_element(node.name, node.namespace, dict(node.attrs))
@@ -1107,9 +1183,15 @@ class TreeBuilder:
             if fe_afe < bookmark:
                 bookmark -= 1
             afe.insert(bookmark, new)
-            self._remove_from_stack(fe)
-            fb_s = self._stack_index(fb)
+            # fe and fb stay where the inner loop left them (it removed only nodes
+            # between them), so their indices are known; checked, not assumed.
+            fe_s = self._stack_index_near(fe, fe_s)
+            if fe_s >= 0:
+                del stack[fe_s]
+                self._forget(fe)
+            fb_s = self._stack_index_near(fb, fb_s - removed - 1)
             stack.insert(fb_s + 1, new)
+            self._adopted = (new, fb_s + 1)
             self._open_set.add(new)
             self._counts[new.name] = self._counts.get(new.name, 0) + 1
         return True

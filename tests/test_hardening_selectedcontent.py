@@ -133,6 +133,9 @@ OUTSIDE = [
     # a p-* selectedcontent in an item
     '<div class=h-entry><select><button><selectedcontent class=p-name></selectedcontent></button>'
     "<option>x</option><option selected>Y<b>y</b></select></div>",
+    # inside a table cell: the select holds it before the table does (a fuzz finding)
+    "<table><td>" + _BUTTON + "<option>T</select><i class=h-y>y</i></td></table>",
+    "<table><td>" + _BUTTON + "<option>T<b>b</b><option selected>U",
 ]
 
 
@@ -226,3 +229,22 @@ def test_a_selectedcontent_item_inside_its_own_option_is_noted(doc: str) -> None
             assert len(parser.errors) == 1 and "inside its own <option>" in parser.errors[0], label
     assert whole is not None and whole != full  # (what the note is for)
     assert whole[0]["type"] == ["h-x"]
+
+
+@pytest.mark.parametrize("stream_children", [False, True])
+@pytest.mark.parametrize(
+    "doc",
+    [
+        '<table><td><select><option><SELECTEDCONTENT class="hentry">',
+        '<table><td><select><option><selectedcontent class="h-entry">',
+    ],
+)
+def test_a_selectedcontent_item_in_its_own_option_in_a_table_gets_its_clone(doc: str, stream_children: bool) -> None:
+    # a fuzz finding: the open table held the selectedcontent instead of its select,
+    # so the option's close did not clone into it
+    whole = parse_dom(parse_document(doc), "http://example.com/", Options())["items"]
+    assert whole[0].get("children")
+    for name, chunks in chunkings(doc):
+        parser = Parser("http://example.com/", stream_children=stream_children)
+        items = [item for chunk in chunks for item in parser.feed(chunk)] + parser.close()
+        assert items == whole, name

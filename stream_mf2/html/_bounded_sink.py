@@ -1091,6 +1091,12 @@ class BoundedSink:
         """("root" | "nested" | "covered" | "detached" | "blocked", blocker key) for popped kept ``el``."""
         key, top, crossed_fragment, end = self._climb(el.parent, False)
         if key != _NOT_BLOCKED:
+            if self._selectedcontent:
+                # the select first: its selected option's pop (before the table's) may still
+                # clone into a held selectedcontent, which looks for its select's holds
+                select = self._clone_target_select(el)
+                if select is not None:
+                    return "blocked", id(select)
             return "blocked", key
         if top is not None:
             watch = self.watch_nested if self.on_nested is not None else None
@@ -1505,6 +1511,7 @@ class BoundedSink:
             self._n_blocked -= held.size
             if (
                 held.epoch == epoch
+                and not self._selectedcontent  # (a select may hold first: _classify)
                 and type(parent) is Element
                 and parent.sink_state & _OPEN
                 and self._hop(held.entry)[0] is parent

@@ -270,6 +270,9 @@ def test_option_is_checked() -> None:
     with pytest.raises(TypeError, match="max_item_chars"):
         stream_mf2.parse("<p class=h-card>x</p>", URL, max_item_chars=True)
     with pytest.raises(TypeError, match="max_item_chars"):
+        stream_mf2.parse("<p class=h-card>x</p>", URL, max_item_chars=1.5)  # type: ignore[arg-type]
+    # Parser() itself: the compiled build's own argument check comes first and names only the type
+    with pytest.raises(TypeError):
         Parser(URL, max_item_chars=1.5)  # type: ignore[arg-type]  # the wrong type is the test
 
 

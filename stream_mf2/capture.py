@@ -544,30 +544,29 @@ class Capture:
             ctx.notes.clear()
 
     def _drop_later_duplicates(self, root: Element, refs: list[str], local: dict[str, Element]) -> None:
-        """Forget local targets whose id an element outside ``root`` had first.
-
-        Every element counted so far outside ``root`` was created before ``root``
-        completed: before it, or placed before it (foster parenting). The DOM
-        resolves the id to that earlier element (dropped here), not to ``root``'s.
-        """
-        seen = self._seen_ids
+        """Forget local targets whose id an element outside ``root`` had first
+        (:meth:`_had_first`): the DOM resolves the id to that element, gone here."""
         for ref in refs:
-            if ref in local and seen.get(ref, 0) > 1:
-                inside = sum(
-                    1 for n in (root, *iter_descendants(root)) if type(n) is Element and n.attrs.get("id") == ref
-                )
-                if seen[ref] > inside:
-                    del local[ref]
+            if ref in local and self._had_first(ref, root):
+                del local[ref]
+
+    def _had_first(self, id_: str, root: Element) -> bool:
+        """Did an element outside ``root`` have ``id_`` before ``root`` completed?
+
+        Elements are counted as they are created, so one counted outside ``root``
+        by now was created before it, or placed before it (foster parenting):
+        the DOM resolves the id to that one, not to ``root``'s.
+        """
+        seen = self._seen_ids.get(id_, 0)
+        if seen <= 1:
+            return False
+        inside = sum(1 for n in (root, *iter_descendants(root)) if type(n) is Element and n.attrs.get("id") == id_)
+        return seen > inside
 
     def _remember_cell(self, id_: str, cell: Element) -> None:
-        seen = self._seen_ids
-        if seen.get(id_, 0) > 1:
-            # An element outside the cell with this id was created first (before the cell,
-            # or foster-parented before its table): the DOM resolves the id to that one,
-            # so the cell must not answer for it (the reference is reported as gone).
-            inside = sum(1 for n in (cell, *iter_descendants(cell)) if type(n) is Element and n.attrs.get("id") == id_)
-            if seen[id_] > inside:
-                return
+        if self._had_first(id_, cell):
+            # the cell must not answer for that earlier element (the reference is reported as gone)
+            return
         cells = self._cells
         cells[id_] = cell
         cells.move_to_end(id_)

@@ -28,10 +28,12 @@ import pytest
 import stream_mf2
 from stream_mf2 import Parser
 from stream_mf2.html.testing import parse_document
-from stream_mf2.mf2 import Options, collect_rels, document_context, fold_nested, items_from_subtree, parse_dom
+from stream_mf2.mf2 import Options, parse_dom
 from stream_mf2.mf2.options import DEFAULT_MAX_ITEM_CHARS
 from tests.chunking import chunkings
-from tests.streamed import post_order, stream_events
+from tests.fuzz.growth import output_size
+from tests.streamed import stream_events
+from tests.test_mf2_fold import folded_parse
 
 URL = "http://example.com/"
 REPO = Path(__file__).resolve().parent.parent
@@ -76,22 +78,6 @@ def run_cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProce
     )
 
 
-def output_chars(obj: object) -> int:
-    """Characters of strings and keys in ``obj``, counted without serialising (no recursion)."""
-    total = 0
-    stack: list[object] = [obj]
-    while stack:
-        value = stack.pop()
-        if isinstance(value, str):
-            total += len(value)
-        elif isinstance(value, dict):
-            total += sum(len(k) for k in value)
-            stack.extend(value.values())
-        elif isinstance(value, list):
-            stack.extend(value)
-    return total
-
-
 def _stream(chunks: list[str] | list[bytes], **options: Any) -> tuple[dict[str, Any], list[str]]:
     return stream_events(chunks, URL, **options)
 
@@ -109,7 +95,7 @@ def test_output_is_linear_past_the_budget(pattern: Any) -> None:
     for k in (k0, 2 * k0, 4 * k0):
         parser = Parser(URL, max_item_chars=budget)
         items = [*parser.feed(pattern(k)), *parser.close()]
-        sizes.append(output_chars(items))
+        sizes.append(output_size(items))
         assert any(NOTE in e for e in parser.errors), (pattern.__name__, k)
     for smaller, larger in itertools.pairwise(sizes):
         assert larger <= 2.5 * smaller + 200, (pattern.__name__, sizes)
@@ -132,7 +118,7 @@ def test_under_the_budget_nothing_changes() -> None:
     unlimited = stream_mf2.parse(doc, URL, max_item_chars=10**12)
     text = orjson.dumps(unlimited)
     assert len(text) > 5000  # 2**6 placements of the innermost item
-    exact = output_chars(unlimited)
+    exact = output_size(unlimited)
     assert stream_mf2.parse(doc, URL) == unlimited
     parser = Parser(URL, max_item_chars=2 * len(text))
     assert [*parser.feed(doc), *parser.close()] == unlimited["items"]
@@ -140,7 +126,7 @@ def test_under_the_budget_nothing_changes() -> None:
     # a budget below the output empties values, and says so
     parser = Parser(URL, max_item_chars=exact // 4)
     items = [*parser.feed(doc), *parser.close()]
-    assert output_chars(items) < exact
+    assert output_size(items) < exact
     assert len([e for e in parser.errors if NOTE in e]) == 1
 
 
@@ -248,20 +234,11 @@ FOLDED = [
 def test_items_parsed_ahead_of_their_container_give_the_same(doc: str, budget: int) -> None:
     options = Options(max_item_chars=budget)
     expected = parse_dom(parse_document(doc), URL, options)["items"]
-    tree = parse_document(doc)
-    ctx, _elements = document_context(tree, URL, options)
-    folded = 0
-    for element in post_order(tree):
-        collect_rels(element, ctx)
-        if fold_nested(element, ctx):
-            folded += 1
-            for child in element.children:
-                child.parent = None
-            element.children = []
-    assert orjson.dumps(items_from_subtree(tree, ctx)) == orjson.dumps(expected)
+    result, folded = folded_parse(parse_document(doc), URL, options)
+    assert orjson.dumps(result["items"]) == orjson.dumps(expected)
     # the cases written for this test do fold (the others fold where they can)
     assert folded or (doc, budget) in CASES
-    assert any(NOTE in n for n in ctx.notes)
+    assert any(NOTE in n for n in result["notes"])
 
 
 def test_option_is_checked() -> None:

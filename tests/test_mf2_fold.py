@@ -37,9 +37,10 @@ def _may_be_included(element: Element) -> bool:
     return False
 
 
-def folded_parse(doc: Document, url: str) -> tuple[dict[str, Any], int]:
-    """Parse like a streaming caller that folds every nested root it can and drops its subtree."""
-    ctx, _elements = document_context(doc, url, OPTIONS)
+def folded_parse(doc: Document, url: str, options: Options = OPTIONS) -> tuple[dict[str, Any], int]:
+    """Parse like a streaming caller that folds every nested root it can and drops its subtree:
+    (``{"items": ..., "notes": ...}``, how many nested roots were folded)."""
+    ctx, _elements = document_context(doc, url, options)
     folded = 0
     for element in post_order(doc):
         if _may_be_included(element):
@@ -50,7 +51,8 @@ def folded_parse(doc: Document, url: str) -> tuple[dict[str, Any], int]:
             for child in element.children:
                 child.parent = None
             element.children = []
-    return {"items": items_from_subtree(doc, ctx)}, folded
+    items = items_from_subtree(doc, ctx)
+    return {"items": items, "notes": ctx.notes}, folded
 
 
 def _compare(doc_text: str | None, doc: Document, url: str) -> int:

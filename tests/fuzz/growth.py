@@ -107,15 +107,16 @@ def _work_bytes(data: bytes, cap: float) -> int | None:
         items.extend(parser.close())
     except stream_mf2.StreamMF2Error:
         pass  # a documented stop: what was produced counts
-    return len(data) + _output_size(items, OUTPUT_FACTOR * len(data))
+    return len(data) + output_size(items, OUTPUT_FACTOR * len(data))
 
 
-def _output_size(items: list[object], limit: int) -> int:
-    """Characters of strings and keys in ``items``, counted up to ``limit`` (no serialisation:
-    an output that grows with the square can take gigabytes as JSON)."""
+def output_size(items: object, limit: int | None = None) -> int:
+    """Characters of strings and keys in ``items`` (and 1 per other scalar), counted up to
+    ``limit`` if given, without serialising or recursing (an output that grows with the
+    square can take gigabytes as JSON)."""
     total = 0
     stack: list[object] = [items]
-    while stack and total <= limit:
+    while stack and (limit is None or total <= limit):
         obj = stack.pop()
         if isinstance(obj, str):
             total += len(obj)

@@ -32,7 +32,7 @@ def parse(doc: object, url: str | None = None, **options: Unpack[ParseOptions]) 
     ``"normalized"``), ``lang``, ``metaformats``, ``filter_roots``,
     ``stream_children``, ``collect_parse_errors``, and the limits
     ``max_token_chars``, ``max_depth``, ``max_kept_nodes``, ``max_held_items``,
-    ``max_nested_html_chars``, ``max_item_chars``, ``max_reparse_bytes`` (see :class:`~stream_mf2.Parser`).
+    ``max_nested_html_chars``, ``max_item_chars``, ``max_output_ratio``, ``output_floor_chars``, ``max_reparse_bytes`` (see :class:`~stream_mf2.Parser`).
     An unknown option is a :class:`TypeError`, a bad value a :class:`ValueError`.
     """
     check_options(options, "parse")

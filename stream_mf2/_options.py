@@ -42,6 +42,12 @@ option                       default                          meaning
 ``max_item_chars``           8 Mi                             JSON characters of one item, a nested
                                                               item counted at every place (a budget:
                                                               past it values are emptied)
+``max_output_ratio``         32                               output allowance of an item or rel
+                                                              link per character of its source span
+``output_floor_chars``       4 Ki                             output allowance of an item or rel link
+                                                              whatever its span (both a budget: past
+                                                              it an item's values are emptied, a rel
+                                                              link is left out)
 ``max_reparse_bytes``        1 MiB                            bytes held for a late ``<meta>``
 ``tokenizer_fast_path``      ``True``                         ``False``: the tokenizer's state
                                                               machine alone (same output, slower)
@@ -53,7 +59,8 @@ option                       default                          meaning
 
 Every limit raises :class:`~stream_mf2.errors.LimitExceeded` naming itself,
 except the budgets (``max_held_items``, ``max_held_children``, ``max_reparse_bytes``,
-``max_formatting_elements``, ``max_prefix_nodes``, ``max_item_chars``), which are documented recoveries. The sources add their own keywords (``chunk_size``,
+``max_formatting_elements``, ``max_prefix_nodes``, ``max_item_chars``, ``max_output_ratio``,
+``output_floor_chars``), which are documented recoveries. The sources add their own keywords (``chunk_size``,
 ``stall_timeout``, ``slice_size``), which are ordinary keyword parameters.
 """
 
@@ -89,6 +96,8 @@ class ParseOptions(TypedDict, total=False):
     max_held_children: int
     max_nested_html_chars: int
     max_item_chars: int
+    max_output_ratio: int
+    output_floor_chars: int
     max_reparse_bytes: int
     tokenizer_fast_path: bool
     wpt: Wpt | Template | None
@@ -117,6 +126,8 @@ _LIMITS = (
     ("max_held_children", False, 0),
     ("max_nested_html_chars", False, 0),
     ("max_item_chars", False, 0),
+    ("max_output_ratio", False, 0),
+    ("output_floor_chars", False, 0),
     ("max_reparse_bytes", False, 0),
     ("max_pattern_chars", True, 1),
 )

@@ -26,7 +26,13 @@ from stream_mf2.html.sink import BoundedSink
 from stream_mf2.html.tokenizer import Tokenizer
 from stream_mf2.html.treebuilder import DEFAULT_MAX_DEPTH, DEFAULT_MAX_FORMATTING_ELEMENTS, TreeBuilder
 from stream_mf2.mf2 import Mf2Context
-from stream_mf2.mf2.options import DEFAULT_MAX_ITEM_CHARS, DEFAULT_MAX_NESTED_HTML_CHARS, options_for
+from stream_mf2.mf2.options import (
+    DEFAULT_MAX_ITEM_CHARS,
+    DEFAULT_MAX_NESTED_HTML_CHARS,
+    DEFAULT_MAX_OUTPUT_RATIO,
+    DEFAULT_OUTPUT_FLOOR_CHARS,
+    options_for,
+)
 from stream_mf2.reassemble import reassemble
 
 if TYPE_CHECKING:
@@ -99,7 +105,12 @@ class Parser:
     property value, which can double per nesting level; past it the item's
     later values are emptied and nested items placed reduced, recorded in
     :attr:`errors`; a budget, not an error: see
-    :class:`~stream_mf2.mf2.options.Options`), ``max_prefix_nodes`` (the
+    :class:`~stream_mf2.mf2.options.Options`), ``max_output_ratio`` and
+    ``output_floor_chars`` (the output allowance of each item and rel link,
+    ``output_floor_chars + max_output_ratio * span`` characters, ``span`` being
+    the length of the input its element covers, less its children's; past it an
+    item's values are emptied and a rel link is left out, recorded in
+    :attr:`errors`; a budget: see :class:`~stream_mf2.mf2.options.Options`), ``max_prefix_nodes`` (the
     content of an ``html``/``body`` held until the first kept element, so that a
     late ``<body class="h-*">`` still has it; past it the content is dropped, and a
     later such merge is recorded in :attr:`errors`; a budget, not an error). ``max_reparse_bytes`` (above) is a
@@ -138,6 +149,8 @@ class Parser:
         max_held_children: int = DEFAULT_MAX_HELD_CHILDREN,
         max_nested_html_chars: int = DEFAULT_MAX_NESTED_HTML_CHARS,
         max_item_chars: int = DEFAULT_MAX_ITEM_CHARS,
+        max_output_ratio: int = DEFAULT_MAX_OUTPUT_RATIO,
+        output_floor_chars: int = DEFAULT_OUTPUT_FLOOR_CHARS,
         max_reparse_bytes: int = DEFAULT_MAX_REPARSE_BYTES,
         collect_parse_errors: bool = False,
         tokenizer_fast_path: bool = True,
@@ -183,6 +196,10 @@ class Parser:
             given["max_nested_html_chars"] = max_nested_html_chars
         if max_item_chars != DEFAULT_MAX_ITEM_CHARS or type(max_item_chars) is not int:
             given["max_item_chars"] = max_item_chars
+        if max_output_ratio != DEFAULT_MAX_OUTPUT_RATIO or type(max_output_ratio) is not int:
+            given["max_output_ratio"] = max_output_ratio
+        if output_floor_chars != DEFAULT_OUTPUT_FLOOR_CHARS or type(output_floor_chars) is not int:
+            given["output_floor_chars"] = output_floor_chars
         if max_reparse_bytes != DEFAULT_MAX_REPARSE_BYTES or type(max_reparse_bytes) is not int:
             given["max_reparse_bytes"] = max_reparse_bytes
         if max_depth is not None:
@@ -202,7 +219,16 @@ class Parser:
         if isinstance(stream_children, set):
             stream_children = frozenset(stream_children)
         self.url = url
-        self._options = options_for(text, lang, metaformats, filter_roots, max_nested_html_chars, max_item_chars)
+        self._options = options_for(
+            text,
+            lang,
+            metaformats,
+            filter_roots,
+            max_nested_html_chars,
+            max_item_chars,
+            max_output_ratio,
+            output_floor_chars,
+        )
         self._max_held_items = max_held_items
         self._max_held_children = max_held_children
         self._stream_children = stream_children
@@ -274,6 +300,8 @@ class Parser:
             fast_path=self._tokenizer_fast_path,
         )
         self._tree.set_tokenizer(self._tokenizer)
+        # kept elements' source spans, for the output allowances (mf2.items, mf2.rels)
+        self._sink.track_positions(self._tokenizer)
         self._tree.meta_encoding_hook = self._on_meta_encoding
 
     def _build_wpt(self) -> None:
@@ -426,6 +454,9 @@ class Parser:
     def errors(self) -> list[str]:
         """Recoveries that changed the output (e.g. unresolved include targets), and parse errors if collected."""
         out = list(self._capture.notes)
+        rels_note = self._ctx.rels.note()
+        if rels_note is not None:
+            out.append(rels_note)
         out.extend(self._sink.notes)
         out.extend(self._tree.notes)
         out.extend(self._encoding_notes)

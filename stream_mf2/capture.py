@@ -142,7 +142,17 @@ _OBSERVED: Final = frozenset(("base", "head", "html", "meta", "th"))
 class _Container:
     """Streaming state of one outermost root whose children are streamed."""
 
-    __slots__ = ("deferred", "folded", "kept_back", "marker", "next_index", "rels_done", "streamed", "streams")
+    __slots__ = (
+        "deferred",
+        "folded",
+        "kept_back",
+        "marker",
+        "next_index",
+        "placeholder",
+        "rels_done",
+        "streamed",
+        "streams",
+    )
 
     def __init__(self, streams: bool) -> None:
         self.streams = streams
@@ -154,6 +164,7 @@ class _Container:
         self.folded = 0
         # The item the placeholder of the first streamed child stands for.
         self.marker: dict[str, Any] | None = None
+        self.placeholder: FoldedItem | None = None  # the stored item that stands for the marker
         # Rel links already added to ``rels``, still in the tree (by id; they stay alive there).
         self.rels_done: dict[int, Element] = {}
         # Rel links final before any <base> was seen, in order, with their text: a
@@ -386,12 +397,17 @@ class Capture:
         if folded.entries:  # not a child after all; the stored item serves the container
             return NESTED_KEEP
         self._collect_rels(element, container, forget=True)
+        # The placeholder also stands for the streamed children's source spans: the
+        # container's output allowance leaves them out, as when it is walked whole.
+        span = folded.span if folded.span > 0 else 0
         if container.marker is None:
             container.marker = {}
-            ctx.folded[element] = FoldedItem(container.marker, [])
+            container.placeholder = ctx.folded[element] = FoldedItem(container.marker, [], span=span)
             action = NESTED_EMPTY
         else:
             del ctx.folded[element]
+            if container.placeholder is not None:
+                container.placeholder.span += span
             action = NESTED_REMOVE
         container.streamed += 1
         self.events.append(ItemEvent(folded.item, path=(self._top_items, index)))
@@ -487,7 +503,10 @@ class Capture:
         else:
 
             def add(node: Element, base: str | None, text: str) -> None:
-                deferred.append((Element(node.name, node.namespace, node.attrs), text))
+                copy = Element(node.name, node.namespace, node.attrs)
+                copy.source_start = node.source_start  # (for the link's output allowance)
+                copy.source_end = node.source_end
+                deferred.append((copy, text))
 
         stack: list[ParentNode] = [root]
         while stack:

@@ -59,6 +59,8 @@ _LIMIT_FLAGS = (
     ("--max-held-children", "max_held_children", "stream-children: children kept until a <base> is known (a budget)"),
     ("--max-nested-html-chars", "max_nested_html_chars", "e-* html nested inside e-* values, per item (then empty html)"),
     ("--max-item-chars", "max_item_chars", "JSON characters of one item, nested items counted where placed (then emptied values)"),
+    ("--max-output-ratio", "max_output_ratio", "output allowance of an item or rel link per character of its source"),
+    ("--output-floor-chars", "output_floor_chars", "output allowance of an item or rel link whatever its source length"),
     ("--max-reparse-bytes", "max_reparse_bytes", "bytes held for a late <meta charset> re-parse (0: off)"),
 )
 

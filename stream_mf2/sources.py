@@ -474,7 +474,7 @@ def iter_items(
     ``default_encoding``, ``detect_utf8``, ``text``, ``lang``, ``metaformats``,
     ``filter_roots``, ``stream_children``, ``collect_parse_errors``, and the
     limits ``max_token_chars``, ``max_depth``, ``max_kept_nodes``,
-    ``max_held_items``, ``max_nested_html_chars``, ``max_item_chars``, ``max_reparse_bytes``.
+    ``max_held_items``, ``max_nested_html_chars``, ``max_item_chars``, ``max_output_ratio``, ``output_floor_chars``, ``max_reparse_bytes``.
     With ``stream_children`` the children of a container item are yielded too,
     as they close and before their container (which then leaves them out); use
     :func:`iter_events` for their ``path``.
@@ -685,7 +685,7 @@ def aiter_events(
     ``default_encoding``, ``detect_utf8``, ``text``, ``lang``, ``metaformats``,
     ``filter_roots``, ``stream_children``, ``collect_parse_errors``, and the
     limits ``max_token_chars``, ``max_depth``, ``max_kept_nodes``,
-    ``max_held_items``, ``max_nested_html_chars``, ``max_item_chars``, ``max_reparse_bytes``.
+    ``max_held_items``, ``max_nested_html_chars``, ``max_item_chars``, ``max_output_ratio``, ``output_floor_chars``, ``max_reparse_bytes``.
 
     Between two slices of at most ``slice_size`` bytes the generator yields to
     the event loop. While the encoding is undecided a read that takes longer
@@ -752,7 +752,7 @@ def aiter_items(
     ``default_encoding``, ``detect_utf8``, ``text``, ``lang``, ``metaformats``,
     ``filter_roots``, ``stream_children``, ``collect_parse_errors``, and the
     limits ``max_token_chars``, ``max_depth``, ``max_kept_nodes``,
-    ``max_held_items``, ``max_nested_html_chars``, ``max_item_chars``, ``max_reparse_bytes``.
+    ``max_held_items``, ``max_nested_html_chars``, ``max_item_chars``, ``max_output_ratio``, ``output_floor_chars``, ``max_reparse_bytes``.
     """
     check_options(options, "aiter_items")
     return _aitems(

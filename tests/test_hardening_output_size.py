@@ -103,12 +103,17 @@ def test_output_is_linear_past_the_budget(pattern: Any) -> None:
 
 def test_json_of_the_fuzz_finding_stays_small_with_the_default() -> None:
     doc = doubling(40)  # 2**40 placements of the innermost item without the budget
-    parser = Parser(URL)
+    # (the output allowance relative to the input, max_output_ratio, is turned off here;
+    # by default it reduces these items first: tests/test_output_allowance.py)
+    parser = Parser(URL, max_output_ratio=10**9)
     items = [*parser.feed(doc), *parser.close()]
     text = json.dumps(items)
     assert len(text) <= DEFAULT_MAX_ITEM_CHARS
     notes = [e for e in parser.errors if NOTE in e]
     assert len(notes) == 1 and "h-x-y" in notes[0]
+    parser = Parser(URL)
+    assert len(json.dumps([*parser.feed(doc), *parser.close()])) <= DEFAULT_MAX_ITEM_CHARS
+    assert any("output allowance" in e for e in parser.errors)
     # the CLI serialises it too
     assert len(run_cli("-", stdin=doc.encode()).stdout) < 10_000
 

@@ -155,6 +155,7 @@ from stream_mf2.html.sink import (
     maybe_clone_option,
     reparent_all,
 )
+from stream_mf2.html.tokenizer import Tokenizer
 
 __all__ = ["NESTED_EMPTY", "NESTED_KEEP", "NESTED_REMOVE", "BoundedSink"]
 
@@ -293,6 +294,9 @@ class BoundedSink:
         self.on_complete = on_complete
         self.on_nested: Callable[[Element, Element, bool], int] | None = None
         self.watch_nested: Callable[[Element, Element], bool] | None = None
+        # Source spans are recorded for kept elements (and html/body, which may become
+        # kept) once track_positions is called; dropped elements cost nothing.
+        self._positions: Tokenizer | None = None
         self.max_pending = max_pending
         self.max_kept_nodes = max_kept_nodes
         self.max_prefix_nodes = max_prefix_nodes
@@ -360,6 +364,11 @@ class BoundedSink:
         """Turn on the nested hand-over (module docstring); before the first element is created."""
         self.on_nested = on_nested
         self.watch_nested = watch_nested
+
+    def track_positions(self, tokenizer: Tokenizer) -> None:
+        """Record the source span (``Element.source_start``/``source_end``) of every kept
+        element, and of ``html``/``body``, from ``tokenizer``'s markup positions."""
+        self._positions = tokenizer
 
     def attach_tree_builder(self, builder: Any) -> None:
         """Called by the tree builder: lets the sink read its frameset-ok flag."""
@@ -455,6 +464,8 @@ class BoundedSink:
         self, name: str, namespace: str, attrs: dict[str, str], made: Element | None = None
     ) -> Element:
         el = Element(name, namespace, attrs) if made is None else made
+        if self._positions is not None:  # (the uncommon creation path: recorded for any element)
+            el.source_start = self._positions.markup_before
         if namespace == HTML_NS:
             if name == "template":
                 el.template_contents = DocumentFragment(el)
@@ -503,6 +514,8 @@ class BoundedSink:
                 self._marks[id(el)] = self._kept_created
         inside = parent.sink_state & _INSIDE if type(parent) is Element else self._inside(parent)
         if self.keep(el):
+            if self._positions is not None:
+                el.source_start = self._positions.markup_before
             self._kept_created += 1
             if self._tentative:
                 self._demote()
@@ -568,6 +581,8 @@ class BoundedSink:
                 return
             self._probe = Element("", HTML_NS, _NO_ATTRS)
         if kept:
+            if self._positions is not None:
+                el.source_start = self._positions.markup_before
             self._kept_created += 1
             if self._tentative:
                 self._demote()
@@ -818,6 +833,8 @@ class BoundedSink:
             ):
                 maybe_clone_option(element)
             if st & _KEPT:
+                if self._positions is not None:
+                    element.source_end = self._positions.markup_end
                 if self._kept_open:
                     self._kept_open.pop(id(element), None)
                 parent = element.parent

@@ -96,6 +96,9 @@ def build(
     tb = TreeBuilder(sink, fragment_context=fragment_context, **options)
     tok = Tokenizer(tb)
     tb.set_tokenizer(tok)
+    track = getattr(sink, "track_positions", None)
+    if track is not None:  # the full DOM sink records every element's source span
+        track(tok)
     for chunk in chunks:
         tok.feed(chunk)
     tok.close()

@@ -82,9 +82,20 @@ class Element(ParentNode):
     ``sink_state`` is not part of the DOM: it is bookkeeping of the sink that
     created the element (the bounded sink keeps its per-element flags there
     rather than in a dictionary keyed by ``id()``); ``0`` means "not tracked".
+
+    ``source_start`` and ``source_end`` are the element's *source span*, when the
+    sink that made it recorded one (``-1`` otherwise; an element built by hand
+    has none): offsets in the preprocessed input (characters, newlines
+    normalised) from the end of the markup token before the one that created
+    the element to the end of the markup token at which it left the stack of
+    open elements (the input's end for elements open at the end). So the span
+    holds the element's own start tag and everything parsed while it was open;
+    text never moves these ends, which makes them the same in every chunking
+    (see ``Tokenizer.markup_end``). The full DOM sink records every element;
+    the bounded sink only the elements it keeps.
     """
 
-    __slots__ = ("attrs", "name", "namespace", "sink_state", "template_contents")
+    __slots__ = ("attrs", "name", "namespace", "sink_state", "source_end", "source_start", "template_contents")
 
     def __init__(self, name: str, namespace: str = HTML_NS, attrs: dict[str, str] | None = None) -> None:
         self.parent = None
@@ -94,9 +105,18 @@ class Element(ParentNode):
         self.attrs: dict[str, str] = attrs if attrs is not None else {}
         self.template_contents: DocumentFragment | None = None
         self.sink_state = 0
+        self.source_start = -1
+        self.source_end = -1
 
     def __repr__(self) -> str:
         return f"<Element {self.name!r} {self.attrs!r}>"
+
+    @property
+    def source_length(self) -> int:
+        """The length of the source span, or ``-1`` when none was recorded (see the class docstring)."""
+        start = self.source_start
+        end = self.source_end
+        return end - start if start >= 0 and end >= start else -1
 
 
 class Text(Node):

@@ -23,6 +23,7 @@ from stream_mf2.html.dom import (
     ParentNode,
     Text,
 )
+from stream_mf2.html.tokenizer import Tokenizer
 
 __all__ = ["BoundedSink", "DomSink", "TreeSink", "clone_children", "maybe_clone_option"]
 
@@ -266,14 +267,25 @@ def maybe_clone_option(option: Element) -> None:
 
 
 class DomSink:
-    """A sink that builds the complete DOM under :attr:`document`."""
+    """A sink that builds the complete DOM under :attr:`document`.
+
+    After :meth:`track_positions` every element gets its source span
+    (``Element.source_start``/``source_end``).
+    """
 
     def __init__(self) -> None:
         self.document = Document()
         self._selectedcontent = False
+        self._positions: Tokenizer | None = None
+
+    def track_positions(self, tokenizer: Tokenizer) -> None:
+        """Record every element's source span from ``tokenizer``'s markup positions."""
+        self._positions = tokenizer
 
     def create_element(self, name: str, namespace: str, attrs: dict[str, str]) -> Element:
         el = Element(name, namespace, attrs)
+        if self._positions is not None:
+            el.source_start = self._positions.markup_before
         if namespace == HTML_NS:
             if name == "template":
                 el.template_contents = DocumentFragment()
@@ -334,6 +346,8 @@ class DomSink:
         return contents
 
     def pop(self, element: Element) -> None:
+        if self._positions is not None and element.source_end < 0:  # (head can be popped twice: the first counts)
+            element.source_end = self._positions.markup_end
         if self._selectedcontent and element.name == "option" and element.namespace == HTML_NS:
             maybe_clone_option(element)
 

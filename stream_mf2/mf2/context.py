@@ -49,7 +49,7 @@ class Mf2Context:
         self.url = url
         self.options = options if options is not None else Options()
         self.resolve_id: Callable[[str], Element | None] = resolve_id if resolve_id is not None else _no_ids
-        self.rels = RelCollector()
+        self.rels = RelCollector(self.options.output_floor_chars, self.options.max_output_ratio)
         self.html_lang: str | None = None
         self.content_language: str | None = None
         #: The URL relative references resolve against (the first ``<base href>``, else

@@ -83,6 +83,7 @@ class _Frame:
     __slots__ = (
         "attach",
         "backcompat",
+        "child_spans",
         "children",
         "children_size",
         "e_attached",
@@ -98,7 +99,9 @@ class _Frame:
         "over",
         "prefixes",
         "props",
+        "reduced",
         "size",
+        "span",
         "total",
         "types",
     )
@@ -110,6 +113,7 @@ class _Frame:
         is_backcompat: bool,
         attach: Sequence[tuple[PropertyPrefix, str]],
         limit: int = DEFAULT_MAX_ITEM_CHARS,
+        span: int = -1,
     ) -> None:
         self.element = element
         self.types = types
@@ -140,6 +144,12 @@ class _Frame:
         # property elements of this item the walk is inside: a child item found there is
         # repeated by their values (text, html), so it counts in this item's budget
         self.in_props = 0
+        # The output allowance (Options.max_output_ratio): the element's source span (-1:
+        # none recorded, no allowance) and the spans of the children that are units of
+        # their own (items in ``children`` outside property elements), summed as they come.
+        self.span = span
+        self.child_spans = 0
+        self.reduced = False  # past its allowance: every value emptied (_Walker._reduce)
 
     def add(self, prefix: PropertyPrefix, name: str, value: Any) -> None:
         """Add a property value, or its emptied form once the item is over its budget."""
@@ -179,10 +189,11 @@ class _Frame:
             size = 48 + len(entry["type"]) * 16
         self._put(prefix, name, entry, size)
 
-    def add_child(self, item: Item, item_total: int, whole: bool) -> None:
+    def add_child(self, item: Item, item_total: int, whole: bool, span: int = -1) -> None:
         """Add a nested item that is no property value: an item with its own budget, unless
         it lies inside a property element of this item (whose value repeats it): then it
-        counts in this item's budget, and is reduced when it does not fit (or is over)."""
+        counts in this item's budget, and is reduced when it does not fit (or is over).
+        ``span``: the source span the child stands for (its own allowance covers it)."""
         if self.in_props:
             if not whole or self.over or self.size + item_total > self.limit:
                 self.over = True
@@ -192,6 +203,8 @@ class _Frame:
             self.size += item_total
         else:
             self.children_size += item_total
+            if span > 0:
+                self.child_spans += span
         self.children.append(item)
 
     def _put(self, prefix: PropertyPrefix, name: str, value: Any, size: int) -> None:
@@ -358,6 +371,7 @@ class _Walker:
         "html_left",
         "html_skipped",
         "markers",
+        "reduced",
         "rels",
         "scope",
         "spec_text",
@@ -377,6 +391,7 @@ class _Walker:
         self.html_left = ctx.options.max_nested_html_chars
         self.html_skipped = 0
         self.emptied = 0  # values emptied past Options.max_item_chars (summed as frames finish)
+        self.reduced = 0  # items reduced past their allowance (Options.max_output_ratio)
         # The item whose properties bound the value-class pattern search, when
         # it is not the innermost open one: a nested root's own value is read
         # from markup that belongs to the nested item.
@@ -471,15 +486,34 @@ class _Walker:
                 f" (max_item_chars={ctx.options.max_item_chars})"
             )
             self.emptied = 0
+        if self.reduced:
+            options = ctx.options
+            ctx.notes.append(
+                f"{self.reduced} item(s) reduced past their output allowance (output_floor_chars="
+                f"{options.output_floor_chars} + max_output_ratio={options.max_output_ratio} per source character)"
+            )
+            self.reduced = 0
         return found
+
+    def _frame(
+        self, element: Element, types: list[str], is_backcompat: bool, attach: Sequence[tuple[PropertyPrefix, str]]
+    ) -> _Frame:
+        """A new frame, limited by ``max_item_chars`` and by the allowance of its element's whole span."""
+        options = self.ctx.options
+        limit = options.max_item_chars
+        span = element.source_length
+        if span >= 0:
+            allowed = options.output_floor_chars + options.max_output_ratio * span
+            if allowed < limit:
+                limit = allowed
+        return _Frame(element, types, is_backcompat, attach, limit, span)
 
     def _walk(self, root: Element, types: list[str], is_backcompat: bool) -> tuple[_Frame, Item]:
         ctx = self.ctx
         options = ctx.options
         lang_on = options.lang
         frames = self.frames
-        limit = options.max_item_chars
-        frame = _Frame(root, types, is_backcompat, (), limit)
+        frame = self._frame(root, types, is_backcompat, ())
         root_frame = frame
         if lang_on:
             frame.lang = element_lang(root, ctx)
@@ -582,7 +616,7 @@ class _Walker:
                 leave: _Frame | _LeaveE | _LeaveP | None = None
                 if nested_types:
                     frame.nested = True
-                    nested = _Frame(element, nested_types, nested_bc, props, limit)
+                    nested = self._frame(element, nested_types, nested_bc, props)
                     for prefix, _name in props:
                         frame.prefixes.add(prefix)
                         if prefix == "e" and not nested.e_attached:
@@ -676,6 +710,7 @@ class _Walker:
         ctx = self.ctx
         element = frame.element
         props = frame.props
+        implied: list[str] = []  # the implied properties added (a reduced item has none)
         if not frame.backcompat and not frame.nested and not frame.over:  # over: no implied values
             prefixes = frame.prefixes
             need_name = "name" not in props and "p" not in prefixes and "e" not in prefixes
@@ -686,10 +721,13 @@ class _Walker:
                 name, photo, url = implied_properties(element, ctx, self._is_root, need_name, need_photo, need_url)
                 if name is not None:
                     frame.add("p", "name", name)
+                    implied.append("name")
                 if photo is not None:
                     frame.add("u", "photo", photo)
+                    implied.append("photo")
                 if url is not None:
                     frame.add("u", "url", url)
+                    implied.append("url")
         item: Item = {"type": frame.types, "properties": props}
         element_id = element.attrs.get("id")
         if element_id:
@@ -708,21 +746,65 @@ class _Walker:
         if frame.backcompat:
             backcompat.postprocess(item, frame.types)
         # the finished item's output size: its values, children, and the keys around them
-        size = frame.size + frame.children_size + 32
+        keys = 32
         for name in frame.types:
-            size += len(name) + 4
+            keys += len(name) + 4
         if element_id:
-            size += len(element_id) + 10
-        frame.total = size
-        self.emptied += frame.emptied
+            keys += len(element_id) + 10
+        if frame.span >= 0 and self._past_allowance(frame, frame.size + keys):
+            self._reduce(frame, implied)
+            self.reduced += 1
+        else:
+            self.emptied += frame.emptied
+        frame.total = frame.size + frame.children_size + keys
         return item
+
+    def _past_allowance(self, frame: _Frame, own: int) -> bool:
+        """Is the item's own output (``own``: without its children) past its allowance?
+
+        The allowance covers the element's span less its children's (units of their
+        own). A frame made over by the whole span's allowance (its limit, checked as
+        values come) is past it too, whatever it finally sums to.
+        """
+        options = self.ctx.options
+        span = frame.span - frame.child_spans
+        if own > options.output_floor_chars + options.max_output_ratio * (span if span > 0 else 0):
+            return True
+        return frame.over and frame.limit < options.max_item_chars
+
+    @staticmethod
+    def _reduce(frame: _Frame, implied: list[str]) -> None:
+        """Empty every value of an item past its allowance: no implied properties, nested
+        items placed as values reduced to their type, ``children`` kept."""
+        props = frame.props
+        for name in implied:
+            props.pop(name, None)
+        size = 0
+        for name, values in props.items():
+            size += len(name) + 6
+            for i, value in enumerate(values):
+                if type(value) is dict and "type" in value:
+                    values[i] = _reduced("e" if "html" in value else "p", value)
+                    size += 48 + len(value["type"]) * 16
+                elif type(value) is dict and "html" in value:
+                    values[i] = _emptied("e")
+                    size += 24
+                else:
+                    values[i] = ""
+                    size += 24
+        frame.size = size
+        frame.over = False  # (now small: an item it is placed in is not over for it)
+        frame.emptied = 0
+        frame.reduced = True
+        frame.first_p_name = None
+        frame.first_u_url = None
 
     def _use_folded(self, folded: FoldedItem, frame: _Frame) -> None:
         """What entering a nested root does, with the nested item already parsed."""
         frame.nested = True
         frame.prefixes |= folded.prefixes
         if not folded.entries:
-            frame.add_child(folded.item, folded.total, not folded.over)
+            frame.add_child(folded.item, folded.total, not folded.over, folded.span)
             return
         whole = not folded.over
         for prefix, name, entry in folded.entries:
@@ -731,7 +813,7 @@ class _Walker:
     def _attach(self, frame: _Frame, item: Item, parent: _Frame) -> None:
         """Hand a finished nested item to its parent: as property values, or as a child."""
         if not frame.attach:
-            parent.add_child(item, frame.total, not frame.over)
+            parent.add_child(item, frame.total, not frame.over, frame.span)
             return
         whole = not frame.over
         for prefix, name, entry in self._entries(frame, item, parent):
@@ -743,7 +825,7 @@ class _Walker:
         element = frame.element
         classes = class_list(element)
         # An over item (or one placed in an over item) is placed reduced: its value is not computed.
-        skip = frame.over or parent.over
+        skip = frame.over or frame.reduced or parent.over
         for prefix, name in frame.attach:
             value: Any = None
             if skip:
@@ -771,10 +853,15 @@ class _Walker:
 class FoldedItem:
     """A nested item parsed before its container completed (see :func:`fold_nested`)."""
 
-    __slots__ = ("entries", "item", "over", "prefixes", "total")
+    __slots__ = ("entries", "item", "over", "prefixes", "span", "total")
 
     def __init__(
-        self, item: Item, entries: list[tuple[PropertyPrefix, str, Item]], total: int = 0, over: bool = False
+        self,
+        item: Item,
+        entries: list[tuple[PropertyPrefix, str, Item]],
+        total: int = 0,
+        over: bool = False,
+        span: int = -1,
     ) -> None:
         self.item = item
         self.entries = entries  # empty: the item is a child of its container
@@ -782,6 +869,9 @@ class FoldedItem:
         # the item's output size and whether it is over its budget (Options.max_item_chars)
         self.total = total
         self.over = over
+        # the source span the item stands for in its container (Options.max_output_ratio;
+        # a streamed children's placeholder: the sum of the children's spans)
+        self.span = span
 
 
 def _scope_chain(element: Element, ctx: Mf2Context) -> _Frame | None:
@@ -852,7 +942,7 @@ def fold_nested(element: Element, ctx: Mf2Context) -> bool:
     frame, item = walker.parse_frame(element, types, is_bc)
     frame.attach = attach
     entries = walker._entries(frame, item, parent) if attach else []
-    ctx.folded[element] = FoldedItem(item, entries, frame.total, frame.over)
+    ctx.folded[element] = FoldedItem(item, entries, frame.total, frame.over, frame.span)
     return True
 
 

@@ -20,6 +20,11 @@ DEFAULT_MAX_NESTED_HTML_CHARS: Final = 1024 * 1024
 #: Default budget for the output of one item (see ``Options.max_item_chars``).
 DEFAULT_MAX_ITEM_CHARS: Final = 8 * 1024 * 1024
 
+#: Default output allowance per character of a unit's source span (see ``Options.max_output_ratio``).
+DEFAULT_MAX_OUTPUT_RATIO: Final = 32
+#: Default output allowance of a unit whatever its source span (see ``Options.max_output_ratio``).
+DEFAULT_OUTPUT_FLOOR_CHARS: Final = 4096
+
 
 @dataclass(frozen=True)
 class Options:
@@ -68,6 +73,32 @@ class Options:
     is placed in over. Output past the budget is then linear in the input.
     The context records a note in :attr:`Mf2Context.notes` per outermost
     item walked (and per nested item parsed ahead of its container).
+
+    ``max_output_ratio`` and ``output_floor_chars``: the output *allowance*
+    of a unit relative to the input that produced it, so that many separate
+    units cannot amplify the input (one long ``<base href>`` resolved by
+    thousands of short links, or many items each just under
+    ``max_item_chars``). A unit is an item (at every level) or one rel link.
+    Its allowance is ``output_floor_chars + max_output_ratio * span``
+    characters (counted as for ``max_item_chars``), where ``span`` is the
+    length of its element's source span (``Element.source_start`` to
+    ``source_end``: its own tags, attributes and everything parsed while it
+    was open), less the spans of the items in its ``children`` (each is a
+    unit with its own allowance; an item inside one of its property elements,
+    or placed as a property value, counts in its output instead). An item
+    whose own output (its values, without its ``children``) is past its
+    allowance is *reduced*: every value emptied as above, no implied
+    properties, nested items placed as values reduced, its ``children``
+    kept; one note per outermost item walked. A rel link whose ``rels`` and
+    ``rel-urls`` entries (counted as if new) are past its allowance is left
+    out of both, and the collector counts it (``RelCollector.dropped``). The
+    allowance of one unit does not depend on any other unit, so it is the
+    same in every chunking and with ``stream_children``. An element without
+    a source span (a DOM built by hand, a copy) gets no allowance, only
+    ``max_item_chars``. Spans of the units are disjoint (but where the tree
+    builder moves elements), so the output is at most ``units *
+    output_floor_chars + max_output_ratio * input`` characters plus the
+    JSON around them.
     """
 
     text: Literal["spec", "normalized"] = "spec"
@@ -76,6 +107,8 @@ class Options:
     filter_roots: bool | frozenset[str] = False
     max_nested_html_chars: int = DEFAULT_MAX_NESTED_HTML_CHARS
     max_item_chars: int = DEFAULT_MAX_ITEM_CHARS
+    max_output_ratio: int = DEFAULT_MAX_OUTPUT_RATIO
+    output_floor_chars: int = DEFAULT_OUTPUT_FLOOR_CHARS
 
     # computed once per Options: the item walker asks for it per element
     @cached_property
@@ -102,8 +135,12 @@ def options_for(
     filter_roots: bool | frozenset[str],
     max_nested_html_chars: int,
     max_item_chars: int = DEFAULT_MAX_ITEM_CHARS,
+    max_output_ratio: int = DEFAULT_MAX_OUTPUT_RATIO,
+    output_floor_chars: int = DEFAULT_OUTPUT_FLOOR_CHARS,
 ) -> Options:
     """One shared :class:`Options` per option set: every document of a crawl uses the same few,
     so a parser takes a frozen instance (and its computed ``ignored_roots``) instead of
     building and initialising a new one."""
-    return Options(text, lang, metaformats, filter_roots, max_nested_html_chars, max_item_chars)
+    return Options(
+        text, lang, metaformats, filter_roots, max_nested_html_chars, max_item_chars, max_output_ratio, output_floor_chars
+    )

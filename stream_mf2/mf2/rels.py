@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Final
 from stream_mf2.html.dom import HTML_NS, Element, Node, ParentNode, Text, text_content
 
 from .include import INCLUDE_CLASS, is_marker_like
+from .options import DEFAULT_MAX_OUTPUT_RATIO, DEFAULT_OUTPUT_FLOOR_CHARS
 from .urls import resolve
 
 if TYPE_CHECKING:
@@ -53,13 +54,24 @@ class RelCollector:
     first-seen order); ``rel-urls`` maps each URL to its merged rel keywords
     (sorted, as the suite expects) and, from the first element that supplies
     them, ``hreflang``, ``media``, ``title``, ``type`` and ``text``.
+
+    Output allowance (``Options.max_output_ratio``): a link whose entries,
+    counted as if its URL and keywords were new, take more than
+    ``floor + ratio * span`` characters (``span``: the link element's source
+    span; none recorded, no allowance) is left out of both maps and counted in
+    :attr:`dropped`. The test looks at the link alone, so the answer does not
+    depend on the order links arrive in.
     """
 
-    __slots__ = ("_rels", "_urls")
+    __slots__ = ("_floor", "_ratio", "_rels", "_urls", "dropped")
 
-    def __init__(self) -> None:
+    def __init__(self, floor: int = DEFAULT_OUTPUT_FLOOR_CHARS, ratio: int = DEFAULT_MAX_OUTPUT_RATIO) -> None:
         self._rels: dict[str, dict[str, None]] = {}
         self._urls: dict[str, dict[str, Any]] = {}
+        self._floor = floor
+        self._ratio = ratio
+        #: Rel links left out past their output allowance.
+        self.dropped = 0
 
     def add(self, element: Element, base: str | None, text: str) -> None:
         """Record one rel link; ``text`` is the element's text content."""
@@ -74,6 +86,10 @@ class RelCollector:
         if not keywords:
             return
         url = resolve(href, base)
+        span = element.source_length
+        if span >= 0 and _entry_size(url, keywords, attrs, text) > self._floor + self._ratio * span:
+            self.dropped += 1
+            return
         rels = self._rels
         for keyword in keywords:
             urls = rels.get(keyword)
@@ -95,6 +111,15 @@ class RelCollector:
         if "text" not in entry:
             entry["text"] = text
 
+    def note(self) -> str | None:
+        """The note for :attr:`dropped` links, if any (for a parser's notes)."""
+        if not self.dropped:
+            return None
+        return (
+            f"{self.dropped} rel link(s) left out of rels and rel-urls past their output allowance"
+            f" (output_floor_chars={self._floor} + max_output_ratio={self._ratio} per source character)"
+        )
+
     @property
     def rels(self) -> dict[str, list[str]]:
         """The ``rels`` map: keyword -> URLs."""
@@ -109,6 +134,20 @@ class RelCollector:
             item["rels"] = sorted(entry["rels"])
             out[url] = item
         return out
+
+
+def _entry_size(url: str, keywords: tuple[str, ...], attrs: dict[str, str], text: str) -> int:
+    """About the JSON characters a link adds to ``rels`` and ``rel-urls`` when all it brings is new:
+    the URL under each keyword and as a key, the keywords twice, the copied attributes, the text."""
+    size = (len(url) + 4) * (len(keywords) + 1) + len(text) + 32
+    for keyword in keywords:
+        size += 2 * len(keyword) + 10
+    if len(attrs) > 2:
+        for attr in _COPIED:
+            value = attrs.get(attr)
+            if value is not None:
+                size += len(attr) + len(value) + 6
+    return size
 
 
 def add_rel_link(element: Element, ctx: Mf2Context) -> None:

@@ -310,6 +310,9 @@ def expand_includes(
                 continue
         copy = Element(source.name, source.namespace, dict(source.attrs))
         copy.template_contents = source.template_contents
+        # the copy stands for the same markup (an item's output allowance reads its span)
+        copy.source_start = source.source_start
+        copy.source_end = source.source_end
         _append(task.parent, copy)
         included: list[_Task] = []
         if scope:

@@ -84,6 +84,9 @@ class _MetaValues:
 
     def __init__(self) -> None:
         self.values: dict[str, list[Any]] = {}
+        # the plain values of each key (an ``alt`` keeps its value): one look-up per repeat
+        # test, not a scan of the key's values (many metas of one key took quadratic time)
+        self._seen: dict[str, set[str]] = {}
 
     def add(self, key: str, value: str) -> None:
         parts = key.split(":")
@@ -97,7 +100,9 @@ class _MetaValues:
             if parts[2] in ("url", "secure_url"):
                 key = base
         existing = self.values.setdefault(key, [])
-        if all((v["value"] if isinstance(v, dict) else v) != value for v in existing):
+        seen = self._seen.setdefault(key, set())
+        if value not in seen:
+            seen.add(value)
             existing.append(value)
 
     def first(self, keys: tuple[str, ...]) -> list[Any] | None:
@@ -140,6 +145,31 @@ def _collect(head: Element) -> _MetaValues:
     return found
 
 
+def _apply_allowance(head: Element, props: dict[str, list[Any]], ctx: Mf2Context) -> None:
+    """Empty every value when they pass the output allowance of ``head``'s source span
+    (``Options.max_output_ratio``): URL values resolved against a long base can repeat it."""
+    span = head.source_length
+    if span < 0:
+        return
+    size = 0
+    for name, values in props.items():
+        size += len(name) + 6
+        for value in values:
+            if isinstance(value, dict):
+                size += sum(len(k) + len(v) + 6 for k, v in value.items())
+            else:
+                size += len(value) + 4
+    options = ctx.options
+    if size <= options.output_floor_chars + options.max_output_ratio * span:
+        return
+    for values in props.values():
+        values[:] = [{k: "" for k in v} if isinstance(v, dict) else "" for v in values]
+    ctx.notes.append(
+        f"meta-item values emptied past their output allowance (output_floor_chars={options.output_floor_chars}"
+        f" + max_output_ratio={options.max_output_ratio} per source character of <head>)"
+    )
+
+
 def meta_item(head: Element, ctx: Mf2Context) -> dict[str, Any] | None:
     """The metaformats item of ``head``, or ``None`` (root class on html/head, or nothing found)."""
     html = head.parent
@@ -170,6 +200,7 @@ def meta_item(head: Element, ctx: Mf2Context) -> dict[str, Any] | None:
         props[prop] = list(found)
     if not props:
         return None
+    _apply_allowance(head, props, ctx)
     item: dict[str, Any] = {"type": [item_type], "properties": props}
     if ctx.options.lang:
         lang = element_lang(head, ctx)

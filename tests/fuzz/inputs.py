@@ -174,6 +174,9 @@ def options() -> st.SearchStrategy[dict[str, Any]]:
             "max_nested_html_chars": st.sampled_from((0, 50)),
             "max_reparse_bytes": st.sampled_from((0, 100)),
             "max_item_chars": st.sampled_from((0, 200)),
+            # the output allowance relative to the input (small: reductions happen)
+            "max_output_ratio": st.sampled_from((0, 1, 4)),
+            "output_floor_chars": st.sampled_from((0, 60)),
         },
     )
     switches = st.fixed_dictionaries(

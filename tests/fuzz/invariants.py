@@ -24,7 +24,16 @@ from stream_mf2.mf2 import Options, parse_dom
 URL = "http://example.com/dir/page.html"
 
 #: Options of the mf2 layer (the rest are parser limits and switches).
-MF2_OPTIONS = ("text", "lang", "metaformats", "filter_roots", "max_nested_html_chars", "max_item_chars")
+MF2_OPTIONS = (
+    "text",
+    "lang",
+    "metaformats",
+    "filter_roots",
+    "max_nested_html_chars",
+    "max_item_chars",
+    "max_output_ratio",
+    "output_floor_chars",
+)
 #: Byte-by-byte feeding only up to this size (it is the slowest chunking).
 ONE_BY_ONE_MAX = 3000
 

@@ -264,6 +264,7 @@ def test_equal_in_every_chunking_and_to_the_full_dom(doc: str, small: dict[str, 
     data = doc.encode()
     for label, byte_chunks in chunkings(data, splits=False):
         assert stream_events(byte_chunks, URL, **small)[0] == expected, label
+    assert stream_events([doc], URL, tokenizer_fast_path=False, **small)[0] == expected
 
 
 @pytest.mark.parametrize("doc", DOCS)
@@ -353,7 +354,7 @@ def test_spans_count_normalised_newlines() -> None:
     assert spans == {"a": "<div id=a>\n\n</div>", "b": "<p id=b>\nx\n</p>"}
 
 
-def _bounded_spans(chunks: list[str]) -> dict[str, tuple[int, int]]:
+def _bounded_spans(chunks: list[str], fast_path: bool = True) -> dict[str, tuple[int, int]]:
     """Spans of the kept elements (those with a class) from the bounded sink."""
     done: list[Element] = []
 
@@ -363,7 +364,7 @@ def _bounded_spans(chunks: list[str]) -> dict[str, tuple[int, int]]:
 
     sink = BoundedSink(lambda el: "class" in el.attrs, complete)
     builder = TreeBuilder(sink)
-    tokenizer = Tokenizer(builder)
+    tokenizer = Tokenizer(builder, fast_path=fast_path)
     builder.set_tokenizer(tokenizer)
     sink.track_positions(tokenizer)
     for chunk in chunks:
@@ -390,6 +391,9 @@ def test_bounded_sink_records_the_same_spans_as_the_full_dom_in_every_chunking()
     assert len(expected) == 11 and all(0 <= s <= e for s, e in expected.values())
     for label, chunks in chunkings(doc):
         assert _bounded_spans(chunks) == expected, label
+    # the tokenizer's state machine alone (no fast paths, no fused leaf calls) gives the same
+    assert _bounded_spans([doc], fast_path=False) == expected
+    assert _bounded_spans(list(doc), fast_path=False) == expected
 
 
 def test_dropped_elements_get_no_span_and_hand_made_elements_none() -> None:

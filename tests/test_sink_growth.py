@@ -69,6 +69,11 @@ PATTERNS: dict[str, Callable[[int], str]] = {
     # the fuzz example (seed 20261129): n items held by n nested <s><fieldset> pairs
     "fuzz-f7": lambda n: _FUZZ_F7 * n,
     "fuzz-f7-text-and-items": lambda n: "x" + (_FUZZ_F7 + "<p class=h-y>y</p>") * n,
+    # each misnested </b> moves a clone of <b> one open <div> further down, above
+    # the items' open <div>: remembered climbs are shared by runs of open elements
+    # (a move above a run costs one run), and the held items are woken as one group
+    # (twice as deep: below 16 open elements a climb needs no remembered one)
+    "adoption-agency-moves-open-divs": lambda n: "x<b>" + "<div>" * (2 * n) + "</b><i class=h-x></i>" * (2 * n),
     # _hand_over: items held under reopened formatting elements inside a button
     "button-code-pre": lambda n: "<p><button>x<code><pre class=h-card>" * n,
     "button-embed": lambda n: '<p><button><U type="hidden" title=""/><EMBED class="summary h-card h-card"><big/>' * n,
@@ -176,10 +181,11 @@ class CheckedSink(bs.BoundedSink):
         return got
 
     def _wake(self, blocker: Element, woken: list[bs._Held]) -> None:
+        before = {id(held) for groups in self._blocked.values() for held in groups}
         super()._wake(blocker, woken)
         for key, groups in self._blocked.items():
             for held in groups:
-                if held.entry is blocker and held.groups:
+                if id(held) not in before and held.groups:
                     for cand in held.members():
                         if cand.sink_state:
                             # what classifying it again would have given

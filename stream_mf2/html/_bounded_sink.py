@@ -362,6 +362,10 @@ class BoundedSink:
         # kept elements not popped yet (only tracked for the nested hand-over)
         self._kept_open: dict[int, Element] = {}
         self._recheck: list[Element] = []
+        # Elements whose INSIDE flag changed, their descendants' not refreshed yet (_placed).
+        self._unsettled: list[Element] = []
+        # The element reparent_children last moved children into (_adopted).
+        self._adopter: Element | None = None
         self._kept_nodes = 0
         # Elements that are open and inside a kept subtree (flags _OPEN and _INSIDE).
         # A popped kept element's open descendants are among them, so while it is 0
@@ -418,6 +422,7 @@ class BoundedSink:
         counters stay readable.
         """
         self._builder = None
+        self._adopter = None
         doc = self.document
         stack: list[Node] = list(doc.children)
         doc.children = []
@@ -458,13 +463,52 @@ class BoundedSink:
             )
 
     def _placed(self, node: Node, parent: ParentNode) -> None:
-        """``node`` was (re)inserted under ``parent``: refresh INSIDE flags below it."""
+        """``node`` was (re)inserted under ``parent``: refresh INSIDE flags below it.
+
+        Only ``node``'s own flag is refreshed at once; if it changed, its
+        descendants' are refreshed by :meth:`_settle`, which the sink calls once
+        the tree builder's moves are done. The adoption agency algorithm moves
+        the furthest block (steps 13-14: its flag can change, say out of a kept
+        formatting element), then moves all its children into a new element
+        and appends that to it (steps 15-17: their flags change back). Walking
+        the furthest block's subtree at each step was quadratic for a chain of n
+        open elements below it; by step 17 the children's flags mostly match
+        again and the walk stops right there.
+        """
         if not isinstance(node, Element):
             return
         self._forget_runs()
         self._moves += 1
         self._epoch += 1
-        stack: list[tuple[Element, bool]] = [(node, self._inside(parent))]
+        self._refresh(node, self._inside(parent), False)
+
+    def _adopted(self) -> None:
+        """The element the furthest block's children went into was appended to it (adoption
+        agency algorithm, step 17): the moves of this round are done."""
+        self._adopter = None
+        self._settle()
+
+    def _settle(self) -> None:
+        """Refresh the INSIDE flags below the elements :meth:`_placed` left."""
+        unsettled = self._unsettled
+        while unsettled:
+            el = unsettled.pop()
+            st = el.sink_state
+            if not st:
+                continue
+            inside = bool(st & _INSIDE)
+            for c in el.children:
+                if type(c) is Element:
+                    self._refresh(c, inside, True)
+            contents = el.template_contents
+            if contents is not None:
+                for c in contents.children:
+                    if type(c) is Element:
+                        self._refresh(c, inside, True)
+
+    def _refresh(self, node: Element, inside: bool, deep: bool) -> None:
+        """Set ``node``'s INSIDE flag for a parent ``inside`` or not, and (``deep``) its descendants'."""
+        stack: list[tuple[Element, bool]] = [(node, inside)]
         while stack:
             el, parent_inside = stack.pop()
             st = el.sink_state
@@ -482,6 +526,10 @@ class BoundedSink:
             el.sink_state = (st & ~_INSIDE) | new
             if st & _OPEN:
                 self._open_inside += 1 if new else -1
+            if not deep:
+                if el.children or el.template_contents is not None:
+                    self._unsettled.append(el)
+                continue
             for c in el.children:
                 if isinstance(c, Element):
                     stack.append((c, parent_inside))
@@ -663,6 +711,8 @@ class BoundedSink:
                 if inside:
                     self._count(1)
                 self._placed(node, parent)
+                if self._unsettled and node is self._adopter:
+                    self._adopted()
             elif inside:
                 if node.sink_state & (_OPEN | _INSIDE) == _OPEN:
                     self._open_inside += 1
@@ -670,6 +720,8 @@ class BoundedSink:
                 self._count(1)
             elif self._blocked:
                 self._maybe_capture(node, parent)
+            if self._unsettled and node is self._adopter:
+                self._adopted()
         elif inside:
             node.parent = parent
             parent.children.append(node)
@@ -711,6 +763,8 @@ class BoundedSink:
                     if inside:
                         self._count(1)
                     self._placed(node, parent)
+                    if self._unsettled and node is self._adopter:
+                        self._adopted()
                 elif inside:
                     if node.sink_state & (_OPEN | _INSIDE) == _OPEN:
                         self._open_inside += 1
@@ -718,6 +772,8 @@ class BoundedSink:
                     self._count(1)
                 elif self._blocked:
                     self._maybe_capture(node, parent)
+                if self._unsettled and node is self._adopter:
+                    self._adopted()
             elif inside:
                 insert_child_before(parent, node, ref)
                 self._count(1)
@@ -741,6 +797,8 @@ class BoundedSink:
 
     def reparent_children(self, old: ParentNode, new: ParentNode) -> None:
         moved = list(old.children)
+        if type(new) is Element:
+            self._adopter = new  # (appended to old next: _adopted)
         if self._roots:
             roots = self._roots.pop(id(old), None)
             if roots is not None and roots[0] is old:
@@ -753,6 +811,8 @@ class BoundedSink:
             self._placed(c, new)
 
     def remove(self, node: Node) -> None:
+        if self._unsettled:
+            self._settle()
         if self._tentative and type(node) is Element and node.sink_state & _INSIDE:
             self._demote()  # <frameset> removing the body: release what it held first
         self._forget_runs()
@@ -822,6 +882,7 @@ class BoundedSink:
             self._kept_open[id(element)] = element
         for c in list(element.children):
             self._placed(c, element)
+        self._settle()
         if not st & _INSIDE and any(d is element for d in self._demoted):
             self.notes.append(
                 f"<{element.name}> became an item root through attributes of a later"
@@ -836,6 +897,8 @@ class BoundedSink:
         return contents
 
     def pop(self, element: Element) -> None:
+        if self._unsettled:
+            self._settle()  # (the pops that end the adoption agency algorithm's end tag)
         if self._recheck:
             recheck = self._recheck
             self._recheck = []
@@ -1081,6 +1144,8 @@ class BoundedSink:
 
     def _demote(self) -> None:
         """End the tentative state: release what was stored outside kept subtrees."""
+        if self._unsettled:
+            self._settle()  # (its walk reads the INSIDE flags)
         tentative = self._tentative
         self._tentative = []
         self._node_cap = self.max_kept_nodes

@@ -216,8 +216,10 @@ _Summary = tuple[Element | None, bool, Element | None, bool, ParentNode | None]
 class _Held:
     """Candidates held for one blocker: ``items``, and earlier groups passed on whole.
 
-    Every candidate lies below ``entry`` with only popped elements between them,
-    as they were at ``epoch`` (:attr:`BoundedSink._epoch`); ``size`` counts them.
+    Every candidate lies below ``entry`` (the candidate itself, a popped
+    blocker, or an open element) with only popped elements between them, unless
+    ``epoch`` is -1 (the open entry's children were moved since: see
+    :meth:`BoundedSink._wake`); ``size`` counts them.
     """
 
     __slots__ = ("entry", "epoch", "groups", "items", "size")
@@ -239,17 +241,55 @@ class _Held:
         return out
 
 
+class _Run:
+    """Remembered climbs that share one summary (:meth:`BoundedSink._summary`).
+
+    The members form a chain from ``top`` down to ``bottom`` (``_Memo.up`` and
+    ``_Memo.down``): the climb from each member below the top reaches the member
+    above it through popped elements only, none of them kept and no template
+    contents, with the same ``seen_special``, and its own element is neither kept
+    nor a table nor changes ``seen_special``; so its summary is the one above's.
+    A change of the tree above a run then costs one update of the run, not one
+    per member: the adoption agency algorithm moves the top of a long chain of
+    open elements at every misnested end tag.
+    """
+
+    __slots__ = ("bottom", "dependents", "size", "summary", "top")
+
+    def __init__(self, top: _Memo) -> None:
+        self.top = top
+        self.bottom = top
+        self.size = 1
+        self.summary: _Summary | None = None
+        # Runs whose top's climb goes on at a member of this one, by id; those with a
+        # summary were filled from this one's (entries of runs merged away since stay
+        # until the next clear: harmless).
+        self.dependents: dict[int, _Run] = {}
+
+
 class _Memo:
-    """The remembered climb summaries of one open element (one per ``seen_special``)."""
+    """The remembered climb from one open element with one value of ``seen_special``.
 
-    __slots__ = ("bases", "dependents", "element", "summary")
+    A run's top also remembers its own step (``known``): up to the next open
+    element (``target``, that element's entry, with the outermost kept element
+    ``own_top`` of the element and the popped ones passed, and whether template
+    contents were crossed), or, with ``target`` ``None``, the climb's own end
+    (``terminal``). A member below the top needs none: its step leads to ``up``.
+    """
 
-    def __init__(self, element: Element) -> None:
+    __slots__ = ("crossed", "down", "element", "known", "own_top", "run", "seen_special", "target", "terminal", "up")
+
+    def __init__(self, element: Element, seen_special: bool) -> None:
         self.element = element
-        self.summary: list[_Summary | None] = [None, None]
-        # The entries built on this one (by id), and those this one was built on.
-        self.dependents: dict[int, _Memo] = {}
-        self.bases: list[_Memo] = []
+        self.seen_special = seen_special
+        self.up: _Memo | None = None
+        self.down: _Memo | None = None
+        self.run = _Run(self)
+        self.known = False
+        self.target: _Memo | None = None
+        self.own_top: Element | None = None
+        self.crossed = False
+        self.terminal: _Summary | None = None
 
 # The attributes of BoundedSink's probe element between two leaves (never changed).
 _NO_ATTRS: Final[dict[str, str]] = {}
@@ -321,9 +361,15 @@ class BoundedSink:
         self._blocked: dict[int, list[_Held]] = {}  # blocker id -> held candidates
         self._n_blocked = 0
         self._ready: list[Element] = []
+        # Open elements candidates were grouped under (_wake): id -> (element, groups).
+        self._roots: dict[int, tuple[Element, list[_Held]]] = {}
         # kept elements not popped yet (only tracked for the nested hand-over)
         self._kept_open: dict[int, Element] = {}
         self._recheck: list[Element] = []
+        # Elements whose INSIDE flag changed, their descendants' not refreshed yet (_placed).
+        self._unsettled: list[Element] = []
+        # The element reparent_children last moved children into (_adopted).
+        self._adopter: Element | None = None
         self._kept_nodes = 0
         # Elements that are open and inside a kept subtree (flags _OPEN and _INSIDE).
         # A popped kept element's open descendants are among them, so while it is 0
@@ -385,6 +431,7 @@ class BoundedSink:
         counters stay readable.
         """
         self._builder = None
+        self._adopter = None
         doc = self.document
         stack: list[Node] = list(doc.children)
         doc.children = []
@@ -425,13 +472,52 @@ class BoundedSink:
             )
 
     def _placed(self, node: Node, parent: ParentNode) -> None:
-        """``node`` was (re)inserted under ``parent``: refresh INSIDE flags below it."""
+        """``node`` was (re)inserted under ``parent``: refresh INSIDE flags below it.
+
+        Only ``node``'s own flag is refreshed at once; if it changed, its
+        descendants' are refreshed by :meth:`_settle`, which the sink calls once
+        the tree builder's moves are done. The adoption agency algorithm moves
+        the furthest block (steps 13-14: its flag can change, say out of a kept
+        formatting element), then moves all its children into a new element
+        and appends that to it (steps 15-17: their flags change back). Walking
+        the furthest block's subtree at each step was quadratic for a chain of n
+        open elements below it; by step 17 the children's flags mostly match
+        again and the walk stops right there.
+        """
         if not isinstance(node, Element):
             return
         self._forget_runs()
         self._moves += 1
         self._epoch += 1
-        stack: list[tuple[Element, bool]] = [(node, self._inside(parent))]
+        self._refresh(node, self._inside(parent), False)
+
+    def _adopted(self) -> None:
+        """The element the furthest block's children went into was appended to it (adoption
+        agency algorithm, step 17): the moves of this round are done."""
+        self._adopter = None
+        self._settle()
+
+    def _settle(self) -> None:
+        """Refresh the INSIDE flags below the elements :meth:`_placed` left."""
+        unsettled = self._unsettled
+        while unsettled:
+            el = unsettled.pop()
+            st = el.sink_state
+            if not st:
+                continue
+            inside = bool(st & _INSIDE)
+            for c in el.children:
+                if type(c) is Element:
+                    self._refresh(c, inside, True)
+            contents = el.template_contents
+            if contents is not None:
+                for c in contents.children:
+                    if type(c) is Element:
+                        self._refresh(c, inside, True)
+
+    def _refresh(self, node: Element, inside: bool, deep: bool) -> None:
+        """Set ``node``'s INSIDE flag for a parent ``inside`` or not, and (``deep``) its descendants'."""
+        stack: list[tuple[Element, bool]] = [(node, inside)]
         while stack:
             el, parent_inside = stack.pop()
             st = el.sink_state
@@ -449,6 +535,10 @@ class BoundedSink:
             el.sink_state = (st & ~_INSIDE) | new
             if st & _OPEN:
                 self._open_inside += 1 if new else -1
+            if not deep:
+                if el.children or el.template_contents is not None:
+                    self._unsettled.append(el)
+                continue
             for c in el.children:
                 if isinstance(c, Element):
                     stack.append((c, parent_inside))
@@ -636,6 +726,8 @@ class BoundedSink:
                 if inside:
                     self._count(1)
                 self._placed(node, parent)
+                if self._unsettled and node is self._adopter:
+                    self._adopted()
             elif inside:
                 if node.sink_state & (_OPEN | _INSIDE) == _OPEN:
                     self._open_inside += 1
@@ -643,6 +735,8 @@ class BoundedSink:
                 self._count(1)
             elif self._blocked:
                 self._maybe_capture(node, parent)
+            if self._unsettled and node is self._adopter:
+                self._adopted()
         elif inside:
             node.parent = parent
             parent.children.append(node)
@@ -684,6 +778,8 @@ class BoundedSink:
                     if inside:
                         self._count(1)
                     self._placed(node, parent)
+                    if self._unsettled and node is self._adopter:
+                        self._adopted()
                 elif inside:
                     if node.sink_state & (_OPEN | _INSIDE) == _OPEN:
                         self._open_inside += 1
@@ -691,6 +787,8 @@ class BoundedSink:
                     self._count(1)
                 elif self._blocked:
                     self._maybe_capture(node, parent)
+                if self._unsettled and node is self._adopter:
+                    self._adopted()
             elif inside:
                 insert_child_before(parent, node, ref)
                 self._count(1)
@@ -714,6 +812,13 @@ class BoundedSink:
 
     def reparent_children(self, old: ParentNode, new: ParentNode) -> None:
         moved = list(old.children)
+        if type(new) is Element:
+            self._adopter = new  # (appended to old next: _adopted)
+        if self._roots:
+            roots = self._roots.pop(id(old), None)
+            if roots is not None and roots[0] is old:
+                for held in roots[1]:
+                    held.epoch = -1  # its candidates no longer lie right below old (_wake)
         reparent_all(old, new)
         if self._memo:
             self._memo_changed(old, False)
@@ -721,6 +826,8 @@ class BoundedSink:
             self._placed(c, new)
 
     def remove(self, node: Node) -> None:
+        if self._unsettled:
+            self._settle()
         if self._tentative and type(node) is Element and node.sink_state & _INSIDE:
             self._demote()  # <frameset> removing the body: release what it held first
         self._forget_runs()
@@ -790,6 +897,7 @@ class BoundedSink:
             self._kept_open[id(element)] = element
         for c in list(element.children):
             self._placed(c, element)
+        self._settle()
         if not st & _INSIDE and any(d is element for d in self._demoted):
             self.notes.append(
                 f"<{element.name}> became an item root through attributes of a later"
@@ -804,6 +912,8 @@ class BoundedSink:
         return contents
 
     def pop(self, element: Element) -> None:
+        if self._unsettled:
+            self._settle()  # (the pops that end the adoption agency algorithm's end tag)
         if self._recheck:
             recheck = self._recheck
             self._recheck = []
@@ -878,6 +988,8 @@ class BoundedSink:
             elif self._selectedcontent and element.name == "option" and self._blocked:
                 self._clone_option(element)
         if self._blocked:
+            if self._roots:
+                self._roots.pop(id(element), None)
             woken = self._blocked.pop(id(element), None)
             if woken:
                 self._wake(element, woken)
@@ -887,6 +999,8 @@ class BoundedSink:
                     self._n_blocked -= held.size
                     for cand in held.members():
                         self._ready_or_hold(cand)
+            if self._roots and not self._blocked:
+                self._roots = {}
         if self._ready or self._waiting or self._n_blocked > self.max_pending:
             self._hand_over()
 
@@ -1047,6 +1161,8 @@ class BoundedSink:
 
     def _demote(self) -> None:
         """End the tentative state: release what was stored outside kept subtrees."""
+        if self._unsettled:
+            self._settle()  # (its walk reads the INSIDE flags)
         tentative = self._tentative
         self._tentative = []
         self._node_cap = self.max_kept_nodes
@@ -1261,84 +1377,248 @@ class BoundedSink:
 
         A summary is (blocking element or ``None``, whether it is a table, the
         outermost kept element, whether template contents were crossed, the end
-        node). It is remembered for each open element on the way, per value of
-        ``seen_special``, and filled from the one above (recorded both ways in
-        ``_Memo.bases`` and ``_Memo.dependents``): each open element is climbed
-        once. A summary depends only on the element's ancestors up to where its
-        climb stopped, so it is forgotten, with every summary built on it, when
-        its element pops (usually the deepest open one, on which nothing was
-        built), when nodes move away from below it or are detached with open
-        elements inside, or when it (or a popped element right above) becomes
-        kept (:meth:`_memo_changed`); the summaries above stay.
+        node). Each open element climbed gets an entry per value of
+        ``seen_special`` (:class:`_Memo`) that remembers its step up to the next
+        open element; entries whose step adds nothing share one summary in a
+        :class:`_Run`, and a run's summary is filled from the run above it (which
+        records it in ``dependents``). So each open element is climbed once, and
+        a change above a chain of open elements costs one run, not the chain. A
+        step depends only on the tree between its element and the next open
+        element: it is forgotten when nodes move away from there or are detached
+        with open elements inside, when its element (or a popped element right
+        above) becomes kept (:meth:`_memo_changed`), or when an element it
+        passes pops; summaries are forgotten with every one filled from them.
         """
-        memo = self._memo
-        # Open elements climbed, each with the walk above it to the next open element.
-        path: list[tuple[_Memo, bool, Element | None, bool]] = []
-        cur = element
-        s = seen_special
-        above: _Memo | None = None
-        res: _Summary
+        entry = self._entry(element, seen_special)
+        run = entry.run
+        res = run.summary
+        if res is not None:
+            return res
+        # Runs whose summary waits for the run above, lowest first.
+        waiting: list[_Run] = []
         while True:
-            entry = memo.get(id(cur))
-            if entry is None or entry.element is not cur:
-                entry = memo[id(cur)] = _Memo(cur)
-                cur.sink_state |= _MEMO
-            else:
-                got = entry.summary[1 if s else 0]
-                if got is not None:
-                    res = got
-                    above = entry
-                    break
-            if cur.namespace == HTML_NS and cur.name == "table":
-                res = (cur, True, None, False, None)
-                entry.summary[1 if s else 0] = res
-                above = entry  # (the climbs below stop here: they depend on it)
-                break
-            special = _is_special(cur)
-            if not special and s and cur.namespace == HTML_NS and cur.name in FORMATTING:
-                res = (cur, False, None, False, None)
-                entry.summary[1 if s else 0] = res
-                above = entry
-                break
-            # The popped elements and template contents up to the next open element.
-            node: ParentNode | None = cur.parent
-            kept: Element | None = None
-            crossed = False
-            while node is not None:
-                if isinstance(node, Element):
-                    if node.sink_state & _OPEN:
+            top = run.top
+            if not top.known:
+                self._step(top)
+                run = top.run
+                if run.top is not top:
+                    # merged with the run above: go on from there
+                    res = run.summary
+                    if res is not None:
                         break
-                    node, run_kept = self._hop(node)
-                    if run_kept is not None:
-                        kept = run_kept
-                elif isinstance(node, DocumentFragment):
-                    crossed = True
-                    node = _host(node)
-                else:
-                    break
-            path.append((entry, s, kept, crossed))
-            s = s or special
-            if isinstance(node, Element):
-                cur = node
-                continue
-            res = (None, False, None, False, node)
-            above = None
-            break
-        # Fill the summaries down the path, each from the one above it.
-        for entry, s_in, kept, crossed in reversed(path):
+                    continue
+            target = top.target
+            if target is None:
+                res = top.terminal
+                assert res is not None
+                run.summary = res
+                break
+            waiting.append(run)
+            above = target.run
+            res = above.summary
+            if res is not None:
+                break
+            run = above
+        # Fill the waiting runs down, each from the one above it.
+        for run in reversed(waiting):
+            top = run.top
+            target = top.target
+            assert target is not None and res is not None
+            above = target.run
+            above.dependents[id(run)] = run
             if res[0] is None:
-                el = entry.element
-                top = res[2]
-                if top is None:
-                    top = kept if kept is not None else (el if el.sink_state & _KEPT else None)
-                if top is not res[2] or crossed != res[3]:
-                    res = (None, False, top, crossed or res[3], res[4])
-            entry.summary[1 if s_in else 0] = res
-            if above is not None:
-                above.dependents[id(entry)] = entry
-                entry.bases.append(above)
-            above = entry
+                t = res[2]
+                if t is None:
+                    t = top.own_top
+                if t is not res[2] or (top.crossed and not res[3]):
+                    res = (None, False, t, True if top.crossed else res[3], res[4])
+            run.summary = res
+        res = entry.run.summary
+        assert res is not None
         return res
+
+    def _entry(self, element: Element, seen_special: bool) -> _Memo:
+        """The entry of the open ``element`` for ``seen_special``, made if missing."""
+        key = ~id(element) if seen_special else id(element)
+        entry = self._memo.get(key)
+        if entry is None or entry.element is not element:
+            entry = self._memo[key] = _Memo(element, seen_special)
+            element.sink_state |= _MEMO
+        return entry
+
+    def _step(self, entry: _Memo) -> None:
+        """Climb from the top ``entry``'s element to the next open element; join the run there if it adds nothing."""
+        cur = entry.element
+        s = entry.seen_special
+        entry.known = True
+        entry.target = None
+        if cur.namespace == HTML_NS and cur.name == "table":
+            entry.terminal = (cur, True, None, False, None)
+            return
+        special = _is_special(cur)
+        if not special and s and cur.namespace == HTML_NS and cur.name in FORMATTING:
+            entry.terminal = (cur, False, None, False, None)
+            return
+        # The popped elements and template contents up to the next open element.
+        node: ParentNode | None = cur.parent
+        kept: Element | None = None
+        crossed = False
+        while node is not None:
+            if isinstance(node, Element):
+                if node.sink_state & _OPEN:
+                    break
+                node, run_kept = self._hop(node)
+                if run_kept is not None:
+                    kept = run_kept
+            elif isinstance(node, DocumentFragment):
+                crossed = True
+                node = _host(node)
+            else:
+                break
+        own_top = kept if kept is not None else (cur if cur.sink_state & _KEPT else None)
+        entry.own_top = own_top
+        entry.crossed = crossed
+        if not isinstance(node, Element):
+            entry.terminal = (None, False, own_top, crossed, node)
+            return
+        target = self._entry(node, s or special)
+        entry.target = target
+        if own_top is None and not crossed and (s or not special) and target.down is None and target.run is not entry.run:
+            self._merge(target, entry)
+
+    @staticmethod
+    def _members(first: _Memo) -> list[_Memo]:
+        out: list[_Memo] = []
+        cur: _Memo | None = first
+        while cur is not None:
+            out.append(cur)
+            cur = cur.down
+        return out
+
+    def _merge(self, upper: _Memo, lower: _Memo) -> None:
+        """Put run of ``lower`` (its top) below ``upper`` (the bottom of its run): one run.
+
+        The smaller run's members are moved to the other (as in a union-find,
+        with the splits of :meth:`_cut`: a chain of n members costs O(n log n) over any
+        sequence of merges and cuts, O(1) each when they happen near one end).
+        """
+        up_run = upper.run
+        low_run = lower.run
+        upper.down = lower
+        lower.up = upper
+        if low_run.size <= up_run.size:
+            for m in self._members(lower):
+                m.run = up_run
+            up_run.bottom = low_run.bottom
+            up_run.size += low_run.size
+            up_run.dependents.update(low_run.dependents)
+            return
+        top = up_run.top
+        cur: _Memo | None = top
+        while cur is not lower and cur is not None:
+            cur.run = low_run
+            cur = cur.down
+        low_run.top = top
+        low_run.size += up_run.size
+        low_run.summary = up_run.summary
+        low_run.dependents.update(up_run.dependents)
+        if low_run.summary is not None and top.known and top.target is not None:
+            # (the run above recorded the run whose members moved)
+            top.target.run.dependents[id(low_run)] = low_run
+
+    def _cut(self, upper: _Memo) -> None:
+        """Split ``upper``'s run below it; the part below has no summary and its top no step."""
+        lower = upper.down
+        if lower is None:
+            return
+        run = upper.run
+        upper.down = None
+        lower.up = None
+        # The shorter part gets a new run: walk both ways at once.
+        a: _Memo | None = upper
+        b: _Memo | None = lower
+        while a is not None and b is not None:
+            a = a.up
+            b = b.down
+        new: _Run
+        if a is None:
+            # the upper part is the shorter one
+            new = _Run(run.top)
+            new.bottom = upper
+            n = 0
+            cur: _Memo | None = run.top
+            while cur is not None:
+                cur.run = new
+                n += 1
+                cur = cur.down
+            new.size = n
+            new.summary = run.summary
+            run.top = lower
+            run.size -= n
+            top = new.top
+            if new.summary is not None and top.known and top.target is not None:
+                top.target.run.dependents[id(new)] = new
+            low_run = run
+        else:
+            new = _Run(lower)
+            new.bottom = run.bottom
+            n = 0
+            cur = lower
+            while cur is not None:
+                cur.run = new
+                n += 1
+                cur = cur.down
+            new.size = n
+            run.bottom = upper
+            run.size -= n
+            low_run = new
+        # Runs filled from a member of the lower part: record them there.
+        up_run = upper.run
+        deps = run.dependents
+        up_deps: dict[int, _Run] = {}
+        low_deps: dict[int, _Run] = {}
+        for key, d in deps.items():
+            t = d.top
+            if t.run is d and t.known and t.target is not None:
+                r = t.target.run
+                if r is up_run:
+                    up_deps[key] = d
+                elif r is low_run:
+                    low_deps[key] = d
+        up_run.dependents = up_deps
+        low_run.dependents = low_deps
+        lower.known = False
+        self._forget_summary(low_run)
+
+    def _forget_summary(self, run: _Run) -> None:
+        """Forget ``run``'s summary and every summary filled from it (transitively)."""
+        run.summary = None
+        stack = list(run.dependents.values())
+        run.dependents = {}
+        while stack:
+            r = stack.pop()
+            if r.summary is not None:
+                r.summary = None
+                if r.dependents:
+                    stack.extend(r.dependents.values())
+                    r.dependents = {}
+
+    def _changed_below(self, entry: _Memo) -> None:
+        """The tree between ``entry``'s element and open elements right below it changed.
+
+        Forget the steps that lead to ``entry`` (the member below it in its run,
+        and the tops of runs filled from it), and the summaries built on them.
+        """
+        if entry.down is not None:
+            self._cut(entry)
+        run = entry.run
+        if run.dependents:
+            for d in list(run.dependents.values()):
+                t = d.top
+                if t.target is entry and t.run is d:
+                    t.known = False
+                    del run.dependents[id(d)]
+                    self._forget_summary(d)
 
     def _hop(self, node: Element) -> tuple[ParentNode | None, Element | None]:
         """The end of the run of popped elements from ``node`` up, and its outermost kept element.
@@ -1433,23 +1713,29 @@ class BoundedSink:
         self._memo = {}
 
     def _popped_memo(self, element: Element) -> None:
-        """``element`` was popped: its remembered climb, and any built on it, are wrong.
+        """``element`` was popped: its remembered climbs, and those that lead to it, are wrong.
 
         Usually it is the deepest open element on its remembered climbs, so no
-        other entry was built on it.
+        other entry leads to it.
         """
-        entry = self._memo.get(id(element))
-        if entry is not None and entry.element is element:
-            self._memo_drop(entry, True)
+        memo = self._memo
+        for key in (id(element), ~id(element)):
+            entry = memo.get(key)
+            if entry is not None and entry.element is element:
+                self._changed_below(entry)
+                up = entry.up
+                if up is not None:
+                    self._cut(up)
+                self._forget_summary(entry.run)
+                del memo[key]
 
     def _memo_changed(self, node: ParentNode | None, own: bool) -> None:
-        """Remembered climbs through ``node`` may be wrong: forget those built on them.
+        """Remembered climbs through ``node`` may be wrong: forget them.
 
         Nodes were moved from ``node`` or detached from it, or ``node`` became
-        kept (``own``). Every remembered climb that passes ``node`` was built on
-        the entry of the nearest open element at or above it (each open element
-        on a remembered climb has one); that one stays right, unless it is
-        ``node`` itself and ``own``.
+        kept (``own``). Every remembered step that passes ``node`` leads to the
+        entry of the nearest open element at or above it; that one's own step
+        stays right, unless it is ``node`` itself and ``own``.
         """
         while node is not None:
             if type(node) is Element:
@@ -1464,29 +1750,18 @@ class BoundedSink:
                 return
         if node is None:
             return
-        entry = self._memo.get(id(node))
-        if entry is not None and entry.element is node:
-            self._memo_drop(entry, own)
-
-    def _memo_drop(self, entry: _Memo, own: bool) -> None:
-        """Forget every entry built on ``entry`` (transitively), and ``entry`` itself if ``own``."""
         memo = self._memo
-        stack = list(entry.dependents.values())
-        entry.dependents = {}
-        if own:
-            stack.append(entry)
-        while stack:
-            e = stack.pop()
-            el = e.element
-            if memo.get(id(el)) is e:
-                del memo[id(el)]
-                el.sink_state &= ~_MEMO
-            if e.dependents:
-                stack.extend(e.dependents.values())
-                e.dependents = {}
-            for base in e.bases:
-                base.dependents.pop(id(e), None)
-            e.bases = []
+        for key in (id(node), ~id(node)):
+            entry = memo.get(key)
+            if entry is not None and entry.element is node:
+                self._changed_below(entry)
+                if own:
+                    up = entry.up
+                    if up is not None:
+                        self._cut(up)  # (forgets the step of the part below, this entry's)
+                    else:
+                        entry.known = False
+                        self._forget_summary(entry.run)
 
     def _ready_or_hold(self, el: Element) -> None:
         if not el.sink_state:
@@ -1510,40 +1785,49 @@ class BoundedSink:
     def _wake(self, blocker: Element, woken: list[_Held]) -> None:
         """``blocker`` was popped: decide again for the candidates it held.
 
-        Usually (the blocker was the deepest open element on their way up, and
-        nothing moved since they were held) only popped elements lie between
-        each of them and the blocker's open parent, so the rest of their climb is
-        the same for all: one climb from there decides whether they are held
-        again, and if so by what; then they are passed on as one group. Each
-        candidate is otherwise woken and held again at every level of n nested
-        blockers above it (quadratic; fuzz finding F7). The others are classified
-        one by one.
+        Usually only popped elements lie between each of them and an open
+        element (the blocker's open parent, or the open element they were
+        grouped under), so the rest of their climb is the same for all below
+        that element: one climb from there decides whether they are held again,
+        and if so by what; then they are passed on as one group under that
+        element. Each candidate is otherwise woken and held again at every level
+        of n nested blockers above it (quadratic; fuzz finding F7), or at each
+        of n misnested end tags whose adoption agency algorithm moves a clone of
+        the blocker below the next open element above them. A group's popped
+        elements never have children moved away (only an open element's move,
+        in the adoption agency algorithm), so it stays whole unless its open
+        element's children are moved (:meth:`reparent_children` breaks it).
+        The others are classified one by one.
         """
         slow: list[_Held] = []
-        fast: list[_Held] = []
-        size = 0
-        parent = blocker.parent
-        epoch = self._epoch
+        # id(open element) -> (that element, the helds below it, how many candidates)
+        fast: dict[int, tuple[Element, list[_Held], list[int]]] = {}
+        plain = not self._selectedcontent  # (a select may hold first: _classify)
         for held in woken:
             self._n_blocked -= held.size
-            if (
-                held.epoch == epoch
-                and not self._selectedcontent  # (a select may hold first: _classify)
-                and type(parent) is Element
-                and parent.sink_state & _OPEN
-                and self._hop(held.entry)[0] is parent
-            ):
-                fast.append(held)
-                size += held.size
-            else:
-                slow.append(held)
-        if fast:
-            key = self._climb(parent, False)[0]
+            if plain and held.epoch >= 0:
+                under = self._hop(held.entry)[0]
+                if type(under) is Element and under.sink_state & _OPEN:
+                    group = fast.get(id(under))
+                    if group is None:
+                        group = fast[id(under)] = (under, [], [0])
+                    group[1].append(held)
+                    group[2][0] += held.size
+                    continue
+            slow.append(held)
+        epoch = self._epoch
+        for under, helds, size in fast.values():
+            key = self._climb(under, False)[0]
             if key != _NOT_BLOCKED:
-                self._blocked.setdefault(key, []).append(_Held([], fast, blocker, epoch, size))
-                self._n_blocked += size
+                held = _Held([], helds, under, epoch, size[0])
+                self._blocked.setdefault(key, []).append(held)
+                self._n_blocked += size[0]
+                roots = self._roots.get(id(under))
+                if roots is None or roots[0] is not under:
+                    roots = self._roots[id(under)] = (under, [])
+                roots[1].append(held)
             else:
-                slow.extend(fast)
+                slow.extend(helds)
         for held in slow:
             for cand in held.members():
                 self._ready_or_hold(cand)
@@ -1611,6 +1895,7 @@ class BoundedSink:
             self._end_order()
         self._blocked = {}
         self._n_blocked = 0
+        self._roots = {}
         self._ready = []
         unique = list({id(el): el for el in everything}.values())
         self.forced += len(unique) - sum(1 for el in unique if el.sink_state & _READY)

@@ -235,7 +235,7 @@ class _SelectRecord:
     the first: the sink records them as they are made (in document order).
     """
 
-    __slots__ = ("first", "in_target", "options", "select", "selected", "selectedcontent", "unsure")
+    __slots__ = ("first", "in_target", "lossy", "options", "select", "selected", "selectedcontent", "unsure")
 
     def __init__(self, select: Element) -> None:
         self.select = select
@@ -248,6 +248,9 @@ class _SelectRecord:
         self.in_target = 0
         # A clone removed some options but not all: the first or selected one is not known.
         self.unsure = False
+        # The note the last clone into :attr:`selectedcontent` calls for (a later clone replaces
+        # it, so it is given when the select is done with: BoundedSink._flush).
+        self.lossy: str | None = None
 
     def replaced(self) -> None:
         """A clone replaced the children of :attr:`selectedcontent` (and so the options inside it)."""
@@ -445,6 +448,8 @@ class BoundedSink:
         counters stay readable.
         """
         self._builder = None
+        for rec in self._records.values():
+            self._flush(rec)
         doc = self.document
         stack: list[Node] = list(doc.children)
         doc.children = []
@@ -692,7 +697,7 @@ class BoundedSink:
                 if inside:
                     self._count(1)
                 self._placed(node, parent)
-                self._moved(node, parent)
+                self._moved(node, parent, True)
             elif inside:
                 if node.sink_state & (_OPEN | _INSIDE) == _OPEN:
                     self._open_inside += 1
@@ -748,7 +753,7 @@ class BoundedSink:
                     if inside:
                         self._count(1)
                     self._placed(node, parent)
-                    self._moved(node, parent)
+                    self._moved(node, parent, True)
                 elif inside:
                     if node.sink_state & (_OPEN | _INSIDE) == _OPEN:
                         self._open_inside += 1
@@ -973,6 +978,9 @@ class BoundedSink:
         if rec is None or rec.select is not select:
             if len(records) >= self._records_cap:
                 # the records of popped selects are no longer read (their options are popped)
+                for r in records.values():
+                    if not r.select.sink_state & _OPEN:
+                        self._flush(r)
                 records = self._records = {k: r for k, r in records.items() if r.select.sink_state & _OPEN}
                 self._records_cap = max(16, 2 * len(records))
             rec = records[id(select)] = _SelectRecord(select)
@@ -1132,17 +1140,45 @@ class BoundedSink:
             if option.sink_state & (_WATCH | _OPEN) == _WATCH | _OPEN:
                 option.sink_state |= flags
 
-    def _moved(self, node: Node, parent: ParentNode) -> None:
+    def _lose_items(self, parent: Element) -> None:
+        """A kept subtree under ``parent`` was handed over: open watched options above it no longer hold it."""
+        node: ParentNode | None = parent
+        while type(node) is Element:
+            if node.sink_state & (_WATCH | _OPEN) == _WATCH | _OPEN and node.name == "option":
+                node.sink_state |= _LOST | _ITEMS
+            node = node.parent
+
+    def _moved(self, node: Node, parent: ParentNode, fresh: bool = False) -> None:
         """The tree builder moved ``node`` (outside kept subtrees) under ``parent``.
 
-        Into a stored or watched option: what it held before was not stored
-        (remembered as lost). Out of a stored option: it is no longer stored.
+        ``fresh``: ``node`` is a clone the adoption agency algorithm filled with
+        moved nodes and places now; it takes the flags of its new parent. A node
+        moved into a stored or watched option from elsewhere held content that
+        was not stored (remembered as lost); one moved out of a stored option is
+        no longer stored. A clone being filled (not placed yet) waits for its place.
         """
         if type(node) is not Element or node.sink_state & _INSIDE:
             return
-        pst = parent.sink_state if type(parent) is Element else 0
-        if pst & _CAPTURE_OR_WATCH and not pst & _INSIDE:
-            self._lose()
+        if type(parent) is Element:
+            if parent.parent is None:
+                return  # an adoption agency clone being filled: decided when it is placed
+            pst = parent.sink_state
+        else:
+            pst = 0
+        inner = pst & _CAPTURE_OR_WATCH and not pst & _INSIDE
+        if fresh:
+            if inner:
+                if pst & _WATCH:
+                    node.sink_state |= _WATCH
+                if pst & _CAPTURE:
+                    self._capture(node)
+            else:
+                for c in node.children:
+                    if type(c) is Element and c.sink_state & _CAPTURE:
+                        self._end_capture(c)
+        elif inner:
+            if not node.sink_state & _CAPTURE_OR_WATCH:
+                self._lose()  # (from outside any option: what it held was not stored)
         elif node.sink_state & _CAPTURE:
             self._end_capture(node)
 
@@ -1197,12 +1233,11 @@ class BoundedSink:
             parent = element.parent
             if is_option and not (type(parent) is Element and parent.sink_state & _CAPTURE):
                 # the stored option itself (not an element inside it)
-                if self._clone_option(element, items) and lost:
-                    self._note(NOTE_OWN_OPTION if own else NOTE_OPTION_LOST)
+                self._clone_option(element, items, (NOTE_OWN_OPTION if own else NOTE_OPTION_LOST) if lost else None)
                 self._end_capture(element)
             return
-        if is_option and self._selectedcontent and self._clone_option(element, items) and lost:
-            self._note(NOTE_OPTION_LOST)
+        if is_option and self._selectedcontent:
+            self._clone_option(element, items, NOTE_OPTION_LOST if lost else None)
         children = element.children
         if (children and any(type(c) is Element for c in children)) or (
             element.name == "head" and element.namespace == HTML_NS
@@ -1220,6 +1255,12 @@ class BoundedSink:
             contents.host = None
         if parent is not None and type(parent) is Element and parent.sink_state == _TRACKED:
             self._cascade(parent)
+
+    def _flush(self, rec: _SelectRecord) -> None:
+        """Give the note the last clone into ``rec``'s selectedcontent called for, if any."""
+        if rec.lossy is not None:
+            self._note(rec.lossy)
+            rec.lossy = None
 
     def _note(self, note: str) -> None:
         if note not in self.notes:  # (said once: a page of many such options gives one note)
@@ -1258,18 +1299,20 @@ class BoundedSink:
                     self._cascade(parent)
         self._kept_nodes = max(0, self._kept_nodes - stored)
 
-    def _clone_option(self, option: Element, items: int = 0) -> bool:
+    def _clone_option(self, option: Element, items: int, lossy: str | None) -> bool:
         """An ``option`` outside kept subtrees was popped: clone it into its select's stored selectedcontent.
 
         Only if the option is its select's selected one so far and that select's
         first ``selectedcontent`` is stored (kept, or inside a kept subtree, and
         held for the select: :meth:`_clone_target_select`): the clones are what
         the sink stored of the option (see the module docstring). True if cloned.
+        ``lossy``: the note to give if these clones stay (the option's content was
+        not all stored).
         """
         found = self._chosen(option)
         if found is None:
             return False
-        return self._clone_to(option, found[1], items)
+        return self._clone_to(option, found[1], items, lossy)
 
     def _clone_stored_option(self, option: Element) -> None:
         """An ``option`` inside a kept subtree was popped: HTML "maybe clone an option into selectedcontent".
@@ -1287,19 +1330,21 @@ class BoundedSink:
                 rec = self._records.get(id(select))
                 if rec is not None and rec.select is select:
                     rec.replaced()
+                    rec.lossy = None
             return
         found = self._chosen(option)
         if found is not None:
-            self._clone_to(option, found[1], 0)
+            self._clone_to(option, found[1], 0, None)
 
-    def _clone_to(self, option: Element, rec: _SelectRecord, items: int) -> bool:
+    def _clone_to(self, option: Element, rec: _SelectRecord, items: int, lossy: str | None) -> bool:
         """Clone ``option`` into its select's first ``selectedcontent``; True if the clones were made.
 
         A ``target`` outside kept subtrees gets no clones (no item sees them),
         but loses its children as in the full DOM: kept subtrees inside it are
         held for the select (:meth:`_clone_target_select`) and, detached here,
         are dropped. Clones of items the option holds would be items of the
-        full document; they are not made, which the notes say.
+        full document; they are not made, which the notes say (unless a later
+        clone replaces these: :attr:`_SelectRecord.lossy`).
         """
         target = rec.selectedcontent
         if target is None:
@@ -1307,9 +1352,9 @@ class BoundedSink:
         if target.sink_state & _INSIDE:
             clone_option_into(option, target)
             rec.replaced()
+            rec.lossy = lossy
             return True
-        if items or self._holds_kept(option):
-            self._note(NOTE_CLONED_ITEMS)
+        rec.lossy = NOTE_CLONED_ITEMS if items or self._holds_kept(option) else None
         for child in list(target.children):
             self.remove(child)
         rec.replaced()
@@ -1388,12 +1433,12 @@ class BoundedSink:
                 if st & _INSIDE:
                     if st & _OPEN:
                         self._open_inside -= 1
-                        if watched:
-                            st |= _WATCH
-                        elif el.name == "option" and el.namespace == HTML_NS:
+                        if el.name == "option" and el.namespace == HTML_NS:
                             st |= _WATCH | self._option_lost(el)
                             self._watch_open.append(el)
                             watched = True
+                        elif watched:
+                            st |= _WATCH
                     st &= ~(_INSIDE | _TENTATIVE)
                     if el.namespace == HTML_NS and (el.name == "body" or el.name == "html"):
                         self._demoted.append(el)  # a later merge that makes it kept is noted
@@ -2026,8 +2071,8 @@ class BoundedSink:
             return
         released = self.on_complete(el)
         parent = el.parent
-        if type(parent) is Element and parent.sink_state & _CAPTURE_OR_WATCH:
-            self._lose(_LOST | _ITEMS)  # (an option outside kept subtrees no longer holds it)
+        if self._watch_open and type(parent) is Element:
+            self._lose_items(parent)
         if self._jumps or self._above:
             self._forget_runs()
         if self._memo and self._open_inside:

@@ -93,17 +93,25 @@ Known differences from the full DOM:
 * the "maybe clone an option into selectedcontent" copies (HTML
   ``selectedcontent``) are DOM-level copies, not parser-created elements; they
   appear inside kept subtrees but are never asked to the keep predicate, and
-  outside kept subtrees (tentative content included) they are not made. A kept
-  ``selectedcontent``, or a kept element holding one, inside an open ``select``
-  is held until that select is popped, since the pop of its selected option
-  replaces the selectedcontent's children (an h-* selectedcontent inside its
-  own option gets a clone of itself); meanwhile the content of an option
-  outside kept subtrees that can still be the select's selected one when it
-  pops (the first, or the last with ``selected``) is stored (flag
-  ``_CAPTURE``, counted against ``max_kept_nodes``) until it pops and is
-  cloned, then released. Nodes the adoption agency algorithm moves into such
-  an option after they were made are not stored, and a selectedcontent
-  inside an option of a nested select can still see a different clone;
+  outside kept subtrees (tentative content included) they are not made. Which
+  option of a select is its selected one (the first, or the last with
+  ``selected``) and which ``selectedcontent`` is its first are recorded per
+  select as they are made (:class:`_SelectRecord`), since the stored tree lacks
+  the released ones. A kept ``selectedcontent``, a kept element holding one, or
+  a kept element inside a ``selectedcontent``, inside an open ``select`` is held
+  until that select is popped, since the pop of its selected option replaces
+  the selectedcontent's children (an h-* selectedcontent inside its own option
+  gets a clone of itself; a kept element inside a replaced selectedcontent is
+  removed, and dropped). Meanwhile the content of an option outside kept
+  subtrees that can still be cloned into it (the select's selected one when it
+  is made, or the option that holds it) is stored (flag ``_CAPTURE``, counted
+  against ``max_kept_nodes``) until it pops and is cloned, then released.
+  Every open option outside kept subtrees is *watched* (flag ``_WATCH``): what
+  it loses (text, released elements, kept subtrees handed over, nodes the
+  adoption agency algorithm moves into it) sets ``_LOST``, and a clone from a
+  lossy option that is not replaced by a later one is said in :attr:`notes`
+  (as are copies of items into a selectedcontent outside kept subtrees, which
+  are not made, and a select whose options a clone removed only in part);
 * a late ``<html>`` or ``<body>`` start tag merges its attributes into an
   element that held content long before (see below); past
   ``max_prefix_nodes`` that content is gone, which :attr:`BoundedSink.notes`
@@ -566,9 +574,10 @@ class BoundedSink:
                 self._note_selectedcontent(el, parent)
             elif name == "option":
                 self._note_option(el, parent)
-                # watched until it proves to be outside kept subtrees (else the state is replaced)
-                el.sink_state = _WATCH
-                self._watch_open.append(el)
+                if not (parent.sink_state & _INSIDE if type(parent) is Element else self._inside(parent)):
+                    # watched (a kept option gets its own state below, and its entry is stale)
+                    el.sink_state = _WATCH
+                    self._watch(el)
             elif name == "select":
                 self._add_select(el)
             elif not (parent.sink_state & _INSIDE if type(parent) is Element else self._inside(parent)):
@@ -1087,6 +1096,13 @@ class BoundedSink:
             node = node.parent
         return False
 
+    def _watch(self, option: Element) -> None:
+        """Add ``option`` to the open watched options (dropping stale entries at the end first)."""
+        watch = self._watch_open
+        while watch and watch[-1].sink_state & (_WATCH | _OPEN) != _WATCH | _OPEN:
+            watch.pop()
+        watch.append(option)
+
     def _new_outside(self, el: Element, parent: ParentNode) -> None:
         """A new element outside kept subtrees, while an option is watched or something is held.
 
@@ -1117,7 +1133,7 @@ class BoundedSink:
             self._note_placed(el, parent)  # (kept ones too)
             if el.name == "option" and outside:
                 el.sink_state |= _WATCH
-                self._watch_open.append(el)
+                self._watch(el)
         if outside and (self._blocked or self._watch_open):
             self._new_outside(el, parent)
 
@@ -1435,7 +1451,7 @@ class BoundedSink:
                         self._open_inside -= 1
                         if el.name == "option" and el.namespace == HTML_NS:
                             st |= _WATCH | self._option_lost(el)
-                            self._watch_open.append(el)
+                            self._watch(el)
                             watched = True
                         elif watched:
                             st |= _WATCH

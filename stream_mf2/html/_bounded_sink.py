@@ -93,17 +93,25 @@ Known differences from the full DOM:
 * the "maybe clone an option into selectedcontent" copies (HTML
   ``selectedcontent``) are DOM-level copies, not parser-created elements; they
   appear inside kept subtrees but are never asked to the keep predicate, and
-  outside kept subtrees (tentative content included) they are not made. A kept
-  ``selectedcontent``, or a kept element holding one, inside an open ``select``
-  is held until that select is popped, since the pop of its selected option
-  replaces the selectedcontent's children (an h-* selectedcontent inside its
-  own option gets a clone of itself); meanwhile the content of an option
-  outside kept subtrees that can still be the select's selected one when it
-  pops (the first, or the last with ``selected``) is stored (flag
-  ``_CAPTURE``, counted against ``max_kept_nodes``) until it pops and is
-  cloned, then released. Nodes the adoption agency algorithm moves into such
-  an option after they were made are not stored, and a selectedcontent
-  inside an option of a nested select can still see a different clone;
+  outside kept subtrees (tentative content included) they are not made. Which
+  option of a select is its selected one (the first, or the last with
+  ``selected``) and which ``selectedcontent`` is its first are recorded per
+  select as they are made (:class:`_SelectRecord`), since the stored tree lacks
+  the released ones. A kept ``selectedcontent``, a kept element holding one, or
+  a kept element inside a ``selectedcontent``, inside an open ``select`` is held
+  until that select is popped, since the pop of its selected option replaces
+  the selectedcontent's children (an h-* selectedcontent inside its own option
+  gets a clone of itself; a kept element inside a replaced selectedcontent is
+  removed, and dropped). Meanwhile the content of an option outside kept
+  subtrees that can still be cloned into it (the select's selected one when it
+  is made, or the option that holds it) is stored (flag ``_CAPTURE``, counted
+  against ``max_kept_nodes``) until it pops and is cloned, then released.
+  Every open option outside kept subtrees is *watched* (flag ``_WATCH``): what
+  it loses (text, released elements, kept subtrees handed over, nodes the
+  adoption agency algorithm moves into it) sets ``_LOST``, and a clone from a
+  lossy option that is not replaced by a later one is said in :attr:`notes`
+  (as are copies of items into a selectedcontent outside kept subtrees, which
+  are not made, and a select whose options a clone removed only in part);
 * a late ``<html>`` or ``<body>`` start tag merges its attributes into an
   element that held content long before (see below); past
   ``max_prefix_nodes`` that content is gone, which :attr:`BoundedSink.notes`
@@ -149,6 +157,7 @@ from stream_mf2.html.dom import (
 from stream_mf2.html.sink import (
     append_child,
     append_text_child,
+    clone_option_into,
     detach,
     insert_child_before,
     insert_text_child_before,
@@ -176,7 +185,15 @@ _MEMO: Final = 128  # an open element with an entry in BoundedSink._memo
 # Outside kept subtrees, an element whose content is stored because it is (or is
 # inside) the option that a held selectedcontent may still be cloned from.
 _CAPTURE: Final = 256
-_INSIDE_OR_CAPTURE: Final = 260  # _INSIDE | _CAPTURE
+# Outside kept subtrees, an open option (or an element made inside one) whose content is
+# not stored: content lost there is remembered on the option (_LOST), since a kept
+# selectedcontent that comes later inside it gets a clone of the whole option.
+_WATCH: Final = 512
+_LOST: Final = 1024
+_OWN: Final = 2048  # a stored option that holds a kept selectedcontent of its select
+_ITEMS: Final = 4096  # a watched option a kept subtree was handed over from
+_CAPTURE_OR_WATCH: Final = 768  # _CAPTURE | _WATCH
+_INSIDE_CAPTURE_OR_WATCH: Final = 772  # _INSIDE | _CAPTURE | _WATCH
 # The states of a new element, spelled out: pure Python would compute each ``|`` per element.
 _NEW_PLAIN: Final = 10  # _TRACKED | _OPEN: outside kept subtrees, not kept (nearly every element)
 _NEW_INSIDE: Final = 14  # _TRACKED | _OPEN | _INSIDE
@@ -196,7 +213,68 @@ _SET_UP: Final = frozenset(("template", "selectedcontent", "html", "body", "opti
 #: Leaf names that append_leaf sends through create_element_in.
 _LEAF_SET_UP: Final = frozenset(("selectedcontent", "option"))
 
+assert _CAPTURE_OR_WATCH == _CAPTURE | _WATCH and _INSIDE_CAPTURE_OR_WATCH == _CAPTURE_OR_WATCH | _INSIDE
 assert _NEW_PLAIN == _TRACKED | _OPEN and _NEW_INSIDE == _NEW_PLAIN | _INSIDE and _NEW_KEPT == _NEW_INSIDE | _KEPT
+
+#: Notes of a clone into a kept ``selectedcontent`` from an option whose content was not all kept.
+NOTE_OWN_OPTION: Final = (
+    "an item <selectedcontent> inside its own <option>: the option's content outside"
+    " items was not kept, so the copy of the option cloned into it may lack some of it"
+)
+NOTE_CLONED_ITEMS: Final = (
+    "an <option> holding items was cloned into a <selectedcontent> outside items:"
+    " the copies of those items (items of the full document) are not given"
+)
+NOTE_UNSURE: Final = (
+    "a <select> had some of its <option> elements replaced with a copy of one (they lay in its"
+    " <selectedcontent>): which option is selected next is not known outside items, so later copies may differ"
+)
+NOTE_OPTION_LOST: Final = (
+    "an <option> cloned into an item <selectedcontent> had content outside items that was"
+    " not kept (misnested tags moved it there, or it came before), so the copy may lack some of it"
+)
+
+
+class _SelectRecord:
+    """What the HTML "maybe clone an option into selectedcontent" step reads of one ``select``.
+
+    Options and ``selectedcontent`` elements outside kept subtrees are released
+    when popped, so the stored tree cannot tell which option is the selected one
+    (the first, or the last with ``selected``) or which ``selectedcontent`` is
+    the first: the sink records them as they are made (in document order).
+    """
+
+    __slots__ = ("first", "in_target", "lossy", "options", "select", "selected", "selectedcontent", "unsure")
+
+    def __init__(self, select: Element) -> None:
+        self.select = select
+        self.first: Element | None = None
+        self.selected: Element | None = None
+        self.selectedcontent: Element | None = None
+        # Options made since the last clone replaced the selectedcontent's children,
+        # and how many of them were made inside it (that clone removed those).
+        self.options = 0
+        self.in_target = 0
+        # A clone removed some options but not all: the first or selected one is not known.
+        self.unsure = False
+        # The note the last clone into :attr:`selectedcontent` calls for (a later clone replaces
+        # it, so it is given when the select is done with: BoundedSink._flush).
+        self.lossy: str | None = None
+
+    def replaced(self) -> None:
+        """A clone replaced the children of :attr:`selectedcontent` (and so the options inside it)."""
+        if self.in_target:
+            if self.in_target == self.options:
+                # every option made so far lay inside it: none is left
+                self.first = self.selected = None
+                self.options = self.in_target = 0
+            else:
+                self.unsure = True
+
+    def chosen(self) -> Element | None:
+        """The select's selected option so far (the last with ``selected``, else the first)."""
+        return self.selected if self.selected is not None else self.first
+
 
 #: Popped ancestors _classify climbs one by one before it climbs whole runs (_hop): the
 #: usual short climb costs no more than before, a long one is linear over all candidates.
@@ -377,12 +455,14 @@ class BoundedSink:
         # an outermost kept element popped in order, nothing else kept still open).
         self._open_inside = 0
         self._selectedcontent = False
-        # options a note was given for (a selectedcontent inside its own option; said once each)
-        self._noted_options: list[Element] = []
-        # The select the last option was created in, its first option and its last
-        # option with a ``selected`` attribute (options are released when popped).
-        self._select_options: tuple[Element, Element, Element | None] | None = None
+        # id(select) -> its options and first selectedcontent so far (_SelectRecord), for the
+        # selects options or selectedcontent elements were made in; popped ones dropped lazily.
+        self._records: dict[int, _SelectRecord] = {}
+        self._records_cap = 16
+        # Open options outside kept subtrees (flag _WATCH; stale entries dropped lazily).
+        self._watch_open: list[Element] = []
         self._selects: list[Element] = []  # select elements created, the popped ones dropped lazily
+        self._selects_cap = 16
         self._builder: Any = None
         # The stand-in element append_leaf asks the keep predicate about (see there).
         self._probe = Element("", HTML_NS, _NO_ATTRS)
@@ -432,6 +512,8 @@ class BoundedSink:
         """
         self._builder = None
         self._adopter = None
+        for rec in self._records.values():
+            self._flush(rec)
         doc = self.document
         stack: list[Node] = list(doc.children)
         doc.children = []
@@ -562,7 +644,7 @@ class BoundedSink:
             elif name == "selectedcontent":
                 self._selectedcontent = True
             elif name == "select":
-                self._selects.append(el)
+                self._add_select(el)
         if self.keep(el):
             self._kept_created += 1
             if self._tentative:
@@ -590,10 +672,15 @@ class BoundedSink:
                 el.template_contents = DocumentFragment(el)
             elif name == "selectedcontent":
                 self._selectedcontent = True
+                self._note_selectedcontent(el, parent)
             elif name == "option":
                 self._note_option(el, parent)
+                if not (parent.sink_state & _INSIDE if type(parent) is Element else self._inside(parent)):
+                    # watched (a kept option gets its own state below, and its entry is stale)
+                    el.sink_state = _WATCH
+                    self._watch(el)
             elif name == "select":
-                self._selects.append(el)
+                self._add_select(el)
             elif not (parent.sink_state & _INSIDE if type(parent) is Element else self._inside(parent)):
                 # html/body outside kept subtrees may become tentative (create_element).
                 # BoundedSink's own append, not an override: a subclass that observes
@@ -618,13 +705,9 @@ class BoundedSink:
             el.sink_state = _NEW_INSIDE
             self._open_inside += 1
         else:
-            el.sink_state = _NEW_PLAIN
-            if self._blocked and (
-                (type(parent) is Element and parent.sink_state & _CAPTURE) or (name == "option" and self._may_clone(el, parent))
-            ):
-                # (only while something is held: a selectedcontent waits for its select)
-                el.sink_state = _NEW_PLAIN
-                self._capture(el)
+            el.sink_state |= _NEW_PLAIN  # (an option keeps _WATCH)
+            if self._blocked or self._watch_open:
+                self._new_outside(el, parent)
         self.tracked += 1
         el.parent = parent
         parent.children.append(el)
@@ -641,9 +724,10 @@ class BoundedSink:
         element that is not kept costs one keep question and is never attached
         (attaching and releasing it would leave no trace); inside one it is stored
         already popped. What :meth:`pop` could do besides (pending hand-overs, held
-        candidates, option cloning) sends the leaf through the three methods.
+        candidates, option cloning, an open option outside kept subtrees whose
+        losses are remembered) sends the leaf through the three methods.
         """
-        if self._recheck or self._blocked or self._ready or name in _LEAF_SET_UP:
+        if self._recheck or self._blocked or self._ready or self._watch_open or name in _LEAF_SET_UP:
             el = self.create_element_in(parent, name, namespace, attrs)
             if text:
                 self.append_text(el, text)
@@ -713,6 +797,7 @@ class BoundedSink:
             if self._memo:
                 self._memo_changed(old, False)
             self._placed(node, parent)
+            self._moved(node, parent)
             return
         if type(parent) is Element:
             inside = parent.sink_state & _INSIDE
@@ -728,12 +813,15 @@ class BoundedSink:
                 self._placed(node, parent)
                 if self._unsettled and node is self._adopter:
                     self._adopted()
+                self._moved(node, parent, True)
             elif inside:
                 if node.sink_state & (_OPEN | _INSIDE) == _OPEN:
                     self._open_inside += 1
                 node.sink_state |= _INSIDE
                 self._count(1)
-            elif self._blocked:
+                if node.name in _LEAF_SET_UP:
+                    self._note_placed(node, parent)
+            elif self._blocked or self._watch_open or node.name in _LEAF_SET_UP:
                 self._maybe_capture(node, parent)
             if self._unsettled and node is self._adopter:
                 self._adopted()
@@ -741,14 +829,19 @@ class BoundedSink:
             node.parent = parent
             parent.children.append(node)
             self._count(1)
+        elif type(parent) is Element and parent.sink_state & _CAPTURE_OR_WATCH:
+            self._outside_node(parent, node, None)
 
     def append_text(self, parent: ParentNode, data: str) -> None:
         # Text outside kept subtrees is dropped: the common case costs one flag test.
         if type(parent) is Element:
-            if not parent.sink_state & _INSIDE_OR_CAPTURE:
+            if not parent.sink_state & _INSIDE_CAPTURE_OR_WATCH:
                 return
             if not parent.sink_state & _INSIDE:
-                append_text_child(parent, data)  # the option a selectedcontent may clone
+                if parent.sink_state & _CAPTURE:
+                    append_text_child(parent, data)  # the option a selectedcontent may clone
+                else:
+                    self._lose()  # (an option's text, not stored)
                 return
         elif not self._inside(parent):
             return
@@ -780,24 +873,30 @@ class BoundedSink:
                     self._placed(node, parent)
                     if self._unsettled and node is self._adopter:
                         self._adopted()
+                    self._moved(node, parent, True)
                 elif inside:
                     if node.sink_state & (_OPEN | _INSIDE) == _OPEN:
                         self._open_inside += 1
                     node.sink_state |= _INSIDE
                     self._count(1)
-                elif self._blocked:
+                    if node.name in _LEAF_SET_UP:
+                        self._note_placed(node, parent)
+                elif self._blocked or self._watch_open or node.name in _LEAF_SET_UP:
                     self._maybe_capture(node, parent)
                 if self._unsettled and node is self._adopter:
                     self._adopted()
             elif inside:
                 insert_child_before(parent, node, ref)
                 self._count(1)
+            elif type(parent) is Element and parent.sink_state & _CAPTURE_OR_WATCH:
+                self._outside_node(parent, node, ref)
             return
         old = node.parent
         insert_child_before(parent, node, ref)
         if self._memo:
             self._memo_changed(old, False)
         self._placed(node, parent)
+        self._moved(node, parent)
 
     def insert_text_before(self, parent: ParentNode, data: str, ref: Node) -> None:
         if self._inside(parent):
@@ -809,6 +908,8 @@ class BoundedSink:
             insert_text_child_before(parent, data, ref)
         elif type(parent) is Element and parent.sink_state & _CAPTURE:
             insert_text_child_before(parent, data, ref)  # the option a selectedcontent may clone
+        elif type(parent) is Element and parent.sink_state & _WATCH:
+            self._lose()
 
     def reparent_children(self, old: ParentNode, new: ParentNode) -> None:
         moved = list(old.children)
@@ -824,6 +925,7 @@ class BoundedSink:
             self._memo_changed(old, False)
         for c in moved:
             self._placed(c, new)
+            self._moved(c, new)
 
     def remove(self, node: Node) -> None:
         if self._unsettled:
@@ -935,13 +1037,10 @@ class BoundedSink:
         element.sink_state = st
         if st & _INSIDE:
             self._open_inside -= 1
-            if (
-                self._selectedcontent
-                and element.name == "option"
-                and element.namespace == HTML_NS
-                and not self._tentative  # (content stored only in case a merge makes it kept)
-            ):
-                maybe_clone_option(element)
+            if self._selectedcontent and element.name == "option" and element.namespace == HTML_NS:
+                # (tentative content too: a merge that makes it kept needs the clones, and a
+                # clone can remove options, which the records must follow)
+                self._clone_stored_option(element)
             if st & _KEPT:
                 if self._positions is not None:
                     element.source_end = self._positions.markup_end
@@ -954,7 +1053,7 @@ class BoundedSink:
         else:
             # _release, inlined: this is the fate of nearly every element of a page.
             children = element.children
-            if not (st & _CAPTURE or (children and any(type(c) is Element for c in children))) and not (
+            if not (st & _CAPTURE_OR_WATCH or (children and any(type(c) is Element for c in children))) and not (
                 element.name == "head" and element.namespace == HTML_NS
             ):
                 parent = element.parent
@@ -974,19 +1073,8 @@ class BoundedSink:
                     contents.host = None
                 if parent is not None and type(parent) is Element and parent.sink_state == _TRACKED:
                     self._cascade(parent)
-            elif st & _CAPTURE:
-                parent = element.parent
-                if (
-                    element.name == "option"
-                    and element.namespace == HTML_NS
-                    and not (type(parent) is Element and parent.sink_state & _CAPTURE)
-                ):
-                    # the stored option itself (not an element inside it)
-                    if self._blocked:
-                        self._clone_option(element)
-                    self._end_capture(element)
-            elif self._selectedcontent and element.name == "option" and self._blocked:
-                self._clone_option(element)
+            else:
+                self._pop_outside(element, st)
         if self._blocked:
             if self._roots:
                 self._roots.pop(id(element), None)
@@ -1004,6 +1092,77 @@ class BoundedSink:
         if self._ready or self._waiting or self._n_blocked > self.max_pending:
             self._hand_over()
 
+    # ------------------------------------------------------ selectedcontent
+
+    def _add_select(self, select: Element) -> None:
+        selects = self._selects
+        selects.append(select)
+        if len(selects) > self._selects_cap:
+            # (popped selects are dropped here too, so that many selects keep few entries)
+            selects = self._selects = [s for s in selects if s.sink_state & _OPEN]
+            self._selects_cap = max(16, 2 * len(selects))
+
+    @staticmethod
+    def _select_of(parent: ParentNode | None) -> Element | None:
+        """The nearest HTML ``select`` from ``parent`` up (not through template contents)."""
+        node = parent
+        while type(node) is Element:
+            if node.name == "select" and node.namespace == HTML_NS:
+                return node
+            node = node.parent
+        return None
+
+    def _record(self, select: Element) -> _SelectRecord:
+        records = self._records
+        rec = records.get(id(select))
+        if rec is None or rec.select is not select:
+            if len(records) >= self._records_cap:
+                # the records of popped selects are no longer read (their options are popped)
+                for r in records.values():
+                    if not r.select.sink_state & _OPEN:
+                        self._flush(r)
+                records = self._records = {k: r for k, r in records.items() if r.select.sink_state & _OPEN}
+                self._records_cap = max(16, 2 * len(records))
+            rec = records[id(select)] = _SelectRecord(select)
+        return rec
+
+    def _chosen(self, option: Element) -> tuple[Element, _SelectRecord] | None:
+        """``option``'s single-value select and its record, if ``option`` is that select's selected one so far.
+
+        As HTML "maybe clone an option into selectedcontent": the option's nearest
+        ``select`` ancestor, unless a ``datalist``, ``option`` or ``hr`` comes first.
+        """
+        node: ParentNode | None = option.parent
+        while type(node) is Element:
+            if node.namespace == HTML_NS:
+                if node.name == "select":
+                    if "multiple" in node.attrs:
+                        return None
+                    rec = self._records.get(id(node))
+                    if rec is None or rec.select is not node:
+                        return None
+                    if rec.unsure and self._clone_matters(option, rec):
+                        self._note(NOTE_UNSURE)
+                    if rec.chosen() is not option:
+                        return None
+                    return node, rec
+                if node.name in ("datalist", "option", "hr"):
+                    return None
+            node = node.parent
+        return None
+
+    def _clone_matters(self, option: Element, rec: _SelectRecord) -> bool:
+        """Could a clone of ``option`` into ``rec``'s selectedcontent (or its absence) change kept content?"""
+        target = rec.selectedcontent
+        if target is None:
+            return False
+        return bool(
+            target.sink_state & _INSIDE
+            or option.sink_state & _INSIDE
+            or self._holds_kept(option)
+            or self._holds_kept(target)
+        )
+
     def _note_option(self, option: Element, parent: ParentNode) -> None:
         """Remember the first and the last selected option of ``option``'s select.
 
@@ -1011,14 +1170,38 @@ class BoundedSink:
         tree cannot tell which option of a select is its selected one.
         """
         node: ParentNode | None = parent
+        inside: Element | None = None  # the nearest selectedcontent on the way
         while type(node) is Element:
-            if node.name == "select" and node.namespace == HTML_NS:
-                known = self._select_options
-                first = known[1] if known is not None and known[0] is node else option
-                last = option if "selected" in option.attrs else (known[2] if first is not option and known else None)
-                self._select_options = (node, first, last)
-                return
+            if node.namespace == HTML_NS:
+                if node.name == "select":
+                    rec = self._record(node)
+                    if rec.first is None:
+                        rec.first = option
+                    if "selected" in option.attrs:
+                        rec.selected = option
+                    rec.options += 1
+                    if inside is not None and inside is rec.selectedcontent:
+                        rec.in_target += 1
+                    return
+                if node.name == "selectedcontent" and inside is None:
+                    inside = node
             node = node.parent
+
+    def _note_selectedcontent(self, selectedcontent: Element, parent: ParentNode) -> None:
+        """Remember the first ``selectedcontent`` of its select (the one its options are cloned into)."""
+        select = self._select_of(parent)
+        if select is not None:
+            rec = self._record(select)
+            if rec.selectedcontent is None:
+                rec.selectedcontent = selectedcontent
+
+    def _note_placed(self, el: Element, parent: ParentNode) -> None:
+        """An ``option`` or ``selectedcontent`` made by :meth:`create_element` was placed in ``parent``."""
+        if el.namespace == HTML_NS:
+            if el.name == "option":
+                self._note_option(el, parent)
+            else:
+                self._note_selectedcontent(el, parent)
 
     def _may_clone(self, option: Element, parent: ParentNode) -> bool:
         """Can the new ``option`` (outside kept subtrees, going into ``parent``) be cloned into a held selectedcontent?
@@ -1027,8 +1210,7 @@ class BoundedSink:
         that select's selected one so far (the first option, or the last with a
         ``selected`` attribute): then its content is stored until it is popped
         (flag ``_CAPTURE``), since its pop clones that content. A later option
-        that takes over is stored in turn (the tree builder creates it just
-        before it pops the earlier one, whose content is then released).
+        that takes over is stored in turn.
         """
         if option.namespace != HTML_NS:
             return False
@@ -1038,32 +1220,198 @@ class BoundedSink:
                 if node.name == "select":
                     if id(node) not in self._blocked or "multiple" in node.attrs:
                         return False
-                    known = self._select_options
-                    return known is not None and known[0] is node and (known[1] if known[2] is None else known[2]) is option
+                    rec = self._records.get(id(node))
+                    return rec is not None and rec.select is node and rec.chosen() is option
                 if node.name in ("datalist", "option", "hr"):
                     return False
             node = node.parent
         return False
 
+    def _watch(self, option: Element) -> None:
+        """Add ``option`` to the open watched options (dropping stale entries at the end first)."""
+        watch = self._watch_open
+        while watch and watch[-1].sink_state & (_WATCH | _OPEN) != _WATCH | _OPEN:
+            watch.pop()
+        watch.append(option)
+
+    def _new_outside(self, el: Element, parent: ParentNode) -> None:
+        """A new element outside kept subtrees, while an option is watched or something is held.
+
+        Inside a watched option it is watched too (its content is not stored,
+        but losing it is remembered); inside a stored option, or as an option a
+        held selectedcontent may be cloned from, it is stored.
+        """
+        watch = self._watch_open
+        while watch and watch[-1].sink_state & (_WATCH | _OPEN) != _WATCH | _OPEN:
+            watch.pop()  # (popped, or an option that proved kept or inside a kept subtree)
+        pst = parent.sink_state if type(parent) is Element else 0
+        if pst & _WATCH:
+            el.sink_state |= _WATCH
+        if self._blocked and (
+            pst & _CAPTURE or (el.name == "option" and el.namespace == HTML_NS and self._may_clone(el, parent))
+        ):
+            # (only while something is held: a selectedcontent waits for its select)
+            self._capture(el)
+
     def _maybe_capture(self, el: Element, parent: ParentNode) -> None:
         """A new element, not kept, was placed outside kept subtrees (not by :meth:`create_element_in`).
 
-        Stored if it went into a stored option, or is an option a held
-        selectedcontent may be cloned from (foster parenting, foreign content).
+        An option or selectedcontent is recorded (:meth:`_note_placed`); then as
+        :meth:`_new_outside` (foster parenting, foreign content, template contents).
         """
-        if el.sink_state & (_TRACKED | _INSIDE) != _TRACKED:
+        outside = el.sink_state & (_TRACKED | _INSIDE) == _TRACKED
+        if el.name in _LEAF_SET_UP and el.namespace == HTML_NS:
+            self._note_placed(el, parent)  # (kept ones too)
+            if el.name == "option" and outside:
+                el.sink_state |= _WATCH
+                self._watch(el)
+        if outside and (self._blocked or self._watch_open):
+            self._new_outside(el, parent)
+
+    def _outside_node(self, parent: Element, node: Node, ref: Node | None) -> None:
+        """A comment went into a stored (it is stored too) or a watched option outside kept subtrees."""
+        if parent.sink_state & _CAPTURE:
+            if ref is None:
+                append_child(parent, node)
+            else:
+                insert_child_before(parent, node, ref)
+        else:
+            self._lose()
+
+    def _lose(self, flags: int = _LOST) -> None:
+        """Content inside a watched option was not stored: remember it on the open watched options.
+
+        (Every open one: an option inside another's content is part of both.)
+        """
+        for option in self._watch_open:
+            if option.sink_state & (_WATCH | _OPEN) == _WATCH | _OPEN:
+                option.sink_state |= flags
+
+    def _lose_items(self, parent: Element) -> None:
+        """A kept subtree under ``parent`` was handed over: open watched options above it no longer hold it."""
+        node: ParentNode | None = parent
+        while type(node) is Element:
+            if node.sink_state & (_WATCH | _OPEN) == _WATCH | _OPEN and node.name == "option":
+                node.sink_state |= _LOST | _ITEMS
+            node = node.parent
+
+    def _moved(self, node: Node, parent: ParentNode, fresh: bool = False) -> None:
+        """The tree builder moved ``node`` (outside kept subtrees) under ``parent``.
+
+        ``fresh``: ``node`` is a clone the adoption agency algorithm filled with
+        moved nodes and places now; it takes the flags of its new parent. A node
+        moved into a stored or watched option from elsewhere held content that
+        was not stored (remembered as lost); one moved out of a stored option is
+        no longer stored. A clone being filled (not placed yet) waits for its place.
+        """
+        if type(node) is not Element or node.sink_state & _INSIDE:
             return
-        if type(parent) is Element and parent.sink_state & _CAPTURE:
-            self._capture(el)
-        elif el.name == "option" and el.namespace == HTML_NS:
-            self._note_option(el, parent)
-            if self._may_clone(el, parent):
-                self._capture(el)
+        if type(parent) is Element:
+            if parent.parent is None:
+                return  # an adoption agency clone being filled: decided when it is placed
+            pst = parent.sink_state
+        else:
+            pst = 0
+        inner = pst & _CAPTURE_OR_WATCH and not pst & _INSIDE
+        if fresh:
+            if inner:
+                if pst & _WATCH:
+                    node.sink_state |= _WATCH
+                if pst & _CAPTURE:
+                    self._capture(node)
+            else:
+                for c in node.children:
+                    if type(c) is Element and c.sink_state & _CAPTURE:
+                        self._end_capture(c)
+        elif inner:
+            if not node.sink_state & _CAPTURE_OR_WATCH:
+                self._lose()  # (from outside any option: what it held was not stored)
+        elif node.sink_state & _CAPTURE:
+            self._end_capture(node)
 
     def _capture(self, el: Element) -> None:
         """A new element went into a stored option: store it too (see :meth:`_may_clone`)."""
         el.sink_state |= _CAPTURE
         self._count(1)  # (counted as kept nodes until the option pops: _end_capture)
+
+    def _capture_option(self, option: Element) -> None:
+        """A kept selectedcontent inside the open ``option`` is held: store the option's content from now on.
+
+        What the sink still holds of it (open elements, popped ones with element
+        children) is marked stored; what it held before and was released is
+        remembered by the ``_LOST`` flag (:meth:`_pop_outside` gives the note).
+        """
+        option.sink_state |= _OWN
+        stack: list[Element] = [option]
+        while stack:
+            el = stack.pop()
+            st = el.sink_state
+            if st & (_INSIDE | _CAPTURE) or not st:
+                continue  # kept subtrees are stored already
+            self._capture(el)
+            for c in el.children:
+                if type(c) is Element:
+                    stack.append(c)
+
+    def _pop_outside(self, element: Element, st: int) -> None:
+        """Pop of an element outside kept subtrees that is stored, watched, or holds elements.
+
+        A stored option is cloned into the held selectedcontent of its select
+        (if it is the selected one) and then released; an option whose content
+        was not all kept gives a note when it is cloned so. A watched element
+        left without element children is released as :meth:`pop` does, and its
+        option remembers the loss.
+        """
+        is_option = element.name == "option" and element.namespace == HTML_NS
+        watched = st & _WATCH
+        lost = st & _LOST
+        own = st & _OWN
+        items = st & _ITEMS
+        if st & (_WATCH | _LOST | _OWN | _ITEMS):
+            st &= ~(_WATCH | _LOST | _OWN | _ITEMS)
+            element.sink_state = st
+            if is_option:
+                watch = self._watch_open
+                if watch and watch[-1] is element:
+                    watch.pop()
+                else:
+                    self._watch_open = [o for o in watch if o is not element]
+        if st & _CAPTURE:
+            parent = element.parent
+            if is_option and not (type(parent) is Element and parent.sink_state & _CAPTURE):
+                # the stored option itself (not an element inside it)
+                self._clone_option(element, items, (NOTE_OWN_OPTION if own else NOTE_OPTION_LOST) if lost else None)
+                self._end_capture(element)
+            return
+        if is_option and self._selectedcontent:
+            self._clone_option(element, items, NOTE_OPTION_LOST if lost else None)
+        children = element.children
+        if (children and any(type(c) is Element for c in children)) or (
+            element.name == "head" and element.namespace == HTML_NS
+        ):
+            return
+        if watched:
+            self._lose()  # (after the option itself left the open watched ones)
+        parent = element.parent
+        if parent is not None:
+            detach(element)
+        element.sink_state = 0
+        self.tracked -= 1
+        contents = element.template_contents
+        if contents is not None:
+            contents.host = None
+        if parent is not None and type(parent) is Element and parent.sink_state == _TRACKED:
+            self._cascade(parent)
+
+    def _flush(self, rec: _SelectRecord) -> None:
+        """Give the note the last clone into ``rec``'s selectedcontent called for, if any."""
+        if rec.lossy is not None:
+            self._note(rec.lossy)
+            rec.lossy = None
+
+    def _note(self, note: str) -> None:
+        if note not in self.notes:  # (said once: a page of many such options gives one note)
+            self.notes.append(note)
 
     def _end_capture(self, option: Element) -> None:
         """The stored option was popped (and cloned): release what was stored for it.
@@ -1098,33 +1446,77 @@ class BoundedSink:
                     self._cascade(parent)
         self._kept_nodes = max(0, self._kept_nodes - stored)
 
-    def _clone_option(self, option: Element) -> None:
-        """An ``option`` outside kept subtrees was popped: clone it into a held selectedcontent.
+    def _clone_option(self, option: Element, items: int, lossy: str | None) -> bool:
+        """An ``option`` outside kept subtrees was popped: clone it into its select's stored selectedcontent.
 
-        Only while a kept ``selectedcontent`` (or a kept element that holds one)
-        is held for the option's ``select`` (:meth:`_clone_target_select`), and
-        only if the option is the select's selected one so far: the clones are
-        what the sink stored of the option (kept subtrees and open elements; see
-        the module docstring).
+        Only if the option is its select's selected one so far and that select's
+        first ``selectedcontent`` is stored (kept, or inside a kept subtree, and
+        held for the select: :meth:`_clone_target_select`): the clones are what
+        the sink stored of the option (see the module docstring). True if cloned.
+        ``lossy``: the note to give if these clones stay (the option's content was
+        not all stored).
         """
-        if option.namespace != HTML_NS:
+        found = self._chosen(option)
+        if found is None:
+            return False
+        return self._clone_to(option, found[1], items, lossy)
+
+    def _clone_stored_option(self, option: Element) -> None:
+        """An ``option`` inside a kept subtree was popped: HTML "maybe clone an option into selectedcontent".
+
+        A select inside the kept subtree holds all its options: the stored tree
+        answers. A select outside it does not (its options outside kept subtrees
+        were released): its record says which option is the selected one and
+        which ``selectedcontent`` is the first.
+        """
+        select = self._select_of(option.parent)
+        if select is None:
             return
-        node: ParentNode | None = option.parent
-        while type(node) is Element:
-            if node.namespace == HTML_NS:
-                if node.name == "select":
-                    if id(node) not in self._blocked:
-                        return
-                    known = self._select_options
-                    if known is not None and known[0] is node:
-                        selected = known[2] if known[2] is not None else known[1]
-                        if selected is not option:
-                            return
-                    maybe_clone_option(option)
-                    return
-                if node.name in ("datalist", "option", "hr"):
-                    return  # (as maybe_clone_option)
-            node = node.parent
+        if select.sink_state & _INSIDE:
+            if maybe_clone_option(option):
+                rec = self._records.get(id(select))
+                if rec is not None and rec.select is select:
+                    rec.replaced()
+                    rec.lossy = None
+            return
+        found = self._chosen(option)
+        if found is not None:
+            self._clone_to(option, found[1], 0, None)
+
+    def _clone_to(self, option: Element, rec: _SelectRecord, items: int, lossy: str | None) -> bool:
+        """Clone ``option`` into its select's first ``selectedcontent``; True if the clones were made.
+
+        A ``target`` outside kept subtrees gets no clones (no item sees them),
+        but loses its children as in the full DOM: kept subtrees inside it are
+        held for the select (:meth:`_clone_target_select`) and, detached here,
+        are dropped. Clones of items the option holds would be items of the
+        full document; they are not made, which the notes say (unless a later
+        clone replaces these: :attr:`_SelectRecord.lossy`).
+        """
+        target = rec.selectedcontent
+        if target is None:
+            return False
+        if target.sink_state & _INSIDE:
+            clone_option_into(option, target)
+            rec.replaced()
+            rec.lossy = lossy
+            return True
+        rec.lossy = NOTE_CLONED_ITEMS if items or self._holds_kept(option) else None
+        for child in list(target.children):
+            self.remove(child)
+        rec.replaced()
+        return False
+
+    @staticmethod
+    def _holds_kept(option: Element) -> bool:
+        stack: list[Node] = list(option.children)
+        while stack:
+            node = stack.pop()
+            if type(node) is Element:
+                if node.sink_state & _KEPT:
+                    return True
+                stack.extend(node.children)
+        return False
 
     # ------------------------------------------------- tentative html/body
 
@@ -1175,30 +1567,40 @@ class BoundedSink:
         root = tentative[0]  # outermost first; the others are inside it
         # Post-order walk: flags are cleared going down; coming back up, a popped
         # element left without element children is released, as pop() would have,
-        # and text and comments (not stored outside kept subtrees) go.
-        stack: list[tuple[Element, bool]] = [(root, False)]
+        # and text and comments (not stored outside kept subtrees) go. An open option
+        # (and the open elements inside it) is watched from now on (flag _WATCH).
+        stack: list[tuple[Element, bool, bool]] = [(root, False, False)]
         while stack:
-            el, back = stack.pop()
+            el, back, watched = stack.pop()
             st = el.sink_state
             if not back:
+                if not st:
+                    el.parent = None  # an option's clone (never tracked): released with its subtree
+                    continue
                 if st & _KEPT:
                     continue  # a promoted element: its subtree stays as it is
                 if st & _INSIDE:
                     if st & _OPEN:
                         self._open_inside -= 1
+                        if el.name == "option" and el.namespace == HTML_NS:
+                            st |= _WATCH | self._option_lost(el)
+                            self._watch(el)
+                            watched = True
+                        elif watched:
+                            st |= _WATCH
                     st &= ~(_INSIDE | _TENTATIVE)
                     if el.namespace == HTML_NS and (el.name == "body" or el.name == "html"):
                         self._demoted.append(el)  # a later merge that makes it kept is noted
                     el.sink_state = st
-                stack.append((el, True))
+                stack.append((el, True, watched))
                 for c in el.children:
                     if type(c) is Element:
-                        stack.append((c, False))
+                        stack.append((c, False, watched))
                 contents = el.template_contents
                 if contents is not None:
                     for c in contents.children:
                         if type(c) is Element:
-                            stack.append((c, False))
+                            stack.append((c, False, False))
                 continue
             el.children = [c for c in el.children if type(c) is Element and c.parent is el]
             contents = el.template_contents
@@ -1213,6 +1615,17 @@ class BoundedSink:
                 el.parent = None
                 el.sink_state = 0
                 self.tracked -= 1
+
+    @staticmethod
+    def _option_lost(option: Element) -> int:
+        """``_LOST`` if a demoted open ``option`` holds more than open elements (that content goes)."""
+        stack: list[Node] = list(option.children)
+        while stack:
+            node = stack.pop()
+            if type(node) is not Element or not node.sink_state & _OPEN:
+                return _LOST
+            stack.extend(node.children)
+        return 0
 
     # ---------------------------------------------------------- candidates
 
@@ -1281,8 +1694,11 @@ class BoundedSink:
             if node.namespace == HTML_NS:
                 if node.name == "select":
                     break
-                if node.name == "option" and not node.sink_state & _CAPTURE:
+                if node.name == "option" and own_option is None:
                     own_option = node
+                elif node.name == "selectedcontent":
+                    # inside a selectedcontent: an option's clone replaces its children
+                    related = True
             node = node.parent
         if type(node) is not Element or not node.sink_state & _OPEN:
             return None
@@ -1295,14 +1711,15 @@ class BoundedSink:
                         related = True
                         break
                     stack.extend(n.children)
-        if related and own_option is not None and not any(o is own_option for o in self._noted_options):
-            # Inside its own option: that option's content made before the selectedcontent
-            # was outside any kept subtree and is gone, so the clone its end makes may lack it.
-            self._noted_options.append(own_option)
-            self.notes.append(
-                "an item <selectedcontent> inside its own <option>: the option's content outside"
-                " items was not kept, so the copy of the option cloned into it may lack some of it"
-            )
+        if (
+            related
+            and own_option is not None
+            and own_option.sink_state & (_OPEN | _INSIDE | _CAPTURE) == _OPEN
+        ):
+            # Inside its own option, outside kept subtrees: the option's end clones the option
+            # into it, so its content is stored from now on; what came before and was not kept
+            # is remembered (_LOST) and noted if that clone is made.
+            self._capture_option(own_option)
         return node if related else None
 
     def _climb(
@@ -1972,6 +2389,8 @@ class BoundedSink:
             return
         released = self.on_complete(el)
         parent = el.parent
+        if self._watch_open and type(parent) is Element:
+            self._lose_items(parent)
         if self._jumps or self._above:
             self._forget_runs()
         if self._memo and self._open_inside:

@@ -25,7 +25,7 @@ from stream_mf2.html.dom import (
 )
 from stream_mf2.html.tokenizer import Tokenizer
 
-__all__ = ["BoundedSink", "DomSink", "TreeSink", "clone_children", "maybe_clone_option"]
+__all__ = ["BoundedSink", "DomSink", "TreeSink", "clone_children", "clone_option_into", "maybe_clone_option"]
 
 
 class TreeSink(Protocol):
@@ -215,12 +215,13 @@ def _clone_into(source: ParentNode, target: ParentNode) -> None:
                 dst.children.append(c)
 
 
-def maybe_clone_option(option: Element) -> None:
+def maybe_clone_option(option: Element) -> bool:
     """HTML "maybe clone an option into selectedcontent" (run when an option is popped).
 
     The option's nearest ancestor ``select`` decides: if it is a single-value
     select whose selected option is ``option`` and it has a ``selectedcontent``
-    descendant, that element's children are replaced by clones of the option's.
+    descendant, that element's children are replaced by clones of the option's
+    (and True is returned).
     """
     select: ParentNode | None = option.parent
     while select is not None:
@@ -228,10 +229,10 @@ def maybe_clone_option(option: Element) -> None:
             if select.name == "select":
                 break
             if select.name in ("datalist", "option", "hr"):
-                return
+                return False
         select = select.parent
     if not isinstance(select, Element) or "multiple" in select.attrs:
-        return
+        return False
     options: list[Element] = []
     selectedcontent: Element | None = None
     stack: list[Node] = list(reversed(select.children))
@@ -247,14 +248,22 @@ def maybe_clone_option(option: Element) -> None:
                     continue
             stack.extend(reversed(n.children))
     if selectedcontent is None or not options:
-        return
+        return False
     chosen = [o for o in options if "selected" in o.attrs]
     selected = chosen[-1] if chosen else options[0]
     if selected is not option:
-        return
-    # "clone an option into a selectedcontent": the option's children are cloned,
-    # then replace all of selectedcontent's children (so a selectedcontent inside
-    # the option is cloned with its old content, as the spec's order gives).
+        return False
+    clone_option_into(option, selectedcontent)
+    return True
+
+
+def clone_option_into(option: Element, selectedcontent: Element) -> None:
+    """HTML "clone an option into a selectedcontent": replace its children by clones of the option's.
+
+    The option's children are cloned first, then replace all of selectedcontent's
+    children (so a selectedcontent inside the option is cloned with its old
+    content, as the spec's order gives).
+    """
     holder = Element("#clones", HTML_NS, {})
     _clone_into(option, holder)
     for c in selectedcontent.children:

@@ -1,9 +1,11 @@
-"""Hypothesis strategies for HTML inputs: random bytes, tag soup, mutated suite pages and fixtures."""
+"""Hypothesis strategies for HTML inputs: random bytes, tag soup, mutated suite pages and fixtures;
+and a plain generator of targeted `<selectedcontent>` soup (:func:`select_soup`)."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from random import Random
 from typing import Any
 
 from hypothesis import strategies as st
@@ -195,3 +197,45 @@ def options() -> st.SearchStrategy[dict[str, Any]]:
         return {**switch, **limit} if use_limits else switch
 
     return st.tuples(switches, limits, st.integers(0, 4).map(lambda k: k == 0)).map(merge)
+
+
+# Targeted soup around <selectedcontent> (HTML "maybe clone an option into selectedcontent"):
+# nestings of select/option/selectedcontent with foreign content, templates, tables and
+# misnested formatting elements, h-*/p-* classes, text and ``selected`` attributes.
+SELECT_TAGS = (
+    "select", "select", "option", "option", "option", "selectedcontent", "selectedcontent", "svg", "math",
+    "template", "table", "td", "tr", "b", "b", "i", "a", "div", "button", "optgroup", "span", "p", "hr",
+    "datalist", "foreignObject", "mi", "desc", "caption",
+)  # fmt: skip
+SELECT_CLASSES = ("h-x", "h-card", "p-name", "p-note", "h-y", "", "", "", "u-url", "e-content")
+SELECT_ENDS = (
+    "b", "b", "i", "a", "option", "select", "table", "template", "svg", "div", "selectedcontent", "td", "p",
+    "span", "button", "math",
+)  # fmt: skip
+SELECT_TEXTS = ("t", "A", "bb", " ", "x y")
+
+
+def select_soup(rng: Random) -> str:
+    """One targeted ``selectedcontent`` soup document (deterministic given ``rng``'s state)."""
+    out: list[str] = []
+    for _ in range(rng.randint(3, 22)):
+        r = rng.random()
+        if r < 0.5:
+            name = rng.choice(SELECT_TAGS)
+            attrs = ""
+            cls = rng.choice(SELECT_CLASSES)
+            if cls:
+                attrs += f" class={cls}"
+            if name == "option" and rng.random() < 0.3:
+                attrs += " selected"
+            if name == "select" and rng.random() < 0.05:
+                attrs += " multiple"
+            out.append(f"<{name}{attrs}>")
+        elif r < 0.75:
+            out.append(f"</{rng.choice(SELECT_ENDS)}>")
+        else:
+            out.append(rng.choice(SELECT_TEXTS))
+    if not any("selectedcontent" in piece for piece in out):
+        cls = rng.choice(("h-x", "p-name", "h-card"))
+        out.insert(rng.randrange(len(out) + 1), f"<selectedcontent class={cls}>")
+    return "".join(out)

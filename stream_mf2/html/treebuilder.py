@@ -182,6 +182,49 @@ class TreeBuilder:
     which knows the confidence.
     """
 
+    # Slots, not an instance dictionary: an instance with this many attributes gets no
+    # shared-key dictionary, so the interpreter could not specialize ``self._x()`` calls.
+    # Every attribute set in ``__init__`` must be listed.
+    __slots__ = (
+        "_adopted",
+        "_capped",
+        "_context",
+        "_counts",
+        "_create_element",
+        "_create_element_in",
+        "_done",
+        "_fcounts",
+        "_fend_memo",
+        "_floor_memo",
+        "_foreign_pushes",
+        "_foster",
+        "_ignore_lf",
+        "_open_set",
+        "_pending_pops",
+        "_reset_memo",
+        "_scope_memo",
+        "_sink_append",
+        "_sink_append_text",
+        "_sink_leaf",
+        "_sink_pop",
+        "_table_text",
+        "afe",
+        "form",
+        "frameset_ok",
+        "head",
+        "max_depth",
+        "max_formatting_elements",
+        "meta_encoding_hook",
+        "mode",
+        "notes",
+        "open",
+        "original_mode",
+        "quirks",
+        "sink",
+        "template_modes",
+        "tokenizer",
+    )
+
     def __init__(
         self,
         sink: TreeSink,

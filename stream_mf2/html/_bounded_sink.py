@@ -147,6 +147,7 @@ from stream_mf2.html.dom import (
     is_ancestor,
 )
 from stream_mf2.html.sink import (
+    SinkCalls,
     append_child,
     append_text_child,
     detach,
@@ -266,7 +267,7 @@ def _host(fragment: DocumentFragment) -> Element | None:
     return host if host is not None and host.sink_state else None
 
 
-class BoundedSink:
+class BoundedSink(SinkCalls):
     """A tree sink that stores kept subtrees and only the open structure elsewhere.
 
     ``keep(element)`` decides whether a new element starts a kept subtree.

@@ -24,7 +24,7 @@ from stream_mf2.html.dom import (
     Text,
 )
 
-__all__ = ["BoundedSink", "DomSink", "TreeSink", "clone_children", "maybe_clone_option"]
+__all__ = ["BoundedSink", "DomSink", "SinkCalls", "TreeSink", "clone_children", "maybe_clone_option"]
 
 
 class TreeSink(Protocol):
@@ -103,6 +103,36 @@ class TreeSink(Protocol):
     def pop(self, element: Element) -> None:
         """``element`` left the stack of open elements (after the current token)."""
         ...
+
+
+class SinkCalls:
+    """The four per-element sink calls of the tree builder, as methods of one base class.
+
+    :class:`DomSink` and :class:`BoundedSink` derive from it, so the tree builder
+    calls them through a base-class reference: a compiled build makes such a call
+    a direct native call instead of a Python-level call of a bound method (which
+    also parses its arguments anew each time). Any other :class:`TreeSink` is
+    reached through a forwarding subclass the tree builder makes. The meaning of
+    each method is that of the :class:`TreeSink` method of the same name.
+    """
+
+    __slots__ = ()
+
+    def create_element_in(self, parent: ParentNode, name: str, namespace: str, attrs: dict[str, str]) -> Element:
+        """``create_element`` then ``append`` to ``parent``; returns the element."""
+        raise NotImplementedError
+
+    def append_leaf(self, parent: ParentNode, name: str, namespace: str, attrs: dict[str, str], text: str) -> None:
+        """``create_element_in``, ``append_text`` of ``text`` (if any), then ``pop``."""
+        raise NotImplementedError
+
+    def append_text(self, parent: ParentNode, data: str) -> None:
+        """Append text to ``parent``, merging with a last Text child."""
+        raise NotImplementedError
+
+    def pop(self, element: Element) -> None:
+        """``element`` left the stack of open elements."""
+        raise NotImplementedError
 
 
 # ---------------------------------------------------------------- node helpers
@@ -265,7 +295,7 @@ def maybe_clone_option(option: Element) -> None:
 # ---------------------------------------------------------------- DomSink
 
 
-class DomSink:
+class DomSink(SinkCalls):
     """A sink that builds the complete DOM under :attr:`document`."""
 
     def __init__(self) -> None:

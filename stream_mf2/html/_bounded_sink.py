@@ -155,6 +155,7 @@ from stream_mf2.html.dom import (
     is_ancestor,
 )
 from stream_mf2.html.sink import (
+    SinkCalls,
     append_child,
     append_text_child,
     clone_option_into,
@@ -385,7 +386,7 @@ def _host(fragment: DocumentFragment) -> Element | None:
     return host if host is not None and host.sink_state else None
 
 
-class BoundedSink:
+class BoundedSink(SinkCalls):
     """A tree sink that stores kept subtrees and only the open structure elsewhere.
 
     ``keep(element)`` decides whether a new element starts a kept subtree.
@@ -397,6 +398,54 @@ class BoundedSink:
     element is *tracked* while that is non-zero, and :attr:`tracked` counts the
     tracked elements (it stays small on a long flat document).
     """
+
+    # Slots, not an instance dictionary: an instance with this many attributes gets no
+    # shared-key dictionary, so the interpreter could not specialize method calls on it
+    # (``self._x()``, and the tree builder's calls of the sink). Every attribute set in
+    # ``__init__`` must be listed; subclasses may add their own.
+    __slots__ = (
+        "_above",
+        "_blocked",
+        "_builder",
+        "_demoted",
+        "_epoch",
+        "_inline_open",
+        "_jumps",
+        "_kept_created",
+        "_kept_nodes",
+        "_kept_open",
+        "_marks",
+        "_memo",
+        "_moves",
+        "_n_blocked",
+        "_node_cap",
+        "_noted_options",
+        "_open_inside",
+        "_order",
+        "_order_moves",
+        "_prefix_base",
+        "_prefix_chars",
+        "_probe",
+        "_ready",
+        "_recheck",
+        "_refused",
+        "_select_options",
+        "_selectedcontent",
+        "_selects",
+        "_tentative",
+        "_waiting",
+        "document",
+        "forced",
+        "keep",
+        "max_kept_nodes",
+        "max_pending",
+        "max_prefix_nodes",
+        "notes",
+        "on_complete",
+        "on_nested",
+        "tracked",
+        "watch_nested",
+    )
 
     def __init__(
         self,

@@ -25,7 +25,15 @@ from stream_mf2.html.dom import (
 )
 from stream_mf2.html.tokenizer import Tokenizer
 
-__all__ = ["BoundedSink", "DomSink", "TreeSink", "clone_children", "clone_option_into", "maybe_clone_option"]
+__all__ = [
+    "BoundedSink",
+    "DomSink",
+    "SinkCalls",
+    "TreeSink",
+    "clone_children",
+    "clone_option_into",
+    "maybe_clone_option",
+]
 
 
 class TreeSink(Protocol):
@@ -104,6 +112,36 @@ class TreeSink(Protocol):
     def pop(self, element: Element) -> None:
         """``element`` left the stack of open elements (after the current token)."""
         ...
+
+
+class SinkCalls:
+    """The four per-element sink calls of the tree builder, as methods of one base class.
+
+    :class:`DomSink` and :class:`BoundedSink` derive from it, so the tree builder
+    calls them through a base-class reference: a compiled build makes such a call
+    a direct native call instead of a Python-level call of a bound method (which
+    also parses its arguments anew each time). Any other :class:`TreeSink` is
+    reached through a forwarding subclass the tree builder makes. The meaning of
+    each method is that of the :class:`TreeSink` method of the same name.
+    """
+
+    __slots__ = ()
+
+    def create_element_in(self, parent: ParentNode, name: str, namespace: str, attrs: dict[str, str]) -> Element:
+        """``create_element`` then ``append`` to ``parent``; returns the element."""
+        raise NotImplementedError
+
+    def append_leaf(self, parent: ParentNode, name: str, namespace: str, attrs: dict[str, str], text: str) -> None:
+        """``create_element_in``, ``append_text`` of ``text`` (if any), then ``pop``."""
+        raise NotImplementedError
+
+    def append_text(self, parent: ParentNode, data: str) -> None:
+        """Append text to ``parent``, merging with a last Text child."""
+        raise NotImplementedError
+
+    def pop(self, element: Element) -> None:
+        """``element`` left the stack of open elements."""
+        raise NotImplementedError
 
 
 # ---------------------------------------------------------------- node helpers
@@ -275,7 +313,7 @@ def clone_option_into(option: Element, selectedcontent: Element) -> None:
 # ---------------------------------------------------------------- DomSink
 
 
-class DomSink:
+class DomSink(SinkCalls):
     """A sink that builds the complete DOM under :attr:`document`.
 
     After :meth:`track_positions` every element gets its source span

@@ -60,7 +60,7 @@ from stream_mf2.html._tb_tables import (
 )
 from stream_mf2.html.decode import extract_encoding_from_meta, lookup_encoding
 from stream_mf2.html.dom import HTML_NS, MATHML_NS, SVG_NS, Document, Element, Node, ParentNode
-from stream_mf2.html.sink import TreeSink
+from stream_mf2.html.sink import SinkCalls, TreeSink
 
 __all__ = ["DEFAULT_MAX_DEPTH", "DEFAULT_MAX_FORMATTING_ELEMENTS", "TreeBuilder"]
 
@@ -139,6 +139,43 @@ class _Tokenizer(Protocol):
     def switch_to(self, state: str) -> None: ...
 
 
+class _Forwarded(SinkCalls):
+    """:class:`SinkCalls` of a sink that does not derive from it: every call goes to the sink.
+
+    The optional ``create_element_in`` and ``append_leaf`` are done with the
+    required methods when the sink lacks them (see :class:`TreeSink`).
+    """
+
+    def __init__(self, sink: TreeSink) -> None:
+        self._sink = sink
+        self._create_in: Callable[[ParentNode, str, str, Attrs], Element] | None = getattr(
+            sink, "create_element_in", None
+        )
+        self._leaf: Callable[[ParentNode, str, str, Attrs, str], None] | None = getattr(sink, "append_leaf", None)
+
+    def create_element_in(self, parent: ParentNode, name: str, namespace: str, attrs: Attrs) -> Element:
+        if self._create_in is not None:
+            return self._create_in(parent, name, namespace, attrs)
+        el = self._sink.create_element(name, namespace, attrs)
+        self._sink.append(parent, el)
+        return el
+
+    def append_leaf(self, parent: ParentNode, name: str, namespace: str, attrs: Attrs, text: str) -> None:
+        if self._leaf is not None:
+            self._leaf(parent, name, namespace, attrs, text)
+            return
+        el = self.create_element_in(parent, name, namespace, attrs)
+        if text:
+            self._sink.append_text(el, text)
+        self._sink.pop(el)
+
+    def append_text(self, parent: ParentNode, data: str) -> None:
+        self._sink.append_text(parent, data)
+
+    def pop(self, element: Element) -> None:
+        self._sink.pop(element)
+
+
 def _is_special(el: Element) -> bool:
     if el.namespace == HTML_NS:
         return el.name in SPECIAL_HTML
@@ -181,6 +218,45 @@ class TreeBuilder:
     encoding* if the confidence is tentative, a decision left to the hook's owner,
     which knows the confidence.
     """
+
+    # Slots, not an instance dictionary: an instance with this many attributes gets no
+    # shared-key dictionary, so the interpreter could not specialize ``self._x()`` calls.
+    # Every attribute set in ``__init__`` must be listed.
+    __slots__ = (
+        "_adopted",
+        "_calls",
+        "_capped",
+        "_context",
+        "_counts",
+        "_create_element",
+        "_done",
+        "_fcounts",
+        "_fend_memo",
+        "_floor_memo",
+        "_foreign_pushes",
+        "_foster",
+        "_ignore_lf",
+        "_open_set",
+        "_pending_pops",
+        "_reset_memo",
+        "_scope_memo",
+        "_table_text",
+        "afe",
+        "form",
+        "frameset_ok",
+        "head",
+        "max_depth",
+        "max_formatting_elements",
+        "meta_encoding_hook",
+        "mode",
+        "notes",
+        "open",
+        "original_mode",
+        "quirks",
+        "sink",
+        "template_modes",
+        "tokenizer",
+    )
 
     def __init__(
         self,
@@ -235,20 +311,10 @@ class TreeBuilder:
         self._done = False
         #: Called with the canonical encoding name a ``<meta>`` declares (see above).
         self.meta_encoding_hook: Callable[[str], None] | None = None
-        # Bound sink methods of the per-element hot paths, looked up once.
         self._create_element = sink.create_element
-        # (getattr without a default: a bound method of this builder is made only when needed)
-        create_in = getattr(sink, "create_element_in", None)
-        self._create_element_in: Callable[[ParentNode, str, str, Attrs], Element] = (
-            create_in if create_in is not None else self._create_then_append
-        )
-        self._sink_append = sink.append
-        self._sink_append_text = sink.append_text
-        self._sink_pop = sink.pop
-        leaf = getattr(sink, "append_leaf", None)
-        self._sink_leaf: Callable[[ParentNode, str, str, Attrs, str], None] = (
-            leaf if leaf is not None else self._leaf_then_pop
-        )
+        # The per-element sink calls (SinkCalls): through a base-class reference, a
+        # compiled build calls the sink natively rather than through a bound method.
+        self._calls: SinkCalls = sink if isinstance(sink, SinkCalls) else _Forwarded(sink)
         attach = getattr(sink, "attach_tree_builder", None)
         if attach is not None:
             attach(self)  # lets a sink read the frameset-ok flag (see BoundedSink)
@@ -321,7 +387,7 @@ class TreeBuilder:
                     if self._foster or (target.name == "template" and target.namespace == HTML_NS):
                         self._insert_html(name, attrs)
                     else:
-                        stack.append(self._create_element_in(target, name, HTML_NS, attrs))
+                        stack.append(self._calls.create_element_in(target, name, HTML_NS, attrs))
                         self._open_set.add(stack[-1])
                         c = self._counts
                         c[name] = c.get(name, 0) + 1
@@ -342,7 +408,7 @@ class TreeBuilder:
                 # Inside SVG, not at an HTML integration point: "any other start tag"
                 # of the foreign content rules (_foreign_start, _insert_foreign), inlined.
                 # The current node is foreign, so the insertion place is the current node.
-                el = self._create_element_in(
+                el = self._calls.create_element_in(
                     cur, SVG_TAG_ADJUST.get(name, name), SVG_NS, _adjust_foreign_attrs(attrs, SVG_NS)
                 )
                 stack.append(el)
@@ -355,7 +421,7 @@ class TreeBuilder:
                     # Nothing else happens in this token: the pop is reported at once.
                     stack.pop()
                     self._open_set.discard(el)
-                    self._sink_pop(el)
+                    self._calls.pop(el)
                 else:
                     fc = self._fcounts
                     key = el.name.lower()
@@ -425,7 +491,7 @@ class TreeBuilder:
         self._ignore_lf = False
         if text and self.frameset_ok and text.strip(WS):
             self.frameset_ok = False
-        self._sink_leaf(parent, name, HTML_NS, attrs, text)
+        self._calls.append_leaf(parent, name, HTML_NS, attrs, text)
         return True
 
     def end_tag(self, name: str) -> None:
@@ -453,7 +519,7 @@ class TreeBuilder:
                             stack.pop()
                             self._open_set.discard(cur)
                             self._counts[name] -= 1
-                            self._sink_pop(cur)
+                            self._calls.pop(cur)
                             return
                     handler = _BODY_END.get(name)
                     if handler is not None:
@@ -472,7 +538,7 @@ class TreeBuilder:
                 stack.pop()
                 self._open_set.discard(cur)
                 self._fcounts[name] -= 1
-                self._sink_pop(cur)
+                self._calls.pop(cur)
                 return
         self._end(name)
         if self._pending_pops:
@@ -492,7 +558,7 @@ class TreeBuilder:
         mode = self.mode
         if mode == TEXT and not self._foster and stack and self._context is None:
             # Raw text / RCDATA content (_chars_text): into the current node.
-            self._sink_append_text(stack[-1], data)
+            self._calls.append_text(stack[-1], data)
             return
         if (
             mode in _BODY_TEXT_MODES
@@ -513,7 +579,7 @@ class TreeBuilder:
             if self._foster or (target.name == "template" and target.namespace == HTML_NS):
                 self._insert_text(data)
             else:
-                self._sink_append_text(target, data)
+                self._calls.append_text(target, data)
             return
         while data:
             if (
@@ -693,9 +759,9 @@ class TreeBuilder:
     def _flush_pops(self) -> None:
         pops = self._pending_pops
         self._pending_pops = []
-        pop = self._sink_pop
+        calls = self._calls
         for el in pops:
-            pop(el)
+            calls.pop(el)
 
     def _pop_until_name(self, name: str) -> None:
         """Pop elements until an HTML element named ``name`` has been popped."""
@@ -955,19 +1021,6 @@ class TreeBuilder:
         else:
             self.sink.insert_before(parent, node, ref)
 
-    def _create_then_append(self, parent: ParentNode, name: str, namespace: str, attrs: Attrs) -> Element:
-        """``create_element_in`` for a sink that does not have it."""
-        el = self.sink.create_element(name, namespace, attrs)
-        self.sink.append(parent, el)
-        return el
-
-    def _leaf_then_pop(self, parent: ParentNode, name: str, namespace: str, attrs: Attrs, text: str) -> None:
-        """``append_leaf`` for a sink that does not have it (see :meth:`start_text_end`)."""
-        el = self._create_element_in(parent, name, namespace, attrs)
-        if text:
-            self._sink_append_text(el, text)
-        self._sink_pop(el)
-
     def _insert_html(self, name: str, attrs: Attrs) -> Element:
         stack = self.open
         target = stack[-1]
@@ -975,7 +1028,7 @@ class TreeBuilder:
             el = self._create_element(name, HTML_NS, attrs)
             self._insert_node(el, self._appropriate_place())
         else:
-            el = self._create_element_in(target, name, HTML_NS, attrs)
+            el = self._calls.create_element_in(target, name, HTML_NS, attrs)
         # _push, inlined: this is the hottest path of tree construction.
         stack.append(el)
         self._open_set.add(el)
@@ -1861,7 +1914,7 @@ class TreeBuilder:
             self._insert_html(name, attrs)
             self._pop()
             return
-        self._sink_leaf(target, name, HTML_NS, attrs, "")
+        self._calls.append_leaf(target, name, HTML_NS, attrs, "")
 
     def _b_input(self, name: str, attrs: Attrs, sc: bool) -> None:
         ctx = self._context

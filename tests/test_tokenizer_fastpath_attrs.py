@@ -22,6 +22,14 @@ DOCS = [
     '<P A="1" a="2">x</P>',
     '<p a="1" b="2"/><br a="1" a="2"/>',
     "<b>x</b></i><I>y</I>",
+    # spaces around "=" (not captured as a pair: the further attributes take them), with duplicates
+    '<p a = "1" b="2">x</p>',
+    '<p a="1" b ="2" c= "3" d\t=\n"4">x</p>',
+    '<p a="1" b = "2" a="3">x</p>',
+    '<p a = "1" a="2">x</p>',
+    # the end of the tag right after the pairs, or after space or "/"
+    '<p a="1" >x</p><p a="1"\n>y</p><br a="1"/><br a="1" / >',
+    '<p a="1"b="2">x</p>',
 ]
 
 

@@ -274,8 +274,8 @@ _ALPHA_RUN: Final = re.compile(r"[A-Za-z]+")
 # tag, tried in this order:
 #
 # * common: no ASCII capital in the tag or attribute names (so nothing needs
-#   lowercasing). The first attributes, up to three, that have double-quoted
-#   values are captured by the expression itself (name, value), so most tags
+#   lowercasing). The first attributes, up to three, written ``name="value"``
+#   are captured by the expression itself (name, value), so most tags
 #   need no second pass; the rest, from the first one written otherwise, are
 #   left to ``_SIMPLE_ATTR.findall``.
 # * general: names with capitals; they are lowercased through ``_NAME_CACHE``.
@@ -289,15 +289,18 @@ _ALPHA_RUN: Final = re.compile(r"[A-Za-z]+")
 _WSC: Final = r"[\t\n\f ]"
 _LOWER_NAME: Final = r"[a-z][^\t\n\f />A-Z]*+"
 _ANY_NAME: Final = r"[a-zA-Z][^\t\n\f />]*+"
-_COMMON_ATTR_SRC: Final = rf"""{_WSC}++([^\t\n\f />="'<A-Z]++){_WSC}*+={_WSC}*+"([^"]*+)""" + '"'
+# Written ``name="value"``, with no space around the "=" (the few that have some are taken
+# by ``_LOWER_ATTRS`` instead): every optional part is a regex step tried on every tag.
+_COMMON_ATTR_SRC: Final = rf"""{_WSC}++([^\t\n\f />="'<A-Z]++)="([^"]*+)""" + '"'
 _VALUE: Final = r"""(?:"[^"]*+"|'[^']*+'|[^\t\n\f >"'<=`]++)"""
 _LOWER_ATTRS: Final = rf"""(?:{_WSC}++[^\t\n\f />="'<A-Z]++(?:{_WSC}*+={_WSC}*+{_VALUE})?+)*+"""
 _ANY_ATTRS: Final = rf"""(?:{_WSC}++[^\t\n\f />="'<]++(?:{_WSC}*+={_WSC}*+{_VALUE})?+)*+"""
 _FAST_DATA: Final = re.compile(
     rf"""([^<]*+)<(?:"""
     # 2 name, 3-8 three (name, value) pairs, 9 further attributes, 10 "/"
-    rf"""({_LOWER_NAME})(?:{_COMMON_ATTR_SRC}(?:{_COMMON_ATTR_SRC}(?:{_COMMON_ATTR_SRC})?+)?+)?+({_LOWER_ATTRS})"""
-    rf"""{_WSC}*+(/?)>"""
+    # (a ">" right after them is tried first: most tags end there, and it skips three steps)
+    rf"""({_LOWER_NAME})(?:{_COMMON_ATTR_SRC}(?:{_COMMON_ATTR_SRC}(?:{_COMMON_ATTR_SRC})?+)?+)?+"""
+    rf"""(?:>|({_LOWER_ATTRS}){_WSC}*+(/?)>)"""
     # 11 lowercase end tag name
     rf"""|/({_LOWER_NAME})>"""
     # 12-14 general start tag (name, attributes, "/"), 15 general end tag name

@@ -509,9 +509,6 @@ class _NormalizedIndex:
         return out
 
 
-_NON_BLANK: Final = re.compile(r"[^ \t\n\f\r]")
-
-
 class _RawIndex:
     """:class:`TextIndex`'s index of one raw piece list (the ``"spec"`` mode).
 
@@ -536,10 +533,13 @@ class _RawIndex:
         scanned = self.scanned
         if scanned == len(pieces):
             return
-        search = _NON_BLANK.search
         nonblank = self.nonblank
-        for position, piece in enumerate(pieces[scanned:], scanned):
-            if isinstance(piece, str) and search(piece) is not None:
+        for position in range(scanned, len(pieces)):
+            piece = pieces[position]
+            # Non-blank: a character other than ASCII whitespace. A piece that is not all
+            # (Unicode) whitespace has one; ``strip`` decides the rare rest (U+000B, U+00A0, ...)
+            # without a regular expression or a copy of the common blank piece.
+            if isinstance(piece, str) and piece and (not piece.isspace() or piece.strip(ASCII_WS)):
                 nonblank.append(position)
         self.scanned = len(pieces)
 

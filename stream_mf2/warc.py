@@ -23,6 +23,8 @@ Layers, and who does what:
 * WARC records: framed here. A record must have a ``Content-Length`` and its
   block must be followed by ``\\r\\n\\r\\n``; otherwise the record is reported.
   A field name must be a token: a control byte in one is damage, reported.
+  So are two different values of a field a record has once (two records'
+  header blocks run together, the bytes between them lost).
   In an uncompressed file the reader then resynchronises at the next
   ``WARC/1.x`` record header: a seekable file is looked ahead before the
   record is parsed, so a ``Content-Length`` that runs into the next record is

@@ -23,6 +23,8 @@ Layers, and who does what:
 * WARC records: framed here. A record must have a ``Content-Length`` and its
   block must be followed by ``\\r\\n\\r\\n``; otherwise the record is reported.
   A field name must be a token: a control byte in one is damage, reported.
+  So are two different values of a field a record has once (two records'
+  header blocks run together, the bytes between them lost).
   In an uncompressed file the reader then resynchronises at the next
   ``WARC/1.x`` record header: a seekable file is looked ahead before the
   record is parsed, so a ``Content-Length`` that runs into the next record is
@@ -62,7 +64,7 @@ import zlib
 from collections.abc import AsyncIterator, Callable, Generator, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
-from typing import IO, Any, ClassVar, Protocol, TypeAlias, TypedDict, Unpack
+from typing import IO, Any, ClassVar, Final, Protocol, TypeAlias, TypedDict, Unpack
 
 from stream_mf2._options import OPTION_NAMES, ParseOptions, check_options
 from stream_mf2._parser import Parser
@@ -565,6 +567,35 @@ class _Member(_Buffered):
             pass
 
 
+#: Named fields a record has at most once (WARC 1.1, section 5: all but
+#: ``WARC-Concurrent-To`` and ``WARC-Protocol``, which may repeat). Two different
+#: values of one of them are damage; a repeat of the same value is tolerated.
+_SINGLE_FIELDS: Final = frozenset(
+    (
+        "content-length",
+        "content-type",
+        "warc-block-digest",
+        "warc-date",
+        "warc-filename",
+        "warc-identified-payload-type",
+        "warc-ip-address",
+        "warc-payload-digest",
+        "warc-profile",
+        "warc-record-id",
+        "warc-refers-to",
+        "warc-refers-to-date",
+        "warc-refers-to-target-uri",
+        "warc-segment-number",
+        "warc-segment-origin-id",
+        "warc-segment-total-length",
+        "warc-target-uri",
+        "warc-truncated",
+        "warc-type",
+        "warc-warcinfo-id",
+    )
+)
+
+
 class _Head:
     """A WARC record's header block."""
 
@@ -625,9 +656,14 @@ def _read_head(readline: Callable[[int], bytes]) -> _Head | None:
         if not sep or _TOKEN_RE.fullmatch(name) is None:
             raise _BadHead(f"bad WARC header line {line[:40]!r}", b"".join(raw))
         key = name.decode("ascii").lower()
+        text = value.strip().decode("utf-8", "replace")
         if key not in headers:
-            headers[key] = value.strip().decode("utf-8", "replace")
+            headers[key] = text
             last = key
+        elif key in _SINGLE_FIELDS and headers[key] != text:
+            # Two values for a field a record has once: two records' header blocks run
+            # together (the bytes between them lost), so this head is neither record's.
+            raise _BadHead(f"WARC header field {name.decode('ascii')!r} given twice", b"".join(raw))
         else:
             last = None
 

@@ -345,3 +345,29 @@ def test_damaged_record_whose_flipped_id_names_a_good_one() -> None:
         errors = [e for e in entries if isinstance(e, WarcError)]
         assert [(e.record_id, e.offset) for e in errors] == [(warcs.record_id(1), 0)]
         assert _by_record(entries) == _expected()
+
+
+def test_two_headers_run_together_are_reported() -> None:
+    # a fuzz finding: the warcinfo record's last header lines, its block and the next
+    # record's "WARC/1.0" line lost, so the two header blocks read as one with two
+    # WARC-Type values ("warcinfo", "response"): damage, reported at the first record
+    ops = [warcs.Damage("delete", 1, 0, 10), warcs.Damage("delete", 0, 228, 40)]
+    warcs.check_archive(_records(), False, ops)
+    data = _damaged(False, ops)
+    assert data.count(b"WARC-Type: ") == 4
+    for label, source in (("file", io.BytesIO(data)), ("stream", Pipe(data)), ("bytewise", Pipe(data, 1))):
+        entries = list(iter_warc(source))  # type: ignore[arg-type]
+        assert _by_record(entries) == _expected(skip=1), label
+        errors = [e for e in entries if isinstance(e, WarcError)]
+        assert [e.offset for e in errors] == [0], (label, errors)
+        assert "'WARC-Type' given twice" in errors[0].message, label
+
+
+def test_a_field_repeated_with_the_same_value_is_tolerated() -> None:
+    parts = warcs.write(_records(), False)
+    line = b"WARC-Date: 2026-01-01T00:00:00Z\r\n"
+    at = parts[2].index(line)
+    data = b"".join(parts[:2]) + parts[2][:at] + line + parts[2][at:] + b"".join(parts[3:])
+    entries = list(iter_warc(io.BytesIO(data)))
+    assert not [e for e in entries if isinstance(e, WarcError)]
+    assert _by_record(entries) == _expected()

@@ -567,29 +567,17 @@ class Tokenizer:
         # Where the data state's fast path found the next "&" and NUL in _buf (see _s_data).
         self._stops_buf: str | None = None
         self._stops = (0, 0)
-        # Source positions (see markup_end and markup_before):
-        # (kept relative to _buf[0], so a token costs two stores and no addition; _discard
-        # moves them with the buffer)
-        self._mark_end = 0
-        self._mark_before = 0
+        #: Source positions (offsets in the preprocessed input: newlines normalised,
+        #: counted in characters): the end of the last markup token emitted (tag,
+        #: comment, DOCTYPE; the input's length once ``close()`` runs the EOF steps),
+        #: and its value before that token. Set before the sink hears of the token,
+        #: never moved by text: text is split by chunk boundaries, markup is not, so a
+        #: sink that reads them while handling any token gets the same values in every
+        #: chunking (the tree builder's sinks record elements' source spans from them).
+        self.markup_end = 0
+        self.markup_before = 0
 
     # --- public API -------------------------------------------------------------------
-
-    @property
-    def markup_end(self) -> int:
-        """Where the last markup token emitted (tag, comment, DOCTYPE) ends: an offset in the
-        preprocessed input (characters, newlines normalised); the input's length once
-        ``close()`` has run the EOF steps. Set before the sink hears of the token, and never
-        moved by text: text is split by chunk boundaries, markup is not, so a sink that reads
-        it while handling any token gets the same value in every chunking (the tree
-        builder's sinks record elements' source spans from it)."""
-        return self._base + self._mark_end
-
-    @property
-    def markup_before(self) -> int:
-        """:attr:`markup_end` before the last markup token (where the input it was read from
-        begins, text before it included)."""
-        return self._base + self._mark_before
 
     @property
     def pending_chars(self) -> int:
@@ -705,8 +693,8 @@ class Tokenizer:
         if self.collect_errors:
             self._flush_pre_errors(None)
         # what the tree builder pops at the end of the input ends with the input
-        self._mark_before = self._mark_end
-        self._mark_end = len(self._buf)
+        self.markup_before = self.markup_end
+        self.markup_end = self._base + len(self._buf)
         self.sink.eof()
 
     # --- machinery --------------------------------------------------------------------
@@ -779,8 +767,6 @@ class Tokenizer:
                 self._col_before += _columns(buf, 0, n)
             self._err_cursor = (0, self._lines_before, self._col_before)
         self._base += n
-        self._mark_end -= n
-        self._mark_before -= n
         extra = self._raw_extra
         if extra:
             base = self._base
@@ -893,8 +879,8 @@ class Tokenizer:
         if self._text:
             self._flush_text()
         name = "".join(self._tag_name)
-        self._mark_before = self._mark_end
-        self._mark_end = self._pos
+        self.markup_before = self.markup_end
+        self.markup_end = self._base + self._pos
         if self._is_end:
             if self._attrs:
                 self._err("end-tag-with-attributes", self._pos - 1)
@@ -909,8 +895,8 @@ class Tokenizer:
         self._check_span()
         if self._text:
             self._flush_text()
-        self._mark_before = self._mark_end
-        self._mark_end = self._pos
+        self.markup_before = self.markup_end
+        self.markup_end = self._base + self._pos
         self.sink.comment("".join(self._comment))
 
     def _new_doctype(self) -> None:
@@ -938,8 +924,8 @@ class Tokenizer:
         if self._text:
             self._flush_text()
         name, public, system = self._dt_name, self._dt_public, self._dt_system
-        self._mark_before = self._mark_end
-        self._mark_end = self._pos
+        self.markup_before = self.markup_end
+        self.markup_end = self._base + self._pos
         self.sink.doctype(
             None if name is None else "".join(name),
             None if public is None else "".join(public),
@@ -1120,6 +1106,7 @@ class Tokenizer:
         start_tag = sink.start_tag
         end_tag = sink.end_tag
         fused = self._start_text_end
+        base = self._base  # (constant while this runs: the buffer is not discarded under it)
         # The fast path looks only at input before the next "&" or NUL (``limit``).
         # Where they are is remembered for this buffer (``_stops``): script and style
         # elements leave and re-enter this state, and searching the rest of the buffer
@@ -1201,14 +1188,14 @@ class Tokenizer:
                         if len(attrs) != count:
                             return self._fast_dup(pos + len(piece))
                 elif end_name or any_end:
-                    self._mark_before = self._mark_end
-                    self._mark_end = m.start(16) if end2 else end
+                    self.markup_before = self.markup_end
+                    self.markup_end = base + (m.start(16) if end2 else end)
                     end_tag(end_name or cache.get(any_end) or _cache_name(any_end))
                     if end2:
                         if text2:
                             characters(text2)
-                        self._mark_before = self._mark_end
-                        self._mark_end = end
+                        self.markup_before = self.markup_end
+                        self.markup_end = base + end
                         end_tag(end2)
                     pos = end
                     continue
@@ -1223,19 +1210,19 @@ class Tokenizer:
                     else:
                         attrs = {}
                 self.last_start_tag = name
-                self._mark_before = self._mark_end
+                self.markup_before = self.markup_end
                 if end2:
                     if fused is not None:
                         # (the positions the three separate calls would leave at the pop)
-                        self._mark_end = end
+                        self.markup_end = base + end
                         if fused(name, attrs, slash == "/", text2, end2):
                             # The sink took the start tag, the text and the end tag in one call;
                             # it does so only for elements that leave the tokenizer state alone.
                             pos = end
                             continue
-                    self._mark_end = m.start(16)
+                    self.markup_end = base + m.start(16)
                 else:
-                    self._mark_end = end
+                    self.markup_end = base + end
                 start_tag(name, attrs, slash == "/")
                 if end2:
                     if self._state != DATA or self._suspended:
@@ -1244,8 +1231,8 @@ class Tokenizer:
                         return True
                     if text2:
                         characters(text2)
-                    self._mark_before = self._mark_end
-                    self._mark_end = end
+                    self.markup_before = self.markup_end
+                    self.markup_end = base + end
                     end_tag(end2)
                 elif self._state != DATA or self._suspended:
                     self._pos = end
@@ -1272,8 +1259,8 @@ class Tokenizer:
                             self._limit()
                         if text:
                             self._flush_text()
-                        self._mark_before = self._mark_end
-                        self._mark_end = end
+                        self.markup_before = self.markup_end
+                        self.markup_end = base + end
                         sink.comment(m.group(1))
                         pos = end
                         continue
@@ -1282,8 +1269,8 @@ class Tokenizer:
                     if m is not None and m.end() - j <= cap:
                         if text:
                             self._flush_text()
-                        self._mark_before = self._mark_end
-                        self._mark_end = m.end()
+                        self.markup_before = self.markup_end
+                        self.markup_end = base + m.end()
                         sink.doctype(_lower(m.group(1)), None, None, False)
                         pos = m.end()
                         if self._state != DATA or self._suspended:
@@ -1352,8 +1339,8 @@ class Tokenizer:
         name = cache.get(raw) or _cache_name(raw)
         self._pos = end
         self.last_start_tag = name
-        self._mark_before = self._mark_end
-        self._mark_end = end
+        self.markup_before = self.markup_end
+        self.markup_end = self._base + end
         self.sink.start_tag(name, attrs, m[3] == "/")
         return True
 
@@ -1499,8 +1486,8 @@ class Tokenizer:
                     self._state = DATA
                     if text:
                         self._flush_text()
-                    self._mark_before = self._mark_end
-                    self._mark_end = end + 1
+                    self.markup_before = self.markup_end
+                    self.markup_end = self._base + end + 1
                     self.sink.end_tag(end_name)
                     return True
                 if c not in _END_TAG_NAME_END:
@@ -1560,8 +1547,8 @@ class Tokenizer:
             self._state = DATA
             if self._text:
                 self._flush_text()
-            self._mark_before = self._mark_end
-            self._mark_end = end + 1
+            self.markup_before = self.markup_end
+            self.markup_end = self._base + end + 1
             self.sink.end_tag(self.last_start_tag)
             return -1
         # Not the appropriate end tag: "</" and the name are text.

@@ -1109,6 +1109,7 @@ class Tokenizer:
         start_tag = sink.start_tag
         end_tag = sink.end_tag
         fused = self._start_text_end
+        base = self._base  # (constant while this runs: the buffer is not discarded under it)
         # The fast path looks only at input before the next "&" or NUL (``limit``).
         # Where they are is remembered for this buffer (``_stops``): script and style
         # elements leave and re-enter this state, and searching the rest of the buffer
@@ -1191,13 +1192,13 @@ class Tokenizer:
                             return self._fast_dup(pos + len(piece))
                 elif end_name or any_end:
                     self.markup_before = self.markup_end
-                    self.markup_end = self._base + (m.start(16) if end2 else end)
+                    self.markup_end = base + (m.start(16) if end2 else end)
                     end_tag(end_name or cache.get(any_end) or _cache_name(any_end))
                     if end2:
                         if text2:
                             characters(text2)
                         self.markup_before = self.markup_end
-                        self.markup_end = self._base + end
+                        self.markup_end = base + end
                         end_tag(end2)
                     pos = end
                     continue
@@ -1216,15 +1217,15 @@ class Tokenizer:
                 if end2:
                     if fused is not None:
                         # (the positions the three separate calls would leave at the pop)
-                        self.markup_end = self._base + end
+                        self.markup_end = base + end
                         if fused(name, attrs, slash == "/", text2, end2):
                             # The sink took the start tag, the text and the end tag in one call;
                             # it does so only for elements that leave the tokenizer state alone.
                             pos = end
                             continue
-                    self.markup_end = self._base + m.start(16)
+                    self.markup_end = base + m.start(16)
                 else:
-                    self.markup_end = self._base + end
+                    self.markup_end = base + end
                 start_tag(name, attrs, slash == "/")
                 if end2:
                     if self._state != DATA or self._suspended:
@@ -1234,7 +1235,7 @@ class Tokenizer:
                     if text2:
                         characters(text2)
                     self.markup_before = self.markup_end
-                    self.markup_end = self._base + end
+                    self.markup_end = base + end
                     end_tag(end2)
                 elif self._state != DATA or self._suspended:
                     self._pos = end
@@ -1262,7 +1263,7 @@ class Tokenizer:
                         if text:
                             self._flush_text()
                         self.markup_before = self.markup_end
-                        self.markup_end = self._base + end
+                        self.markup_end = base + end
                         sink.comment(m.group(1))
                         pos = end
                         continue
@@ -1272,7 +1273,7 @@ class Tokenizer:
                         if text:
                             self._flush_text()
                         self.markup_before = self.markup_end
-                        self.markup_end = self._base + m.end()
+                        self.markup_end = base + m.end()
                         sink.doctype(_lower(m.group(1)), None, None, False)
                         pos = m.end()
                         if self._state != DATA or self._suspended:

@@ -501,7 +501,10 @@ class _Walker:
         """A new frame, limited by ``max_item_chars`` and by the allowance of its element's whole span."""
         options = self.ctx.options
         limit = options.max_item_chars
-        span = element.source_length
+        # Element.source_length, inlined (a property call costs more than the rest of this)
+        start = element.source_start
+        end = element.source_end
+        span = end - start if start >= 0 and end >= start else -1
         if span >= 0:
             allowed = options.output_floor_chars + options.max_output_ratio * span
             if allowed < limit:
@@ -751,26 +754,21 @@ class _Walker:
             keys += len(name) + 4
         if element_id:
             keys += len(element_id) + 10
-        if frame.span >= 0 and self._past_allowance(frame, frame.size + keys):
-            self._reduce(frame, implied)
-            self.reduced += 1
-        else:
+        if frame.span >= 0:
+            # Is the item's own output (without its children) past its allowance? It covers
+            # the element's span less its children's (units of their own). A frame made over
+            # by the whole span's allowance (its limit, checked as values came) is past it too.
+            options = ctx.options
+            own_span = frame.span - frame.child_spans
+            if frame.size + keys > options.output_floor_chars + options.max_output_ratio * (
+                own_span if own_span > 0 else 0
+            ) or (frame.over and frame.limit < options.max_item_chars):
+                self._reduce(frame, implied)
+                self.reduced += 1
+        if not frame.reduced:
             self.emptied += frame.emptied
         frame.total = frame.size + frame.children_size + keys
         return item
-
-    def _past_allowance(self, frame: _Frame, own: int) -> bool:
-        """Is the item's own output (``own``: without its children) past its allowance?
-
-        The allowance covers the element's span less its children's (units of their
-        own). A frame made over by the whole span's allowance (its limit, checked as
-        values come) is past it too, whatever it finally sums to.
-        """
-        options = self.ctx.options
-        span = frame.span - frame.child_spans
-        if own > options.output_floor_chars + options.max_output_ratio * (span if span > 0 else 0):
-            return True
-        return frame.over and frame.limit < options.max_item_chars
 
     @staticmethod
     def _reduce(frame: _Frame, implied: list[str]) -> None:

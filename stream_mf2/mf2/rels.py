@@ -86,10 +86,16 @@ class RelCollector:
         if not keywords:
             return
         url = resolve(href, base)
-        span = element.source_length
-        if span >= 0 and _entry_size(url, keywords, attrs, text) > self._floor + self._ratio * span:
-            self.dropped += 1
-            return
+        start = element.source_start  # (Element.source_length, inlined)
+        if start >= 0 and element.source_end >= start:
+            # what the link adds to both maps when all it brings is new: the URL under each
+            # keyword and as a key, the keywords twice, the text, the copied attributes
+            size = (len(url) + 4) * (len(keywords) + 1) + len(text) + 2 * len(rel) + 10 * len(keywords) + 32
+            if len(attrs) > 2:
+                size += _copied_size(attrs)
+            if size > self._floor + self._ratio * (element.source_end - start):
+                self.dropped += 1
+                return
         rels = self._rels
         for keyword in keywords:
             urls = rels.get(keyword)
@@ -136,17 +142,13 @@ class RelCollector:
         return out
 
 
-def _entry_size(url: str, keywords: tuple[str, ...], attrs: dict[str, str], text: str) -> int:
-    """About the JSON characters a link adds to ``rels`` and ``rel-urls`` when all it brings is new:
-    the URL under each keyword and as a key, the keywords twice, the copied attributes, the text."""
-    size = (len(url) + 4) * (len(keywords) + 1) + len(text) + 32
-    for keyword in keywords:
-        size += 2 * len(keyword) + 10
-    if len(attrs) > 2:
-        for attr in _COPIED:
-            value = attrs.get(attr)
-            if value is not None:
-                size += len(attr) + len(value) + 6
+def _copied_size(attrs: dict[str, str]) -> int:
+    """About the JSON characters of the attributes a rel-urls entry copies from ``attrs``."""
+    size = 0
+    for attr in _COPIED:
+        value = attrs.get(attr)
+        if value is not None:
+            size += len(attr) + len(value) + 6
     return size
 
 

@@ -294,6 +294,10 @@ class _Memo:
 _NO_ATTRS: Final[dict[str, str]] = {}
 
 
+#: Put in BoundedSink._recheck while INSIDE flags wait for _settle (never tracked: skipped there).
+_SETTLE: Final = Element("", HTML_NS, _NO_ATTRS)
+
+
 def _is_special(el: Element) -> bool:
     if el.namespace == HTML_NS:
         return el.name in SPECIAL_HTML
@@ -364,6 +368,11 @@ class BoundedSink:
         self._recheck: list[Element] = []
         # Elements whose INSIDE flag changed, their descendants' not refreshed yet (_placed).
         self._unsettled: list[Element] = []
+        # Popped elements whose subtree holds no open element (_classify), valid while
+        # _moves + _open_added (new elements placed outside open ones) is _closed_stamp.
+        self._closed: dict[int, Element] = {}
+        self._closed_stamp = 0
+        self._open_added = 0
         # The element reparent_children last moved children into (_adopted).
         self._adopter: Element | None = None
         self._kept_nodes = 0
@@ -491,6 +500,9 @@ class BoundedSink:
     def _settle(self) -> None:
         """Refresh the INSIDE flags below the elements :meth:`_placed` left."""
         unsettled = self._unsettled
+        recheck = self._recheck
+        if any(c is _SETTLE for c in recheck):
+            self._recheck = [c for c in recheck if c is not _SETTLE]
         while unsettled:
             el = unsettled.pop()
             st = el.sink_state
@@ -528,6 +540,9 @@ class BoundedSink:
                 self._open_inside += 1 if new else -1
             if not deep:
                 if el.children or el.template_contents is not None:
+                    if not self._unsettled:
+                        # (so that the next pop, which looks at _recheck first, settles)
+                        self._recheck.append(_SETTLE)
                     self._unsettled.append(el)
                 continue
             for c in el.children:
@@ -704,6 +719,8 @@ class BoundedSink:
         else:
             inside = self._inside(parent)
         if type(node) is Element:
+            if type(parent) is not Element or not parent.sink_state & _OPEN:
+                self._open_added += 1  # (_classify)
             node.parent = parent
             parent.children.append(node)
             if node.children:
@@ -757,6 +774,7 @@ class BoundedSink:
         if node.parent is None:
             inside = self._inside(parent)
             if isinstance(node, Element):
+                self._open_added += 1  # (foster parenting: perhaps into a popped element)
                 insert_child_before(parent, node, ref)
                 if node.children:
                     # A clone made by the adoption agency algorithm already holds nodes.
@@ -897,9 +915,9 @@ class BoundedSink:
         return contents
 
     def pop(self, element: Element) -> None:
-        if self._unsettled:
-            self._settle()  # (the pops that end the adoption agency algorithm's end tag)
         if self._recheck:
+            if self._unsettled:
+                self._settle()  # (the pops that end the adoption agency algorithm's end tag)
             recheck = self._recheck
             self._recheck = []
             for cand in recheck:
@@ -1232,15 +1250,29 @@ class BoundedSink:
         # inside a kept subtree, so with none such there is nothing to look for.
         if not self._open_inside:
             return ("nested" if top is not None else "root"), 0
+        # Subtrees found without open elements stay so until nodes move or a new
+        # element goes into a popped one (foster parenting): popped elements never
+        # open again, and nothing else is inserted below them. Each nested
+        # candidate's subtree was otherwise walked again for every kept ancestor
+        # that pops after it (n nested items, quadratic).
+        stamp = self._moves + self._open_added
+        if self._closed_stamp != stamp:
+            self._closed_stamp = stamp
+            if self._closed:
+                self._closed = {}
+        closed = self._closed
         stack: list[Node] = list(el.children)
         while stack:
             n = stack.pop()
             if isinstance(n, Element):
                 if n.sink_state & _OPEN:
                     return "blocked", id(n)
+                if closed and closed.get(id(n)) is n:
+                    continue
                 stack.extend(n.children)
                 if n.template_contents is not None:
                     stack.extend(n.template_contents.children)
+        closed[id(el)] = el
         return ("nested" if top is not None else "root"), 0
 
     def _clone_target_select(self, el: Element) -> Element | None:
@@ -1954,6 +1986,8 @@ class BoundedSink:
             self._emit_nested(el)
             return
         released = self.on_complete(el)
+        if self._closed:
+            self._closed = {}  # (only nested candidates' subtrees are looked up again)
         parent = el.parent
         if self._jumps or self._above:
             self._forget_runs()

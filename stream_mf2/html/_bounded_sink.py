@@ -365,6 +365,10 @@ class BoundedSink:
         self._roots: dict[int, tuple[Element, list[_Held]]] = {}
         # kept elements not popped yet (only tracked for the nested hand-over)
         self._kept_open: dict[int, Element] = {}
+        # The outermost ones among them (_alone), None: to be found again.
+        self._outer: dict[int, Element] | None = None
+        # Outermost kept element at or above an element (_top_kept): id -> (element, it).
+        self._tops: dict[int, tuple[Element, Element | None]] = {}
         self._recheck: list[Element] = []
         # Elements whose INSIDE flag changed, their descendants' not refreshed yet (_placed).
         self._unsettled: list[Element] = []
@@ -489,6 +493,7 @@ class BoundedSink:
         self._forget_runs()
         self._moves += 1
         self._epoch += 1
+        self._outer = None
         self._refresh(node, self._inside(parent), False)
 
     def _adopted(self) -> None:
@@ -575,6 +580,7 @@ class BoundedSink:
             self._open_inside += 1
             if self.on_nested is not None:
                 self._kept_open[id(el)] = el
+                self._outer = None  # (placed later)
         elif namespace == HTML_NS and (name == "html" or name == "body"):
             self._marks[id(el)] = self._kept_created
             el.sink_state = _TRACKED | _OPEN | _INSIDE | _TENTATIVE
@@ -616,6 +622,8 @@ class BoundedSink:
             self._open_inside += 1
             if self.on_nested is not None:
                 self._kept_open[id(el)] = el
+                if not inside and self._outer is not None:
+                    self._outer[id(el)] = el
         elif inside:
             el.sink_state = _NEW_INSIDE
             self._open_inside += 1
@@ -682,6 +690,8 @@ class BoundedSink:
             self._open_inside += 1
             if self.on_nested is not None:
                 self._kept_open[id(el)] = el
+                if not inside and self._outer is not None:
+                    self._outer[id(el)] = el
             self.tracked += 1
             el.parent = parent
             parent.children.append(el)
@@ -831,6 +841,7 @@ class BoundedSink:
     def remove(self, node: Node) -> None:
         if self._unsettled:
             self._settle()
+        self._outer = None
         if self._tentative and type(node) is Element and node.sink_state & _INSIDE:
             self._demote()  # <frameset> removing the body: release what it held first
         self._forget_runs()
@@ -898,6 +909,7 @@ class BoundedSink:
             self._open_inside += 1
         if self.on_nested is not None:
             self._kept_open[id(element)] = element
+            self._outer = None
         for c in list(element.children):
             self._placed(c, element)
         self._settle()
@@ -948,6 +960,8 @@ class BoundedSink:
             if st & _KEPT:
                 if self._kept_open:
                     self._kept_open.pop(id(element), None)
+                    if self._outer:
+                        self._outer.pop(id(element), None)
                 parent = element.parent
                 outermost = parent is None or not self._inside(parent)
                 if outermost or (self.on_nested is not None and self._watched(element)):
@@ -1072,7 +1086,7 @@ class BoundedSink:
         As :meth:`_demote` does for tentative content: text goes, popped elements
         left without element children are released; kept subtrees stay.
         """
-        if self._jumps or self._above:
+        if self._jumps or self._above or self._tops:
             self._forget_runs()
         stored = 0
         stack: list[tuple[Element, bool]] = [(option, False)]
@@ -1153,6 +1167,7 @@ class BoundedSink:
         element.sink_state = (element.sink_state & ~_TENTATIVE) | _KEPT
         if self.on_nested is not None:
             self._kept_open[id(element)] = element
+            self._outer = None
         kept_nodes = self._kept_nodes
         self._tentative = outer
         self._demote()
@@ -1164,6 +1179,7 @@ class BoundedSink:
         """End the tentative state: release what was stored outside kept subtrees."""
         if self._unsettled:
             self._settle()  # (its walk reads the INSIDE flags)
+        self._outer = None
         tentative = self._tentative
         self._tentative = []
         self._node_cap = self.max_kept_nodes
@@ -1404,7 +1420,11 @@ class BoundedSink:
         above) becomes kept (:meth:`_memo_changed`), or when an element it
         passes pops; summaries are forgotten with every one filled from them.
         """
-        entry = self._entry(element, seen_special)
+        key = ~id(element) if seen_special else id(element)
+        entry = self._memo.get(key)
+        if entry is None or entry.element is not element:
+            entry = self._memo[key] = _Memo(element, seen_special)
+            element.sink_state |= _MEMO
         run = entry.run
         res = run.summary
         if res is not None:
@@ -1721,6 +1741,8 @@ class BoundedSink:
             self._jumps = {}
         if self._above:
             self._above = {}
+        if self._tops:
+            self._tops = {}
 
     def _forget_memo(self) -> None:
         for entry in self._memo.values():
@@ -1737,6 +1759,16 @@ class BoundedSink:
         for key in (id(element), ~id(element)):
             entry = memo.get(key)
             if entry is not None and entry.element is element:
+                run = entry.run
+                up = entry.up
+                if entry.down is None and up is not None and not run.dependents:
+                    # The usual case: the bottom of its run, nothing filled from it.
+                    up.down = None
+                    entry.up = None
+                    run.bottom = up
+                    run.size -= 1
+                    del memo[key]
+                    continue
                 self._changed_below(entry)
                 up = entry.up
                 if up is not None:
@@ -1989,7 +2021,7 @@ class BoundedSink:
         if self._closed:
             self._closed = {}  # (only nested candidates' subtrees are looked up again)
         parent = el.parent
-        if self._jumps or self._above:
+        if self._jumps or self._above or self._tops:
             self._forget_runs()
         if self._memo and self._open_inside:
             self._memo_changed(parent, False)  # (a forced hand-over: open elements inside)
@@ -2001,15 +2033,29 @@ class BoundedSink:
         if parent is not None:
             self._cascade(parent)
 
-    @staticmethod
-    def _top_kept(el: Element) -> Element | None:
-        """The outermost kept ancestor of ``el``."""
+    def _top_kept(self, el: Element) -> Element | None:
+        """The outermost kept ancestor of ``el``.
+
+        Remembered for every element climbed (the outermost kept element at or
+        above it) until nodes move, are detached or become kept
+        (:meth:`_forget_runs`): n nested items handed over one by one otherwise
+        each climbed all their ancestors.
+        """
+        tops = self._tops
+        path: list[Element] = []
         top: Element | None = None
         node = el.parent
         while isinstance(node, Element):
-            if node.sink_state & _KEPT:
-                top = node
+            hit = tops.get(id(node))
+            if hit is not None and hit[0] is node:
+                top = hit[1]
+                break
+            path.append(node)
             node = node.parent
+        for n in reversed(path):
+            if top is None and n.sink_state & _KEPT:
+                top = n
+            tops[id(n)] = (n, top)
         return top
 
     def _alone(self, top: Element) -> bool:
@@ -2017,7 +2063,15 @@ class BoundedSink:
 
         Only then is ``top`` sure to be the next outermost subtree handed over.
         """
-        for el in self._kept_open.values():
+        outer = self._outer
+        if outer is None:
+            # (kept up to date as kept elements are made and popped; made again after moves)
+            outer = self._outer = {}
+            for el in self._kept_open.values():
+                parent = el.parent
+                if parent is None or not self._inside(parent):
+                    outer[id(el)] = el
+        for el in outer.values():
             if el is not top:
                 parent = el.parent
                 if parent is None or not self._inside(parent):
@@ -2082,6 +2136,8 @@ class BoundedSink:
         if unlink and not self._open_inside and not self._kept_open:
             self._unlink(root)
             return
+        if self._kept_open:
+            self._outer = None
         kept_open = self._kept_open
         n = 0
         untracked = 0
@@ -2162,7 +2218,7 @@ class BoundedSink:
             if any(isinstance(c, Element) for c in node.children):
                 return
             nxt = node.parent
-            if self._jumps or self._above:
+            if self._jumps or self._above or self._tops:
                 self._forget_runs()
             detach(node)
             node.sink_state = 0

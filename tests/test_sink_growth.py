@@ -98,6 +98,43 @@ def test_work_grows_linearly(name: str) -> None:
     assert all(r < 2.6 for r in ratios), f"{name}: lines executed {work}, ratios {ratios}"
 
 
+#: Nested hand-over (``set_nested``), the sink alone: each of n nested items is a candidate.
+NESTED_PATTERNS: dict[str, Callable[[int], str]] = {
+    # _classify walked each popped item's whole subtree for open elements, _top_kept
+    # climbed to the outermost item and _alone looked at every open kept element
+    "nested-items": lambda n: "x" + "<div class=h-x>" * n + "<i class=h-y></i></div>" * n,
+    "nested-items-in-open-feed": lambda n: "x<div class=h-feed>" + "<div class=h-x>" * n + "<i class=h-y></i></div>" * n,
+    "nested-items-moved-by-adoption-agency": lambda n: "x<b>" + "<div class=h-x>" * n + "</b><i class=h-y></i>" * n,
+    "nested-items-fostered": lambda n: "x<table>" + "<b class=h-x>" * n + "</b><i class=h-x></i>" * n,
+}
+
+
+def _nested_hand_over(doc: str) -> None:
+    sink = bs.BoundedSink(KEEPS["h-class"], lambda el: True)
+    sink.set_nested(lambda el, top, alone: bs.NESTED_KEEP, lambda el, top: True)
+    build([doc], sink)
+
+
+@pure_only  # counts executed Python lines
+@pytest.mark.parametrize("name", sorted(NESTED_PATTERNS))
+def test_nested_hand_over_work_grows_linearly(name: str) -> None:
+    make = NESTED_PATTERNS[name]
+    work = [lines_executed(partial(_nested_hand_over, make(n))) for n in (50, 100, 200)]
+    ratios = [work[1] / work[0], work[2] / work[1]]
+    assert all(r < 2.6 for r in ratios), f"{name}: lines executed {work}, ratios {ratios}"
+
+
+@pytest.mark.parametrize("name", sorted(NESTED_PATTERNS))
+def test_nested_patterns_equal_the_full_dom(name: str) -> None:
+    doc = NESTED_PATTERNS[name](6)
+    for label, chunks in chunking.chunkings(doc, splits=False):
+        for stream_children in (False, True):
+            url = "http://example.com/"
+            parser = stream_mf2.Parser(url, stream_children=stream_children)
+            items = [i for c in chunks for i in parser.feed(c)] + parser.close()
+            assert items == parse_dom(parse_document(doc), url, Options())["items"], label
+
+
 @pytest.mark.parametrize("stream_children", [False, True])
 @pytest.mark.parametrize("name", sorted(PATTERNS))
 def test_output_equals_full_dom_in_every_chunking(name: str, stream_children: bool) -> None:
@@ -245,7 +282,7 @@ def test_checked_tree_construction(inline_open: int) -> None:
 def test_checked_tag_soup_and_patterns(inline_open: int) -> None:
     rng = random.Random(chunking.SEED + inline_open)
     passed_on = 0
-    docs = [_tag_soup(rng) for _ in range(300)] + [make(12) for make in PATTERNS.values()]
+    docs = [_tag_soup(rng) for _ in range(300)] + [make(12) for make in (*PATTERNS.values(), *NESTED_PATTERNS.values())]
     for html in docs:
         chunks = chunking.random_chunks(html, rng.randint(0, 10**6))
         for keep_name in KEEPS:

@@ -374,6 +374,10 @@ class _Memo:
 _NO_ATTRS: Final[dict[str, str]] = {}
 
 
+#: Put in BoundedSink._recheck while INSIDE flags wait for _settle (never tracked: skipped there).
+_SETTLE: Final = Element("", HTML_NS, _NO_ATTRS)
+
+
 def _is_special(el: Element) -> bool:
     if el.namespace == HTML_NS:
         return el.name in SPECIAL_HTML
@@ -500,9 +504,18 @@ class BoundedSink(SinkCalls):
         self._roots: dict[int, tuple[Element, list[_Held]]] = {}
         # kept elements not popped yet (only tracked for the nested hand-over)
         self._kept_open: dict[int, Element] = {}
+        # The outermost ones among them (_alone), None: to be found again.
+        self._outer: dict[int, Element] | None = None
+        # Outermost kept element at or above an element (_top_kept): id -> (element, it).
+        self._tops: dict[int, tuple[Element, Element | None]] = {}
         self._recheck: list[Element] = []
         # Elements whose INSIDE flag changed, their descendants' not refreshed yet (_placed).
         self._unsettled: list[Element] = []
+        # Popped elements whose subtree holds no open element (_classify), valid while
+        # _moves + _open_added (new elements placed outside open ones) is _closed_stamp.
+        self._closed: dict[int, Element] = {}
+        self._closed_stamp = 0
+        self._open_added = 0
         # The element reparent_children last moved children into (_adopted).
         self._adopter: Element | None = None
         self._kept_nodes = 0
@@ -628,6 +641,7 @@ class BoundedSink(SinkCalls):
         self._forget_runs()
         self._moves += 1
         self._epoch += 1
+        self._outer = None
         self._refresh(node, self._inside(parent), False)
 
     def _adopted(self) -> None:
@@ -639,6 +653,9 @@ class BoundedSink(SinkCalls):
     def _settle(self) -> None:
         """Refresh the INSIDE flags below the elements :meth:`_placed` left."""
         unsettled = self._unsettled
+        recheck = self._recheck
+        if any(c is _SETTLE for c in recheck):
+            self._recheck = [c for c in recheck if c is not _SETTLE]
         while unsettled:
             el = unsettled.pop()
             st = el.sink_state
@@ -676,6 +693,9 @@ class BoundedSink(SinkCalls):
                 self._open_inside += 1 if new else -1
             if not deep:
                 if el.children or el.template_contents is not None:
+                    if not self._unsettled:
+                        # (so that the next pop, which looks at _recheck first, settles)
+                        self._recheck.append(_SETTLE)
                     self._unsettled.append(el)
                 continue
             for c in el.children:
@@ -710,6 +730,7 @@ class BoundedSink(SinkCalls):
             self._open_inside += 1
             if self.on_nested is not None:
                 self._kept_open[id(el)] = el
+                self._outer = None  # (placed later)
         elif namespace == HTML_NS and (name == "html" or name == "body"):
             self._marks[id(el)] = self._kept_created
             el.sink_state = _TRACKED | _OPEN | _INSIDE | _TENTATIVE
@@ -758,6 +779,8 @@ class BoundedSink(SinkCalls):
             self._open_inside += 1
             if self.on_nested is not None:
                 self._kept_open[id(el)] = el
+                if not inside and self._outer is not None:
+                    self._outer[id(el)] = el
         elif inside:
             el.sink_state = _NEW_INSIDE
             self._open_inside += 1
@@ -823,6 +846,8 @@ class BoundedSink(SinkCalls):
             self._open_inside += 1
             if self.on_nested is not None:
                 self._kept_open[id(el)] = el
+                if not inside and self._outer is not None:
+                    self._outer[id(el)] = el
             self.tracked += 1
             el.parent = parent
             parent.children.append(el)
@@ -861,6 +886,8 @@ class BoundedSink(SinkCalls):
         else:
             inside = self._inside(parent)
         if type(node) is Element:
+            if type(parent) is not Element or not parent.sink_state & _OPEN:
+                self._open_added += 1  # (_classify)
             node.parent = parent
             parent.children.append(node)
             if node.children:
@@ -922,6 +949,7 @@ class BoundedSink(SinkCalls):
         if node.parent is None:
             inside = self._inside(parent)
             if isinstance(node, Element):
+                self._open_added += 1  # (foster parenting: perhaps into a popped element)
                 insert_child_before(parent, node, ref)
                 if node.children:
                     # A clone made by the adoption agency algorithm already holds nodes.
@@ -987,6 +1015,7 @@ class BoundedSink(SinkCalls):
     def remove(self, node: Node) -> None:
         if self._unsettled:
             self._settle()
+        self._outer = None
         if self._tentative and type(node) is Element and node.sink_state & _INSIDE:
             self._demote()  # <frameset> removing the body: release what it held first
         self._forget_runs()
@@ -1054,6 +1083,7 @@ class BoundedSink(SinkCalls):
             self._open_inside += 1
         if self.on_nested is not None:
             self._kept_open[id(element)] = element
+            self._outer = None
         for c in list(element.children):
             self._placed(c, element)
         self._settle()
@@ -1071,9 +1101,9 @@ class BoundedSink(SinkCalls):
         return contents
 
     def pop(self, element: Element) -> None:
-        if self._unsettled:
-            self._settle()  # (the pops that end the adoption agency algorithm's end tag)
         if self._recheck:
+            if self._unsettled:
+                self._settle()  # (the pops that end the adoption agency algorithm's end tag)
             recheck = self._recheck
             self._recheck = []
             for cand in recheck:
@@ -1103,6 +1133,8 @@ class BoundedSink(SinkCalls):
                     element.source_end = self._positions.markup_end
                 if self._kept_open:
                     self._kept_open.pop(id(element), None)
+                    if self._outer:
+                        self._outer.pop(id(element), None)
                 parent = element.parent
                 outermost = parent is None or not self._inside(parent)
                 if outermost or (self.on_nested is not None and self._watched(element)):
@@ -1476,7 +1508,7 @@ class BoundedSink(SinkCalls):
         As :meth:`_demote` does for tentative content: text goes, popped elements
         left without element children are released; kept subtrees stay.
         """
-        if self._jumps or self._above:
+        if self._jumps or self._above or self._tops:
             self._forget_runs()
         stored = 0
         stack: list[tuple[Element, bool]] = [(option, False)]
@@ -1601,6 +1633,7 @@ class BoundedSink(SinkCalls):
         element.sink_state = (element.sink_state & ~_TENTATIVE) | _KEPT
         if self.on_nested is not None:
             self._kept_open[id(element)] = element
+            self._outer = None
         kept_nodes = self._kept_nodes
         self._tentative = outer
         self._demote()
@@ -1612,6 +1645,7 @@ class BoundedSink(SinkCalls):
         """End the tentative state: release what was stored outside kept subtrees."""
         if self._unsettled:
             self._settle()  # (its walk reads the INSIDE flags)
+        self._outer = None
         tentative = self._tentative
         self._tentative = []
         self._node_cap = self.max_kept_nodes
@@ -1719,15 +1753,29 @@ class BoundedSink(SinkCalls):
         # inside a kept subtree, so with none such there is nothing to look for.
         if not self._open_inside:
             return ("nested" if top is not None else "root"), 0
+        # Subtrees found without open elements stay so until nodes move or a new
+        # element goes into a popped one (foster parenting): popped elements never
+        # open again, and nothing else is inserted below them. Each nested
+        # candidate's subtree was otherwise walked again for every kept ancestor
+        # that pops after it (n nested items, quadratic).
+        stamp = self._moves + self._open_added
+        if self._closed_stamp != stamp:
+            self._closed_stamp = stamp
+            if self._closed:
+                self._closed = {}
+        closed = self._closed
         stack: list[Node] = list(el.children)
         while stack:
             n = stack.pop()
             if isinstance(n, Element):
                 if n.sink_state & _OPEN:
                     return "blocked", id(n)
+                if closed and closed.get(id(n)) is n:
+                    continue
                 stack.extend(n.children)
                 if n.template_contents is not None:
                     stack.extend(n.template_contents.children)
+        closed[id(el)] = el
         return ("nested" if top is not None else "root"), 0
 
     def _clone_target_select(self, el: Element) -> Element | None:
@@ -1863,7 +1911,11 @@ class BoundedSink(SinkCalls):
         above) becomes kept (:meth:`_memo_changed`), or when an element it
         passes pops; summaries are forgotten with every one filled from them.
         """
-        entry = self._entry(element, seen_special)
+        key = ~id(element) if seen_special else id(element)
+        entry = self._memo.get(key)
+        if entry is None or entry.element is not element:
+            entry = self._memo[key] = _Memo(element, seen_special)
+            element.sink_state |= _MEMO
         run = entry.run
         res = run.summary
         if res is not None:
@@ -2180,6 +2232,8 @@ class BoundedSink(SinkCalls):
             self._jumps = {}
         if self._above:
             self._above = {}
+        if self._tops:
+            self._tops = {}
 
     def _forget_memo(self) -> None:
         for entry in self._memo.values():
@@ -2196,6 +2250,16 @@ class BoundedSink(SinkCalls):
         for key in (id(element), ~id(element)):
             entry = memo.get(key)
             if entry is not None and entry.element is element:
+                run = entry.run
+                up = entry.up
+                if entry.down is None and up is not None and not run.dependents:
+                    # The usual case: the bottom of its run, nothing filled from it.
+                    up.down = None
+                    entry.up = None
+                    run.bottom = up
+                    run.size -= 1
+                    del memo[key]
+                    continue
                 self._changed_below(entry)
                 up = entry.up
                 if up is not None:
@@ -2445,10 +2509,12 @@ class BoundedSink(SinkCalls):
             self._emit_nested(el)
             return
         released = self.on_complete(el)
+        if self._closed:
+            self._closed = {}  # (only nested candidates' subtrees are looked up again)
         parent = el.parent
         if self._watch_open and type(parent) is Element:
             self._lose_items(parent)
-        if self._jumps or self._above:
+        if self._jumps or self._above or self._tops:
             self._forget_runs()
         if self._memo and self._open_inside:
             self._memo_changed(parent, False)  # (a forced hand-over: open elements inside)
@@ -2460,15 +2526,29 @@ class BoundedSink(SinkCalls):
         if parent is not None:
             self._cascade(parent)
 
-    @staticmethod
-    def _top_kept(el: Element) -> Element | None:
-        """The outermost kept ancestor of ``el``."""
+    def _top_kept(self, el: Element) -> Element | None:
+        """The outermost kept ancestor of ``el``.
+
+        Remembered for every element climbed (the outermost kept element at or
+        above it) until nodes move, are detached or become kept
+        (:meth:`_forget_runs`): n nested items handed over one by one otherwise
+        each climbed all their ancestors.
+        """
+        tops = self._tops
+        path: list[Element] = []
         top: Element | None = None
         node = el.parent
         while isinstance(node, Element):
-            if node.sink_state & _KEPT:
-                top = node
+            hit = tops.get(id(node))
+            if hit is not None and hit[0] is node:
+                top = hit[1]
+                break
+            path.append(node)
             node = node.parent
+        for n in reversed(path):
+            if top is None and n.sink_state & _KEPT:
+                top = n
+            tops[id(n)] = (n, top)
         return top
 
     def _alone(self, top: Element) -> bool:
@@ -2476,7 +2556,15 @@ class BoundedSink(SinkCalls):
 
         Only then is ``top`` sure to be the next outermost subtree handed over.
         """
-        for el in self._kept_open.values():
+        outer = self._outer
+        if outer is None:
+            # (kept up to date as kept elements are made and popped; made again after moves)
+            outer = self._outer = {}
+            for el in self._kept_open.values():
+                parent = el.parent
+                if parent is None or not self._inside(parent):
+                    outer[id(el)] = el
+        for el in outer.values():
             if el is not top:
                 parent = el.parent
                 if parent is None or not self._inside(parent):
@@ -2541,6 +2629,8 @@ class BoundedSink(SinkCalls):
         if unlink and not self._open_inside and not self._kept_open:
             self._unlink(root)
             return
+        if self._kept_open:
+            self._outer = None
         kept_open = self._kept_open
         n = 0
         untracked = 0
@@ -2621,7 +2711,7 @@ class BoundedSink(SinkCalls):
             if any(isinstance(c, Element) for c in node.children):
                 return
             nxt = node.parent
-            if self._jumps or self._above:
+            if self._jumps or self._above or self._tops:
                 self._forget_runs()
             detach(node)
             node.sink_state = 0

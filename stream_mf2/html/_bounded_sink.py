@@ -608,7 +608,8 @@ class BoundedSink:
             self._open_inside += 1
         else:
             el.sink_state = _NEW_PLAIN
-            if pst & _CAPTURE_OR_WATCH or self._blocked:
+            if pst & _CAPTURE_OR_WATCH:
+                # inside an option (options themselves are placed through append)
                 self._new_outside(el, parent)
         self.tracked += 1
         el.parent = parent

@@ -752,11 +752,11 @@ class BoundedSink(SinkCalls):
                 self._selectedcontent = True
                 self._note_selectedcontent(el, parent)
             elif name == "option":
-                self._note_option(el, parent)
                 if not (parent.sink_state & _INSIDE if type(parent) is Element else self._inside(parent)):
-                    # watched (a kept option gets its own state below, and its entry is stale)
-                    el.sink_state = _WATCH
-                    self._watch(el)
+                    # outside kept subtrees: append records it and watches it (_maybe_capture)
+                    BoundedSink.append(self, parent, self.create_element(name, namespace, attrs, el))
+                    return el
+                self._note_option(el, parent)
             elif name == "select":
                 self._add_select(el)
             elif not (parent.sink_state & _INSIDE if type(parent) is Element else self._inside(parent)):
@@ -767,7 +767,12 @@ class BoundedSink(SinkCalls):
                 return el
             else:
                 self._marks[id(el)] = self._kept_created
-        inside = parent.sink_state & _INSIDE if type(parent) is Element else self._inside(parent)
+        if type(parent) is Element:
+            pst = parent.sink_state
+            inside = pst & _INSIDE
+        else:
+            pst = 0
+            inside = self._inside(parent)
         if self.keep(el):
             if self._positions is not None:
                 el.source_start = self._positions.markup_before
@@ -785,8 +790,9 @@ class BoundedSink(SinkCalls):
             el.sink_state = _NEW_INSIDE
             self._open_inside += 1
         else:
-            el.sink_state |= _NEW_PLAIN  # (an option keeps _WATCH)
-            if self._blocked or self._watch_open:
+            el.sink_state = _NEW_PLAIN
+            if pst & _CAPTURE_OR_WATCH:
+                # inside an option (options themselves are placed through append)
                 self._new_outside(el, parent)
         self.tracked += 1
         el.parent = parent
@@ -804,18 +810,19 @@ class BoundedSink(SinkCalls):
         element that is not kept costs one keep question and is never attached
         (attaching and releasing it would leave no trace); inside one it is stored
         already popped. What :meth:`pop` could do besides (pending hand-overs, held
-        candidates, option cloning, an open option outside kept subtrees whose
-        losses are remembered) sends the leaf through the three methods.
+        candidates, option cloning) sends the leaf through the three methods.
         """
-        if self._recheck or self._blocked or self._ready or self._watch_open or name in _LEAF_SET_UP:
+        if self._recheck or self._blocked or self._ready or name in _LEAF_SET_UP:
             el = self.create_element_in(parent, name, namespace, attrs)
             if text:
                 self.append_text(el, text)
             self.pop(el)
             return
         if type(parent) is Element:
-            inside = parent.sink_state & _INSIDE
+            pst = parent.sink_state
+            inside = pst & _INSIDE
         else:
+            pst = 0
             inside = self._inside(parent)
         if inside:
             el = Element(name, namespace, attrs)  # stored, whatever the keep predicate says
@@ -832,6 +839,8 @@ class BoundedSink(SinkCalls):
             kept = self.keep(el)
             if not kept:
                 el.attrs = _NO_ATTRS  # (the probe holds no attributes of a dropped leaf)
+                if pst & _WATCH:
+                    self._lose()  # (in an option outside kept subtrees)
                 return
             self._probe = Element("", HTML_NS, _NO_ATTRS)
         if kept:
@@ -882,8 +891,10 @@ class BoundedSink(SinkCalls):
             self._moved(node, parent)
             return
         if type(parent) is Element:
-            inside = parent.sink_state & _INSIDE
+            pst = parent.sink_state
+            inside = pst & _INSIDE
         else:
+            pst = 0
             inside = self._inside(parent)
         if type(node) is Element:
             if type(parent) is not Element or not parent.sink_state & _OPEN:
@@ -905,7 +916,7 @@ class BoundedSink(SinkCalls):
                 self._count(1)
                 if node.name in _LEAF_SET_UP:
                     self._note_placed(node, parent)
-            elif self._blocked or self._watch_open or node.name in _LEAF_SET_UP:
+            elif pst & _CAPTURE_OR_WATCH or self._blocked or node.name in _LEAF_SET_UP:
                 self._maybe_capture(node, parent)
             if self._unsettled and node is self._adopter:
                 self._adopted()
@@ -913,7 +924,7 @@ class BoundedSink(SinkCalls):
             node.parent = parent
             parent.children.append(node)
             self._count(1)
-        elif type(parent) is Element and parent.sink_state & _CAPTURE_OR_WATCH:
+        elif pst & _CAPTURE_OR_WATCH and type(parent) is Element:
             self._outside_node(parent, node, None)
 
     def append_text(self, parent: ParentNode, data: str) -> None:

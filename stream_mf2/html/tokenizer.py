@@ -118,6 +118,60 @@ class TokenSink(Protocol):
     # returns False having done nothing (the tokenizer then makes the separate calls).
 
 
+class TokenCalls:
+    """The tokenizer's per-token calls of its sink, as methods of one base class.
+
+    The tree builder derives from it, so the tokenizer calls it through a
+    base-class reference: a compiled build makes such a call a direct native call
+    instead of a Python-level call of a bound method (which also parses its
+    arguments anew each time). Any other :class:`TokenSink` is reached through a
+    forwarding subclass. The methods mean what :class:`TokenSink`'s do;
+    ``start_text_end`` is the optional fused call (``False``: not taken).
+    """
+
+    __slots__ = ()
+
+    def start_tag(self, name: str, attrs: dict[str, str], self_closing: bool) -> None:
+        """A start tag (:meth:`TokenSink.start_tag`)."""
+        raise NotImplementedError
+
+    def end_tag(self, name: str) -> None:
+        """An end tag (:meth:`TokenSink.end_tag`)."""
+        raise NotImplementedError
+
+    def characters(self, data: str) -> None:
+        """Text (:meth:`TokenSink.characters`)."""
+        raise NotImplementedError
+
+    def start_text_end(self, name: str, attrs: dict[str, str], self_closing: bool, text: str, end: str) -> bool:
+        """The optional fused call (see :class:`TokenSink`); this default never takes it."""
+        return False
+
+
+class _ForwardedTokens(TokenCalls):
+    """:class:`TokenCalls` of a sink that does not derive from it: every call goes to the sink."""
+
+    __slots__ = ("_fused", "_sink")
+
+    def __init__(self, sink: TokenSink) -> None:
+        self._sink = sink
+        self._fused: Callable[[str, dict[str, str], bool, str, str], bool] | None = getattr(
+            sink, "start_text_end", None
+        )
+
+    def start_tag(self, name: str, attrs: dict[str, str], self_closing: bool) -> None:
+        self._sink.start_tag(name, attrs, self_closing)
+
+    def end_tag(self, name: str) -> None:
+        self._sink.end_tag(name)
+
+    def characters(self, data: str) -> None:
+        self._sink.characters(data)
+
+    def start_text_end(self, name: str, attrs: dict[str, str], self_closing: bool, text: str, end: str) -> bool:
+        return self._fused is not None and self._fused(name, attrs, self_closing, text, end)
+
+
 # --- states ---------------------------------------------------------------------------
 # (one Final constant a line: compiled code reads them as native ints)
 DATA: Final = 0
@@ -513,6 +567,8 @@ class Tokenizer:
         self._start_text_end: Callable[[str, dict[str, str], bool, str, str], bool] | None = getattr(
             sink, "start_text_end", None
         )
+        # The per-token calls (TokenCalls): natively, in a compiled build, when the sink is a tree builder.
+        self._calls: TokenCalls = sink if isinstance(sink, TokenCalls) else _ForwardedTokens(sink)
         self.collect_errors = collect_errors
         self.max_token_chars = max_token_chars
         #: Parse errors as ``(code, line, col)``, when ``collect_errors`` is set.
@@ -841,7 +897,7 @@ class Tokenizer:
             data = "".join(self._text)
             self._text.clear()
             if data:
-                self.sink.characters(data)
+                self._calls.characters(data)
 
     # --- token emission ---------------------------------------------------------------
 
@@ -889,10 +945,10 @@ class Tokenizer:
                 self._err("end-tag-with-attributes", self._pos - 1)
             if self._self_closing:
                 self._err("end-tag-with-trailing-solidus", self._pos - 1)
-            self.sink.end_tag(name)
+            self._calls.end_tag(name)
         else:
             self.last_start_tag = name
-            self.sink.start_tag(name, self._attrs, self._self_closing)
+            self._calls.start_tag(name, self._attrs, self._self_closing)
 
     def _emit_comment(self) -> None:
         self._check_span()
@@ -1105,9 +1161,7 @@ class Tokenizer:
         fast = _FAST_DATA.match if fast_refs else _never_match
         findall = _SIMPLE_ATTR.findall
         cache = _NAME_CACHE
-        characters = sink.characters
-        start_tag = sink.start_tag
-        end_tag = sink.end_tag
+        calls = self._calls
         fused = self._start_text_end
         base = self._base  # (constant while this runs: the buffer is not discarded under it)
         # The fast path looks only at input before the next "&" or NUL (``limit``).
@@ -1165,7 +1219,7 @@ class Tokenizer:
                         text.append(piece)
                         self._flush_text()
                     else:
-                        characters(piece)
+                        calls.characters(piece)
                 elif text:
                     self._flush_text()
                 # Lowercase start tags, the commonest kind, are told apart first.
@@ -1193,13 +1247,13 @@ class Tokenizer:
                 elif end_name or any_end:
                     self.markup_before = self.markup_end
                     self.markup_end = base + (m.start(16) if end2 else end)
-                    end_tag(end_name or cache.get(any_end) or _cache_name(any_end))
+                    calls.end_tag(end_name or cache.get(any_end) or _cache_name(any_end))
                     if end2:
                         if text2:
-                            characters(text2)
+                            calls.characters(text2)
                         self.markup_before = self.markup_end
                         self.markup_end = base + end
-                        end_tag(end2)
+                        calls.end_tag(end2)
                     pos = end
                     continue
                 else:
@@ -1218,7 +1272,7 @@ class Tokenizer:
                     if fused is not None:
                         # (the positions the three separate calls would leave at the pop)
                         self.markup_end = base + end
-                        if fused(name, attrs, slash == "/", text2, end2):
+                        if calls.start_text_end(name, attrs, slash == "/", text2, end2):
                             # The sink took the start tag, the text and the end tag in one call;
                             # it does so only for elements that leave the tokenizer state alone.
                             pos = end
@@ -1226,17 +1280,17 @@ class Tokenizer:
                     self.markup_end = base + m.start(16)
                 else:
                     self.markup_end = base + end
-                start_tag(name, attrs, slash == "/")
+                calls.start_tag(name, attrs, slash == "/")
                 if end2:
                     if self._state != DATA or self._suspended:
                         # The text and end tag after it were matched for the data state.
                         self._pos = m.start(16)
                         return True
                     if text2:
-                        characters(text2)
+                        calls.characters(text2)
                     self.markup_before = self.markup_end
                     self.markup_end = base + end
-                    end_tag(end2)
+                    calls.end_tag(end2)
                 elif self._state != DATA or self._suspended:
                     self._pos = end
                     return True

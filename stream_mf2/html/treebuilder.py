@@ -61,6 +61,7 @@ from stream_mf2.html._tb_tables import (
 from stream_mf2.html.decode import extract_encoding_from_meta, lookup_encoding
 from stream_mf2.html.dom import HTML_NS, MATHML_NS, SVG_NS, Document, Element, Node, ParentNode
 from stream_mf2.html.sink import SinkCalls, TreeSink
+from stream_mf2.html.tokenizer import TokenCalls
 
 __all__ = ["DEFAULT_MAX_DEPTH", "DEFAULT_MAX_FORMATTING_ELEMENTS", "TreeBuilder"]
 
@@ -202,7 +203,7 @@ def _adjust_foreign_attrs(attrs: Attrs, namespace: str) -> Attrs:
     return attrs
 
 
-class TreeBuilder:
+class TreeBuilder(TokenCalls):
     """The HTML tree construction stage, a ``TokenSink`` driving a ``TreeSink``.
 
     ``sink`` receives every tree mutation. ``tokenizer`` (also settable later

@@ -283,7 +283,7 @@ _ALPHA_RUN: Final = re.compile(r"[A-Za-z]+")
 # End tags likewise: a lowercase name is used as is. The text and lowercase end
 # tag that often follow a tag are matched with it, saving a match; after a start
 # tag they count only if the tree builder left the tokenizer in the data state
-# (the end tag cannot change it). Anything the expression does
+# (the end tags cannot change it). Anything the expression does
 # not match goes through the state machine, which is exact. An absent group reads
 # as "" (``groups("")``): names are never empty, so a group is present when true.
 _WSC: Final = r"[\t\n\f ]"
@@ -305,8 +305,9 @@ _FAST_DATA: Final = re.compile(
     rf"""|/({_LOWER_NAME})>"""
     # 12-14 general start tag (name, attributes, "/"), 15 general end tag name
     rf"""|({_ANY_NAME})({_ANY_ATTRS}){_WSC}*+(/?)>|/({_ANY_NAME})>)"""
-    # 16-17 text and a lowercase end tag right after: "<td>1</td>", "</a></li>"
-    rf"""(?:([^<]*+)</({_LOWER_NAME})>)?+"""
+    # 16-17 text and a lowercase end tag right after: "<td>1</td>", "</a></li>"; then 18-19
+    # another (nearly half of those are followed by one: "<a>x</a></li>", "</td></tr>")
+    rf"""(?:([^<]*+)</({_LOWER_NAME})>(?:([^<]*+)</({_LOWER_NAME})>)?+)?+"""
 )
 # Applied only to attributes the expression above has matched, so they need no checking again.
 _SIMPLE_ATTR: Final = re.compile(
@@ -1137,10 +1138,18 @@ class Tokenizer:
                     any_end,
                     text2,
                     end2,
+                    text3,
+                    end3,
                 ) = m.groups("")
                 end = m.end()
                 if end - pos > cap:
-                    self._check_fast_spans(m, pos)
+                    if end3:
+                        # The second end tag is left to the next match, which checks it as
+                        # on its own: the tokens before it are emitted first either way.
+                        end3 = ""
+                        end = m.start(18)
+                    if end - pos > cap:
+                        self._check_fast_spans(m, pos)
                 if piece:
                     if text:
                         text.append(piece)
@@ -1177,6 +1186,10 @@ class Tokenizer:
                         if text2:
                             characters(text2)
                         end_tag(end2)
+                        if end3:
+                            if text3:
+                                characters(text3)
+                            end_tag(end3)
                     pos = end
                     continue
                 else:
@@ -1193,6 +1206,10 @@ class Tokenizer:
                 if end2 and fused is not None and fused(name, attrs, slash == "/", text2, end2):
                     # The sink took the start tag, the text and the end tag in one call;
                     # it does so only for elements that leave the tokenizer state alone.
+                    if end3:
+                        if text3:
+                            characters(text3)
+                        end_tag(end3)
                     pos = end
                     continue
                 start_tag(name, attrs, slash == "/")
@@ -1204,6 +1221,10 @@ class Tokenizer:
                     if text2:
                         characters(text2)
                     end_tag(end2)
+                    if end3:
+                        if text3:
+                            characters(text3)
+                        end_tag(end3)
                 elif self._state != DATA or self._suspended:
                     self._pos = end
                     return True
@@ -1316,7 +1337,8 @@ class Tokenizer:
         if end - start > cap:
             self._pos = start
             self._limit()
-        if m[17] and m.end() - m.end(16) > cap:
+        # the end tag after it (not a second one: see _s_data), from the end of the text before it
+        if m[17] and m.end(17) + 1 - m.end(16) > cap:
             self._pos = m.end(16)
             self._limit()
 

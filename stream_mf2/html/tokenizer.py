@@ -15,7 +15,7 @@ through a list indexed by state. The states where documents spend their time
 comments, DOCTYPE identifiers, CDATA sections) consume whole runs with
 precompiled regular expressions, so there is no per-character Python loop in the
 common case. In the data state one match takes the text before a plainly
-written tag, the tag, and often the text and end tag after it; it looks only at
+written tag, the tag, and often the text and end tag after it (and a second pair); it looks only at
 input before the next ``&`` or NUL, so text and quoted values are scanned as
 "anything but one character" runs. In RAWTEXT and script data one search finds
 the next place that matters (the appropriate end tag, ``<!--``). Character

@@ -231,6 +231,16 @@ def test_tags_matched_with_the_text_between_them_are_capped_but_not_the_text() -
     sink, _ = run([f"<b>{text}</b></i>{text}</p>"], max_token_chars=20)
     assert sink.merged() == [("start", "b", {}, False), ("chars", text), ("end", "b"), ("end", "i"),
                              ("chars", text), ("end", "p")]
+    # a second end tag over the cap: the tags before it are emitted first
+    with pytest.raises(LimitExceeded):
+        run([f"<b>x</b></{'i' * 300}>"], max_token_chars=100)
+    for chunks in (["<b>x</b></" + "i" * 300 + ">"], ["<b>x</b>", "</" + "i" * 300 + ">"]):
+        sink = RecordingSink()
+        tok = Tokenizer(sink, max_token_chars=100)
+        with pytest.raises(LimitExceeded):
+            for chunk in chunks:
+                tok.feed(chunk)
+        assert sink.merged() == [("start", "b", {}, False), ("chars", "x"), ("end", "b")]
     for doc in (f"<b>x</{'b' * 300}>", f"</i>x</{'b' * 300}>", f"<b {'c' * 300}>x</b>"):
         with pytest.raises(LimitExceeded):
             run([doc], max_token_chars=100)
@@ -384,6 +394,9 @@ _FAST_PATH_SHAPES = [
     "<script></scripts></script>", "<style>a</stylex></style/>", "<title>&amp;<b></title>",
     "<title>a</title>", "<style>p</style>", "<script>1</script>", "<b>1</b>", "</a></b>", "</A>x</b>", "<b>x</B>",
     "<b></b >", "<b>x</b/>", "</a>x</b y>",
+    # two end tags after a tag (matched with it), and what stops the second one
+    "<i>x</i></b>", "<i>x</i>y</b>z", "</i></b></p>", "</i>\n</b>\n</p>", "<i>x</i></B>", "<i>x</i></b >",
+    "<i>x</i></b/>", "<i>x</i>&amp;</b>", "<i>x</i>\0</b>", "<title>x</title></b>", "<b a=\"1\">x</b></i>",
     # DOCTYPEs: the plain named form takes a fast path; every other form goes through the states
     "<!doctype html>", "<!DOCTYPE HTML>", "<!DocType\n\thtml \n>", "<!doctype  h\u00c9tml>", "<!doctype html\0>",
     "<!doctype\0>", "<!doctype>", "<!doctypehtml>", "<!doctype html PUBLIC \"x\">", "<!doctype html x>",

@@ -15,7 +15,7 @@ through a list indexed by state. The states where documents spend their time
 comments, DOCTYPE identifiers, CDATA sections) consume whole runs with
 precompiled regular expressions, so there is no per-character Python loop in the
 common case. In the data state one match takes the text before a plainly
-written tag, the tag, and often the text and end tag after it; it looks only at
+written tag, the tag, and often the text and end tag after it (and a second pair); it looks only at
 input before the next ``&`` or NUL, so text and quoted values are scanned as
 "anything but one character" runs. In RAWTEXT and script data one search finds
 the next place that matters (the appropriate end tag, ``<!--``). Character
@@ -337,7 +337,7 @@ _ALPHA_RUN: Final = re.compile(r"[A-Za-z]+")
 # End tags likewise: a lowercase name is used as is. The text and lowercase end
 # tag that often follow a tag are matched with it, saving a match; after a start
 # tag they count only if the tree builder left the tokenizer in the data state
-# (the end tag cannot change it). Anything the expression does
+# (the end tags cannot change it). Anything the expression does
 # not match goes through the state machine, which is exact. An absent group reads
 # as "" (``groups("")``): names are never empty, so a group is present when true.
 _WSC: Final = r"[\t\n\f ]"
@@ -359,8 +359,9 @@ _FAST_DATA: Final = re.compile(
     rf"""|/({_LOWER_NAME})>"""
     # 12-14 general start tag (name, attributes, "/"), 15 general end tag name
     rf"""|({_ANY_NAME})({_ANY_ATTRS}){_WSC}*+(/?)>|/({_ANY_NAME})>)"""
-    # 16-17 text and a lowercase end tag right after: "<td>1</td>", "</a></li>"
-    rf"""(?:([^<]*+)</({_LOWER_NAME})>)?+"""
+    # 16-17 text and a lowercase end tag right after: "<td>1</td>", "</a></li>"; then 18-19
+    # another (nearly half of those are followed by one: "<a>x</a></li>", "</td></tr>")
+    rf"""(?:([^<]*+)</({_LOWER_NAME})>(?:([^<]*+)</({_LOWER_NAME})>)?+)?+"""
 )
 # Applied only to attributes the expression above has matched, so they need no checking again.
 _SIMPLE_ATTR: Final = re.compile(
@@ -1210,10 +1211,18 @@ class Tokenizer:
                     any_end,
                     text2,
                     end2,
+                    text3,
+                    end3,
                 ) = m.groups("")
                 end = m.end()
                 if end - pos > cap:
-                    self._check_fast_spans(m, pos)
+                    if end3:
+                        # The second end tag is left to the next match, which checks it as
+                        # on its own: the tokens before it are emitted first either way.
+                        end3 = ""
+                        end = m.start(18)
+                    if end - pos > cap:
+                        self._check_fast_spans(m, pos)
                 if piece:
                     if text:
                         text.append(piece)
@@ -1252,8 +1261,14 @@ class Tokenizer:
                         if text2:
                             calls.characters(text2)
                         self.markup_before = self.markup_end
-                        self.markup_end = base + end
+                        self.markup_end = base + (m.start(18) if end3 else end)
                         calls.end_tag(end2)
+                        if end3:
+                            if text3:
+                                calls.characters(text3)
+                            self.markup_before = self.markup_end
+                            self.markup_end = base + end
+                            calls.end_tag(end3)
                     pos = end
                     continue
                 else:
@@ -1271,10 +1286,17 @@ class Tokenizer:
                 if end2:
                     if fused is not None:
                         # (the positions the three separate calls would leave at the pop)
-                        self.markup_end = base + end
+                        self.markup_end = base + (m.start(18) if end3 else end)
                         if calls.start_text_end(name, attrs, slash == "/", text2, end2):
                             # The sink took the start tag, the text and the end tag in one call;
                             # it does so only for elements that leave the tokenizer state alone.
+                            self.markup_before = base + m.start(16)  # (as the separate calls leave it)
+                            if end3:
+                                if text3:
+                                    calls.characters(text3)
+                                self.markup_before = self.markup_end
+                                self.markup_end = base + end
+                                calls.end_tag(end3)
                             pos = end
                             continue
                     self.markup_end = base + m.start(16)
@@ -1289,8 +1311,14 @@ class Tokenizer:
                     if text2:
                         calls.characters(text2)
                     self.markup_before = self.markup_end
-                    self.markup_end = base + end
+                    self.markup_end = base + (m.start(18) if end3 else end)
                     calls.end_tag(end2)
+                    if end3:
+                        if text3:
+                            calls.characters(text3)
+                        self.markup_before = self.markup_end
+                        self.markup_end = base + end
+                        calls.end_tag(end3)
                 elif self._state != DATA or self._suspended:
                     self._pos = end
                     return True
@@ -1409,7 +1437,8 @@ class Tokenizer:
         if end - start > cap:
             self._pos = start
             self._limit()
-        if m[17] and m.end() - m.end(16) > cap:
+        # the end tag after it (not a second one: see _s_data), from the end of the text before it
+        if m[17] and m.end(17) + 1 - m.end(16) > cap:
             self._pos = m.end(16)
             self._limit()
 

@@ -205,6 +205,29 @@ def _resolve_srcset(srcset: str, base: str | None) -> str:
     return ", ".join(parts)
 
 
+# Element name -> "<name>" and "</name>" as e-* html writes them: a page has few distinct
+# names and writes each many times. Emptied when full, so they stay small.
+_BARE_START_TAGS: Final[dict[str, str]] = {}
+_END_TAGS: Final[dict[str, str]] = {}
+_TAGS_MAX: Final = 1024
+
+
+def _bare_start_tag(name: str) -> str:
+    tag = "<" + name + ">"
+    if len(_BARE_START_TAGS) >= _TAGS_MAX:
+        _BARE_START_TAGS.clear()
+    _BARE_START_TAGS[name] = tag
+    return tag
+
+
+def _end_tag(name: str) -> str:
+    tag = "</" + name + ">"
+    if len(_END_TAGS) >= _TAGS_MAX:
+        _END_TAGS.clear()
+    _END_TAGS[name] = tag
+    return tag
+
+
 def _start_tag(name: str, attrs: dict[str, str], base: str | None, rewrite: bool) -> str:
     """``<name attr="value" ...>`` as the serialiser writes it; with ``rewrite``, URL
     attributes made absolute.
@@ -278,6 +301,8 @@ def _e_html(
     # ``scan`` stays true until an element that may matter is found (then the answer is known)
     matters = False
     info_cache = CLASS_INFO
+    start_tags = _BARE_START_TAGS
+    end_tags = _END_TAGS
     pieces: list[str | int]
     if text is not None:
         pieces, spans = text
@@ -306,7 +331,7 @@ def _e_html(
                 name = node.name
                 attrs = node.attrs
                 if not attrs:
-                    out.append("<" + name + ">")
+                    out.append(start_tags.get(name) or _bare_start_tag(name))
                 else:
                     if scan:
                         raw_class = attrs.get("class")
@@ -327,7 +352,7 @@ def _e_html(
                     # rules on the html side, no skipped or replaced element on the text side
                     kids = node.children
                     if not kids:
-                        out.append("</" + name + ">")
+                        out.append(end_tags.get(name) or _end_tag(name))
                         continue
                     if len(kids) == 1 and type(kids[0]) is Text:
                         # a text-only element, written here rather than through the stack; its
@@ -339,7 +364,7 @@ def _e_html(
                         if "&" in data or "<" in data or ">" in data or "\u00a0" in data:
                             data = escape_text(data)
                         out.append(data)
-                        out.append("</" + name + ">")
+                        out.append(end_tags.get(name) or _end_tag(name))
                         continue
                     inner_owner: Element | None = None
                     if record:
@@ -350,7 +375,8 @@ def _e_html(
                             spans[node] = (start, len(pieces))
                         else:
                             inner_owner = node
-                    stack.append((iter(kids), "</" + name + ">", False, rewrite, inner_owner, len(pieces)))
+                    end = end_tags.get(name) or _end_tag(name)
+                    stack.append((iter(kids), end, False, rewrite, inner_owner, len(pieces)))
                     break
                 html = node.namespace == HTML_NS
                 # the text side, as _raw_pieces walks it
@@ -377,11 +403,11 @@ def _e_html(
                     continue
                 contents = node.template_contents
                 if contents is not None and html:
-                    stack.append((iter(contents.children), "</" + name + ">", False, False, None, 0))
+                    stack.append((iter(contents.children), end_tags.get(name) or _end_tag(name), False, False, None, 0))
                     break
                 kids = node.children
                 if not kids:
-                    out.append("</" + name + ">")
+                    out.append(end_tags.get(name) or _end_tag(name))
                     continue
                 if len(kids) == 1 and type(kids[0]) is Text:
                     # a text-only element (most of them), written here rather than through the stack;
@@ -394,12 +420,12 @@ def _e_html(
                     ):
                         data = escape_text(data)
                     out.append(data)
-                    out.append("</" + name + ">")
+                    out.append(end_tags.get(name) or _end_tag(name))
                     continue
                 stack.append(
                     (
                         iter(kids),
-                        "</" + name + ">",
+                        end_tags.get(name) or _end_tag(name),
                         html and name in RAW_TEXT_ELEMENTS,
                         rewrite,
                         inner_owner,

@@ -653,8 +653,9 @@ class TextIndex:
         if self._mode == "normalized":
             pieces, span = self._span(element, replace_images, False)
             index = self._normalized[replace_images]
-            core = index.core(pieces, *span)
-            return "" if core is None else _finish_normalized(index.read(pieces, *core))
+            # (arguments spelled out: a compiled call with *args goes through the generic call path)
+            core = index.core(pieces, span[0], span[1])
+            return "" if core is None else _finish_normalized(index.read(pieces, core[0], core[1]))
         return self._raw_text(element, replace_images)
 
     def inner_text(self, element: Element) -> str:
@@ -669,7 +670,7 @@ class TextIndex:
         last non-blank one are read, so blank ends cost nothing however long."""
         pieces, span = self._span(element, replace_images, True)
         raw = self._raw_index(replace_images, pieces)
-        core = raw.core(*span)
+        core = raw.core(span[0], span[1])
         if core is None:
             return ""
         return "".join(raw.expand(pieces, core[0], core[1] + 1)).strip(ASCII_WS)
@@ -762,7 +763,7 @@ def _raw_pieces(
                 span = spans.get(node)
                 if span is not None:  # walked by an earlier query: copy, do not walk again
                     start = len(pieces)
-                    core = index.core(*span)
+                    core = index.core(span[0], span[1])
                     if core is None:
                         index.reference(pieces, span[0], span[1])
                     else:
@@ -839,7 +840,7 @@ def _normalized_pieces(
             span = spans.get(node)
             if span is not None:  # walked by an earlier query: copy, do not walk again
                 start = len(tokens)
-                core = None if index is None else index.core(tokens, *span)
+                core = None if index is None else index.core(tokens, span[0], span[1])
                 if index is None:
                     tokens.extend(tokens[span[0] : span[1]])
                 elif core is None:

@@ -161,6 +161,26 @@ def test_template_inside_item_gives_no_property_child_or_rel() -> None:
     }
 
 
+@pytest.mark.parametrize(
+    ("html", "items"),
+    [
+        # only the HTML template is inert: an element named "template" in SVG or MathML is not one
+        ("<svg><template><g class=h-x></g></template></svg>", [{"type": ["h-x"], "properties": {"name": [""]}}]),
+        ("<math><template class=h-x>a</template></math>", [{"type": ["h-x"], "properties": {"name": ["a"]}}]),
+        (
+            "<div class=h-y><svg><template><g class=h-x></g></template></svg></div>",
+            [{"type": ["h-y"], "properties": {}, "children": [{"type": ["h-x"], "properties": {"name": [""]}}]}],
+        ),
+        (
+            "<div class=h-y><svg><template class=p-a>t</template></svg></div>",
+            [{"type": ["h-y"], "properties": {"a": ["t"]}}],
+        ),
+    ],
+)
+def test_foreign_template_is_not_a_template(html: str, items: list[dict[str, Any]]) -> None:
+    assert _parse_everywhere(html)["items"] == items
+
+
 def test_template_as_property_element_is_skipped() -> None:
     html = '<div class="h-card"><template class="p-name">x</template><span class="u-url">/u</span></div>'
     assert _items(html)[0]["properties"] == {"url": ["http://example.com/u"], "name": ["/u"]}

@@ -562,14 +562,14 @@ class _Walker:
                     # most elements: no class, so no root, property or folded item; only descend
                     children = element.children
                     if children and (len(children) > 1 or type(children[0]) is not Text):
-                        if element.name != "template":
+                        if element.name != "template" or element.namespace != HTML_NS:
                             stack.append(iter(children))
                             leaves.append(None)
                             break
                         if rels:  # see the template case below
                             markers = collect_rels_and_markers(element, ctx) or markers
                     continue
-                if element.name == "template":
+                if element.name == "template" and element.namespace == HTML_NS:
                     if rels and element.children:
                         # not from the HTML parser (a template's content is its fragment), but a
                         # rel link walk enters it: so does this one, for its rels and markers
@@ -953,12 +953,12 @@ def child_of(element: Element, ctx: Mf2Context) -> Element | None:
     two: a root inside a property element of its parent is still a child.
     """
     classes = class_list(element)
-    if not classes or element.name == "template":
+    if not classes or (element.name == "template" and element.namespace == HTML_NS):
         return None
     ancestors: list[Element] = []
     node = element.parent
     while isinstance(node, Element):
-        if node.name == "template":
+        if node.name == "template" and node.namespace == HTML_NS:
             return None  # the item walker never enters templates
         ancestors.append(node)
         node = node.parent
@@ -1077,7 +1077,7 @@ def _items(element: ParentNode, ctx: Mf2Context, includes: bool, rels: bool) -> 
                     add_rel_link(node, ctx)
                 if not markers and is_marker_like(node):
                     markers = True
-            if node.name == "template":
+            if node.name == "template" and node.namespace == HTML_NS:
                 # templates are inert: neither they nor their contents give items
                 if rels and node.children:  # see _Walker._walk
                     markers = collect_rels_and_markers(node, ctx) or markers

@@ -385,6 +385,7 @@ class BoundedSink:
         counters stay readable.
         """
         self._builder = None
+        self._positions = None  # (the tokenizer refers to the tree builder, which refers to this sink)
         doc = self.document
         stack: list[Node] = list(doc.children)
         doc.children = []

@@ -589,6 +589,7 @@ class BoundedSink(SinkCalls):
         self._adopter = None
         for rec in self._records.values():
             self._flush(rec)
+        self._positions = None  # (the tokenizer refers to the tree builder, which refers to this sink)
         doc = self.document
         stack: list[Node] = list(doc.children)
         doc.children = []

@@ -300,3 +300,12 @@ def test_deep_tag_soup_equals_the_full_dom(seed: int) -> None:
         chunks = chunking.random_chunks(html, rng.randint(0, 10**6))
         for keep in KEEPS.values():
             assert bounded(chunks, keep)[0] == expected(chunks, keep), f"seed={seed} {html!r}"
+
+
+def test_moves_inside_an_open_feed_stream_children_at_size() -> None:
+    # Every misnested </b> moved the open <div>s out of and back into the feed; each item
+    # below was queued for a new decision at each move, and with stream_children a streamed
+    # child came with an index past its parent's known children (ValueError) at n=500.
+    doc = "<div class=h-feed>x<b>" + "<div>" * 500 + "</b><i class=h-x></i>" * 500
+    url = "http://example.com/"
+    assert stream_mf2.parse(doc, url, stream_children=True) == stream_mf2.parse(doc, url)

@@ -1182,8 +1182,6 @@ class BoundedSink(SinkCalls):
             else:
                 self._pop_outside(element, st)
         if self._blocked:
-            if self._roots:
-                self._roots.pop(id(element), None)
             woken = self._blocked.pop(id(element), None)
             if woken:
                 self._wake(element, woken)
@@ -1193,8 +1191,6 @@ class BoundedSink(SinkCalls):
                     self._n_blocked -= held.size
                     for cand in held.members():
                         self._ready_or_hold(cand)
-            if self._roots and not self._blocked:
-                self._roots = {}
         if self._ready or self._waiting or self._n_blocked > self.max_pending:
             self._hand_over()
 
@@ -2251,6 +2247,8 @@ class BoundedSink(SinkCalls):
             self._above = {}
         if self._tops:
             self._tops = {}
+        if self._closed:
+            self._closed = {}
 
     def _forget_memo(self) -> None:
         for entry in self._memo.values():
@@ -2357,11 +2355,19 @@ class BoundedSink(SinkCalls):
         slow: list[_Held] = []
         # id(open element) -> (that element, the helds below it, how many candidates)
         fast: dict[int, tuple[Element, list[_Held], list[int]]] = {}
-        plain = not self._selectedcontent  # (a select may hold first: _classify)
+        # (a select may hold first: _classify; one candidate alone gains nothing from a group)
+        plain = not self._selectedcontent and (len(woken) > 1 or woken[0].size > 1)
         for held in woken:
             self._n_blocked -= held.size
             if plain and held.epoch >= 0:
-                under = self._hop(held.entry)[0]
+                entry = held.entry
+                under: ParentNode | None
+                if entry.sink_state & _OPEN:
+                    under = entry
+                else:
+                    under = entry.parent
+                    if type(under) is Element and not under.sink_state & _OPEN:
+                        under = self._hop(under)[0]
                 if type(under) is Element and under.sink_state & _OPEN:
                     group = fast.get(id(under))
                     if group is None:
@@ -2379,6 +2385,9 @@ class BoundedSink(SinkCalls):
                 self._n_blocked += size[0]
                 roots = self._roots.get(id(under))
                 if roots is None or roots[0] is not under:
+                    if len(self._roots) > 64 + self._n_blocked:
+                        # (entries of popped elements: their children move no more)
+                        self._roots = {k: v for k, v in self._roots.items() if v[0].sink_state & _OPEN}
                     roots = self._roots[id(under)] = (under, [])
                 roots[1].append(held)
             else:
@@ -2526,13 +2535,11 @@ class BoundedSink(SinkCalls):
             self._emit_nested(el)
             return
         released = self.on_complete(el)
-        if self._closed:
-            self._closed = {}  # (only nested candidates' subtrees are looked up again)
         parent = el.parent
         if self._watch_open and type(parent) is Element:
             self._lose_items(parent)
-        if self._jumps or self._above or self._tops:
-            self._forget_runs()
+        if self._jumps or self._above or self._tops or self._closed:
+            self._forget_runs()  # (_closed: only nested candidates' subtrees are looked up again)
         if self._memo and self._open_inside:
             self._memo_changed(parent, False)  # (a forced hand-over: open elements inside)
         detach(el)

@@ -290,6 +290,8 @@ class Parser:
         if self._stream_children:
             nested = self._capture.nested if self._wpt_spec is None else self._fan.nested
             self._sink.set_nested(nested, self._capture.watch_nested)
+            if isinstance(self._sink, BoundedSink):
+                self._capture.set_tree_version(self._sink.moves)
         self._tree = TreeBuilder(
             self._sink, max_depth=self._max_depth, max_formatting_elements=self._max_formatting_elements
         )

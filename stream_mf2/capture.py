@@ -122,7 +122,7 @@ from stream_mf2.mf2 import (
 )
 from stream_mf2.mf2.classes import HAS_ROOT, class_list, has_root_class
 from stream_mf2.mf2.include import include_references, index_ids
-from stream_mf2.mf2.items import FoldedItem
+from stream_mf2.mf2.items import FoldedItem, ScopeChain
 from stream_mf2.mf2.rels import REL_ELEMENTS
 
 DEFAULT_MAX_HELD_ITEMS: Final = 10_000
@@ -193,6 +193,10 @@ class Capture:
         self._fixed = 0
         self._max_held_children = max_held_children
         self._held_back: Element | None = None  # see held_back()
+        # The nested hand-over asks about the ancestors of one element after another:
+        # their scopes are remembered while the tree's version (set_tree_version) holds.
+        self._scopes = ScopeChain(ctx)
+        self._tree_version: Callable[[], int] | None = None
         # completed containers with streamed children -> (marker item, how many)
         self._streamed: dict[Element, tuple[dict[str, Any], int]] = {}
         self.events: list[Event] = []
@@ -353,6 +357,12 @@ class Capture:
         return not (element.name == "th" and element.namespace == HTML_NS)
 
     # -- nested hand-over (stream_children) -----------------------------------
+    def set_tree_version(self, version: Callable[[], int]) -> None:
+        """Give the tree's version: a count that changes whenever an existing element is
+        moved or removed (what the nested hand-over remembers of ancestors holds while
+        it stays). Without it nothing is remembered from one nested element to the next."""
+        self._tree_version = version
+
     def watch_nested(self, element: Element, top: Element) -> bool:
         """Does the nested kept ``element`` (inside ``top``) matter to the child stream?"""
         container = self._containers.get(top)
@@ -373,10 +383,12 @@ class Capture:
         if container is None or not container.streams:
             return NESTED_KEEP
         ctx = self.ctx
-        in_rel_link = self._in_rel_link(element, top)
+        scopes = self._scopes
+        scopes.sync(self._tree_version() if self._tree_version is not None else None)
+        in_rel_link = scopes.in_rel_link(element, top)
         if not in_rel_link and is_rel_link(element):
             self._collect_rels(element, container, forget=False)
-        if child_of(element, ctx) is not top:
+        if child_of(element, ctx, scopes) is not top:
             return NESTED_KEEP
         index = container.next_index
         container.next_index += 1
@@ -389,7 +401,7 @@ class Capture:
             container.kept_back += 1
             self._held_back = element
             return NESTED_KEEP
-        if not fold_nested(element, ctx):
+        if not fold_nested(element, ctx, scopes):
             return NESTED_KEEP
         self._fixed += 1
         container.folded += 1
@@ -467,18 +479,6 @@ class Capture:
         if not types or is_backcompat:
             return False
         return option is True or not option.isdisjoint(types)
-
-    @staticmethod
-    def _in_rel_link(element: Element, top: Element) -> bool:
-        """Is ``element`` inside another rel link, up to and including ``top``? (That one adds it.)"""
-        node = element.parent
-        while isinstance(node, Element):
-            if is_rel_link(node):
-                return True
-            if node is top:
-                break
-            node = node.parent
-        return False
 
     def _collect_rels(self, root: ParentNode, container: _Container, *, forget: bool, final: bool = False) -> None:
         """Add the rel links under ``root`` not added yet, in document order.

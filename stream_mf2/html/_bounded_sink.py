@@ -566,6 +566,15 @@ class BoundedSink(SinkCalls):
         self.on_nested = on_nested
         self.watch_nested = watch_nested
 
+    def moves(self) -> int:
+        """How many times the tree builder has moved (or removed) an existing element so far.
+
+        While it stays the same, every element in the tree keeps its ancestors
+        (new nodes only ever go below open elements), so a consumer may remember
+        what it found climbing them.
+        """
+        return self._moves
+
     def track_positions(self, tokenizer: Tokenizer) -> None:
         """Record the source span (``Element.source_start``/``source_end``) of every kept
         element, and of ``html``/``body``, from ``tokenizer``'s markup positions."""

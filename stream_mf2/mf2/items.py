@@ -46,7 +46,7 @@ from .implied import implied_properties
 from .include import INCLUDE_CLASS, expand_includes, include_references, is_marker_like
 from .options import DEFAULT_MAX_ITEM_CHARS
 from .properties import P_FROM_ATTRIBUTE, dt_value, e_value_scan, p_value, u_value
-from .rels import add_rel_link, collect_rels_and_markers
+from .rels import add_rel_link, collect_rels_and_markers, is_rel_link
 from .text import ASCII_WS, TextIndex
 from .urls import resolve
 
@@ -872,39 +872,148 @@ class FoldedItem:
         self.span = span
 
 
-def _scope_chain(element: Element, ctx: Mf2Context) -> _Frame | None:
+# The scope of an element's ancestors, as the item walker meets them outermost first:
+# (frame of the nearest enclosing root, a property lies between the outermost root and
+# here, an HTML template encloses it, position of the nearest rel link or -1).
+_Scope = tuple[_Frame | None, bool, bool, int]
+_NO_SCOPE: Final[_Scope] = (None, False, False, -1)
+
+
+class ScopeChain:
+    """The scopes of the ancestors of the last element asked about, remembered.
+
+    :func:`child_of`, :func:`fold_nested` and :meth:`in_rel_link` each need
+    what the ancestors of an element make of it, outermost first. Asked about
+    element after element (the nested items of a container, in document
+    order), they would climb every ancestor each time: quadratic in the
+    nesting. This keeps the chain of ancestors of the last element asked about
+    and the scope each one gives its descendants; the next element climbs only
+    to the first ancestor already on the chain.
+
+    A chain is right only while no existing element on it has moved (the
+    adoption agency algorithm) or been removed: the caller passes a version of
+    the tree to :meth:`sync` that changes whenever an element moves, and the
+    chain is then cut at the first element whose parent changed (``None``: the
+    version is unknown, nothing is kept). The only attributes that change on an existing element
+    are those a later ``<html>``/``<body>`` tag merges in; their ``class`` is
+    checked at every question.
+    """
+
+    __slots__ = ("_ctx", "_index", "_merged", "_path", "_scopes", "_version")
+
+    def __init__(self, ctx: Mf2Context) -> None:
+        self._ctx = ctx
+        self._path: list[Element] = []  # ancestors, outermost first
+        self._scopes: list[_Scope] = []  # the scope each gives its descendants
+        self._index: dict[int, int] = {}  # id(ancestor) -> position (the path keeps them alive)
+        # html/body elements on the path, with the class value their scope was computed from
+        self._merged: list[tuple[int, Element, str | None]] = []
+        self._version: int | None = None
+
+    def sync(self, version: int | None) -> None:
+        """Keep of the chain what is still true at tree ``version`` (``None``: unknown, keep nothing)."""
+        if version is None:
+            self._truncate(0)
+        elif version != self._version:
+            # Elements moved: keep the chain down to the first one whose parent changed.
+            # (Checking the links costs far less than computing the scopes again.)
+            path = self._path
+            keep = 0 if path and isinstance(path[0].parent, Element) else len(path)
+            for i in range(1, keep):
+                if path[i].parent is not path[i - 1]:
+                    keep = i
+                    break
+            self._truncate(keep)
+        self._version = version
+
+    def scope_of(self, element: Element) -> _Scope:
+        """The scope ``element``'s ancestors give it (the chain becomes its ancestors)."""
+        for position, merged, value in self._merged:
+            if merged.attrs.get("class") != value:
+                self._truncate(position)
+                break
+        index = self._index
+        climbed: list[Element] = []
+        node: ParentNode | None = element.parent
+        keep = 0
+        while isinstance(node, Element):
+            found = index.get(id(node))
+            if found is not None:
+                keep = found + 1
+                break
+            climbed.append(node)
+            node = node.parent
+        self._truncate(keep)
+        for ancestor in reversed(climbed):
+            self._push(ancestor)
+        return self._scopes[-1] if self._scopes else _NO_SCOPE
+
+    def in_rel_link(self, element: Element, top: Element) -> bool:
+        """Is an ancestor of ``element``, up to and including ``top``, a rel link?"""
+        rel = self.scope_of(element)[3]
+        at = self._index.get(id(top))
+        if at is None:  # (not an ancestor: every one counts)
+            return rel >= 0
+        return rel >= at
+
+    def _truncate(self, keep: int) -> None:
+        path = self._path
+        if keep >= len(path):
+            return
+        index = self._index
+        for node in path[keep:]:
+            del index[id(node)]
+        del path[keep:]
+        del self._scopes[keep:]
+        merged = self._merged
+        while merged and merged[-1][0] >= keep:
+            merged.pop()
+
+    def _push(self, node: Element) -> None:
+        scopes = self._scopes
+        frame, blocked, template, rel = scopes[-1] if scopes else _NO_SCOPE
+        position = len(self._path)
+        classes = class_list(node)
+        if frame is not None and not blocked and (classes or frame.backcompat):
+            # a property of the item it is in: that value reads the whole subtree
+            blocked = bool(_scope_properties(node, classes, frame))
+        if classes:
+            types, is_bc = element_root_types(node, classes, self._ctx, frame)
+            if types:
+                frame = _Frame(node, types, is_bc, ())
+        if node.namespace == HTML_NS:
+            name = node.name
+            if name == "template":
+                template = True
+            elif name == "html" or name == "body":
+                self._merged.append((position, node, node.attrs.get("class")))
+        if is_rel_link(node):
+            rel = position
+        self._path.append(node)
+        self._index[id(node)] = position
+        scopes.append((frame, blocked, template, rel))
+
+
+def _scope_chain(element: Element, ctx: Mf2Context, scopes: ScopeChain | None) -> _Frame | None:
     """The frame of the nearest item enclosing ``element``, if ``element``'s subtree is not needed otherwise.
 
     ``None`` when no item encloses ``element``, or when some element between
     ``element`` and the outermost enclosing root is a property of the item it
     is in (that property's value will read ``element``'s subtree).
     """
-    ancestors: list[Element] = []
-    node = element.parent
-    while isinstance(node, Element):
-        ancestors.append(node)
-        node = node.parent
-    frame: _Frame | None = None
-    for ancestor in reversed(ancestors):  # outermost first
-        classes = class_list(ancestor)
-        if frame is None:
-            if classes:
-                types, is_bc = element_root_types(ancestor, classes, ctx, None)
-                if types:
-                    frame = _Frame(ancestor, types, is_bc, ())
-            continue
-        if (classes or frame.backcompat) and _scope_properties(ancestor, classes, frame):
-            return None
-        if classes:
-            types, is_bc = element_root_types(ancestor, classes, ctx, frame)
-            if types:
-                frame = _Frame(ancestor, types, is_bc, ())
-    if frame is not None and ctx.options.lang:
+    if scopes is None:
+        scopes = ScopeChain(ctx)
+    found, blocked, _template, _rel = scopes.scope_of(element)
+    if found is None or blocked:
+        return None
+    # a frame of its own: the walker records into the frame it is given
+    frame = _Frame(found.element, list(found.types), found.backcompat, ())
+    if ctx.options.lang:
         frame.lang = element_lang(frame.element, ctx)
     return frame
 
 
-def fold_nested(element: Element, ctx: Mf2Context) -> bool:
+def fold_nested(element: Element, ctx: Mf2Context, scopes: ScopeChain | None = None) -> bool:
     """Parse a completed nested root now, so that a streaming caller can drop its subtree.
 
     Call it when ``element`` (with its whole subtree) is final while an
@@ -925,7 +1034,7 @@ def fold_nested(element: Element, ctx: Mf2Context) -> bool:
     classes = class_list(element)
     if not classes:
         return False
-    parent = _scope_chain(element, ctx)
+    parent = _scope_chain(element, ctx, scopes)
     if parent is None:
         return False
     types, is_bc = element_root_types(element, classes, ctx, parent)
@@ -944,31 +1053,23 @@ def fold_nested(element: Element, ctx: Mf2Context) -> bool:
     return True
 
 
-def child_of(element: Element, ctx: Mf2Context) -> Element | None:
+def child_of(element: Element, ctx: Mf2Context, scopes: ScopeChain | None = None) -> Element | None:
     """The root element whose item will list ``element``'s item in its ``children``.
 
     ``None`` when ``element`` is not a nested root, or when its item becomes
     a property value (it has property classes in its parent item's scope).
     Unlike :func:`fold_nested` this does not look at what lies between the
     two: a root inside a property element of its parent is still a child.
+    ``scopes``: the ancestors' scopes remembered from earlier questions.
     """
     classes = class_list(element)
     if not classes or (element.name == "template" and element.namespace == HTML_NS):
         return None
-    ancestors: list[Element] = []
-    node = element.parent
-    while isinstance(node, Element):
-        if node.name == "template" and node.namespace == HTML_NS:
-            return None  # the item walker never enters templates
-        ancestors.append(node)
-        node = node.parent
-    frame: _Frame | None = None
-    for ancestor in reversed(ancestors):  # outermost first, as the item walker meets them
-        ancestor_classes = class_list(ancestor)
-        if ancestor_classes:
-            types, is_bc = element_root_types(ancestor, ancestor_classes, ctx, frame)
-            if types:
-                frame = _Frame(ancestor, types, is_bc, ())
+    if scopes is None:
+        scopes = ScopeChain(ctx)
+    frame, _blocked, template, _rel = scopes.scope_of(element)
+    if template:
+        return None  # the item walker never enters templates
     if frame is None:
         return None
     types, _is_bc = element_root_types(element, classes, ctx, frame)

@@ -240,6 +240,10 @@ DOCS = [
     + "<ul class=h-z><li class=p-n>one<li class=p-n>two",
     # a long attribute in the start tag counts in the span (a data: URL)
     "<img class=h-card src='data:image/png;base64," + "Q" * 300 + "' alt=x><a rel=icon href='data:," + "R" * 200 + "'>i</a>",
+    # text before a late <body class>/<html class>: the implied body is made inside the tentative
+    # html, and the merge makes it kept (its span starts where it was made)
+    "x<body class=h-e><a class=u-url href=/" + "w" * 60 + ">w</a>",
+    "<p>x</p><html class=h-e><a class=u-url href=/" + "w" * 60 + ">w</a>",
     # CR LF and CR count as one character each, in every split
     "<div class=h-x>\r\n<p class=p-a>x\r\ny\r</p>\r\n<a class=u-b href=\r\n/" + "v" * 50 + ">v</a></div>",
 ]

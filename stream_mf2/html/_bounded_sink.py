@@ -761,6 +761,8 @@ class BoundedSink(SinkCalls):
         el = Element(name, namespace, attrs)
         # One set look-up for the names that need more than the element.
         if name in _SET_UP and namespace == HTML_NS:
+            if self._positions is not None:  # (html/body inside a tentative html may become kept)
+                el.source_start = self._positions.markup_before
             if name == "template":
                 el.template_contents = DocumentFragment(el)
             elif name == "selectedcontent":

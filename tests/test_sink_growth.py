@@ -124,6 +124,24 @@ def test_nested_hand_over_work_grows_linearly(name: str) -> None:
     assert all(r < 2.6 for r in ratios), f"{name}: lines executed {work}, ratios {ratios}"
 
 
+@pure_only  # counts executed Python lines
+@pytest.mark.parametrize("action", [bs.NESTED_EMPTY, bs.NESTED_REMOVE], ids=["empty", "remove"])
+def test_nested_removals_under_open_elements_grow_linearly(action: int) -> None:
+    # n items under n open elements of one kept container, each emptied or removed at its
+    # hand-over: forgetting every remembered _top_kept climb at each removal was quadratic
+    def hand_over(doc: str) -> None:
+        sink = bs.BoundedSink(KEEPS["h-class"], lambda el: True)
+        sink.set_nested(lambda el, top, alone: action, lambda el, top: True)
+        build([doc], sink)
+
+    def make(n: int) -> str:
+        return "x<div class=h-feed>" + "<div>" * n + "<i class=h-y><b class=h-z></b></i>" * n
+
+    work = [lines_executed(partial(hand_over, make(n))) for n in (50, 100, 200)]
+    ratios = [work[1] / work[0], work[2] / work[1]]
+    assert all(r < 2.6 for r in ratios), f"lines executed {work}, ratios {ratios}"
+
+
 @pytest.mark.parametrize("name", sorted(NESTED_PATTERNS))
 def test_nested_patterns_equal_the_full_dom(name: str) -> None:
     doc = NESTED_PATTERNS[name](6)

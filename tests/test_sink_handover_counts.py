@@ -1,5 +1,7 @@
 """BoundedSink's count of open elements inside kept subtrees, against a full count.
 
+(Also the outermost kept ancestors ``_top_kept`` remembers, against plain climbs.)
+
 ``_classify`` skips its walk for open descendants of a popped kept element
 while the sink's ``_open_inside`` count is 0. Here that count is compared,
 after every pop and every hand-over, with a count over every element the sink
@@ -58,6 +60,16 @@ class CheckedSink(BoundedSink):
         unique = {id(el): el for el in self.created}.values()
         full = sum(1 for el in unique if el.sink_state & _OPEN_INSIDE == _OPEN_INSIDE)
         assert self._open_inside == full
+        # The outermost kept element _top_kept remembers for an element (kept across
+        # nested hand-overs that remove subtrees) equals a plain climb.
+        for el, top in self._tops.values():
+            plain = None
+            node: object = el
+            while isinstance(node, Element):
+                if node.sink_state & bs._KEPT:
+                    plain = node
+                node = node.parent
+            assert top is plain
 
     def pop(self, element: Element) -> None:
         super().pop(element)

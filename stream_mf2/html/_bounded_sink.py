@@ -2623,7 +2623,12 @@ class BoundedSink(SinkCalls):
             return
         action = on_nested(el, top, self._alone(top))
         if action != NESTED_KEEP:
+            # Removing a subtree changes no other element's outermost kept ancestor:
+            # what _top_kept remembered stays true but for the removed nodes (forgotten
+            # below). Forgetting it all made n items nested n deep climb n each.
+            tops = self._tops
             self._forget_runs()
+            self._tops = tops
             if self._memo and self._open_inside:
                 self._memo_changed(el, False)
         if action == NESTED_EMPTY:
@@ -2631,6 +2636,7 @@ class BoundedSink(SinkCalls):
             el.children = []
             for c in children:
                 c.parent = None
+                self._forget_tops(c)
                 self._untrack(c)
         elif action == NESTED_REMOVE:
             parent = el.parent
@@ -2643,7 +2649,26 @@ class BoundedSink(SinkCalls):
                             detach(before)  # text is not counted in max_kept_nodes
                         break
             detach(el)
+            self._forget_tops(el)
             self._untrack(el)
+
+    def _forget_tops(self, root: Node) -> None:
+        """Forget what :meth:`_top_kept` remembered for ``root``'s subtree (being removed)."""
+        tops = self._tops
+        if not tops or type(root) is not Element:
+            return
+        stack: list[Element] = [root]
+        while stack:
+            node = stack.pop()
+            tops.pop(id(node), None)
+            for c in node.children:
+                if type(c) is Element:
+                    stack.append(c)
+            contents = node.template_contents
+            if contents is not None:
+                for c in contents.children:
+                    if type(c) is Element:
+                        stack.append(c)
 
     def _drop(self, el: Element) -> None:
         parent = el.parent

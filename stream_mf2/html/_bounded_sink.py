@@ -507,7 +507,7 @@ class BoundedSink(SinkCalls):
         self._ready: list[Element] = []
         # Open elements candidates were grouped under (_wake): id -> (element, groups).
         self._roots: dict[int, tuple[Element, list[_Held]]] = {}
-        # kept elements not popped yet (only tracked for the nested hand-over)
+        # kept elements not popped yet (the nested hand-over, and _open_before)
         self._kept_open: dict[int, Element] = {}
         # The outermost ones among them (_alone), None: to be found again.
         self._outer: dict[int, Element] | None = None
@@ -734,9 +734,9 @@ class BoundedSink(SinkCalls):
                 self._demote()
             el.sink_state = _NEW_KEPT
             self._open_inside += 1
-            if self.on_nested is not None:
-                self._kept_open[id(el)] = el
-                self._outer = None  # (placed later)
+            # (every open kept element: nested hand-over order, and _open_before)
+            self._kept_open[id(el)] = el
+            self._outer = None  # (placed later)
         elif namespace == HTML_NS and (name == "html" or name == "body"):
             self._marks[id(el)] = self._kept_created
             el.sink_state = _TRACKED | _OPEN | _INSIDE | _TENTATIVE
@@ -788,10 +788,9 @@ class BoundedSink(SinkCalls):
                 inside = parent.sink_state & _INSIDE if type(parent) is Element else self._inside(parent)
             el.sink_state = _NEW_KEPT
             self._open_inside += 1
-            if self.on_nested is not None:
-                self._kept_open[id(el)] = el
-                if not inside and self._outer is not None:
-                    self._outer[id(el)] = el
+            self._kept_open[id(el)] = el
+            if not inside and self._outer is not None:
+                self._outer[id(el)] = el
         elif inside:
             el.sink_state = _NEW_INSIDE
             self._open_inside += 1
@@ -1098,9 +1097,8 @@ class BoundedSink(SinkCalls):
         element.sink_state = st | _KEPT | _INSIDE
         if st & _OPEN and not st & _INSIDE:
             self._open_inside += 1
-        if self.on_nested is not None:
-            self._kept_open[id(element)] = element
-            self._outer = None
+        self._kept_open[id(element)] = element
+        self._outer = None
         for c in list(element.children):
             self._placed(c, element)
         self._settle()
@@ -1644,9 +1642,8 @@ class BoundedSink(SinkCalls):
             if t not in outer:
                 t.sink_state &= ~_TENTATIVE
         element.sink_state = (element.sink_state & ~_TENTATIVE) | _KEPT
-        if self.on_nested is not None:
-            self._kept_open[id(element)] = element
-            self._outer = None
+        self._kept_open[id(element)] = element
+        self._outer = None
         kept_nodes = self._kept_nodes
         self._tentative = outer
         self._demote()
@@ -2320,6 +2317,11 @@ class BoundedSink(SinkCalls):
         if not el.sink_state:
             return
         kind, blocker = self._classify(el)
+        if kind == "root" and self._kept_open:
+            # (normally no kept element is open outside a root candidate: see _open_before)
+            before = self._open_before(el)
+            if before is not None:
+                kind, blocker = "blocked", id(before)
         if kind == "root" or kind == "nested":
             if not el.sink_state & _READY:
                 el.sink_state |= _READY
@@ -2580,14 +2582,7 @@ class BoundedSink(SinkCalls):
 
         Only then is ``top`` sure to be the next outermost subtree handed over.
         """
-        outer = self._outer
-        if outer is None:
-            # (kept up to date as kept elements are made and popped; made again after moves)
-            outer = self._outer = {}
-            for el in self._kept_open.values():
-                parent = el.parent
-                if parent is None or not self._inside(parent):
-                    outer[id(el)] = el
+        outer = self._outermost_open()
         for el in outer.values():
             if el is not top:
                 parent = el.parent
@@ -2599,6 +2594,37 @@ class BoundedSink(SinkCalls):
                 if parent is None or not self._inside(parent):
                     return False
         return True
+
+    def _outermost_open(self) -> dict[int, Element]:
+        """The open kept elements that were outside kept subtrees when last looked at."""
+        outer = self._outer
+        if outer is None:
+            # (kept up to date as kept elements are made and popped; made again after moves)
+            outer = self._outer = {}
+            for el in self._kept_open.values():
+                parent = el.parent
+                if parent is None or not self._inside(parent):
+                    outer[id(el)] = el
+        return outer
+
+    def _open_before(self, el: Element) -> Element | None:
+        """An open outermost kept element before the root candidate ``el`` in document order.
+
+        Content comes after an open element only inside it, so normally there is
+        none. But the adoption agency algorithm moves the furthest block (with
+        ``el`` inside it) after the formatting element, whose own subtree may
+        hold a kept element that the same token removes from the stack of open
+        elements; the tree builder reports those pops after the moves, and a
+        candidate rechecked at the first of them would be handed over before
+        that kept element (which precedes it). Such a candidate is held until
+        the element pops.
+        """
+        for k in self._outermost_open().values():
+            if k is not el and k.sink_state & _OPEN:
+                parent = k.parent
+                if (parent is None or not self._inside(parent)) and _before(k, el):
+                    return k
+        return None
 
     def _watched(self, el: Element) -> bool:
         watch = self.watch_nested

@@ -193,6 +193,8 @@ _WATCH: Final = 512
 _LOST: Final = 1024
 _OWN: Final = 2048  # a stored option that holds a kept selectedcontent of its select
 _ITEMS: Final = 4096  # a watched option a kept subtree was handed over from
+# An open HTML table (counted in BoundedSink._open_tables; cleared when it pops).
+_TABLE: Final = 8192
 _CAPTURE_OR_WATCH: Final = 768  # _CAPTURE | _WATCH
 _INSIDE_CAPTURE_OR_WATCH: Final = 772  # _INSIDE | _CAPTURE | _WATCH
 # The states of a new element, spelled out: pure Python would compute each ``|`` per element.
@@ -210,7 +212,7 @@ DEFAULT_MAX_PREFIX_NODES: Final = 512
 PREFIX_CHARS_PER_NODE: Final = 64
 
 #: HTML element names that create_element_in sets up beyond the element itself.
-_SET_UP: Final = frozenset(("template", "selectedcontent", "html", "body", "option", "select"))
+_SET_UP: Final = frozenset(("template", "selectedcontent", "html", "body", "option", "select", "table"))
 #: Leaf names that append_leaf sends through create_element_in.
 _LEAF_SET_UP: Final = frozenset(("selectedcontent", "option"))
 
@@ -429,6 +431,7 @@ class BoundedSink(SinkCalls):
         "_noted_options",
         "_open_added",
         "_open_inside",
+        "_open_tables",
         "_order",
         "_order_moves",
         "_outer",
@@ -509,6 +512,8 @@ class BoundedSink(SinkCalls):
         self._roots: dict[int, tuple[Element, list[_Held]]] = {}
         # kept elements not popped yet (the nested hand-over, and _open_before)
         self._kept_open: dict[int, Element] = {}
+        # Open HTML tables (flag _TABLE): with one or none, _next_table need not climb.
+        self._open_tables = 0
         # The outermost ones among them (_alone), None: to be found again.
         self._outer: dict[int, Element] | None = None
         # Outermost kept element at or above an element (_top_kept): id -> (element, it).
@@ -744,15 +749,20 @@ class BoundedSink(SinkCalls):
             self._start_tentative(el)
         else:
             el.sink_state = _NEW_PLAIN
+        if name == "table" and namespace == HTML_NS:
+            self._opened_table(el)
         self.tracked += 1
         return el
 
     def create_element_in(self, parent: ParentNode, name: str, namespace: str, attrs: dict[str, str]) -> Element:
         """:meth:`create_element` then :meth:`append` to ``parent``, in one call (the common insertion)."""
         el = Element(name, namespace, attrs)
+        table = False
         # One set look-up for the names that need more than the element.
         if name in _SET_UP and namespace == HTML_NS:
-            if name == "template":
+            if name == "table":
+                table = True
+            elif name == "template":
                 el.template_contents = DocumentFragment(el)
             elif name == "selectedcontent":
                 self._selectedcontent = True
@@ -799,6 +809,8 @@ class BoundedSink(SinkCalls):
             if pst & _CAPTURE_OR_WATCH:
                 # inside an option (options themselves are placed through append)
                 self._new_outside(el, parent)
+        if table:
+            self._opened_table(el)
         self.tracked += 1
         el.parent = parent
         parent.children.append(el)
@@ -1126,8 +1138,12 @@ class BoundedSink(SinkCalls):
         st = element.sink_state
         if not st & _OPEN:
             return  # the head element can be popped twice; untracked nodes are ignored
-        if st & (_TENTATIVE | _MEMO):
-            # (one test for the two rare cases)
+        if st & (_TENTATIVE | _MEMO | _TABLE):
+            # (one test for the rare cases)
+            if st & _TABLE:
+                st &= ~_TABLE
+                element.sink_state = st
+                self._open_tables -= 1
             if st & _MEMO:
                 st &= ~_MEMO
                 element.sink_state = st
@@ -2218,8 +2234,19 @@ class BoundedSink(SinkCalls):
             visited.append(cur)
             cur = nxt
 
+    def _opened_table(self, table: Element) -> None:
+        table.sink_state |= _TABLE
+        self._open_tables += 1
+
     def _next_table(self, table: Element) -> Element | None:
-        """The nearest open HTML ``table`` above ``table``, if any."""
+        """The nearest open HTML ``table`` above ``table``, if any.
+
+        With no other open table there is none: each of n tables opened under n
+        open elements otherwise climbed all of them (quadratic; the remembered
+        answers are forgotten at every move of the adoption agency algorithm).
+        """
+        if self._open_tables <= (1 if table.sink_state & _TABLE else 0):
+            return None
         node: ParentNode | None = table.parent
         while node is not None:
             if isinstance(node, Element):
@@ -2699,6 +2726,8 @@ class BoundedSink(SinkCalls):
                     if st & _OPEN:
                         if st & _INSIDE:
                             open_inside += 1
+                        if st & _TABLE:
+                            self._open_tables -= 1
                     elif unlink:
                         node.parent = None
                     node.sink_state = 0

@@ -53,6 +53,15 @@ Besides moves, two things change a popped subtree's fate:
   frameset-ok flag is "ok"; candidates are held while the attached tree
   builder's flag is still "ok" and its stack is non-empty.
 
+Order after moves: content comes after an open element only inside it, so
+normally no open kept element precedes a root candidate. The adoption agency
+algorithm breaks that for one token: it moves the furthest block after the
+formatting element, while elements between them (a kept one among them) leave
+the stack of open elements, and the tree builder reports those pops after the
+moves. A kept element moved out so is rechecked at the first of those pops; it
+is held while an open outermost kept element precedes it (``_open_before``),
+until that element's own pop.
+
 Nested hand-over (optional): after ``set_nested(on_nested, watch_nested)``, a
 kept element *inside* another kept subtree can be handed over too, for a
 consumer that builds a large container piece by piece. When such an element is

@@ -766,12 +766,13 @@ class BoundedSink(SinkCalls):
     def create_element_in(self, parent: ParentNode, name: str, namespace: str, attrs: dict[str, str]) -> Element:
         """:meth:`create_element` then :meth:`append` to ``parent``, in one call (the common insertion)."""
         el = Element(name, namespace, attrs)
-        table = False
         # One set look-up for the names that need more than the element.
         if name in _SET_UP and namespace == HTML_NS:
             if name == "table":
-                table = True
-            elif name == "template":
+                # (rare: counted by create_element, so that this path needs no flag test)
+                BoundedSink.append(self, parent, self.create_element(name, namespace, attrs, el))
+                return el
+            if name == "template":
                 el.template_contents = DocumentFragment(el)
             elif name == "selectedcontent":
                 self._selectedcontent = True
@@ -818,8 +819,6 @@ class BoundedSink(SinkCalls):
             if pst & _CAPTURE_OR_WATCH:
                 # inside an option (options themselves are placed through append)
                 self._new_outside(el, parent)
-        if table:
-            self._opened_table(el)
         self.tracked += 1
         el.parent = parent
         parent.children.append(el)

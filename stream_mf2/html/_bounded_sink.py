@@ -205,6 +205,7 @@ _ITEMS: Final = 4096  # a watched option a kept subtree was handed over from
 # An open HTML table (counted in BoundedSink._open_tables; cleared when it pops).
 _TABLE: Final = 8192
 _CAPTURE_OR_WATCH: Final = 768  # _CAPTURE | _WATCH
+_TENTATIVE_MEMO_TABLE: Final = 8336  # _TENTATIVE | _MEMO | _TABLE
 _INSIDE_CAPTURE_OR_WATCH: Final = 772  # _INSIDE | _CAPTURE | _WATCH
 # The states of a new element, spelled out: pure Python would compute each ``|`` per element.
 _NEW_PLAIN: Final = 10  # _TRACKED | _OPEN: outside kept subtrees, not kept (nearly every element)
@@ -1146,7 +1147,7 @@ class BoundedSink(SinkCalls):
         st = element.sink_state
         if not st & _OPEN:
             return  # the head element can be popped twice; untracked nodes are ignored
-        if st & (_TENTATIVE | _MEMO | _TABLE):
+        if st & _TENTATIVE_MEMO_TABLE:
             # (one test for the rare cases)
             if st & _TABLE:
                 st &= ~_TABLE

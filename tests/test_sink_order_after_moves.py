@@ -14,6 +14,8 @@ with ``stream_children``.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import stream_mf2
@@ -75,3 +77,39 @@ def test_stream_children_equals_default(name: str) -> None:
             items = [i for c in chunks for i in parser.feed(c)] + parser.close()
             assert items == expected, (wrapped, label)
         assert stream_mf2.parse(wrapped, URL, stream_children=True)["items"] == expected
+
+
+_FORMATTING = ("a", "b", "nobr")
+_OTHERS = ("span", "span", "div", "button", "p", "table", "td", "hr")
+
+
+def _soup(rng: random.Random) -> str:
+    """A short tag soup of formatting elements, blocks, tables and h-* roots, ending in misnested end tags."""
+    parts: list[str] = []
+    opened: list[str] = []
+    n = rng.randint(4, 9)
+    for k in range(n):
+        r = rng.random()
+        root = " class=h-" + "abcdefghij"[k]
+        if k >= n - 2 and opened:
+            parts.append(f"</{rng.choice(opened)}>")
+        elif r < 0.2:
+            t = rng.choice(_FORMATTING)
+            opened.append(t)
+            parts.append(f"<{t}{root if rng.random() < 0.3 else ''}>")
+        elif r < 0.85:
+            parts.append(f"<{rng.choice(_OTHERS)}{root if rng.random() < 0.45 else ''}>")
+        elif r < 0.92:
+            parts.append(f"</{rng.choice(_OTHERS)}>")
+        else:
+            parts.append("x")
+    return "".join(parts)
+
+
+def test_generated_soups_equal_the_full_dom() -> None:
+    rng = random.Random(20261125)
+    for _ in range(400):
+        doc = _soup(rng)
+        expected = _expected(doc)
+        assert stream_mf2.parse(doc, URL)["items"] == expected, doc
+        assert stream_mf2.parse(doc, URL, stream_children=True)["items"] == expected, doc

@@ -79,6 +79,9 @@ PATTERNS: dict[str, Callable[[int], str]] = {
     "adoption-agency-moves-out-of-h-b": lambda n: "x<b class=h-x>" + "<div>" * n + "</b><i class=h-y></i>" * n,
     # the same inside an item, with a clone of <i> between (a chain of moved clones)
     "adoption-agency-moves-in-h-feed": lambda n: "<div class=h-feed>x<b><i>" + "<div>" * n + "</b><i class=h-x></i>" * n,
+    # each misnested </b> moves the open <div>s (forgetting remembered tables), then a table
+    # under all of them holds an item: with no other open table none is looked for above it
+    "aaa-div-table": lambda n: "x<b>" + "<div>" * n + "</b><table><td class=h-x></table>" * n,
     # _hand_over: items held under reopened formatting elements inside a button
     "button-code-pre": lambda n: "<p><button>x<code><pre class=h-card>" * n,
     "button-embed": lambda n: '<p><button><U type="hidden" title=""/><EMBED class="summary h-card h-card"><big/>' * n,

@@ -53,6 +53,15 @@ Besides moves, two things change a popped subtree's fate:
   frameset-ok flag is "ok"; candidates are held while the attached tree
   builder's flag is still "ok" and its stack is non-empty.
 
+Order after moves: content comes after an open element only inside it, so
+normally no open kept element precedes a root candidate. The adoption agency
+algorithm breaks that for one token: it moves the furthest block after the
+formatting element, while elements between them (a kept one among them) leave
+the stack of open elements, and the tree builder reports those pops after the
+moves. A kept element moved out so is rechecked at the first of those pops; it
+is held while an open outermost kept element precedes it (``_open_before``),
+until that element's own pop.
+
 Nested hand-over (optional): after ``set_nested(on_nested, watch_nested)``, a
 kept element *inside* another kept subtree can be handed over too, for a
 consumer that builds a large container piece by piece. When such an element is
@@ -193,7 +202,10 @@ _WATCH: Final = 512
 _LOST: Final = 1024
 _OWN: Final = 2048  # a stored option that holds a kept selectedcontent of its select
 _ITEMS: Final = 4096  # a watched option a kept subtree was handed over from
+# An open HTML table (counted in BoundedSink._open_tables; cleared when it pops).
+_TABLE: Final = 8192
 _CAPTURE_OR_WATCH: Final = 768  # _CAPTURE | _WATCH
+_TENTATIVE_MEMO_TABLE: Final = 8336  # _TENTATIVE | _MEMO | _TABLE
 _INSIDE_CAPTURE_OR_WATCH: Final = 772  # _INSIDE | _CAPTURE | _WATCH
 # The states of a new element, spelled out: pure Python would compute each ``|`` per element.
 _NEW_PLAIN: Final = 10  # _TRACKED | _OPEN: outside kept subtrees, not kept (nearly every element)
@@ -210,7 +222,7 @@ DEFAULT_MAX_PREFIX_NODES: Final = 512
 PREFIX_CHARS_PER_NODE: Final = 64
 
 #: HTML element names that create_element_in sets up beyond the element itself.
-_SET_UP: Final = frozenset(("template", "selectedcontent", "html", "body", "option", "select"))
+_SET_UP: Final = frozenset(("template", "selectedcontent", "html", "body", "option", "select", "table"))
 #: Leaf names that append_leaf sends through create_element_in.
 _LEAF_SET_UP: Final = frozenset(("selectedcontent", "option"))
 
@@ -429,6 +441,7 @@ class BoundedSink(SinkCalls):
         "_noted_options",
         "_open_added",
         "_open_inside",
+        "_open_tables",
         "_order",
         "_order_moves",
         "_outer",
@@ -507,8 +520,10 @@ class BoundedSink(SinkCalls):
         self._ready: list[Element] = []
         # Open elements candidates were grouped under (_wake): id -> (element, groups).
         self._roots: dict[int, tuple[Element, list[_Held]]] = {}
-        # kept elements not popped yet (only tracked for the nested hand-over)
+        # kept elements not popped yet (the nested hand-over, and _open_before)
         self._kept_open: dict[int, Element] = {}
+        # Open HTML tables (flag _TABLE): with one or none, _next_table need not climb.
+        self._open_tables = 0
         # The outermost ones among them (_alone), None: to be found again.
         self._outer: dict[int, Element] | None = None
         # Outermost kept element at or above an element (_top_kept): id -> (element, it).
@@ -743,9 +758,9 @@ class BoundedSink(SinkCalls):
                 self._demote()
             el.sink_state = _NEW_KEPT
             self._open_inside += 1
-            if self.on_nested is not None:
-                self._kept_open[id(el)] = el
-                self._outer = None  # (placed later)
+            # (every open kept element: nested hand-over order, and _open_before)
+            self._kept_open[id(el)] = el
+            self._outer = None  # (placed later)
         elif namespace == HTML_NS and (name == "html" or name == "body"):
             self._marks[id(el)] = self._kept_created
             el.sink_state = _TRACKED | _OPEN | _INSIDE | _TENTATIVE
@@ -753,6 +768,8 @@ class BoundedSink(SinkCalls):
             self._start_tentative(el)
         else:
             el.sink_state = _NEW_PLAIN
+        if name == "table" and namespace == HTML_NS:
+            self._opened_table(el)
         self.tracked += 1
         return el
 
@@ -763,6 +780,10 @@ class BoundedSink(SinkCalls):
         if name in _SET_UP and namespace == HTML_NS:
             if self._positions is not None:  # (html/body inside a tentative html may become kept)
                 el.source_start = self._positions.markup_before
+            if name == "table":
+                # (rare: counted by create_element, so that this path needs no flag test)
+                BoundedSink.append(self, parent, self.create_element(name, namespace, attrs, el))
+                return el
             if name == "template":
                 el.template_contents = DocumentFragment(el)
             elif name == "selectedcontent":
@@ -799,10 +820,9 @@ class BoundedSink(SinkCalls):
                 inside = parent.sink_state & _INSIDE if type(parent) is Element else self._inside(parent)
             el.sink_state = _NEW_KEPT
             self._open_inside += 1
-            if self.on_nested is not None:
-                self._kept_open[id(el)] = el
-                if not inside and self._outer is not None:
-                    self._outer[id(el)] = el
+            self._kept_open[id(el)] = el
+            if not inside and self._outer is not None:
+                self._outer[id(el)] = el
         elif inside:
             el.sink_state = _NEW_INSIDE
             self._open_inside += 1
@@ -1109,9 +1129,8 @@ class BoundedSink(SinkCalls):
         element.sink_state = st | _KEPT | _INSIDE
         if st & _OPEN and not st & _INSIDE:
             self._open_inside += 1
-        if self.on_nested is not None:
-            self._kept_open[id(element)] = element
-            self._outer = None
+        self._kept_open[id(element)] = element
+        self._outer = None
         for c in list(element.children):
             self._placed(c, element)
         self._settle()
@@ -1139,8 +1158,12 @@ class BoundedSink(SinkCalls):
         st = element.sink_state
         if not st & _OPEN:
             return  # the head element can be popped twice; untracked nodes are ignored
-        if st & (_TENTATIVE | _MEMO):
-            # (one test for the two rare cases)
+        if st & _TENTATIVE_MEMO_TABLE:
+            # (one test for the rare cases)
+            if st & _TABLE:
+                st &= ~_TABLE
+                element.sink_state = st
+                self._open_tables -= 1
             if st & _MEMO:
                 st &= ~_MEMO
                 element.sink_state = st
@@ -1655,9 +1678,8 @@ class BoundedSink(SinkCalls):
             if t not in outer:
                 t.sink_state &= ~_TENTATIVE
         element.sink_state = (element.sink_state & ~_TENTATIVE) | _KEPT
-        if self.on_nested is not None:
-            self._kept_open[id(element)] = element
-            self._outer = None
+        self._kept_open[id(element)] = element
+        self._outer = None
         kept_nodes = self._kept_nodes
         self._tentative = outer
         self._demote()
@@ -2232,8 +2254,19 @@ class BoundedSink(SinkCalls):
             visited.append(cur)
             cur = nxt
 
+    def _opened_table(self, table: Element) -> None:
+        table.sink_state |= _TABLE
+        self._open_tables += 1
+
     def _next_table(self, table: Element) -> Element | None:
-        """The nearest open HTML ``table`` above ``table``, if any."""
+        """The nearest open HTML ``table`` above ``table``, if any.
+
+        With no other open table there is none: each of n tables opened under n
+        open elements otherwise climbed all of them (quadratic; the remembered
+        answers are forgotten at every move of the adoption agency algorithm).
+        """
+        if self._open_tables <= (1 if table.sink_state & _TABLE else 0):
+            return None
         node: ParentNode | None = table.parent
         while node is not None:
             if isinstance(node, Element):
@@ -2331,6 +2364,11 @@ class BoundedSink(SinkCalls):
         if not el.sink_state:
             return
         kind, blocker = self._classify(el)
+        if kind == "root" and self._kept_open:
+            # (normally no kept element is open outside a root candidate: see _open_before)
+            before = self._open_before(el)
+            if before is not None:
+                kind, blocker = "blocked", id(before)
         if kind == "root" or kind == "nested":
             if not el.sink_state & _READY:
                 el.sink_state |= _READY
@@ -2591,14 +2629,7 @@ class BoundedSink(SinkCalls):
 
         Only then is ``top`` sure to be the next outermost subtree handed over.
         """
-        outer = self._outer
-        if outer is None:
-            # (kept up to date as kept elements are made and popped; made again after moves)
-            outer = self._outer = {}
-            for el in self._kept_open.values():
-                parent = el.parent
-                if parent is None or not self._inside(parent):
-                    outer[id(el)] = el
+        outer = self._outermost_open()
         for el in outer.values():
             if el is not top:
                 parent = el.parent
@@ -2610,6 +2641,37 @@ class BoundedSink(SinkCalls):
                 if parent is None or not self._inside(parent):
                     return False
         return True
+
+    def _outermost_open(self) -> dict[int, Element]:
+        """The open kept elements that were outside kept subtrees when last looked at."""
+        outer = self._outer
+        if outer is None:
+            # (kept up to date as kept elements are made and popped; made again after moves)
+            outer = self._outer = {}
+            for el in self._kept_open.values():
+                parent = el.parent
+                if parent is None or not self._inside(parent):
+                    outer[id(el)] = el
+        return outer
+
+    def _open_before(self, el: Element) -> Element | None:
+        """An open outermost kept element before the root candidate ``el`` in document order.
+
+        Content comes after an open element only inside it, so normally there is
+        none. But the adoption agency algorithm moves the furthest block (with
+        ``el`` inside it) after the formatting element, whose own subtree may
+        hold a kept element that the same token removes from the stack of open
+        elements; the tree builder reports those pops after the moves, and a
+        candidate rechecked at the first of them would be handed over before
+        that kept element (which precedes it). Such a candidate is held until
+        the element pops.
+        """
+        for k in self._outermost_open().values():
+            if k is not el and k.sink_state & _OPEN:
+                parent = k.parent
+                if (parent is None or not self._inside(parent)) and _before(k, el):
+                    return k
+        return None
 
     def _watched(self, el: Element) -> bool:
         watch = self.watch_nested
@@ -2709,6 +2771,8 @@ class BoundedSink(SinkCalls):
                     if st & _OPEN:
                         if st & _INSIDE:
                             open_inside += 1
+                        if st & _TABLE:
+                            self._open_tables -= 1
                     elif unlink:
                         node.parent = None
                     node.sink_state = 0

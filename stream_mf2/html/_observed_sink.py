@@ -113,8 +113,10 @@ class ObservedSink(BoundedSink):
         if st & _OPEN and not st & _INSIDE:
             self._open_inside += 1
         el.sink_state = st | _KEPT | _INSIDE
-        if self.on_nested is not None and st & _OPEN:
+        if st & _OPEN:
+            # (every open kept element is tracked: the nested hand-over and the order checks)
             self._kept_open[id(el)] = el
+            self._outer = None
 
     def create_element_in(self, parent: ParentNode, name: str, namespace: str, attrs: dict[str, str]) -> Element:
         el = _create_element_in(self, parent, name, namespace, attrs)

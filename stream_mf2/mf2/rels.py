@@ -90,7 +90,8 @@ class RelCollector:
         if start >= 0 and element.source_end >= start:
             # what the link adds to both maps when all it brings is new: the URL under each
             # keyword and as a key, the keywords twice, the text, the copied attributes
-            size = (len(url) + 4) * (len(keywords) + 1) + len(text) + 2 * len(rel) + 10 * len(keywords) + 32
+            # ((len(url) + 4) * (k + 1) + 10 * k + 32, folded)
+            size = (len(url) + 14) * (len(keywords) + 1) + len(text) + 2 * len(rel) + 22
             if len(attrs) > 2:
                 size += _copied_size(attrs)
             if size > self._floor + self._ratio * (element.source_end - start):

@@ -775,8 +775,7 @@ class _Walker:
             ) or (frame.over and frame.limit < options.max_item_chars):
                 self._reduce(frame, implied)
                 self.reduced += 1
-        if not frame.reduced:
-            self.emptied += frame.emptied
+        self.emptied += frame.emptied  # (0 for a reduced item: _reduce clears it)
         frame.total = frame.size + frame.children_size + keys
         return item
 

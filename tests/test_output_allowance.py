@@ -208,6 +208,24 @@ def test_rel_links_past_their_allowance_are_left_out() -> None:
     ]
 
 
+def test_rel_link_copied_attributes_count_in_its_size() -> None:
+    # ratio 0: the allowance is the floor whatever the span; the links fit it but for a long title
+    title = "t" * 500
+    doc = f"<a rel=me href=/a title='{title}' type=text/html>a</a><a rel=me href=/b title=short type=text/html>b</a>"
+    for label, chunks in chunkings(doc):
+        parser = Parser(URL, max_output_ratio=0, output_floor_chars=200)
+        for chunk in chunks:
+            parser.feed(chunk)
+        parser.close()
+        assert parser.rels == {"me": ["http://example.com/b"]}, label
+        assert list(parser.rel_urls) == ["http://example.com/b"]
+        assert parser.rel_urls["http://example.com/b"]["title"] == "short"
+    parser = Parser(URL, max_output_ratio=0, output_floor_chars=1000)
+    parser.feed(doc)
+    parser.close()
+    assert parser.rels == {"me": ["http://example.com/a", "http://example.com/b"]}
+
+
 def test_defaults_change_nothing_on_ordinary_pages() -> None:
     doc = (
         '<html lang=en><head><base href="http://example.com/blog/"><link rel=stylesheet href=s.css></head>'

@@ -1165,6 +1165,9 @@ class Tokenizer:
         calls = self._calls
         fused = self._start_text_end
         base = self._base  # (constant while this runs: the buffer is not discarded under it)
+        # A whole document is one buffer (base 0): its positions are the match's own ints,
+        # stored without an addition (which makes a new int object per token).
+        based = base != 0
         # The fast path looks only at input before the next "&" or NUL (``limit``).
         # Where they are is remembered for this buffer (``_stops``): script and style
         # elements leave and re-enter this state, and searching the rest of the buffer
@@ -1255,19 +1258,21 @@ class Tokenizer:
                             return self._fast_dup(pos + len(piece))
                 elif end_name or any_end:
                     self.markup_before = self.markup_end
-                    self.markup_end = base + (m.start(16) if end2 else end)
+                    at = m.start(16) if end2 else end
+                    self.markup_end = base + at if based else at
                     calls.end_tag(end_name or cache.get(any_end) or _cache_name(any_end))
                     if end2:
                         if text2:
                             calls.characters(text2)
                         self.markup_before = self.markup_end
-                        self.markup_end = base + (m.start(18) if end3 else end)
+                        at = m.start(18) if end3 else end
+                        self.markup_end = base + at if based else at
                         calls.end_tag(end2)
                         if end3:
                             if text3:
                                 calls.characters(text3)
                             self.markup_before = self.markup_end
-                            self.markup_end = base + end
+                            self.markup_end = base + end if based else end
                             calls.end_tag(end3)
                     pos = end
                     continue
@@ -1286,22 +1291,23 @@ class Tokenizer:
                 if end2:
                     if fused is not None:
                         # (the positions the three separate calls would leave at the pop)
-                        self.markup_end = base + (m.start(18) if end3 else end)
+                        at = m.start(18) if end3 else end
+                        self.markup_end = base + at if based else at
                         if calls.start_text_end(name, attrs, slash == "/", text2, end2):
                             # The sink took the start tag, the text and the end tag in one call;
                             # it does so only for elements that leave the tokenizer state alone.
-                            self.markup_before = base + m.start(16)  # (as the separate calls leave it)
+                            self.markup_before = base + m.start(16) if based else m.start(16)  # (as the separate calls leave it)
                             if end3:
                                 if text3:
                                     calls.characters(text3)
                                 self.markup_before = self.markup_end
-                                self.markup_end = base + end
+                                self.markup_end = base + end if based else end
                                 calls.end_tag(end3)
                             pos = end
                             continue
-                    self.markup_end = base + m.start(16)
+                    self.markup_end = base + m.start(16) if based else m.start(16)
                 else:
-                    self.markup_end = base + end
+                    self.markup_end = base + end if based else end
                 calls.start_tag(name, attrs, slash == "/")
                 if end2:
                     if self._state != DATA or self._suspended:
@@ -1311,13 +1317,14 @@ class Tokenizer:
                     if text2:
                         calls.characters(text2)
                     self.markup_before = self.markup_end
-                    self.markup_end = base + (m.start(18) if end3 else end)
+                    at = m.start(18) if end3 else end
+                    self.markup_end = base + at if based else at
                     calls.end_tag(end2)
                     if end3:
                         if text3:
                             calls.characters(text3)
                         self.markup_before = self.markup_end
-                        self.markup_end = base + end
+                        self.markup_end = base + end if based else end
                         calls.end_tag(end3)
                 elif self._state != DATA or self._suspended:
                     self._pos = end
@@ -1345,7 +1352,7 @@ class Tokenizer:
                         if text:
                             self._flush_text()
                         self.markup_before = self.markup_end
-                        self.markup_end = base + end
+                        self.markup_end = base + end if based else end
                         sink.comment(m.group(1))
                         pos = end
                         continue
@@ -1355,7 +1362,7 @@ class Tokenizer:
                         if text:
                             self._flush_text()
                         self.markup_before = self.markup_end
-                        self.markup_end = base + m.end()
+                        self.markup_end = base + m.end() if based else m.end()
                         sink.doctype(_lower(m.group(1)), None, None, False)
                         pos = m.end()
                         if self._state != DATA or self._suspended:

@@ -57,6 +57,8 @@ Item = dict[str, Any]
 _REL_ELEMENTS: Final = frozenset({"a", "area", "link"})
 # What an element that is neither a root nor a property classifies as.
 _NOTHING: Final[tuple[tuple[str, ...], bool, tuple[tuple[PropertyPrefix, str], ...]]] = ((), False, ())
+# no implied (name, photo, url) added (see _Walker._finish)
+_NONE_IMPLIED: Final[tuple[object, object, object]] = (None, None, None)
 
 
 class _LeaveE:
@@ -495,28 +497,23 @@ class _Walker:
             self.reduced = 0
         return found
 
-    def _frame(
-        self, element: Element, types: list[str], is_backcompat: bool, attach: Sequence[tuple[PropertyPrefix, str]]
-    ) -> _Frame:
-        """A new frame, limited by ``max_item_chars`` and by the allowance of its element's whole span."""
-        options = self.ctx.options
-        limit = options.max_item_chars
-        # Element.source_length, inlined (a property call costs more than the rest of this)
-        start = element.source_start
-        end = element.source_end
-        span = end - start if start >= 0 and end >= start else -1
-        if span >= 0:
-            allowed = options.output_floor_chars + options.max_output_ratio * span
-            if allowed < limit:
-                limit = allowed
-        return _Frame(element, types, is_backcompat, attach, limit, span)
-
     def _walk(self, root: Element, types: list[str], is_backcompat: bool) -> tuple[_Frame, Item]:
         ctx = self.ctx
         options = ctx.options
         lang_on = options.lang
         frames = self.frames
-        frame = self._frame(root, types, is_backcompat, ())
+        # the frame limits: max_item_chars, and the allowance of the element's whole span
+        # (computed here, not in a helper: a call per frame cost more than the arithmetic)
+        max_chars = options.max_item_chars
+        floor = options.output_floor_chars
+        ratio = options.max_output_ratio
+        start = root.source_start
+        end = root.source_end
+        if start >= 0 and end >= start:
+            allowed = floor + ratio * (end - start)
+            frame = _Frame(root, types, is_backcompat, (), allowed if allowed < max_chars else max_chars, end - start)
+        else:
+            frame = _Frame(root, types, is_backcompat, (), max_chars)
         root_frame = frame
         if lang_on:
             frame.lang = element_lang(root, ctx)
@@ -619,7 +616,20 @@ class _Walker:
                 leave: _Frame | _LeaveE | _LeaveP | None = None
                 if nested_types:
                     frame.nested = True
-                    nested = self._frame(element, nested_types, nested_bc, props)
+                    start = element.source_start  # (the limits as for the root frame)
+                    end = element.source_end
+                    if start >= 0 and end >= start:
+                        allowed = floor + ratio * (end - start)
+                        nested = _Frame(
+                            element,
+                            nested_types,
+                            nested_bc,
+                            props,
+                            allowed if allowed < max_chars else max_chars,
+                            end - start,
+                        )
+                    else:
+                        nested = _Frame(element, nested_types, nested_bc, props, max_chars)
                     for prefix, _name in props:
                         frame.prefixes.add(prefix)
                         if prefix == "e" and not nested.e_attached:
@@ -713,7 +723,7 @@ class _Walker:
         ctx = self.ctx
         element = frame.element
         props = frame.props
-        implied: list[str] = []  # the implied properties added (a reduced item has none)
+        implied = _NONE_IMPLIED  # the implied (name, photo, url) added (a reduced item has none)
         if not frame.backcompat and not frame.nested and not frame.over:  # over: no implied values
             prefixes = frame.prefixes
             need_name = "name" not in props and "p" not in prefixes and "e" not in prefixes
@@ -724,13 +734,11 @@ class _Walker:
                 name, photo, url = implied_properties(element, ctx, self._is_root, need_name, need_photo, need_url)
                 if name is not None:
                     frame.add("p", "name", name)
-                    implied.append("name")
                 if photo is not None:
                     frame.add("u", "photo", photo)
-                    implied.append("photo")
                 if url is not None:
                     frame.add("u", "url", url)
-                    implied.append("url")
+                implied = (name, photo, url)
         item: Item = {"type": frame.types, "properties": props}
         element_id = element.attrs.get("id")
         if element_id:
@@ -754,10 +762,12 @@ class _Walker:
             keys += len(name) + 4
         if element_id:
             keys += len(element_id) + 10
-        if frame.span >= 0:
-            # Is the item's own output (without its children) past its allowance? It covers
-            # the element's span less its children's (units of their own). A frame made over
-            # by the whole span's allowance (its limit, checked as values came) is past it too.
+        # Is the item's own output (without its children) past its allowance? It covers
+        # the element's span less its children's (units of their own). A frame made over
+        # by the whole span's allowance (its limit, checked as values came) is past it too.
+        # An allowance is never below output_floor_chars: an item within it that is not
+        # over is not looked at further (most are).
+        if frame.span >= 0 and (frame.over or frame.size + keys > ctx.options.output_floor_chars):
             options = ctx.options
             own_span = frame.span - frame.child_spans
             if frame.size + keys > options.output_floor_chars + options.max_output_ratio * (
@@ -765,18 +775,20 @@ class _Walker:
             ) or (frame.over and frame.limit < options.max_item_chars):
                 self._reduce(frame, implied)
                 self.reduced += 1
-        if not frame.reduced:
-            self.emptied += frame.emptied
+        self.emptied += frame.emptied  # (0 for a reduced item: _reduce clears it)
         frame.total = frame.size + frame.children_size + keys
         return item
 
     @staticmethod
-    def _reduce(frame: _Frame, implied: list[str]) -> None:
+    def _reduce(frame: _Frame, implied: tuple[object, object, object]) -> None:
         """Empty every value of an item past its allowance: no implied properties, nested
-        items placed as values reduced to their type, ``children`` kept."""
+        items placed as values reduced to their type, ``children`` kept.
+
+        ``implied``: the implied name, photo and url added (``None``: not implied)."""
         props = frame.props
-        for name in implied:
-            props.pop(name, None)
+        for name, value in zip(("name", "photo", "url"), implied, strict=True):
+            if value is not None:
+                props.pop(name, None)
         size = 0
         for name, values in props.items():
             size += len(name) + 6

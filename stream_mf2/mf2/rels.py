@@ -19,6 +19,8 @@ REL_ELEMENTS: Final = frozenset({"a", "area", "link"})
 _ASCII_WS: Final = re.compile(r"[ \t\n\f\r]+")
 # Attributes copied into a rel-urls entry, the first time each is seen for a URL.
 _COPIED: Final = ("hreflang", "media", "title", "type")
+# The most the copied attributes' names add to a link's size (see RelCollector.add).
+_COPIED_KEYS_SIZE: Final = sum(len(attr) + 6 for attr in _COPIED)
 
 
 def is_rel_link(element: Element) -> bool:
@@ -90,10 +92,14 @@ class RelCollector:
         if start >= 0 and element.source_end >= start:
             # what the link adds to both maps when all it brings is new: the URL under each
             # keyword and as a key, the keywords twice, the text, the copied attributes
-            size = (len(url) + 4) * (len(keywords) + 1) + len(text) + 2 * len(rel) + 10 * len(keywords) + 32
-            if len(attrs) > 2:
+            # ((len(url) + 4) * (k + 1) + 10 * k + 32, folded)
+            size = (len(url) + 14) * (len(keywords) + 1) + len(text) + 2 * len(rel) + 22
+            allowed = self._floor + self._ratio * (element.source_end - start)
+            # The copied attributes are counted only when a bound (every value copied, in
+            # one C-level sum) leaves the answer open: most links are far below the allowance.
+            if len(attrs) > 2 and size + _COPIED_KEYS_SIZE + sum(map(len, attrs.values())) > allowed:
                 size += _copied_size(attrs)
-            if size > self._floor + self._ratio * (element.source_end - start):
+            if size > allowed:
                 self.dropped += 1
                 return
         rels = self._rels

@@ -53,6 +53,9 @@ _FUZZ_AAA = (
 )
 
 PATTERNS: dict[str, Callable[[int], str]] = {
+    # options nested in other options' content, outside items (a fuzz finding): each new
+    # option looked for its select through every ancestor, and each loss marked every open option
+    "options-nested-in-options": lambda n: "x<abbr class=h-x>" + "<select><option><tt>" * (4 * n),
     # _classify: n items under n open elements (the text first: a frameset could
     # otherwise still replace the body, and every item is held to the end)
     "items-under-open-divs": lambda n: "x" + "<div>" * n + "<i class=h-cite></i>" * n,

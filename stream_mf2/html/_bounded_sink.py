@@ -204,6 +204,9 @@ _OWN: Final = 2048  # a stored option that holds a kept selectedcontent of its s
 _ITEMS: Final = 4096  # a watched option a kept subtree was handed over from
 # An open HTML table (counted in BoundedSink._open_tables; cleared when it pops).
 _TABLE: Final = 8192
+# A watched option that _lose has marked: the marked open ones are always the oldest
+# (an option opened later was marked with them or not at all), so _lose stops at one.
+_LOST_ALL: Final = 16384
 _CAPTURE_OR_WATCH: Final = 768  # _CAPTURE | _WATCH
 _TENTATIVE_MEMO_TABLE: Final = 8336  # _TENTATIVE | _MEMO | _TABLE
 _INSIDE_CAPTURE_OR_WATCH: Final = 772  # _INSIDE | _CAPTURE | _WATCH
@@ -455,6 +458,8 @@ class BoundedSink(SinkCalls):
         "_records_cap",
         "_refused",
         "_roots",
+        "_select_memo",
+        "_select_memo_moves",
         "_select_options",
         "_selectedcontent",
         "_selects",
@@ -573,6 +578,10 @@ class BoundedSink(SinkCalls):
         self._waiting = 0
         self._moves = 0
         self._order_moves = 0
+        # element id -> (element, its nearest select and selectedcontent), valid while
+        # _moves is _select_memo_moves (see _select_above)
+        self._select_memo: dict[int, tuple[Element, tuple[Element, Element | None] | None]] = {}
+        self._select_memo_moves = 0
 
     def set_nested(
         self, on_nested: Callable[[Element, Element, bool], int], watch_nested: Callable[[Element, Element], bool]
@@ -1305,23 +1314,52 @@ class BoundedSink(SinkCalls):
         Options outside kept subtrees are released when popped, so the stored
         tree cannot tell which option of a select is its selected one.
         """
+        found = self._select_above(parent)
+        if found is None:
+            return
+        select, inside = found
+        rec = self._record(select)
+        if rec.first is None:
+            rec.first = option
+        if "selected" in option.attrs:
+            rec.selected = option
+        rec.options += 1
+        if inside is not None and inside is rec.selectedcontent:
+            rec.in_target += 1
+
+    def _select_above(self, parent: ParentNode) -> tuple[Element, Element | None] | None:
+        """The nearest ``select`` at or above ``parent``, and the nearest ``selectedcontent`` below it on the way.
+
+        Remembered for every element climbed until a node moves (``_moves``): options
+        nested n deep (in other options' content) each climbed every ancestor otherwise.
+        """
+        if self._select_memo_moves != self._moves:
+            self._select_memo = {}
+            self._select_memo_moves = self._moves
+        memo = self._select_memo
+        path: list[Element] = []
         node: ParentNode | None = parent
-        inside: Element | None = None  # the nearest selectedcontent on the way
+        found: tuple[Element, Element | None] | None = None
         while type(node) is Element:
-            if node.namespace == HTML_NS:
-                if node.name == "select":
-                    rec = self._record(node)
-                    if rec.first is None:
-                        rec.first = option
-                    if "selected" in option.attrs:
-                        rec.selected = option
-                    rec.options += 1
-                    if inside is not None and inside is rec.selectedcontent:
-                        rec.in_target += 1
-                    return
-                if node.name == "selectedcontent" and inside is None:
-                    inside = node
+            hit = memo.get(id(node))
+            if hit is not None and hit[0] is node:
+                found = hit[1]
+                break
+            if node.namespace == HTML_NS and node.name == "select":
+                found = (node, None)
+                memo[id(node)] = (node, found)
+                break
+            path.append(node)
             node = node.parent
+        for el in reversed(path):
+            if found is not None and el.namespace == HTML_NS and el.name == "selectedcontent":
+                found = (found[0], el)  # (the nearest one on the way up is the lowest)
+            memo[id(el)] = (el, found)
+        if len(memo) > 4096 + 2 * self.tracked:
+            # (dropped elements' entries: start again; the open ones are at most
+            # ``tracked``, so rebuilding them is paid for by the entries added since)
+            self._select_memo = {}
+        return found
 
     def _note_selectedcontent(self, selectedcontent: Element, parent: ParentNode) -> None:
         """Remember the first ``selectedcontent`` of its select (the one its options are cloned into)."""
@@ -1419,9 +1457,14 @@ class BoundedSink(SinkCalls):
 
         (Every open one: an option inside another's content is part of both.)
         """
-        for option in self._watch_open:
-            if option.sink_state & (_WATCH | _OPEN) == _WATCH | _OPEN:
-                option.sink_state |= flags
+        # From the newest: the open options already marked by a _lose are the oldest
+        # ones, so n nested open options cost O(1) per call once marked, not O(n).
+        for option in reversed(self._watch_open):
+            st = option.sink_state
+            if st & (_WATCH | _OPEN) == _WATCH | _OPEN:
+                if st & _LOST_ALL and flags == _LOST:
+                    break
+                option.sink_state = st | flags | _LOST_ALL if flags == _LOST else st | flags
 
     def _lose_items(self, parent: Element) -> None:
         """A kept subtree under ``parent`` was handed over: open watched options above it no longer hold it."""
@@ -1504,7 +1547,7 @@ class BoundedSink(SinkCalls):
         own = st & _OWN
         items = st & _ITEMS
         if st & (_WATCH | _LOST | _OWN | _ITEMS):
-            st &= ~(_WATCH | _LOST | _OWN | _ITEMS)
+            st &= ~(_WATCH | _LOST | _OWN | _ITEMS | _LOST_ALL)
             element.sink_state = st
             if is_option:
                 watch = self._watch_open

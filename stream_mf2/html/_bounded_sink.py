@@ -1200,7 +1200,7 @@ class BoundedSink(SinkCalls):
                 if outermost or (self.on_nested is not None and self._watched(element)):
                     self._ready_or_hold(element)
         else:
-            # _release, inlined: this is the fate of nearly every element of a page.
+            # _release_popped, inlined: this is the fate of nearly every element of a page.
             children = element.children
             if not (st & _CAPTURE_OR_WATCH or (children and any(type(c) is Element for c in children))) and not (
                 element.name == "head" and element.namespace == HTML_NS
@@ -1571,6 +1571,14 @@ class BoundedSink(SinkCalls):
             return
         if watched:
             self._lose()  # (after the option itself left the open watched ones)
+        self._release_popped(element)
+
+    def _release_popped(self, element: Element) -> None:
+        """Release a popped element outside kept subtrees without element children, then its emptied ancestors.
+
+        (:meth:`pop` inlines this for nearly every element of a page, with a
+        shortcut for the last child.)
+        """
         parent = element.parent
         if parent is not None:
             detach(element)
@@ -1578,6 +1586,8 @@ class BoundedSink(SinkCalls):
         self.tracked -= 1
         contents = element.template_contents
         if contents is not None:
+            # The contents' host link back to the released template is a cycle
+            # (an untracked host counts as no host: _host, _inside).
             contents.host = None
         if parent is not None and type(parent) is Element and parent.sink_state == _TRACKED:
             self._cascade(parent)

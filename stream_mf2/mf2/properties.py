@@ -212,20 +212,19 @@ _END_TAGS: Final[dict[str, str]] = {}
 _TAGS_MAX: Final = 1024
 
 
-def _bare_start_tag(name: str) -> str:
-    tag = "<" + name + ">"
-    if len(_BARE_START_TAGS) >= _TAGS_MAX:
-        _BARE_START_TAGS.clear()
-    _BARE_START_TAGS[name] = tag
+def _remember(cache: dict[str, str], name: str, tag: str) -> str:
+    if len(cache) >= _TAGS_MAX:
+        cache.clear()
+    cache[name] = tag
     return tag
+
+
+def _bare_start_tag(name: str) -> str:
+    return _remember(_BARE_START_TAGS, name, "<" + name + ">")
 
 
 def _end_tag(name: str) -> str:
-    tag = "</" + name + ">"
-    if len(_END_TAGS) >= _TAGS_MAX:
-        _END_TAGS.clear()
-    _END_TAGS[name] = tag
-    return tag
+    return _remember(_END_TAGS, name, "</" + name + ">")
 
 
 def _start_tag(name: str, attrs: dict[str, str], base: str | None, rewrite: bool) -> str:

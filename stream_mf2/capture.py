@@ -64,6 +64,10 @@ Streaming the children of a container (``stream_children``)
     sink (misnested markup: the container might then not be the next
     top-level item). Classic (mf1) roots are never containers: the include
     pattern, which only works in their scope, may point anywhere inside them.
+    For the same reason, once an item of the container's own scope that stays
+    in it (a child not streamed, or a property root) holds include markers, no
+    later child of that container is streamed: a marker may name a later
+    sibling, which the container's build copies whole.
 
     Rels keep document order: inside a container, rel links are added to
     ``rels`` when they are final (not when the container ends), each once.
@@ -145,6 +149,7 @@ class _Container:
     __slots__ = (
         "deferred",
         "folded",
+        "includes",
         "kept_back",
         "marker",
         "next_index",
@@ -171,6 +176,9 @@ class _Container:
         # <base> may still come before the container ends, and the whole parse
         # resolves them against it (attribute-only copies: the subtree may go).
         self.deferred: list[tuple[Element, str]] = []
+        # An item of the container's own scope that stays in it holds mf1 include markers:
+        # their targets may be later children, whose subtrees must then stay whole.
+        self.includes = False
 
 
 class Capture:
@@ -389,19 +397,24 @@ class Capture:
         if not in_rel_link and is_rel_link(element):
             self._collect_rels(element, container, forget=False)
         if child_of(element, ctx, scopes) is not top:
+            if not container.includes and is_root(element, ctx):
+                self._watch_includes(element, top, container)  # (a property of the container)
             return NESTED_KEEP
         index = container.next_index
         container.next_index += 1
         # inside a rel link the subtree is still needed: the link's text reads it
-        if self._held or not alone or in_rel_link:
+        if container.includes or self._held or not alone or in_rel_link:
+            self._watch_includes(element, top, container)
             return NESTED_KEEP
         if self._metadata_open() and container.kept_back < self._max_held_children:
             # A first <base href> (or, with lang, the document language) may still come
             # before the container ends; the whole parse builds this child with it.
             container.kept_back += 1
             self._held_back = element
+            self._watch_includes(element, top, container)
             return NESTED_KEEP
         if not fold_nested(element, ctx, scopes):
+            self._watch_includes(element, top, container)
             return NESTED_KEEP
         self._fixed += 1
         container.folded += 1
@@ -427,6 +440,21 @@ class Capture:
             self.notes.extend(ctx.notes)
             ctx.notes.clear()
         return action
+
+    def _watch_includes(self, element: Element, top: Element, container: _Container) -> None:
+        """``element`` (a root, or a rel link, that stays in the container): if it is an
+        item of ``top``'s own scope holding mf1 include markers, no later child is streamed.
+
+        Their targets (``itemref`` names a later sibling) are copied whole when the
+        container is built; a streamed child's subtree, or the text around it, is
+        gone by then. Items of the container's own scope have disjoint subtrees, so
+        each element is looked at once: linear in the container's size.
+        """
+        if container.includes:
+            return
+        scope = self._scopes.scope_of(element)[0]
+        if scope is not None and scope.element is top and include_references(element):
+            container.includes = True
 
     def held_back(self) -> Element | None:
         """The child the last :meth:`nested` call kept in its container only because a

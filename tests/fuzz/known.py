@@ -38,11 +38,6 @@ def _late_body_lang(f: Finding) -> bool:
     return f.check == "full-dom-differs" and "lang" in f.detail and _has(r"<body[^>]*\slang\s*=")(f)
 
 
-def _itemref_child_streamed(f: Finding) -> bool:
-    # stream_children after a <base>: an mf1 child built before its itemref target's content
-    return f.check == "stream-children-differs" and _has(r"itemref")(f) and _has(r"<base[\s/>]")(f)
-
-
 def _selectedcontent_clones(f: Finding) -> bool:
     # HTML clones each option's subtree into its selectedcontent: n² copies when nested in their own option
     return f.check == "time-growth" and "_clone_into" in f.detail and _has(r"<selectedcontent")(f)
@@ -53,11 +48,6 @@ KNOWN_DEFECTS: list[KnownDefect] = [
         "late-body-lang",
         "README Limits, known gaps: a <body lang> merged after an item inside the body was yielded",
         _late_body_lang,
-    ),
-    KnownDefect(
-        "itemref-child-streamed-early",
-        "README Limits, known gaps: stream_children, <base>, an mf1 child whose itemref names a later sibling",
-        _itemref_child_streamed,
     ),
     KnownDefect(
         "selectedcontent-clone-growth",

@@ -97,9 +97,16 @@ Base URL
     document URL as its base.
 
 Document language
-    The same holds for ``<html lang>`` merged from a later ``<html>`` tag and a
-    late Content-Language ``<meta>``: items yielded before it do not carry it
-    (the full DOM gives them it); with ``lang`` on, :attr:`Capture.notes` says so.
+    The same holds for ``<html lang>`` or ``<body lang>`` merged from a later
+    ``<html>``/``<body>`` tag (the bounded sink asks the keep predicate again
+    after a merge, kept elements included) and a late Content-Language
+    ``<meta>``: items yielded before it do not carry it (the full DOM gives them
+    it). With ``lang`` on, :attr:`Capture.notes` says how many built items
+    inherited another language through where it arrived (counted by language
+    as items are built, in ``Mf2Context.lang_through_body`` and
+    ``lang_unset``); when none did, nothing is said. With ``stream_children``,
+    children wait in their container for an ``<html lang>`` (see above) but
+    not for a ``<body lang>``, which real pages rarely have.
 """
 
 from __future__ import annotations
@@ -140,7 +147,7 @@ MAX_SEEN_IDS: Final = 100_000
 #: How many id'd ``th`` cells are remembered for ``headers`` references.
 RECENT_HEADER_CELLS: Final = 64
 # HTML elements the keep predicate looks at by name (one set test for all others).
-_OBSERVED: Final = frozenset(("base", "head", "html", "meta", "th"))
+_OBSERVED: Final = frozenset(("base", "body", "head", "html", "meta", "th"))
 
 
 class _Container:
@@ -197,8 +204,6 @@ class Capture:
         self.stream_children = stream_children
         self._containers: dict[Element, _Container] = {}
         self._top_items = 0  # top-level items handed out so far
-        # items built for good so far (handed out, or a streamed container's folded children)
-        self._fixed = 0
         self._max_held_children = max_held_children
         self._held_back: Element | None = None  # see held_back()
         # The nested hand-over asks about the ancestors of one element after another:
@@ -232,6 +237,8 @@ class Capture:
         # (how many elements had each id, to tell a root's own element from an earlier one)
         self._seen_ids: dict[str, int] = {}
         self._gone: set[str] = set()
+        self._body_lang = False  # has the body been seen with a lang attribute?
+        self._lang = ctx.options.lang
         ctx.resolve_id = self._resolve
 
     # -- keep predicate ---------------------------------------------------
@@ -279,16 +286,20 @@ class Capture:
         elif name == "html":
             lang = attrs.get("lang")
             if lang is not None and self.ctx.html_lang is None:
-                before = self.ctx.default_lang
                 self.ctx.html_lang = lang
-                self._note_late_lang(before, "<html lang>")
+                self._note_late_lang(self.ctx.lang_unset, lang or None, "<html lang>")
         elif name == "meta":
             if attrs.get("http-equiv", "").strip().lower() == "content-language":
                 content = attrs.get("content")
                 if content and self.ctx.content_language is None:
-                    before = self.ctx.default_lang
                     self.ctx.content_language = content.strip()
-                    self._note_late_lang(before, "Content-Language <meta>")
+                    self._note_late_lang(self.ctx.lang_unset, self.ctx.default_lang, "Content-Language <meta>")
+        elif name == "body":
+            # asked again when a later <body> tag merges attributes into it
+            lang = attrs.get("lang")
+            if lang is not None and not self._body_lang:
+                self._body_lang = True
+                self._note_late_lang(self.ctx.lang_through_body, lang or None, "<body lang>")
         elif name == "head":
             return self._want_head
         elif name == "th":
@@ -312,6 +323,7 @@ class Capture:
         # The items built in the rels walk (the common case), else None.
         built: list[dict[str, Any]] | None = None
         notes_before = 0
+        langs_before: tuple[dict[str | None, int], dict[str | None, int]] | None = None
         if container is not None and container.streams:
             self._collect_rels(element, container, forget=True, final=True)
             if container.streamed and container.marker is not None:
@@ -321,6 +333,8 @@ class Capture:
             # Nothing is held, so unless include markers turn up the items are built now:
             # build them in the walk that collects the rels (one walk of the subtree, not two).
             notes_before = len(ctx.notes)
+            if self._lang:
+                langs_before = (dict(ctx.lang_through_body), dict(ctx.lang_unset))
             built, markers = items_and_rels(element, ctx)
         else:
             markers = collect_rels_and_markers(element, ctx)
@@ -342,6 +356,8 @@ class Capture:
             if built is not None:
                 # built without the include pattern: dropped, built again when released
                 del ctx.notes[notes_before:]
+                if langs_before is not None:
+                    ctx.lang_through_body, ctx.lang_unset = langs_before
             missing = {r for r in refs if self._lookup(r, local) is None}
             # An id already seen belongs, in the DOM, to that earlier element (dropped):
             # a later element with the same id must not stand in for it.
@@ -416,7 +432,6 @@ class Capture:
         if not fold_nested(element, ctx, scopes):
             self._watch_includes(element, top, container)
             return NESTED_KEEP
-        self._fixed += 1
         container.folded += 1
         folded = ctx.folded[element]
         if folded.entries:  # not a child after all; the stored item serves the container
@@ -462,17 +477,23 @@ class Capture:
         streamed at once but for that (other consumers may take it now)."""
         return self._held_back
 
-    def _note_late_lang(self, before: str | None, source: str) -> None:
-        """The document language changed after items were yielded without it: say so.
+    def _note_late_lang(self, built: dict[str | None, int], lang: str | None, source: str) -> None:
+        """A document-level language arrived after items that it changes were built: say so.
 
-        A later ``<html>`` tag merges its ``lang`` into the html element (and a
+        ``built`` counts by language the items built so far that inherit from where
+        it arrives (``ctx.lang_through_body`` for a ``<body lang>``, else
+        ``ctx.lang_unset``); ``lang`` is what those items get from now on. A later
+        ``<html>`` or ``<body>`` tag merges its ``lang`` into that element (and a
         Content-Language ``<meta>`` may come anywhere); the full DOM gives every
-        item that language, but items already yielded cannot change.
+        such item that language, but items already yielded cannot change.
         """
-        if self._fixed and self.ctx.options.lang and self.ctx.default_lang != before:
+        if not self._lang:
+            return
+        lacking = sum(n for value, n in built.items() if value != lang)
+        if lacking:
             self.notes.append(
-                f"the document language came from a {source} after {self._fixed} item(s) were built:"
-                " they do not carry it"
+                f"the document language came from a {source} after {lacking} item(s) inheriting"
+                " another one were built: they do not carry it"
             )
 
     def _metadata_open(self) -> bool:
@@ -573,7 +594,6 @@ class Capture:
         streamed = self._streamed.pop(element, None) if self._streamed else None
         for item in items:
             self._top_items += 1
-            self._fixed += 1
             if streamed is not None:
                 marker, count = streamed
                 streamed = None

@@ -238,6 +238,7 @@ class Capture:
         self._seen_ids: dict[str, int] = {}
         self._gone: set[str] = set()
         self._body_lang = False  # has the body been seen with a lang attribute?
+        self._merge_targets: list[Element] = []  # html/body elements with an id asked about
         self._lang = ctx.options.lang
         ctx.resolve_id = self._resolve
 
@@ -253,7 +254,7 @@ class Capture:
             return self._want_head and element.name == "head" and element.namespace == HTML_NS
         name = element.name
         id_ = attrs.get("id")
-        if id_ is not None:
+        if id_ is not None and not ((name == "html" or name == "body") and self._asked_again(element)):
             # counted first: a kept header cell's id counts too (duplicate ids, _remember_cell)
             seen = self._seen_ids
             if id_ in seen:
@@ -274,6 +275,14 @@ class Capture:
                 return True
         # a rel link (rels need its text)
         return "rel" in attrs and "href" in attrs and name in REL_ELEMENTS and element.namespace == HTML_NS
+
+    def _asked_again(self, element: Element) -> bool:
+        """Was the ``html``/``body`` ``element`` (with an ``id``) asked about before? The
+        sink asks again after a later tag merges attributes into it: its id counts once."""
+        if any(e is element for e in self._merge_targets):
+            return True
+        self._merge_targets.append(element)
+        return False
 
     def _observe(self, name: str, attrs: dict[str, str]) -> bool:
         """Document metadata from a ``base``, ``html``, ``meta``; whether a ``head`` or ``th`` is kept."""

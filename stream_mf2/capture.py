@@ -64,6 +64,10 @@ Streaming the children of a container (``stream_children``)
     sink (misnested markup: the container might then not be the next
     top-level item). Classic (mf1) roots are never containers: the include
     pattern, which only works in their scope, may point anywhere inside them.
+    For the same reason, once an item of the container's own scope that stays
+    in it (a child not streamed, or a property root) holds include markers, no
+    later child of that container is streamed: a marker may name a later
+    sibling, which the container's build copies whole.
 
     Rels keep document order: inside a container, rel links are added to
     ``rels`` when they are final (not when the container ends), each once.
@@ -93,9 +97,16 @@ Base URL
     document URL as its base.
 
 Document language
-    The same holds for ``<html lang>`` merged from a later ``<html>`` tag and a
-    late Content-Language ``<meta>``: items yielded before it do not carry it
-    (the full DOM gives them it); with ``lang`` on, :attr:`Capture.notes` says so.
+    The same holds for ``<html lang>`` or ``<body lang>`` merged from a later
+    ``<html>``/``<body>`` tag (the bounded sink asks the keep predicate again
+    after a merge, kept elements included) and a late Content-Language
+    ``<meta>``: items yielded before it do not carry it (the full DOM gives them
+    it). With ``lang`` on, :attr:`Capture.notes` says how many built items
+    inherited another language through where it arrived (counted by language
+    as items are built, in ``Mf2Context.lang_through_body`` and
+    ``lang_unset``); when none did, nothing is said. With ``stream_children``,
+    children wait in their container for an ``<html lang>`` (see above) but
+    not for a ``<body lang>``, which real pages rarely have.
 """
 
 from __future__ import annotations
@@ -136,7 +147,7 @@ MAX_SEEN_IDS: Final = 100_000
 #: How many id'd ``th`` cells are remembered for ``headers`` references.
 RECENT_HEADER_CELLS: Final = 64
 # HTML elements the keep predicate looks at by name (one set test for all others).
-_OBSERVED: Final = frozenset(("base", "head", "html", "meta", "th"))
+_OBSERVED: Final = frozenset(("base", "body", "head", "html", "meta", "th"))
 
 
 class _Container:
@@ -145,6 +156,7 @@ class _Container:
     __slots__ = (
         "deferred",
         "folded",
+        "includes",
         "kept_back",
         "marker",
         "next_index",
@@ -171,6 +183,9 @@ class _Container:
         # <base> may still come before the container ends, and the whole parse
         # resolves them against it (attribute-only copies: the subtree may go).
         self.deferred: list[tuple[Element, str]] = []
+        # An item of the container's own scope that stays in it holds mf1 include markers:
+        # their targets may be later children, whose subtrees must then stay whole.
+        self.includes = False
 
 
 class Capture:
@@ -189,8 +204,6 @@ class Capture:
         self.stream_children = stream_children
         self._containers: dict[Element, _Container] = {}
         self._top_items = 0  # top-level items handed out so far
-        # items built for good so far (handed out, or a streamed container's folded children)
-        self._fixed = 0
         self._max_held_children = max_held_children
         self._held_back: Element | None = None  # see held_back()
         # The nested hand-over asks about the ancestors of one element after another:
@@ -224,6 +237,9 @@ class Capture:
         # (how many elements had each id, to tell a root's own element from an earlier one)
         self._seen_ids: dict[str, int] = {}
         self._gone: set[str] = set()
+        self._body_lang = False  # has the body been seen with a lang attribute?
+        self._merge_targets: list[Element] = []  # html/body elements with an id asked about
+        self._lang = ctx.options.lang
         ctx.resolve_id = self._resolve
 
     # -- keep predicate ---------------------------------------------------
@@ -238,7 +254,7 @@ class Capture:
             return self._want_head and element.name == "head" and element.namespace == HTML_NS
         name = element.name
         id_ = attrs.get("id")
-        if id_ is not None:
+        if id_ is not None and not ((name == "html" or name == "body") and self._asked_again(element)):
             # counted first: a kept header cell's id counts too (duplicate ids, _remember_cell)
             seen = self._seen_ids
             if id_ in seen:
@@ -260,6 +276,14 @@ class Capture:
         # a rel link (rels need its text)
         return "rel" in attrs and "href" in attrs and name in REL_ELEMENTS and element.namespace == HTML_NS
 
+    def _asked_again(self, element: Element) -> bool:
+        """Was the ``html``/``body`` ``element`` (with an ``id``) asked about before? The
+        sink asks again after a later tag merges attributes into it: its id counts once."""
+        if any(e is element for e in self._merge_targets):
+            return True
+        self._merge_targets.append(element)
+        return False
+
     def _observe(self, name: str, attrs: dict[str, str]) -> bool:
         """Document metadata from a ``base``, ``html``, ``meta``; whether a ``head`` or ``th`` is kept."""
         if name == "base":
@@ -271,16 +295,20 @@ class Capture:
         elif name == "html":
             lang = attrs.get("lang")
             if lang is not None and self.ctx.html_lang is None:
-                before = self.ctx.default_lang
                 self.ctx.html_lang = lang
-                self._note_late_lang(before, "<html lang>")
+                self._note_late_lang(self.ctx.lang_unset, lang or None, "<html lang>")
         elif name == "meta":
             if attrs.get("http-equiv", "").strip().lower() == "content-language":
                 content = attrs.get("content")
                 if content and self.ctx.content_language is None:
-                    before = self.ctx.default_lang
                     self.ctx.content_language = content.strip()
-                    self._note_late_lang(before, "Content-Language <meta>")
+                    self._note_late_lang(self.ctx.lang_unset, self.ctx.default_lang, "Content-Language <meta>")
+        elif name == "body":
+            # asked again when a later <body> tag merges attributes into it
+            lang = attrs.get("lang")
+            if lang is not None and not self._body_lang:
+                self._body_lang = True
+                self._note_late_lang(self.ctx.lang_through_body, lang or None, "<body lang>")
         elif name == "head":
             return self._want_head
         elif name == "th":
@@ -304,6 +332,7 @@ class Capture:
         # The items built in the rels walk (the common case), else None.
         built: list[dict[str, Any]] | None = None
         notes_before = 0
+        langs_before: tuple[dict[str | None, int], dict[str | None, int]] | None = None
         if container is not None and container.streams:
             self._collect_rels(element, container, forget=True, final=True)
             if container.streamed and container.marker is not None:
@@ -313,6 +342,8 @@ class Capture:
             # Nothing is held, so unless include markers turn up the items are built now:
             # build them in the walk that collects the rels (one walk of the subtree, not two).
             notes_before = len(ctx.notes)
+            if self._lang:
+                langs_before = (dict(ctx.lang_through_body), dict(ctx.lang_unset))
             built, markers = items_and_rels(element, ctx)
         else:
             markers = collect_rels_and_markers(element, ctx)
@@ -334,6 +365,8 @@ class Capture:
             if built is not None:
                 # built without the include pattern: dropped, built again when released
                 del ctx.notes[notes_before:]
+                if langs_before is not None:
+                    ctx.lang_through_body, ctx.lang_unset = langs_before
             missing = {r for r in refs if self._lookup(r, local) is None}
             # An id already seen belongs, in the DOM, to that earlier element (dropped):
             # a later element with the same id must not stand in for it.
@@ -389,21 +422,25 @@ class Capture:
         if not in_rel_link and is_rel_link(element):
             self._collect_rels(element, container, forget=False)
         if child_of(element, ctx, scopes) is not top:
+            if not container.includes and is_root(element, ctx):
+                self._watch_includes(element, top, container)  # (a property of the container)
             return NESTED_KEEP
         index = container.next_index
         container.next_index += 1
         # inside a rel link the subtree is still needed: the link's text reads it
-        if self._held or not alone or in_rel_link:
+        if container.includes or self._held or not alone or in_rel_link:
+            self._watch_includes(element, top, container)
             return NESTED_KEEP
         if self._metadata_open() and container.kept_back < self._max_held_children:
             # A first <base href> (or, with lang, the document language) may still come
             # before the container ends; the whole parse builds this child with it.
             container.kept_back += 1
             self._held_back = element
+            self._watch_includes(element, top, container)
             return NESTED_KEEP
         if not fold_nested(element, ctx, scopes):
+            self._watch_includes(element, top, container)
             return NESTED_KEEP
-        self._fixed += 1
         container.folded += 1
         folded = ctx.folded[element]
         if folded.entries:  # not a child after all; the stored item serves the container
@@ -428,23 +465,44 @@ class Capture:
             ctx.notes.clear()
         return action
 
+    def _watch_includes(self, element: Element, top: Element, container: _Container) -> None:
+        """``element`` (a root, or a rel link, that stays in the container): if it is an
+        item of ``top``'s own scope holding mf1 include markers, no later child is streamed.
+
+        Their targets (``itemref`` names a later sibling) are copied whole when the
+        container is built; a streamed child's subtree, or the text around it, is
+        gone by then. Items of the container's own scope have disjoint subtrees, so
+        each element is looked at once: linear in the container's size.
+        """
+        if container.includes:
+            return
+        scope = self._scopes.scope_of(element)[0]
+        if scope is not None and scope.element is top and include_references(element):
+            container.includes = True
+
     def held_back(self) -> Element | None:
         """The child the last :meth:`nested` call kept in its container only because a
         first ``<base href>`` (or the document language) may still come: final, and
         streamed at once but for that (other consumers may take it now)."""
         return self._held_back
 
-    def _note_late_lang(self, before: str | None, source: str) -> None:
-        """The document language changed after items were yielded without it: say so.
+    def _note_late_lang(self, built: dict[str | None, int], lang: str | None, source: str) -> None:
+        """A document-level language arrived after items that it changes were built: say so.
 
-        A later ``<html>`` tag merges its ``lang`` into the html element (and a
+        ``built`` counts by language the items built so far that inherit from where
+        it arrives (``ctx.lang_through_body`` for a ``<body lang>``, else
+        ``ctx.lang_unset``); ``lang`` is what those items get from now on. A later
+        ``<html>`` or ``<body>`` tag merges its ``lang`` into that element (and a
         Content-Language ``<meta>`` may come anywhere); the full DOM gives every
-        item that language, but items already yielded cannot change.
+        such item that language, but items already yielded cannot change.
         """
-        if self._fixed and self.ctx.options.lang and self.ctx.default_lang != before:
+        if not self._lang:
+            return
+        lacking = sum(n for value, n in built.items() if value != lang)
+        if lacking:
             self.notes.append(
-                f"the document language came from a {source} after {self._fixed} item(s) were built:"
-                " they do not carry it"
+                f"the document language came from a {source} after {lacking} item(s) inheriting"
+                " another one were built: they do not carry it"
             )
 
     def _metadata_open(self) -> bool:
@@ -545,7 +603,6 @@ class Capture:
         streamed = self._streamed.pop(element, None) if self._streamed else None
         for item in items:
             self._top_items += 1
-            self._fixed += 1
             if streamed is not None:
                 marker, count = streamed
                 streamed = None

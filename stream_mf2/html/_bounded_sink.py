@@ -130,7 +130,8 @@ Attribute merges (``add_attrs_if_missing``): a second ``<html>`` or ``<body>``
 start tag adds its missing attributes to the existing element ("in body"
 insertion mode), and a ``class="h-entry"`` arriving so must make that element a
 kept root as if it had been there from the start. The keep predicate is asked
-again after every merge that adds an attribute. Content of that element that
+again after every merge that adds an attribute (of a kept element too, whose
+answer changes nothing: the predicate may observe the merged attributes). Content of that element that
 came before the merge is needed too (the full DOM has it: a tracking pixel in
 ``<head>`` implies the body and becomes its first child). So an ``html`` or
 ``body`` that is not kept is *tentative*: its content is stored as if it were
@@ -1097,7 +1098,13 @@ class BoundedSink(SinkCalls):
                 own[k] = v
                 added = True
         st = element.sink_state
-        if not added or not st or st & _KEPT or not self.keep(element):
+        if not added or not st:
+            return
+        if st & _KEPT:
+            # (asked all the same: the predicate also observes document metadata; the answer stands)
+            self.keep(element)
+            return
+        if not self.keep(element):
             return
         self._forget_runs()
         if self._memo:

@@ -32,6 +32,8 @@ class Mf2Context:
         "content_language",
         "folded",
         "html_lang",
+        "lang_through_body",
+        "lang_unset",
         "notes",
         "options",
         "rels",
@@ -63,6 +65,14 @@ class Mf2Context:
         self.notes: list[str] = []
         # the text index of the item being parsed (set by the item walker)
         self.texts: TextIndex | None = None
+        #: With the ``lang`` option, how many items parsed on their own (top-level,
+        #: folded ahead, the meta-item) got each language without a ``lang`` attribute
+        #: of the body or below (from the html element or the document default): what
+        #: a ``lang`` that a later ``<body>`` tag merges into the body would change.
+        self.lang_through_body: dict[str | None, int] = {}
+        #: ... and those that got the document default (no ``lang`` attribute at all):
+        #: what a later ``<html lang>`` or Content-Language would change.
+        self.lang_unset: dict[str | None, int] = {}
 
     def set_base(self, href: str) -> None:
         """Apply a ``<base href>``; only the first one counts (HTML's "first base element").

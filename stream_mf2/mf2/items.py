@@ -362,6 +362,33 @@ def element_lang(
     return ctx.default_lang
 
 
+def own_lang(element: Element, ctx: Mf2Context) -> str | None:
+    """:func:`element_lang` for an item parsed on its own (top-level, folded ahead,
+    the meta-item), which also counts it by language in ``ctx.lang_through_body``
+    and ``ctx.lang_unset`` when it inherited the language from the document level."""
+    node: Node | None = element
+    through_body = False
+    while node is not None:
+        if isinstance(node, Element):
+            lang = node.attrs.get("lang")
+            if lang is not None:
+                found = lang or None
+                if through_body:
+                    counts = ctx.lang_through_body
+                    counts[found] = counts.get(found, 0) + 1
+                return found
+            if node.name == "body" and node.namespace == HTML_NS:
+                through_body = True
+        node = node.parent
+    found = ctx.default_lang
+    if through_body:
+        counts = ctx.lang_through_body
+        counts[found] = counts.get(found, 0) + 1
+    counts = ctx.lang_unset
+    counts[found] = counts.get(found, 0) + 1
+    return found
+
+
 class _Walker:
     """Parses one outermost item; see the module docstring."""
 
@@ -516,7 +543,7 @@ class _Walker:
             frame = _Frame(root, types, is_backcompat, (), max_chars)
         root_frame = frame
         if lang_on:
-            frame.lang = element_lang(root, ctx)
+            frame.lang = own_lang(root, ctx)
         frames.append(frame)
         # One iterator over child nodes per open element (the for loop over
         # children runs in C), and beside it what leaving that element does:

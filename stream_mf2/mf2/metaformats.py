@@ -48,7 +48,7 @@ from typing import Any, Final
 from stream_mf2.html.dom import Element, Node, text_content
 
 from .context import Mf2Context
-from .items import element_lang, is_root
+from .items import is_root, own_lang
 from .text import trim
 from .urls import resolve
 
@@ -203,7 +203,7 @@ def meta_item(head: Element, ctx: Mf2Context) -> dict[str, Any] | None:
     _apply_allowance(head, props, ctx)
     item: dict[str, Any] = {"type": [item_type], "properties": props}
     if ctx.options.lang:
-        lang = element_lang(head, ctx)
+        lang = own_lang(head, ctx)
         if lang:
             item["lang"] = lang
     return item

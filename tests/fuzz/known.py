@@ -33,32 +33,12 @@ def _has(pattern: str) -> Callable[[Finding], bool]:
     return lambda f: compiled.search(_text(f)) is not None
 
 
-def _late_body_lang(f: Finding) -> bool:
-    # an item yielded before a later <body lang=...> merged its language into the body
-    return f.check == "full-dom-differs" and "lang" in f.detail and _has(r"<body[^>]*\slang\s*=")(f)
-
-
-def _itemref_child_streamed(f: Finding) -> bool:
-    # stream_children after a <base>: an mf1 child built before its itemref target's content
-    return f.check == "stream-children-differs" and _has(r"itemref")(f) and _has(r"<base[\s/>]")(f)
-
-
 def _selectedcontent_clones(f: Finding) -> bool:
     # HTML clones each option's subtree into its selectedcontent: n² copies when nested in their own option
     return f.check == "time-growth" and "_clone_into" in f.detail and _has(r"<selectedcontent")(f)
 
 
 KNOWN_DEFECTS: list[KnownDefect] = [
-    KnownDefect(
-        "late-body-lang",
-        "README Limits, known gaps: a <body lang> merged after an item inside the body was yielded",
-        _late_body_lang,
-    ),
-    KnownDefect(
-        "itemref-child-streamed-early",
-        "README Limits, known gaps: stream_children, <base>, an mf1 child whose itemref names a later sibling",
-        _itemref_child_streamed,
-    ),
     KnownDefect(
         "selectedcontent-clone-growth",
         "README Limits, known gaps: selectedcontent nested in its own option, repeated (n² clone work)",

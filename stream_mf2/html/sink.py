@@ -32,7 +32,10 @@ __all__ = [
     "TreeSink",
     "clone_children",
     "clone_option_into",
+    "enabled_selectedcontent",
     "maybe_clone_option",
+    "option_select",
+    "selectedcontent_disabled",
 ]
 
 
@@ -225,9 +228,8 @@ def clone_children(source: ParentNode, target: ParentNode) -> None:
     """Append deep clones of ``source``'s children to ``target`` (no recursion).
 
     The clones are made first and appended after, as the DOM's "clone" then
-    "append" do: ``target`` may lie inside ``source`` (a ``selectedcontent``
-    inside its selected ``option``), and cloning into it directly would copy
-    the copies without end.
+    "append" do: ``target`` may lie inside ``source``, and cloning into it
+    directly would copy the copies without end.
     """
     holder = Element("#clones", HTML_NS, {})
     _clone_into(source, holder)
@@ -253,45 +255,118 @@ def _clone_into(source: ParentNode, target: ParentNode) -> None:
                 dst.children.append(c)
 
 
-def maybe_clone_option(option: Element) -> bool:
-    """HTML "maybe clone an option into selectedcontent" (run when an option is popped).
+def option_select(option: Element) -> Element | None:
+    """HTML "option element nearest ancestor select": the ``select`` whose options ``option`` is among.
 
-    The option's nearest ancestor ``select`` decides: if it is a single-value
-    select whose selected option is ``option`` and it has a ``selectedcontent``
-    descendant, that element's children are replaced by clones of the option's
-    (and True is returned).
+    The nearest HTML ``select`` ancestor, unless a ``datalist``, ``option`` or
+    ``hr`` comes first (then None).
     """
-    select: ParentNode | None = option.parent
-    while select is not None:
-        if isinstance(select, Element) and select.namespace == HTML_NS:
-            if select.name == "select":
-                break
-            if select.name in ("datalist", "option", "hr"):
-                return False
-        select = select.parent
-    if not isinstance(select, Element) or "multiple" in select.attrs:
-        return False
-    options: list[Element] = []
-    selectedcontent: Element | None = None
+    node: ParentNode | None = option.parent
+    while isinstance(node, Element):
+        if node.namespace == HTML_NS:
+            if node.name == "select":
+                return node
+            if node.name in ("datalist", "option", "hr"):
+                return None
+        node = node.parent
+    return None
+
+
+def first_selectedcontent(select: Element) -> Element | None:
+    """The first HTML ``selectedcontent`` descendant of ``select`` in tree order (inside nested selects too)."""
+    stack: list[Node] = list(reversed(select.children))
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Element):
+            if n.name == "selectedcontent" and n.namespace == HTML_NS:
+                return n
+            if n.children:
+                stack.extend(reversed(n.children))
+    return None
+
+
+def selectedcontent_disabled(selectedcontent: Element) -> bool:
+    """The HTML ``selectedcontent`` *disabled* state, as its post-connection steps set it.
+
+    Disabled if an ancestor is an ``option`` or a ``selectedcontent``, or if more
+    than one ``select`` lies above it. The steps run whenever the element is
+    inserted into the document (moves included), so in the document the state
+    always follows its ancestors; this reads them. Inside template contents,
+    which are not connected, the spec leaves the state as it was (false for a
+    new element); the same rule applies there too, so that no clone target lies
+    inside an option there either (a clone would copy the earlier clones:
+    exponential work).
+    """
+    seen_select = False
+    node: ParentNode | None = selectedcontent.parent
+    while isinstance(node, Element):
+        if node.namespace == HTML_NS:
+            name = node.name
+            if name == "option" or name == "selectedcontent":
+                return True
+            if name == "select":
+                if seen_select:
+                    return True
+                seen_select = True
+        node = node.parent
+    return False
+
+
+def enabled_selectedcontent(select: Element) -> Element | None:
+    """HTML "get a select's enabled selectedcontent".
+
+    None if ``select`` has ``multiple``, has no ``selectedcontent`` descendant,
+    or if its first one in tree order is disabled (a later one is not looked at).
+    """
+    if "multiple" in select.attrs:
+        return None
+    selectedcontent = first_selectedcontent(select)
+    if selectedcontent is None or selectedcontent_disabled(selectedcontent):
+        return None
+    return selectedcontent
+
+
+def selected_option(select: Element) -> Element | None:
+    """The select's selected option: the last of its options with ``selected``, else the first.
+
+    Its options are the ``option`` descendants outside nested selects.
+    """
+    first: Element | None = None
+    chosen: Element | None = None
     stack: list[Node] = list(reversed(select.children))
     while stack:
         n = stack.pop()
         if isinstance(n, Element):
             if n.namespace == HTML_NS:
                 if n.name == "option":
-                    options.append(n)
-                elif n.name == "selectedcontent" and selectedcontent is None:
-                    selectedcontent = n
+                    if first is None:
+                        first = n
+                    if "selected" in n.attrs:
+                        chosen = n
                 elif n.name == "select":
                     continue
-            stack.extend(reversed(n.children))
-    if selectedcontent is None or not options:
+            if n.children:
+                stack.extend(reversed(n.children))
+    return chosen if chosen is not None else first
+
+
+def maybe_clone_option(option: Element) -> bool:
+    """HTML "maybe clone an option into selectedcontent" (run when an option is popped).
+
+    The option's nearest ancestor ``select`` (:func:`option_select`) decides: if
+    ``option`` is its selected one and it has an enabled ``selectedcontent``
+    (:func:`enabled_selectedcontent`), that element's children are replaced by
+    clones of the option's (and True is returned). An enabled selectedcontent
+    never lies inside an option, so the clones never hold earlier clones.
+    """
+    select = option_select(option)
+    if select is None:
         return False
-    chosen = [o for o in options if "selected" in o.attrs]
-    selected = chosen[-1] if chosen else options[0]
-    if selected is not option:
+    # (the cheap tests first: the selected option is found by a walk of all the options)
+    target = enabled_selectedcontent(select)
+    if target is None or selected_option(select) is not option:
         return False
-    clone_option_into(option, selectedcontent)
+    clone_option_into(option, target)
     return True
 
 
@@ -299,8 +374,8 @@ def clone_option_into(option: Element, selectedcontent: Element) -> None:
     """HTML "clone an option into a selectedcontent": replace its children by clones of the option's.
 
     The option's children are cloned first, then replace all of selectedcontent's
-    children (so a selectedcontent inside the option is cloned with its old
-    content, as the spec's order gives).
+    children (the option itself may lie inside the selectedcontent: it is removed
+    with them, and its clones are those of its children as they were).
     """
     holder = Element("#clones", HTML_NS, {})
     _clone_into(option, holder)

@@ -159,8 +159,6 @@ def full_dom_applies(text: str, errors: list[str]) -> bool:
         or "item root class after items inside it" in e
         # a later <html lang> / Content-Language <meta> cannot reach items already yielded
         or e.startswith("the document language came from a")
-        # an h-* <selectedcontent> inside its own <option>: the option's earlier content is gone
-        or e.startswith("an item <selectedcontent> inside its own <option>")
         # an option cloned into an item <selectedcontent> had content outside items moved into
         # it, or an option's items cloned into a <selectedcontent> outside items are not given
         or e.startswith("an <option> cloned into an item <selectedcontent> had content outside items")

@@ -43,11 +43,6 @@ def _itemref_child_streamed(f: Finding) -> bool:
     return f.check == "stream-children-differs" and _has(r"itemref")(f) and _has(r"<base[\s/>]")(f)
 
 
-def _selectedcontent_clones(f: Finding) -> bool:
-    # HTML clones each option's subtree into its selectedcontent: n² copies when nested in their own option
-    return f.check == "time-growth" and "_clone_into" in f.detail and _has(r"<selectedcontent")(f)
-
-
 KNOWN_DEFECTS: list[KnownDefect] = [
     KnownDefect(
         "late-body-lang",
@@ -58,11 +53,6 @@ KNOWN_DEFECTS: list[KnownDefect] = [
         "itemref-child-streamed-early",
         "README Limits, known gaps: stream_children, <base>, an mf1 child whose itemref names a later sibling",
         _itemref_child_streamed,
-    ),
-    KnownDefect(
-        "selectedcontent-clone-growth",
-        "README Limits, known gaps: selectedcontent nested in its own option, repeated (n² clone work)",
-        _selectedcontent_clones,
     ),
 ]
 

@@ -1821,7 +1821,11 @@ class BoundedSink(SinkCalls):
         # Post-order walk: flags are cleared going down; coming back up, a popped
         # element left without element children is released, as pop() would have,
         # and text and comments (not stored outside kept subtrees) go. An open option
-        # (and the open elements inside it) is watched from now on (flag _WATCH).
+        # (and the open elements inside it) is watched from now on (flag _WATCH); one that
+        # held more than open elements loses that content (flag _LOST, set coming back up:
+        # ``mixed`` holds the elements whose subtree held more, so nested open options
+        # cost one walk in all, not one each).
+        mixed: set[int] = set()
         stack: list[tuple[Element, bool, bool]] = [(root, False, False)]
         while stack:
             el, back, watched = stack.pop()
@@ -1836,7 +1840,7 @@ class BoundedSink(SinkCalls):
                     if st & _OPEN:
                         self._open_inside -= 1
                         if el.name == "option" and el.namespace == HTML_NS:
-                            st |= _WATCH | self._option_lost(el)
+                            st |= _WATCH
                             self._watch(el)
                             watched = True
                         elif watched:
@@ -1855,6 +1859,16 @@ class BoundedSink(SinkCalls):
                         if type(c) is Element:
                             stack.append((c, False, False))
                 continue
+            if st & _WATCH and any(
+                type(c) is not Element
+                or not c.sink_state & _OPEN
+                or id(c) in mixed
+                or (c.sink_state & _KEPT and self._option_lost(c))  # (an open kept child: not walked)
+                for c in el.children
+            ):
+                mixed.add(id(el))
+                if el.name == "option" and el.namespace == HTML_NS:
+                    el.sink_state = st = st | _LOST
             el.children = [c for c in el.children if type(c) is Element and c.parent is el]
             contents = el.template_contents
             if contents is not None:
@@ -1871,7 +1885,7 @@ class BoundedSink(SinkCalls):
 
     @staticmethod
     def _option_lost(option: Element) -> int:
-        """``_LOST`` if a demoted open ``option`` holds more than open elements (that content goes)."""
+        """``_LOST`` if ``option`` (or another element) holds more than open elements."""
         stack: list[Node] = list(option.children)
         while stack:
             node = stack.pop()

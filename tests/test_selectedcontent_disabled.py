@@ -228,6 +228,15 @@ GROWTH = {
     "fuzz": lambda n: "</td>text" + "</caption>" * n + _FUZZ_BLOCK * n,
     # an enabled selectedcontent in each select, and options nested in the same way
     "button-nested": lambda n: "<select><button><selectedcontent></selectedcontent></button><option>x<marquee>" * n,
+    # n nested selects, one selectedcontent in the innermost: the first of every select
+    # (each walked all the later ones at every option's end)
+    "selectedcontent-last": lambda n: "<select><option>x<marquee>" * n + "<selectedcontent>",
+    "selectedcontent-last-in-item": lambda n: "<div class=h-x>" + "<select><option>x<marquee>" * n + "<selectedcontent>",
+    # which option is selected: a walk of all the options at each option's end
+    "many-options": lambda n: "<select><button><selectedcontent></selectedcontent></button>" + "<option>x" * n,
+    "many-selected-options": lambda n: "<p class=h-y>y</p>" + "<div>" * n
+    + "<select><button><selectedcontent class=h-x></selectedcontent></button>"
+    + "<option selected>x" * n,
 }
 
 

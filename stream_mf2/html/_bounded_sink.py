@@ -164,6 +164,7 @@ from stream_mf2.html.dom import (
     is_ancestor,
 )
 from stream_mf2.html.sink import (
+    SelectedcontentCache,
     SinkCalls,
     append_child,
     append_text_child,
@@ -444,6 +445,8 @@ class BoundedSink(SinkCalls):
         "_closed_stamp",
         "_demoted",
         "_epoch",
+        "_found",
+        "_found_moves",
         "_inline_open",
         "_jumps",
         "_kept_created",
@@ -601,6 +604,10 @@ class BoundedSink(SinkCalls):
         # disabled), valid while _moves is _sc_memo_moves (see _sc_context)
         self._sc_memo: dict[int, tuple[Element, Element | None, bool]] = {}
         self._sc_memo_moves = 0
+        # What the look-ups in kept selects found (maybe_clone_option), valid while _moves
+        # is _found_moves (and cleared when a selectedcontent is made)
+        self._found = SelectedcontentCache()
+        self._found_moves = 0
 
     def set_nested(
         self, on_nested: Callable[[Element, Element, bool], int], watch_nested: Callable[[Element, Element], bool]
@@ -778,6 +785,7 @@ class BoundedSink(SinkCalls):
                 el.template_contents = DocumentFragment(el)
             elif name == "selectedcontent":
                 self._selectedcontent = True
+                self._found.new_selectedcontent()
             elif name == "select":
                 self._add_select(el)
         if self.keep(el):
@@ -816,6 +824,7 @@ class BoundedSink(SinkCalls):
                 el.template_contents = DocumentFragment(el)
             elif name == "selectedcontent":
                 self._selectedcontent = True
+                self._found.new_selectedcontent()
                 self._note_selectedcontent(el, parent)
             elif name == "option":
                 if not (parent.sink_state & _INSIDE if type(parent) is Element else self._inside(parent)):
@@ -1725,7 +1734,10 @@ class BoundedSink(SinkCalls):
         if select is None:
             return
         if select.sink_state & _INSIDE:
-            if maybe_clone_option(option):
+            if self._found_moves != self._moves:
+                self._found_moves = self._moves
+                self._found.clear()
+            if maybe_clone_option(option, self._found):
                 rec = self._records.get(id(select))
                 if rec is not None and rec.select is select:
                     rec.replaced()

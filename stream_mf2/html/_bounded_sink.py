@@ -104,17 +104,18 @@ Known differences from the full DOM:
   appear inside kept subtrees but are never asked to the keep predicate, and
   outside kept subtrees (tentative content included) they are not made. Which
   option of a select is its selected one (the first, or the last with
-  ``selected``) and which ``selectedcontent`` is its first are recorded per
-  select as they are made (:class:`_SelectRecord`), since the stored tree lacks
-  the released ones. A kept ``selectedcontent``, a kept element holding one, or
-  a kept element inside a ``selectedcontent``, inside an open ``select`` is held
-  until that select is popped, since the pop of its selected option replaces
-  the selectedcontent's children (an h-* selectedcontent inside its own option
-  gets a clone of itself; a kept element inside a replaced selectedcontent is
-  removed, and dropped). Meanwhile the content of an option outside kept
+  ``selected``) and which ``selectedcontent`` is its first, and whether that
+  one is enabled (HTML's *disabled* state: an ``option``, a ``selectedcontent``
+  or a second ``select`` above it), are recorded per select as they are made
+  (:class:`_SelectRecord`), since the stored tree lacks the released ones. A
+  kept ``selectedcontent``, a kept element holding one, or a kept element inside
+  a ``selectedcontent``, inside an open ``select`` is held until that select is
+  popped, since the pop of its selected option may replace the enabled
+  selectedcontent's children (a kept element inside a replaced selectedcontent
+  is removed, and dropped). Meanwhile the content of an option outside kept
   subtrees that can still be cloned into it (the select's selected one when it
-  is made, or the option that holds it) is stored (flag ``_CAPTURE``, counted
-  against ``max_kept_nodes``) until it pops and is cloned, then released.
+  is made) is stored (flag ``_CAPTURE``, counted against ``max_kept_nodes``)
+  until it pops and is cloned, then released.
   Every open option outside kept subtrees is *watched* (flag ``_WATCH``): what
   it loses (text, released elements, kept subtrees handed over, nodes the
   adoption agency algorithm moves into it) sets ``_LOST``, and a clone from a
@@ -198,8 +199,9 @@ _MEMO: Final = 128  # an open element with an entry in BoundedSink._memo
 # inside) the option that a held selectedcontent may still be cloned from.
 _CAPTURE: Final = 256
 # Outside kept subtrees, an open option (or an element made inside one) whose content is
-# not stored: content lost there is remembered on the option (_LOST), since a kept
-# selectedcontent that comes later inside it gets a clone of the whole option.
+# not stored: content lost there is remembered on the option (_LOST), since a kept enabled
+# selectedcontent that comes later (moved out of the option by misnested tags, say) gets
+# a clone of the whole option.
 _WATCH: Final = 512
 _LOST: Final = 1024
 _ITEMS: Final = 4096  # a watched option a kept subtree was handed over from

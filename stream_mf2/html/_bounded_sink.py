@@ -1736,10 +1736,12 @@ class BoundedSink(SinkCalls):
         if select is None:
             return
         if select.sink_state & _INSIDE:
-            if self._found_moves != self._moves:
+            cache = self._found
+            if self._found_moves != self._moves or len(cache.first) + len(cache.disabled) > 4096 + 2 * self.tracked:
+                # (moved nodes; or entries of selects handed over since: start again, as _select_above does)
                 self._found_moves = self._moves
-                self._found.clear()
-            if maybe_clone_option(option, self._found):
+                cache.clear()
+            if maybe_clone_option(option, cache):
                 rec = self._records.get(id(select))
                 if rec is not None and rec.select is select:
                     rec.replaced()

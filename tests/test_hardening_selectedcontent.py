@@ -1,10 +1,11 @@
 """``selectedcontent``: a selectedcontent inside its own selected ``option`` (found by fuzzing),
 and the bounded output equal to the full DOM's around it, or a note in ``errors`` saying why not.
 
-"Clone an option into a selectedcontent" clones the option's children first and
-then replaces the selectedcontent's children with the clones. Cloning straight
-into a selectedcontent that lies inside the option copied its own copies
-without end (a one-line document exhausted memory).
+HTML gives a selectedcontent a *disabled* state (an ``option`` or a
+``selectedcontent`` above it, or a second ``select``), and an option is cloned
+only into its select's first selectedcontent, and only if that one is enabled:
+no clone target lies inside an option, so no clone copies earlier clones (a
+selectedcontent in its own option, repeated, was exponential work).
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ FUZZ = (
 )
 
 
-def test_a_selectedcontent_in_its_option_gets_the_option_s_children_as_they_were() -> None:
-    # the clones are made before the selectedcontent is emptied: its clone keeps "b"
+def test_a_selectedcontent_in_its_option_is_disabled() -> None:
+    # inside an option it is disabled: the option's end clones nothing into it
     assert tree_for_test([SELF]).splitlines() == [
         "| <html>",
         "|   <head>",
@@ -43,9 +44,7 @@ def test_a_selectedcontent_in_its_option_gets_the_option_s_children_as_they_were
         "|       <option>",
         '|         "a"',
         "|         <selectedcontent>",
-        '|           "a"',
-        "|           <selectedcontent>",
-        '|             "b"',
+        '|           "b"',
     ]
 
 
@@ -73,7 +72,7 @@ def test_streaming_equals_the_whole_document_for_a_selectedcontent_item_outside_
 def test_streaming_equals_the_whole_document() -> None:
     doc = '<div class="h-card">' + SELF.replace("<selectedcontent>", "<selectedcontent class=p-name>") + "</div>" + FUZZ * 20
     whole = parse_dom(parse_document(doc), "http://example.com/", Options())
-    assert whole["items"][0]["properties"]["name"] == ["ab", "b"]
+    assert whole["items"][0]["properties"]["name"] == ["b"]
     assert json.dumps(parse(doc, "http://example.com/"), sort_keys=True) == json.dumps(whole, sort_keys=True)
     for name, chunks in chunkings(doc, splits=False):
         parser = Parser("http://example.com/")
@@ -83,7 +82,7 @@ def test_streaming_equals_the_whole_document() -> None:
 
 
 HELD = [
-    # an h-* selectedcontent alone in its option: the option's pop clones it into itself
+    # an h-* selectedcontent alone in its option (disabled: the option's pop clones nothing)
     "<select><option><selectedcontent class=h-product>x</selectedcontent></option></select><p class=h-card>after",
     "<select><option><selectedcontent class=h-x>b</selectedcontent>tail</option></select>",
     # an earlier option (released when popped) is the selected one: no clone
@@ -189,7 +188,7 @@ OPTION_PATTERNS = {
     "many-selects": lambda n: "<p class=h-card>x</p>" + "<select><option>a<option selected>b</select>" * n,
     # options of a kept select: never watched, and no stale list of them
     "kept-select": lambda n: "<select class=h-x>" + "<option>t<img src=a.png>" * n + "</select>",
-    # a selectedcontent item inside its own option, again and again
+    # a selectedcontent item inside its own option (disabled), again and again
     "own-options": lambda n: "<select>"
     + "<option>a<b>b</b><span class=h-x><selectedcontent class=p-name></selectedcontent></span>" * n,
     # options inside a selectedcontent outside items, each replaced by its own clone
@@ -212,7 +211,6 @@ def test_work_grows_linearly_with_the_options(name: str, stream_children: bool) 
 
 #: Patterns whose output differs from the full DOM's by design, with the note that says so.
 NOTED_PATTERNS = {
-    "own-options": "an item <selectedcontent> inside its own <option>",
     "options-in-selectedcontent": "an <option> holding items was cloned into a <selectedcontent> outside items",
 }
 
@@ -241,22 +239,19 @@ def test_option_patterns_equal_the_full_dom(name: str) -> None:
         "<select><option>text<b class=p-n>B</b><selectedcontent class=h-x>c</selectedcontent></select>",
     ],
 )
-def test_a_selectedcontent_item_inside_its_own_option_is_noted(doc: str) -> None:
-    # The option's content before the selectedcontent lay outside any kept subtree and is
-    # gone when the option's end clones it: a documented recovery, said in errors (never
-    # silent), the same in every chunking and with stream_children.
+def test_a_selectedcontent_item_inside_its_own_option_equals_the_full_dom(doc: str) -> None:
+    # The option's content before the selectedcontent lay outside any kept subtree; it was
+    # gone when the option's end cloned it (a note). The selectedcontent is disabled now:
+    # nothing is cloned, the item is exact, in every chunking and with stream_children.
     url = "http://example.com/"
     full = parse_dom(parse_document(doc), url, Options())["items"]
-    whole = None
+    assert full[0]["type"] == ["h-x"] and "children" not in full[0]
     for stream_children in (False, True):
         for label, chunks in chunkings(doc):
             parser = Parser(url, stream_children=stream_children)
             items = [i for c in chunks for i in parser.feed(c)] + parser.close()
-            whole = items if whole is None else whole
-            assert items == whole, label
-            assert len(parser.errors) == 1 and "inside its own <option>" in parser.errors[0], label
-    assert whole is not None and whole != full  # (what the note is for)
-    assert whole[0]["type"] == ["h-x"]
+            assert items == full, label
+            assert parser.errors == [], label
 
 
 @pytest.mark.parametrize("stream_children", [False, True])
@@ -267,11 +262,13 @@ def test_a_selectedcontent_item_inside_its_own_option_is_noted(doc: str) -> None
         '<table><td><select><option><selectedcontent class="h-entry">',
     ],
 )
-def test_a_selectedcontent_item_in_its_own_option_in_a_table_gets_its_clone(doc: str, stream_children: bool) -> None:
-    # a fuzz finding: the open table held the selectedcontent instead of its select,
-    # so the option's close did not clone into it
+def test_a_selectedcontent_item_in_its_own_option_in_a_table_equals_the_full_dom(
+    doc: str, stream_children: bool
+) -> None:
+    # a fuzz finding (when the option's close cloned it into the selectedcontent): the open
+    # table held the selectedcontent instead of its select; now it is disabled (no clone)
     whole = parse_dom(parse_document(doc), "http://example.com/", Options())["items"]
-    assert whole[0].get("children")
+    assert not whole[0].get("children")
     for name, chunks in chunkings(doc):
         parser = Parser("http://example.com/", stream_children=stream_children)
         items = [item for chunk in chunks for item in parser.feed(chunk)] + parser.close()
@@ -319,27 +316,22 @@ EXACT = [
     "<select><button><selectedcontent class=h-x></selectedcontent></button><option><a>A<div>B</a>C</div></option></select>",
     # options in tentative content are cloned too (a later <body> class makes it an item)
     "<select><button><selectedcontent></selectedcontent></button><option>A</option></select><body class=h-x>",
+    # a selectedcontent item inside its own option is disabled: nothing is cloned into it
+    # (they were noted, when the option's content outside items went into the clone)
+    "<select><option><img class=u-photo src=a.png><selectedcontent class=h-x></selectedcontent></select>",
+    "<select><option>text<b class=p-n>B</b><selectedcontent class=h-x>c</selectedcontent></select>",
+    "<p class=h-x>x</p><select><option>text<b class=p-n>B</b><selectedcontent class=h-x>c</selectedcontent></select>",
+    "<select><option>A<svg><foreignObject><select><option>B<span class=h-x><selectedcontent class=p-name>x"
+    "</selectedcontent></span>",
+    "<select><option>A<span class=h-card>N</span><selectedcontent class=h-x></selectedcontent></select>",
 ]
 
 NOTED = [
-    # content of its own option before the selectedcontent lay outside items
-    ("<select><option><img class=u-photo src=a.png><selectedcontent class=h-x></selectedcontent></select>", "own"),
-    ("<select><option>text<b class=p-n>B</b><selectedcontent class=h-x>c</selectedcontent></select>", "own"),
-    ("<p class=h-x>x</p><select><option>text<b class=p-n>B</b><selectedcontent class=h-x>c</selectedcontent></select>", "own"),
-    # the same in an option of a nested select (the outer option's "A" is not its concern)
-    (
-        "<select><option>A<svg><foreignObject><select><option>B<span class=h-x><selectedcontent class=p-name>x"
-        "</selectedcontent></span>",
-        "own",
-    ),
-    # an item in the option was handed over before the selectedcontent came
-    ("<select><option>A<span class=h-card>N</span><selectedcontent class=h-x></selectedcontent></select>", "own"),
     # an option's items copied into a selectedcontent outside items
     ("<select><selectedcontent></selectedcontent><option><span class=h-x>A</span></option></select>", "items"),
     ("<select><selectedcontent><div><p>bbx y<option><desc class=h-y>bb ", "items"),
 ]
 NOTES = {
-    "own": "an item <selectedcontent> inside its own <option>",
     "items": "an <option> holding items was cloned into a <selectedcontent> outside items",
     "lost": "an <option> cloned into an item <selectedcontent> had content outside items",
     "unsure": "a <select> had some of its <option> elements replaced with a copy of one",

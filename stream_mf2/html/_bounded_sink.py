@@ -104,17 +104,18 @@ Known differences from the full DOM:
   appear inside kept subtrees but are never asked to the keep predicate, and
   outside kept subtrees (tentative content included) they are not made. Which
   option of a select is its selected one (the first, or the last with
-  ``selected``) and which ``selectedcontent`` is its first are recorded per
-  select as they are made (:class:`_SelectRecord`), since the stored tree lacks
-  the released ones. A kept ``selectedcontent``, a kept element holding one, or
-  a kept element inside a ``selectedcontent``, inside an open ``select`` is held
-  until that select is popped, since the pop of its selected option replaces
-  the selectedcontent's children (an h-* selectedcontent inside its own option
-  gets a clone of itself; a kept element inside a replaced selectedcontent is
-  removed, and dropped). Meanwhile the content of an option outside kept
+  ``selected``) and which ``selectedcontent`` is its first, and whether that
+  one is enabled (HTML's *disabled* state: an ``option``, a ``selectedcontent``
+  or a second ``select`` above it), are recorded per select as they are made
+  (:class:`_SelectRecord`), since the stored tree lacks the released ones. A
+  kept ``selectedcontent``, a kept element holding one, or a kept element inside
+  a ``selectedcontent``, inside an open ``select`` is held until that select is
+  popped, since the pop of its selected option may replace the enabled
+  selectedcontent's children (a kept element inside a replaced selectedcontent
+  is removed, and dropped). Meanwhile the content of an option outside kept
   subtrees that can still be cloned into it (the select's selected one when it
-  is made, or the option that holds it) is stored (flag ``_CAPTURE``, counted
-  against ``max_kept_nodes``) until it pops and is cloned, then released.
+  is made) is stored (flag ``_CAPTURE``, counted against ``max_kept_nodes``)
+  until it pops and is cloned, then released.
   Every open option outside kept subtrees is *watched* (flag ``_WATCH``): what
   it loses (text, released elements, kept subtrees handed over, nodes the
   adoption agency algorithm moves into it) sets ``_LOST``, and a clone from a
@@ -165,6 +166,7 @@ from stream_mf2.html.dom import (
     is_ancestor,
 )
 from stream_mf2.html.sink import (
+    SelectedcontentCache,
     SinkCalls,
     append_child,
     append_text_child,
@@ -174,6 +176,7 @@ from stream_mf2.html.sink import (
     insert_text_child_before,
     maybe_clone_option,
     reparent_all,
+    selectedcontent_disabled,
 )
 from stream_mf2.html.tokenizer import Tokenizer
 
@@ -197,11 +200,11 @@ _MEMO: Final = 128  # an open element with an entry in BoundedSink._memo
 # inside) the option that a held selectedcontent may still be cloned from.
 _CAPTURE: Final = 256
 # Outside kept subtrees, an open option (or an element made inside one) whose content is
-# not stored: content lost there is remembered on the option (_LOST), since a kept
-# selectedcontent that comes later inside it gets a clone of the whole option.
+# not stored: content lost there is remembered on the option (_LOST), since a kept enabled
+# selectedcontent that comes later (moved out of the option by misnested tags, say) gets
+# a clone of the whole option.
 _WATCH: Final = 512
 _LOST: Final = 1024
-_OWN: Final = 2048  # a stored option that holds a kept selectedcontent of its select
 _ITEMS: Final = 4096  # a watched option a kept subtree was handed over from
 # An open HTML table (counted in BoundedSink._open_tables; cleared when it pops).
 _TABLE: Final = 8192
@@ -234,10 +237,6 @@ assert _CAPTURE_OR_WATCH == _CAPTURE | _WATCH and _INSIDE_CAPTURE_OR_WATCH == _C
 assert _NEW_PLAIN == _TRACKED | _OPEN and _NEW_INSIDE == _NEW_PLAIN | _INSIDE and _NEW_KEPT == _NEW_INSIDE | _KEPT
 
 #: Notes of a clone into a kept ``selectedcontent`` from an option whose content was not all kept.
-NOTE_OWN_OPTION: Final = (
-    "an item <selectedcontent> inside its own <option>: the option's content outside"
-    " items was not kept, so the copy of the option cloned into it may lack some of it"
-)
 NOTE_CLONED_ITEMS: Final = (
     "an <option> holding items was cloned into a <selectedcontent> outside items:"
     " the copies of those items (items of the full document) are not given"
@@ -258,16 +257,33 @@ class _SelectRecord:
     Options and ``selectedcontent`` elements outside kept subtrees are released
     when popped, so the stored tree cannot tell which option is the selected one
     (the first, or the last with ``selected``) or which ``selectedcontent`` is
-    the first: the sink records them as they are made (in document order).
+    the first, and whether it is enabled (HTML "get a select's enabled
+    selectedcontent"): the sink records them as they are made (in document order).
     """
 
-    __slots__ = ("first", "in_target", "lossy", "options", "select", "selected", "selectedcontent", "unsure")
+    __slots__ = (
+        "first",
+        "first_sc",
+        "in_target",
+        "lossy",
+        "options",
+        "sc_moves",
+        "select",
+        "selected",
+        "selectedcontent",
+        "unsure",
+    )
 
     def __init__(self, select: Element) -> None:
         self.select = select
         self.first: Element | None = None
         self.selected: Element | None = None
+        # The first selectedcontent made inside the select (nested selects' too), and the
+        # one options are cloned into: the same, or None while the first is disabled
+        # (BoundedSink._target); the tree builder's move count when that was decided.
+        self.first_sc: Element | None = None
         self.selectedcontent: Element | None = None
+        self.sc_moves = 0
         # Options made since the last clone replaced the selectedcontent's children,
         # and how many of them were made inside it (that clone removed those).
         self.options = 0
@@ -432,6 +448,8 @@ class BoundedSink(SinkCalls):
         "_closed_stamp",
         "_demoted",
         "_epoch",
+        "_found",
+        "_found_moves",
         "_inline_open",
         "_jumps",
         "_kept_created",
@@ -459,6 +477,8 @@ class BoundedSink(SinkCalls):
         "_records_cap",
         "_refused",
         "_roots",
+        "_sc_memo",
+        "_sc_memo_moves",
         "_select_memo",
         "_select_memo_moves",
         "_select_options",
@@ -583,6 +603,14 @@ class BoundedSink(SinkCalls):
         # _moves is _select_memo_moves (see _select_above)
         self._select_memo: dict[int, tuple[Element, tuple[Element, Element | None] | None]] = {}
         self._select_memo_moves = 0
+        # element id -> (element, its nearest select, whether a selectedcontent in it is
+        # disabled), valid while _moves is _sc_memo_moves (see _sc_context)
+        self._sc_memo: dict[int, tuple[Element, Element | None, bool]] = {}
+        self._sc_memo_moves = 0
+        # What the look-ups in kept selects found (maybe_clone_option), valid while _moves
+        # is _found_moves (and cleared when a selectedcontent is made)
+        self._found = SelectedcontentCache()
+        self._found_moves = 0
 
     def set_nested(
         self, on_nested: Callable[[Element, Element, bool], int], watch_nested: Callable[[Element, Element], bool]
@@ -760,6 +788,7 @@ class BoundedSink(SinkCalls):
                 el.template_contents = DocumentFragment(el)
             elif name == "selectedcontent":
                 self._selectedcontent = True
+                self._found.new_selectedcontent()
             elif name == "select":
                 self._add_select(el)
         if self.keep(el):
@@ -798,6 +827,7 @@ class BoundedSink(SinkCalls):
                 el.template_contents = DocumentFragment(el)
             elif name == "selectedcontent":
                 self._selectedcontent = True
+                self._found.new_selectedcontent()
                 self._note_selectedcontent(el, parent)
             elif name == "option":
                 if not (parent.sink_state & _INSIDE if type(parent) is Element else self._inside(parent)):
@@ -1305,7 +1335,7 @@ class BoundedSink(SinkCalls):
 
     def _clone_matters(self, option: Element, rec: _SelectRecord) -> bool:
         """Could a clone of ``option`` into ``rec``'s selectedcontent (or its absence) change kept content?"""
-        target = rec.selectedcontent
+        target = self._target(rec)
         if target is None:
             return False
         return bool(
@@ -1331,7 +1361,7 @@ class BoundedSink(SinkCalls):
         if "selected" in option.attrs:
             rec.selected = option
         rec.options += 1
-        if inside is not None and inside is rec.selectedcontent:
+        if inside is not None and inside is self._target(rec):
             rec.in_target += 1
 
     def _select_above(self, parent: ParentNode) -> tuple[Element, Element | None] | None:
@@ -1368,13 +1398,72 @@ class BoundedSink(SinkCalls):
             self._select_memo = {}
         return found
 
+    def _sc_context(self, parent: ParentNode | None) -> tuple[Element | None, bool]:
+        """For a ``selectedcontent`` placed in ``parent``: its nearest ``select``, and whether it is disabled.
+
+        HTML gives a selectedcontent a *disabled* state from its ancestors (see
+        :func:`~stream_mf2.html.sink.selectedcontent_disabled`): an ``option`` or a
+        ``selectedcontent`` above it, or a second ``select``. Remembered for every
+        element climbed until a node moves (``_moves``), as :meth:`_select_above` does.
+        """
+        if self._sc_memo_moves != self._moves:
+            self._sc_memo = {}
+            self._sc_memo_moves = self._moves
+        memo = self._sc_memo
+        path: list[Element] = []
+        node: ParentNode | None = parent
+        select: Element | None = None
+        disabled = False
+        while type(node) is Element:
+            hit = memo.get(id(node))
+            if hit is not None and hit[0] is node:
+                select, disabled = hit[1], hit[2]
+                break
+            path.append(node)
+            node = node.parent
+        for el in reversed(path):
+            if el.namespace == HTML_NS:
+                name = el.name
+                if name == "select":
+                    disabled = disabled or select is not None
+                    select = el
+                elif name == "option" or name == "selectedcontent":
+                    disabled = True
+            memo[id(el)] = (el, select, disabled)
+        if len(memo) > 4096 + 2 * self.tracked:
+            self._sc_memo = {}  # (as in _select_above)
+        return select, disabled
+
     def _note_selectedcontent(self, selectedcontent: Element, parent: ParentNode) -> None:
-        """Remember the first ``selectedcontent`` of its select (the one its options are cloned into)."""
-        select = self._select_of(parent)
-        if select is not None:
+        """Remember the first ``selectedcontent`` of the selects around it, and whether it is enabled.
+
+        HTML clones an option into its select's *first* selectedcontent (in tree
+        order, nested selects' included), and only if that one is enabled.
+        """
+        select, disabled = self._sc_context(parent)
+        while select is not None:
             rec = self._record(select)
-            if rec.selectedcontent is None:
-                rec.selectedcontent = selectedcontent
+            if rec.first_sc is not None:
+                break  # (so had every select above it: it came earlier inside them too)
+            rec.first_sc = selectedcontent
+            rec.selectedcontent = None if disabled else selectedcontent
+            rec.sc_moves = self._moves
+            disabled = True  # (for the selects further up: a second select above it)
+            select = self._sc_context(select.parent)[0]
+
+    def _target(self, rec: _SelectRecord) -> Element | None:
+        """The enabled selectedcontent of ``rec``'s select (None: none, or its first one is disabled).
+
+        A move (the adoption agency algorithm) can change a stored selectedcontent's
+        ancestors, and HTML decides its disabled state again when it is moved: after
+        moves it is read again from the stored ancestors (a released one stays as it was).
+        """
+        first = rec.first_sc
+        if first is not None and rec.sc_moves != self._moves:
+            rec.sc_moves = self._moves
+            if first.parent is not None and first.sink_state:
+                rec.selectedcontent = None if selectedcontent_disabled(first) else first
+        return rec.selectedcontent
 
     def _note_placed(self, el: Element, parent: ParentNode) -> None:
         """An ``option`` or ``selectedcontent`` made by :meth:`create_element` was placed in ``parent``."""
@@ -1387,8 +1476,8 @@ class BoundedSink(SinkCalls):
     def _may_clone(self, option: Element, parent: ParentNode) -> bool:
         """Can the new ``option`` (outside kept subtrees, going into ``parent``) be cloned into a held selectedcontent?
 
-        True if a kept selectedcontent is held for its select and the option is
-        that select's selected one so far (the first option, or the last with a
+        True if something kept is held for its select, the select has an enabled
+        selectedcontent and the option is that select's selected one so far (the first option, or the last with a
         ``selected`` attribute): then its content is stored until it is popped
         (flag ``_CAPTURE``), since its pop clones that content. A later option
         that takes over is stored in turn.
@@ -1402,7 +1491,12 @@ class BoundedSink(SinkCalls):
                     if id(node) not in self._blocked or "multiple" in node.attrs:
                         return False
                     rec = self._records.get(id(node))
-                    return rec is not None and rec.select is node and rec.chosen() is option
+                    return (
+                        rec is not None
+                        and rec.select is node
+                        and rec.chosen() is option
+                        and self._target(rec) is not None
+                    )
                 if node.name in ("datalist", "option", "hr"):
                     return False
             node = node.parent
@@ -1520,25 +1614,6 @@ class BoundedSink(SinkCalls):
         el.sink_state |= _CAPTURE
         self._count(1)  # (counted as kept nodes until the option pops: _end_capture)
 
-    def _capture_option(self, option: Element) -> None:
-        """A kept selectedcontent inside the open ``option`` is held: store the option's content from now on.
-
-        What the sink still holds of it (open elements, popped ones with element
-        children) is marked stored; what it held before and was released is
-        remembered by the ``_LOST`` flag (:meth:`_pop_outside` gives the note).
-        """
-        option.sink_state |= _OWN
-        stack: list[Element] = [option]
-        while stack:
-            el = stack.pop()
-            st = el.sink_state
-            if st & (_INSIDE | _CAPTURE) or not st:
-                continue  # kept subtrees are stored already
-            self._capture(el)
-            for c in el.children:
-                if type(c) is Element:
-                    stack.append(c)
-
     def _pop_outside(self, element: Element, st: int) -> None:
         """Pop of an element outside kept subtrees that is stored, watched, or holds elements.
 
@@ -1551,10 +1626,9 @@ class BoundedSink(SinkCalls):
         is_option = element.name == "option" and element.namespace == HTML_NS
         watched = st & _WATCH
         lost = st & _LOST
-        own = st & _OWN
         items = st & _ITEMS
-        if st & (_WATCH | _LOST | _OWN | _ITEMS):
-            st &= ~(_WATCH | _LOST | _OWN | _ITEMS | _LOST_ALL)
+        if st & (_WATCH | _LOST | _ITEMS):
+            st &= ~(_WATCH | _LOST | _ITEMS | _LOST_ALL)
             element.sink_state = st
             if is_option:
                 watch = self._watch_open
@@ -1566,7 +1640,7 @@ class BoundedSink(SinkCalls):
             parent = element.parent
             if is_option and not (type(parent) is Element and parent.sink_state & _CAPTURE):
                 # the stored option itself (not an element inside it)
-                self._clone_option(element, items, (NOTE_OWN_OPTION if own else NOTE_OPTION_LOST) if lost else None)
+                self._clone_option(element, items, NOTE_OPTION_LOST if lost else None)
                 self._end_capture(element)
             return
         if is_option and self._selectedcontent:
@@ -1669,7 +1743,12 @@ class BoundedSink(SinkCalls):
         if select is None:
             return
         if select.sink_state & _INSIDE:
-            if maybe_clone_option(option):
+            cache = self._found
+            if self._found_moves != self._moves or len(cache.first) + len(cache.disabled) > 4096 + 2 * self.tracked:
+                # (moved nodes; or entries of selects handed over since: start again, as _select_above does)
+                self._found_moves = self._moves
+                cache.clear()
+            if maybe_clone_option(option, cache):
                 rec = self._records.get(id(select))
                 if rec is not None and rec.select is select:
                     rec.replaced()
@@ -1689,7 +1768,7 @@ class BoundedSink(SinkCalls):
         full document; they are not made, which the notes say (unless a later
         clone replaces these: :attr:`_SelectRecord.lossy`).
         """
-        target = rec.selectedcontent
+        target = self._target(rec)
         if target is None:
             return False
         if target.sink_state & _INSIDE:
@@ -1765,7 +1844,11 @@ class BoundedSink(SinkCalls):
         # Post-order walk: flags are cleared going down; coming back up, a popped
         # element left without element children is released, as pop() would have,
         # and text and comments (not stored outside kept subtrees) go. An open option
-        # (and the open elements inside it) is watched from now on (flag _WATCH).
+        # (and the open elements inside it) is watched from now on (flag _WATCH); one that
+        # held more than open elements loses that content (flag _LOST, set coming back up:
+        # ``mixed`` holds the elements whose subtree held more, so nested open options
+        # cost one walk in all, not one each).
+        mixed: set[int] = set()
         stack: list[tuple[Element, bool, bool]] = [(root, False, False)]
         while stack:
             el, back, watched = stack.pop()
@@ -1780,7 +1863,7 @@ class BoundedSink(SinkCalls):
                     if st & _OPEN:
                         self._open_inside -= 1
                         if el.name == "option" and el.namespace == HTML_NS:
-                            st |= _WATCH | self._option_lost(el)
+                            st |= _WATCH
                             self._watch(el)
                             watched = True
                         elif watched:
@@ -1799,6 +1882,16 @@ class BoundedSink(SinkCalls):
                         if type(c) is Element:
                             stack.append((c, False, False))
                 continue
+            if st & _WATCH and any(
+                type(c) is not Element
+                or not c.sink_state & _OPEN
+                or id(c) in mixed
+                or (c.sink_state & _KEPT and self._option_lost(c))  # (an open kept child: not walked)
+                for c in el.children
+            ):
+                mixed.add(id(el))
+                if el.name == "option" and el.namespace == HTML_NS:
+                    el.sink_state = st = st | _LOST
             el.children = [c for c in el.children if type(c) is Element and c.parent is el]
             contents = el.template_contents
             if contents is not None:
@@ -1815,7 +1908,7 @@ class BoundedSink(SinkCalls):
 
     @staticmethod
     def _option_lost(option: Element) -> int:
-        """``_LOST`` if a demoted open ``option`` holds more than open elements (that content goes)."""
+        """``_LOST`` if ``option`` (or another element) holds more than open elements."""
         stack: list[Node] = list(option.children)
         while stack:
             node = stack.pop()
@@ -1887,11 +1980,11 @@ class BoundedSink(SinkCalls):
     def _clone_target_select(self, el: Element) -> Element | None:
         """The open ``select`` around ``el`` if ``el`` is or holds a ``selectedcontent``.
 
-        Until that select is popped, the pop of its selected ``option`` replaces
-        the selectedcontent's children with clones of the option's (HTML "maybe
-        clone an option into selectedcontent"): an h-* selectedcontent inside its
-        own option gets a clone of itself as a child when the option pops, after
-        the selectedcontent itself was popped.
+        Until that select is popped, the pop of its selected ``option`` may
+        replace the selectedcontent's children with clones of the option's (HTML
+        "maybe clone an option into selectedcontent"). (One inside an option is
+        disabled and never gets clones; it is held all the same, which changes
+        nothing but the time of its hand-over.)
         """
         selects = self._selects
         if selects and not all(s.sink_state & _OPEN for s in selects):
@@ -1900,14 +1993,11 @@ class BoundedSink(SinkCalls):
             return None  # (no climb while no select is open)
         related = el.name == "selectedcontent" and el.namespace == HTML_NS
         node: ParentNode | None = el.parent
-        own_option: Element | None = None
         while type(node) is Element:
             if node.namespace == HTML_NS:
                 if node.name == "select":
                     break
-                if node.name == "option" and own_option is None:
-                    own_option = node
-                elif node.name == "selectedcontent":
+                if node.name == "selectedcontent":
                     # inside a selectedcontent: an option's clone replaces its children
                     related = True
             node = node.parent
@@ -1922,15 +2012,6 @@ class BoundedSink(SinkCalls):
                         related = True
                         break
                     stack.extend(n.children)
-        if (
-            related
-            and own_option is not None
-            and own_option.sink_state & (_OPEN | _INSIDE | _CAPTURE) == _OPEN
-        ):
-            # Inside its own option, outside kept subtrees: the option's end clones the option
-            # into it, so its content is stored from now on; what came before and was not kept
-            # is remembered (_LOST) and noted if that clone is made.
-            self._capture_option(own_option)
         return node if related else None
 
     def _climb(

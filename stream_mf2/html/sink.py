@@ -28,11 +28,17 @@ from stream_mf2.html.tokenizer import Tokenizer
 __all__ = [
     "BoundedSink",
     "DomSink",
+    "SelectedcontentCache",
     "SinkCalls",
     "TreeSink",
     "clone_children",
     "clone_option_into",
+    "enabled_selectedcontent",
+    "is_selected_option",
     "maybe_clone_option",
+    "option_select",
+    "selected_option",
+    "selectedcontent_disabled",
 ]
 
 
@@ -225,9 +231,8 @@ def clone_children(source: ParentNode, target: ParentNode) -> None:
     """Append deep clones of ``source``'s children to ``target`` (no recursion).
 
     The clones are made first and appended after, as the DOM's "clone" then
-    "append" do: ``target`` may lie inside ``source`` (a ``selectedcontent``
-    inside its selected ``option``), and cloning into it directly would copy
-    the copies without end.
+    "append" do: ``target`` may lie inside ``source``, and cloning into it
+    directly would copy the copies without end.
     """
     holder = Element("#clones", HTML_NS, {})
     _clone_into(source, holder)
@@ -253,45 +258,232 @@ def _clone_into(source: ParentNode, target: ParentNode) -> None:
                 dst.children.append(c)
 
 
-def maybe_clone_option(option: Element) -> bool:
-    """HTML "maybe clone an option into selectedcontent" (run when an option is popped).
+def option_select(option: Element) -> Element | None:
+    """HTML "option element nearest ancestor select": the ``select`` whose options ``option`` is among.
 
-    The option's nearest ancestor ``select`` decides: if it is a single-value
-    select whose selected option is ``option`` and it has a ``selectedcontent``
-    descendant, that element's children are replaced by clones of the option's
-    (and True is returned).
+    The nearest HTML ``select`` ancestor, unless a ``datalist``, ``option`` or
+    ``hr`` comes first (then None).
     """
-    select: ParentNode | None = option.parent
-    while select is not None:
-        if isinstance(select, Element) and select.namespace == HTML_NS:
-            if select.name == "select":
+    node: ParentNode | None = option.parent
+    while isinstance(node, Element):
+        if node.namespace == HTML_NS:
+            if node.name == "select":
+                return node
+            if node.name in ("datalist", "option", "hr"):
+                return None
+        node = node.parent
+    return None
+
+
+class SelectedcontentCache:
+    """What the selectedcontent look-ups found, for a sink to reuse while its tree only grows.
+
+    ``first``: id(select) -> (select, its first selectedcontent descendant or
+    None); ``disabled``: id(selectedcontent) -> (it, its disabled state). Without
+    them n nested selects would each walk all the later ones at every option's
+    end. The sink calls :meth:`clear` when a node moves or is removed or inserted
+    before another, and :meth:`new_selectedcontent` when one is made; a clone
+    clears it too (:func:`maybe_clone_option`).
+    """
+
+    __slots__ = ("disabled", "first")
+
+    def __init__(self) -> None:
+        self.first: dict[int, tuple[Element, Element | None]] = {}
+        self.disabled: dict[int, tuple[Element, bool]] = {}
+
+    def clear(self) -> None:
+        """The tree changed other than by growing at its open elements: forget everything."""
+        if self.first:
+            self.first = {}
+        if self.disabled:
+            self.disabled = {}
+
+    def new_selectedcontent(self) -> None:
+        """A selectedcontent was made: a select that held none may hold one now."""
+        if self.first:
+            self.first = {}
+
+
+def first_selectedcontent(select: Element, cache: SelectedcontentCache | None = None) -> Element | None:
+    """The first HTML ``selectedcontent`` descendant of ``select`` in tree order (inside nested selects too).
+
+    With a ``cache``, the answers for ``select`` and the selects inside it are
+    remembered (one walk of each, however many times it is asked).
+    """
+    memo = cache.first if cache is not None else None
+    if memo is not None:
+        hit = memo.get(id(select))
+        if hit is not None and hit[0] is select:
+            return hit[1]
+    # The selects the walk is inside of (``select`` first): the first selectedcontent found
+    # is the first of each; one whose end marker (None) comes first holds none.
+    inside: list[Element] = [select]
+    stack: list[Node | None] = list(reversed(select.children))
+    found: Element | None = None
+    while stack:
+        n = stack.pop()
+        if n is None:
+            done = inside.pop()
+            if memo is not None:
+                memo[id(done)] = (done, None)
+            continue
+        if isinstance(n, Element):
+            if n.namespace == HTML_NS:
+                if n.name == "selectedcontent":
+                    found = n
+                    break
+                if n.name == "select" and memo is not None:
+                    hit = memo.get(id(n))
+                    if hit is not None and hit[0] is n:
+                        if hit[1] is not None:
+                            found = hit[1]
+                            break
+                        continue
+                    inside.append(n)
+                    stack.append(None)
+            if n.children:
+                stack.extend(reversed(n.children))
+    if memo is not None:
+        for el in inside:
+            memo[id(el)] = (el, found)
+    return found
+
+
+def selectedcontent_disabled(selectedcontent: Element, cache: SelectedcontentCache | None = None) -> bool:
+    """The HTML ``selectedcontent`` *disabled* state, as its post-connection steps set it.
+
+    Disabled if an ancestor is an ``option`` or a ``selectedcontent``, or if more
+    than one ``select`` lies above it. The steps run whenever the element is
+    inserted into the document (moves included), so in the document the state
+    always follows its ancestors; this reads them. Inside template contents,
+    which are not connected, the spec leaves the state as it was (false for a
+    new element); the same rule applies there too, so that no clone target lies
+    inside an option there either (a clone would copy the earlier clones:
+    exponential work).
+    """
+    if cache is not None:
+        hit = cache.disabled.get(id(selectedcontent))
+        if hit is not None and hit[0] is selectedcontent:
+            return hit[1]
+    disabled = False
+    seen_select = False
+    node: ParentNode | None = selectedcontent.parent
+    while isinstance(node, Element):
+        if node.namespace == HTML_NS:
+            name = node.name
+            if name == "option" or name == "selectedcontent" or (name == "select" and seen_select):
+                disabled = True
                 break
-            if select.name in ("datalist", "option", "hr"):
-                return False
-        select = select.parent
-    if not isinstance(select, Element) or "multiple" in select.attrs:
-        return False
-    options: list[Element] = []
-    selectedcontent: Element | None = None
+            if name == "select":
+                seen_select = True
+        node = node.parent
+    if cache is not None:
+        cache.disabled[id(selectedcontent)] = (selectedcontent, disabled)
+    return disabled
+
+
+def enabled_selectedcontent(select: Element, cache: SelectedcontentCache | None = None) -> Element | None:
+    """HTML "get a select's enabled selectedcontent".
+
+    None if ``select`` has ``multiple``, has no ``selectedcontent`` descendant,
+    or if its first one in tree order is disabled (a later one is not looked at).
+    """
+    if "multiple" in select.attrs:
+        return None
+    selectedcontent = first_selectedcontent(select, cache)
+    if selectedcontent is None or selectedcontent_disabled(selectedcontent, cache):
+        return None
+    return selectedcontent
+
+
+def _options(nodes: list[Node]) -> list[Element]:
+    """The options among ``nodes`` and their descendants, in tree order (not inside nested selects)."""
+    out: list[Element] = []
+    stack: list[Node] = list(reversed(nodes))
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Element):
+            if n.namespace == HTML_NS:
+                if n.name == "option":
+                    out.append(n)
+                elif n.name == "select":
+                    continue
+            if n.children:
+                stack.extend(reversed(n.children))
+    return out
+
+
+def _first_option(select: Element) -> Element | None:
     stack: list[Node] = list(reversed(select.children))
     while stack:
         n = stack.pop()
         if isinstance(n, Element):
             if n.namespace == HTML_NS:
                 if n.name == "option":
-                    options.append(n)
-                elif n.name == "selectedcontent" and selectedcontent is None:
-                    selectedcontent = n
-                elif n.name == "select":
+                    return n
+                if n.name == "select":
                     continue
-            stack.extend(reversed(n.children))
-    if selectedcontent is None or not options:
-        return False
+            if n.children:
+                stack.extend(reversed(n.children))
+    return None
+
+
+def selected_option(select: Element) -> Element | None:
+    """The select's selected option: the last of its options with ``selected``, else the first.
+
+    Its options are the ``option`` descendants outside nested selects.
+    """
+    options = _options(select.children)
     chosen = [o for o in options if "selected" in o.attrs]
-    selected = chosen[-1] if chosen else options[0]
-    if selected is not option:
+    return chosen[-1] if chosen else options[0] if options else None
+
+
+def is_selected_option(select: Element, option: Element) -> bool:
+    """``selected_option(select) is option``, looking at no more than it needs.
+
+    An option with ``selected`` is the selected one if no option after it has
+    it (what follows the option ending now is usually little); one without, if
+    it is the first and none has it (the whole walk, once per select).
+    """
+    if "selected" in option.attrs:
+        after: list[Node] = list(option.children)
+        node: Element = option
+        while node is not select:
+            parent = node.parent
+            if not isinstance(parent, Element):
+                return False  # (not inside select)
+            siblings = parent.children
+            for i in range(len(siblings) - 1, -1, -1):
+                if siblings[i] is node:
+                    after.extend(siblings[i + 1 :])
+                    break
+            node = parent
+        return not any("selected" in o.attrs for o in _options(after))
+    if _first_option(select) is not option:
         return False
-    clone_option_into(option, selectedcontent)
+    return not any("selected" in o.attrs for o in _options(select.children))
+
+
+def maybe_clone_option(option: Element, cache: SelectedcontentCache | None = None) -> bool:
+    """HTML "maybe clone an option into selectedcontent" (run when an option is popped).
+
+    The option's nearest ancestor ``select`` (:func:`option_select`) decides: if
+    ``option`` is its selected one and it has an enabled ``selectedcontent``
+    (:func:`enabled_selectedcontent`), that element's children are replaced by
+    clones of the option's (and True is returned). An enabled selectedcontent
+    never lies inside an option, so the clones never hold earlier clones.
+    ``cache``: see :class:`SelectedcontentCache` (cleared here after a clone).
+    """
+    select = option_select(option)
+    if select is None or "multiple" in select.attrs or not is_selected_option(select, option):
+        return False
+    target = enabled_selectedcontent(select, cache)
+    if target is None:
+        return False
+    clone_option_into(option, target)
+    if cache is not None:
+        cache.clear()
     return True
 
 
@@ -299,8 +491,8 @@ def clone_option_into(option: Element, selectedcontent: Element) -> None:
     """HTML "clone an option into a selectedcontent": replace its children by clones of the option's.
 
     The option's children are cloned first, then replace all of selectedcontent's
-    children (so a selectedcontent inside the option is cloned with its old
-    content, as the spec's order gives).
+    children (the option itself may lie inside the selectedcontent: it is removed
+    with them, and its clones are those of its children as they were).
     """
     holder = Element("#clones", HTML_NS, {})
     _clone_into(option, holder)
@@ -324,6 +516,7 @@ class DomSink(SinkCalls):
         self.document = Document()
         self._selectedcontent = False
         self._positions: Tokenizer | None = None
+        self._found = SelectedcontentCache()
 
     def track_positions(self, tokenizer: Tokenizer) -> None:
         """Record every element's source span from ``tokenizer``'s markup positions."""
@@ -338,6 +531,7 @@ class DomSink(SinkCalls):
                 el.template_contents = DocumentFragment()
             elif name == "selectedcontent":
                 self._selectedcontent = True
+                self._found.new_selectedcontent()
         return el
 
     def create_comment(self, data: str) -> Comment:
@@ -358,21 +552,26 @@ class DomSink(SinkCalls):
         self.pop(el)
 
     def append(self, parent: ParentNode, node: Node) -> None:
+        if node.parent is not None:
+            self._found.clear()  # (a move)
         append_child(parent, node)
 
     def append_text(self, parent: ParentNode, data: str) -> None:
         append_text_child(parent, data)
 
     def insert_before(self, parent: ParentNode, node: Node, ref: Node) -> None:
+        self._found.clear()  # (foster parenting: before nodes already there)
         insert_child_before(parent, node, ref)
 
     def insert_text_before(self, parent: ParentNode, data: str, ref: Node) -> None:
         insert_text_child_before(parent, data, ref)
 
     def reparent_children(self, old: ParentNode, new: ParentNode) -> None:
+        self._found.clear()
         reparent_all(old, new)
 
     def remove(self, node: Node) -> None:
+        self._found.clear()
         detach(node)
 
     def append_doctype(self, name: str, public_id: str, system_id: str) -> None:
@@ -396,7 +595,7 @@ class DomSink(SinkCalls):
         if self._positions is not None and element.source_end < 0:  # (head can be popped twice: the first counts)
             element.source_end = self._positions.markup_end
         if self._selectedcontent and element.name == "option" and element.namespace == HTML_NS:
-            maybe_clone_option(element)
+            maybe_clone_option(element, self._found)
 
 
 from stream_mf2.html._bounded_sink import BoundedSink  # noqa: E402  (re-export)

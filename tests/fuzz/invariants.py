@@ -177,8 +177,6 @@ def full_dom_applies(text: str, errors: list[str]) -> bool:
         # a later <html lang> / <body lang> / Content-Language <meta> cannot reach items
         # already yielded that inherit the document's language
         or e.startswith(LATE_LANG_NOTE)
-        # an h-* <selectedcontent> inside its own <option>: the option's earlier content is gone
-        or e.startswith("an item <selectedcontent> inside its own <option>")
         # an option cloned into an item <selectedcontent> had content outside items moved into
         # it, or an option's items cloned into a <selectedcontent> outside items are not given
         or e.startswith("an <option> cloned into an item <selectedcontent> had content outside items")

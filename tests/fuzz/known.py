@@ -33,18 +33,7 @@ def _has(pattern: str) -> Callable[[Finding], bool]:
     return lambda f: compiled.search(_text(f)) is not None
 
 
-def _selectedcontent_clones(f: Finding) -> bool:
-    # HTML clones each option's subtree into its selectedcontent: n² copies when nested in their own option
-    return f.check == "time-growth" and "_clone_into" in f.detail and _has(r"<selectedcontent")(f)
-
-
-KNOWN_DEFECTS: list[KnownDefect] = [
-    KnownDefect(
-        "selectedcontent-clone-growth",
-        "README Limits, known gaps: selectedcontent nested in its own option, repeated (n² clone work)",
-        _selectedcontent_clones,
-    ),
-]
+KNOWN_DEFECTS: list[KnownDefect] = []
 
 
 def known(finding: Finding) -> KnownDefect | None:

@@ -102,6 +102,13 @@ PATTERNS: dict[str, Callable[[int], str]] = {
     "aaa-div-table-in-table-in-h-feed": lambda n: "<div class=h-feed><table><td>x<b>"
     + "<div>" * (4 * n)
     + "</b><table><td class=h-x></table>" * (4 * n),
+    # n nested tables open above: each new table's outermost open table was found again
+    # through all of them after every move (_outer_table; now remembered climbs of kind
+    # _OUTER_TABLE past four tables)
+    "aaa-div-table-in-nested-tables": lambda n: "<table><td>" * (2 * n)
+    + "x<b>"
+    + "<div>" * (2 * n)
+    + "</b><table><td class=h-x></table>" * (2 * n),
     # without </table> the tables nest (and the later </b> are ignored: <b> is out of scope)
     "aaa-div-tables-nesting": lambda n: "<table><td>x<b>" + "<div>" * (4 * n) + "</b><table><td class=h-x>" * (4 * n),
     # _hand_over: items held under reopened formatting elements inside a button
@@ -292,9 +299,10 @@ def reference_climb(start: ParentNode | None) -> tuple[int, Element | None, bool
 class CheckedSink(bs.BoundedSink):
     """Checks remembered climbs, groups passed on, and the kept order as it goes."""
 
-    def __init__(self, keep: Callable[[Element], bool], inline_open: int, **kw: int) -> None:
+    def __init__(self, keep: Callable[[Element], bool], inline_open: int, inline_tables: int = 1, **kw: int) -> None:
         super().__init__(keep, lambda el: True, **kw)
         self._inline_open = inline_open  # remembered climbs from this many open ancestors on
+        self._inline_tables = inline_tables  # and from this many open tables on (_outer_table)
         self.climbs = 0
         self.passed_on = 0
         self.tables = 0  # nearest open tables looked for (checked against a plain climb)
@@ -315,6 +323,12 @@ class CheckedSink(bs.BoundedSink):
     def _next_table(self, table: Element) -> Element | None:
         got = super()._next_table(table)
         assert got is reference_next_table(table)
+        self.tables += 1
+        return got
+
+    def _outer_table(self, table: Element) -> Element:
+        got = super()._outer_table(table)
+        assert got is _outer_table(table)
         self.tables += 1
         return got
 
@@ -380,10 +394,11 @@ def test_checked_tag_soup_and_patterns(inline_open: int) -> None:
     passed_on = tables = 0
     docs = [_tag_soup(rng) for _ in range(300)] + [_table_soup(rng) for _ in range(150)]
     docs += [make(12) for make in (*PATTERNS.values(), *NESTED_PATTERNS.values())]
+    inline_tables = 2 if inline_open else 0  # (0: _outer_table never calls _next_table)
     for html in docs:
         chunks = chunking.random_chunks(html, rng.randint(0, 10**6))
         for keep_name in KEEPS:
-            sink = _check(chunks, keep_name, None, inline_open)
+            sink = _check(chunks, keep_name, None, inline_open, inline_tables=inline_tables)
             passed_on += sink.passed_on
             tables += sink.tables
             _check(chunks, keep_name, None, inline_open, max_pending=3)

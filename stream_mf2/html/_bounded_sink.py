@@ -299,6 +299,10 @@ _INLINE_POPPED: Final = 16
 #: Open ancestors _classify climbs one by one before it uses remembered summaries (_summary).
 _INLINE_OPEN: Final = 16
 
+#: Open tables _outer_table passes one by one before it uses remembered summaries (a cell
+#: is three open elements below its table: about as many open elements as _INLINE_OPEN).
+_INLINE_TABLES: Final = 4
+
 _FRAMESET: Final = 0  # blocked_by key for "the frameset-ok flag is still ok"
 _NOT_BLOCKED: Final = -1  # (no object's id)
 
@@ -336,11 +340,14 @@ class _Held:
 
 
 #: The kinds of remembered climbs (:class:`_Memo`): those of :meth:`BoundedSink._climb` with no
-#: open special element met yet, or with one met (``seen_special``), and the climb to the
-#: nearest open table (:meth:`BoundedSink._next_table`), which only tables end.
+#: open special element met yet, or with one met (``seen_special``), the climb to the
+#: nearest open table (:meth:`BoundedSink._next_table`), which only tables end, and the
+#: climb to the outermost open table (:meth:`BoundedSink._outer_table`), where tables
+#: count as kept elements do in the others (the outermost one is the answer).
 _PLAIN: Final = 0
 _SEEN_SPECIAL: Final = 1
 _NEAREST_TABLE: Final = 2
+_OUTER_TABLE: Final = 3
 
 
 class _Run:
@@ -351,8 +358,8 @@ class _Run:
     above it through popped elements only, none of them kept and no template
     contents, with the same ``mode``, and its own element is neither kept
     nor a table nor changes the mode; so its summary is the one above's. (For
-    ``_NEAREST_TABLE`` only tables count: kept elements and template contents
-    do not matter there.)
+    ``_NEAREST_TABLE`` and ``_OUTER_TABLE`` only tables count: kept elements and
+    template contents do not matter there.)
     A change of the tree above a run then costs one update of the run, not one
     per member: the adoption agency algorithm moves the top of a long chain of
     open elements at every misnested end tag.
@@ -372,7 +379,7 @@ class _Run:
 
 
 class _Memo:
-    """The remembered climb of one kind (``mode``: ``_PLAIN``, ``_SEEN_SPECIAL``, ``_NEAREST_TABLE``) from one open element.
+    """The remembered climb of one kind (``mode``: ``_PLAIN`` ... ``_OUTER_TABLE``) from one open element.
 
     A run's top also remembers its own step (``known``): up to the next open
     element (``target``, that element's entry, with the outermost kept element
@@ -442,6 +449,7 @@ class BoundedSink(SinkCalls):
         "_demoted",
         "_epoch",
         "_inline_open",
+        "_inline_tables",
         "_jumps",
         "_kept_created",
         "_kept_nodes",
@@ -579,6 +587,7 @@ class BoundedSink(SinkCalls):
         # many open ancestors _climb passes one by one before it uses them.
         self._memo: dict[int, _Memo] = {}
         self._inline_open = _INLINE_OPEN
+        self._inline_tables = _INLINE_TABLES
         # Bumped whenever nodes move, are detached or become kept (_forget_runs).
         self._epoch = 0
         # While anything is held: every pending item (ready and waiting, or held), in
@@ -2009,8 +2018,10 @@ class BoundedSink(SinkCalls):
         A summary is (blocking element or ``None``, whether it is a table, the
         outermost kept element, whether template contents were crossed, the end
         node); for ``_NEAREST_TABLE`` the blocking element is the nearest open
-        table at or above ``element`` (:meth:`_next_table`), and the rest is
-        ``False``/``None`` but the end node. Each open element climbed gets an
+        table at or above ``element`` (:meth:`_next_table`), for ``_OUTER_TABLE``
+        the outermost kept element is the outermost open table at or above it
+        (:meth:`_outer_table`), and the rest is ``False``/``None`` but the end
+        node. Each open element climbed gets an
         entry per mode (:class:`_Memo`) that remembers its step up to the next
         open element; entries whose step adds nothing share one summary in a
         :class:`_Run`, and a run's summary is filled from the run above it (which
@@ -2089,10 +2100,11 @@ class BoundedSink(SinkCalls):
         mode = entry.mode
         entry.known = True
         entry.target = None
-        if cur.namespace == HTML_NS and cur.name == "table":
+        table = cur.namespace == HTML_NS and cur.name == "table"
+        if table and mode != _OUTER_TABLE:
             entry.terminal = (cur, True, None, False, None)
             return
-        tables = mode == _NEAREST_TABLE
+        tables = mode >= _NEAREST_TABLE
         special = False if tables else _is_special(cur)
         if not special and mode == _SEEN_SPECIAL and cur.namespace == HTML_NS and cur.name in FORMATTING:
             entry.terminal = (cur, False, None, False, None)
@@ -2115,7 +2127,7 @@ class BoundedSink(SinkCalls):
                 break
         apart = False
         if tables:
-            own_top = None  # (only tables matter to this climb)
+            own_top = cur if table else None  # (only tables matter to these climbs)
             crossed = False
             # A formatting element starts a run of its own. The adoption agency algorithm
             # cuts chains below open formatting elements and their furthest blocks, and
@@ -2320,11 +2332,27 @@ class BoundedSink(SinkCalls):
         when it was last asked); a remembered one that has been popped since is
         passed over through its own entry, and the entries on the way are
         shortened to the table found (path compression, as in a union-find).
+        Moves forget those entries; so past ``_INLINE_TABLES`` tables the
+        remembered climbs of kind ``_OUTER_TABLE`` (:meth:`_summary`) answer,
+        which moves forget only below the moved nodes: with n nested tables
+        open, each new table below n open elements that the adoption agency
+        algorithm moves climbed all of those tables again.
         """
         above = self._above
         visited: list[Element] = []
         cur = table
+        inline_tables = self._inline_tables
         while True:
+            if len(visited) >= inline_tables:
+                outer = self._summary(cur, _OUTER_TABLE)[2]
+                if outer is None or outer is cur:  # (never None: cur is an open table)
+                    outer = cur
+                    above[id(cur)] = (cur, None)
+                else:
+                    above[id(cur)] = (cur, outer)
+                for t in visited:
+                    above[id(t)] = (t, outer)
+                return outer
             hit = above.get(id(cur))
             if hit is not None and hit[0] is cur:
                 nxt = hit[1]
@@ -2405,7 +2433,7 @@ class BoundedSink(SinkCalls):
         """
         memo = self._memo
         base = id(element) << 2
-        for key in (base | _PLAIN, base | _SEEN_SPECIAL, base | _NEAREST_TABLE):
+        for key in (base | _PLAIN, base | _SEEN_SPECIAL, base | _NEAREST_TABLE, base | _OUTER_TABLE):
             entry = memo.get(key)
             if entry is not None and entry.element is element:
                 run = entry.run
@@ -2456,7 +2484,7 @@ class BoundedSink(SinkCalls):
             return
         memo = self._memo
         base = id(node) << 2
-        for key in (base | _PLAIN, base | _SEEN_SPECIAL, base | _NEAREST_TABLE):
+        for key in (base | _PLAIN, base | _SEEN_SPECIAL, base | _NEAREST_TABLE, base | _OUTER_TABLE):
             entry = memo.get(key)
             if entry is not None and entry.element is node:
                 self._changed_below(entry)

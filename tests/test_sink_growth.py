@@ -85,17 +85,74 @@ PATTERNS: dict[str, Callable[[int], str]] = {
     # each misnested </b> moves the open <div>s (forgetting remembered tables), then a table
     # under all of them holds an item: with no other open table none is looked for above it
     "aaa-div-table": lambda n: "x<b>" + "<div>" * n + "</b><table><td class=h-x></table>" * n,
+    # the same with another table open above: each new table looks for the nearest open
+    # table above it through every open <div> (the remembered answers are forgotten at each
+    # move), now through remembered climbs of their own kind (_NEAREST_TABLE). Four times
+    # as many: the quadratic part is small per <div> (the pure build was 2.7x per doubling
+    # from there)
+    "aaa-div-table-in-table": lambda n: "<table><td>x<b>" + "<div>" * (4 * n) + "</b><table><td class=h-x></table>" * (4 * n),
+    "aaa-div-table-in-table-th": lambda n: "<table><th>x<b>" + "<div>" * (4 * n) + "</b><table><th class=h-x></table>" * (4 * n),
+    "aaa-div-table-in-caption": lambda n: "<table><caption>x<b>"
+    + "<div>" * (4 * n)
+    + "</b><table><caption class=h-x></table>" * (4 * n),
+    "aaa-div-table-in-tables-two-deep": lambda n: "<table><td><table><td>x<b>"
+    + "<div>" * (4 * n)
+    + "</b><table><td class=h-x></table>" * (4 * n),
+    # inside an h-feed the items are nested: only with stream_children are they candidates
+    "aaa-div-table-in-table-in-h-feed": lambda n: "<div class=h-feed><table><td>x<b>"
+    + "<div>" * (4 * n)
+    + "</b><table><td class=h-x></table>" * (4 * n),
+    # n nested tables open above: each new table's outermost open table was found again
+    # through all of them after every move (_outer_table; now remembered climbs of kind
+    # _OUTER_TABLE past four tables)
+    "aaa-div-table-in-nested-tables": lambda n: "<table><td>" * (2 * n)
+    + "x<b>"
+    + "<div>" * (2 * n)
+    + "</b><table><td class=h-x></table>" * (2 * n),
+    # without </table> the tables nest (and the later </b> are ignored: <b> is out of scope)
+    "aaa-div-tables-nesting": lambda n: "<table><td>x<b>" + "<div>" * (4 * n) + "</b><table><td class=h-x>" * (4 * n),
     # _hand_over: items held under reopened formatting elements inside a button
     "button-code-pre": lambda n: "<p><button>x<code><pre class=h-card>" * n,
     "button-embed": lambda n: '<p><button><U type="hidden" title=""/><EMBED class="summary h-card h-card"><big/>' * n,
 }
 
 
+_TABLE_SOUP_TAGS = ("table", "td", "th", "tr", "tbody", "caption", "b", "a", "nobr", "i", "div", "span", "p", "template")
+
+
+def _table_soup(rng: random.Random) -> str:
+    """Tables, cells and captions among misnested formatting elements and runs of open ``div``s."""
+    out: list[str] = []
+    for _ in range(rng.randint(1, 40)):
+        r = rng.random()
+        if r < 0.1:
+            out.append("<div>" * rng.randint(2, 24))
+        elif r < 0.2:
+            # a table holding an item, after its cell if any
+            cls = f' class="h-{rng.randint(0, 3)}"'
+            out.append(rng.choice(["<table><td>", "<table><caption>", "<table>", "<td>"]) + f"<i{cls}></i>")
+        elif r < 0.6:
+            tag = rng.choice(_TABLE_SOUP_TAGS)
+            cls = f' class="h-{rng.randint(0, 3)}"' if rng.random() < 0.4 else ""
+            out.append(f"<{tag}{cls}>")
+        elif r < 0.85:
+            out.append(f"</{rng.choice(_TABLE_SOUP_TAGS)}>")
+        else:
+            out.append(rng.choice(["x", " ", "text "]))
+    return "".join(out)
+
+
 @pure_only  # counts executed Python lines (sys.settrace), which compiled code does not report
 @pytest.mark.parametrize("name", sorted(PATTERNS))
 def test_work_grows_linearly(name: str) -> None:
     make = PATTERNS[name]
-    stream_children = name in ("items-under-open-divs", "fuzz-f7", "button-code-pre", "fuzz-adoption-agency")
+    stream_children = name in (
+        "items-under-open-divs",
+        "fuzz-f7",
+        "button-code-pre",
+        "fuzz-adoption-agency",
+        "aaa-div-table-in-table-in-h-feed",
+    )
     work = [
         lines_executed(partial(stream_mf2.parse, make(n), "http://example.com/", stream_children=stream_children))
         for n in (50, 100, 200)
@@ -196,6 +253,21 @@ def _outer_table(table: Element) -> Element:
     return outer
 
 
+def reference_next_table(table: Element) -> Element | None:
+    """BoundedSink._next_table as a plain climb: the nearest open HTML table above ``table``."""
+    node: ParentNode | None = table.parent
+    while node is not None:
+        if isinstance(node, Element):
+            if node.sink_state & bs._OPEN and node.namespace == HTML_NS and node.name == "table":
+                return node
+            node = node.parent
+        elif isinstance(node, DocumentFragment):
+            node = _host(node)
+        else:
+            break
+    return None
+
+
 def reference_climb(start: ParentNode | None) -> tuple[int, Element | None, bool, ParentNode | None]:
     """BoundedSink._climb as a plain walk of every ancestor, nothing remembered."""
     seen_special = False
@@ -227,11 +299,13 @@ def reference_climb(start: ParentNode | None) -> tuple[int, Element | None, bool
 class CheckedSink(bs.BoundedSink):
     """Checks remembered climbs, groups passed on, and the kept order as it goes."""
 
-    def __init__(self, keep: Callable[[Element], bool], inline_open: int, **kw: int) -> None:
+    def __init__(self, keep: Callable[[Element], bool], inline_open: int, inline_tables: int = 1, **kw: int) -> None:
         super().__init__(keep, lambda el: True, **kw)
         self._inline_open = inline_open  # remembered climbs from this many open ancestors on
+        self._inline_tables = inline_tables  # and from this many open tables on (_outer_table)
         self.climbs = 0
         self.passed_on = 0
+        self.tables = 0  # nearest open tables looked for (checked against a plain climb)
 
     def _climb(
         self, start: ParentNode | None, seen_special: bool
@@ -244,6 +318,18 @@ class CheckedSink(bs.BoundedSink):
             else:
                 assert got[0] == want[0] and got[1] is want[1] and got[2] == want[2] and got[3] is want[3]
             self.climbs += 1
+        return got
+
+    def _next_table(self, table: Element) -> Element | None:
+        got = super()._next_table(table)
+        assert got is reference_next_table(table)
+        self.tables += 1
+        return got
+
+    def _outer_table(self, table: Element) -> Element:
+        got = super()._outer_table(table)
+        assert got is _outer_table(table)
+        self.tables += 1
         return got
 
     def _wake(self, blocker: Element, woken: list[bs._Held]) -> None:
@@ -305,14 +391,19 @@ def test_checked_tree_construction(inline_open: int) -> None:
 @pytest.mark.parametrize("inline_open", [0, 3])
 def test_checked_tag_soup_and_patterns(inline_open: int) -> None:
     rng = random.Random(chunking.SEED + inline_open)
-    passed_on = 0
-    docs = [_tag_soup(rng) for _ in range(300)] + [make(12) for make in (*PATTERNS.values(), *NESTED_PATTERNS.values())]
+    passed_on = tables = 0
+    docs = [_tag_soup(rng) for _ in range(300)] + [_table_soup(rng) for _ in range(150)]
+    docs += [make(12) for make in (*PATTERNS.values(), *NESTED_PATTERNS.values())]
+    inline_tables = 2 if inline_open else 0  # (0: _outer_table never calls _next_table)
     for html in docs:
         chunks = chunking.random_chunks(html, rng.randint(0, 10**6))
         for keep_name in KEEPS:
-            passed_on += _check(chunks, keep_name, None, inline_open).passed_on
+            sink = _check(chunks, keep_name, None, inline_open, inline_tables=inline_tables)
+            passed_on += sink.passed_on
+            tables += sink.tables
             _check(chunks, keep_name, None, inline_open, max_pending=3)
     assert passed_on > 20
+    assert tables > 100
 
 
 @pytest.mark.parametrize("seed", range(chunking.SEED, chunking.SEED + 4))
@@ -321,6 +412,17 @@ def test_deep_tag_soup_equals_the_full_dom(seed: int) -> None:
     rng = random.Random(seed)
     for _ in range(60):
         html = "<div><span><s><fieldset>" * 5 + _tag_soup(rng) + "<b><p>" * 3 + _tag_soup(rng)
+        chunks = chunking.random_chunks(html, rng.randint(0, 10**6))
+        for keep in KEEPS.values():
+            assert bounded(chunks, keep)[0] == expected(chunks, keep), f"seed={seed} {html!r}"
+
+
+@pytest.mark.parametrize("seed", range(chunking.SEED, chunking.SEED + 4))
+def test_table_soup_equals_the_full_dom(seed: int) -> None:
+    # tables among misnested formatting elements, below a table and 16 open elements
+    rng = random.Random(seed)
+    for _ in range(60):
+        html = "<table><td>" + "<div><span>" * 8 + _table_soup(rng) + "<b><div>" * 3 + _table_soup(rng)
         chunks = chunking.random_chunks(html, rng.randint(0, 10**6))
         for keep in KEEPS.values():
             assert bounded(chunks, keep)[0] == expected(chunks, keep), f"seed={seed} {html!r}"

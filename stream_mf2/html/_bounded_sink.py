@@ -316,6 +316,10 @@ _INLINE_POPPED: Final = 16
 #: Open ancestors _classify climbs one by one before it uses remembered summaries (_summary).
 _INLINE_OPEN: Final = 16
 
+#: Open tables _outer_table passes one by one before it uses remembered summaries (a cell
+#: is three open elements below its table: about as many open elements as _INLINE_OPEN).
+_INLINE_TABLES: Final = 4
+
 _FRAMESET: Final = 0  # blocked_by key for "the frameset-ok flag is still ok"
 _NOT_BLOCKED: Final = -1  # (no object's id)
 
@@ -352,14 +356,27 @@ class _Held:
         return out
 
 
+#: The kinds of remembered climbs (:class:`_Memo`): those of :meth:`BoundedSink._climb` with no
+#: open special element met yet, or with one met (``seen_special``), the climb to the
+#: nearest open table (:meth:`BoundedSink._next_table`), which only tables end, and the
+#: climb to the outermost open table (:meth:`BoundedSink._outer_table`), where tables
+#: count as kept elements do in the others (the outermost one is the answer).
+_PLAIN: Final = 0
+_SEEN_SPECIAL: Final = 1
+_NEAREST_TABLE: Final = 2
+_OUTER_TABLE: Final = 3
+
+
 class _Run:
     """Remembered climbs that share one summary (:meth:`BoundedSink._summary`).
 
     The members form a chain from ``top`` down to ``bottom`` (``_Memo.up`` and
     ``_Memo.down``): the climb from each member below the top reaches the member
     above it through popped elements only, none of them kept and no template
-    contents, with the same ``seen_special``, and its own element is neither kept
-    nor a table nor changes ``seen_special``; so its summary is the one above's.
+    contents, with the same ``mode``, and its own element is neither kept
+    nor a table nor changes the mode; so its summary is the one above's. (For
+    ``_NEAREST_TABLE`` and ``_OUTER_TABLE`` only tables count: kept elements and
+    template contents do not matter there.)
     A change of the tree above a run then costs one update of the run, not one
     per member: the adoption agency algorithm moves the top of a long chain of
     open elements at every misnested end tag.
@@ -379,7 +396,7 @@ class _Run:
 
 
 class _Memo:
-    """The remembered climb from one open element with one value of ``seen_special``.
+    """The remembered climb of one kind (``mode``: ``_PLAIN`` ... ``_OUTER_TABLE``) from one open element.
 
     A run's top also remembers its own step (``known``): up to the next open
     element (``target``, that element's entry, with the outermost kept element
@@ -388,11 +405,11 @@ class _Memo:
     (``terminal``). A member below the top needs none: its step leads to ``up``.
     """
 
-    __slots__ = ("crossed", "down", "element", "known", "own_top", "run", "seen_special", "target", "terminal", "up")
+    __slots__ = ("crossed", "down", "element", "known", "mode", "own_top", "run", "target", "terminal", "up")
 
-    def __init__(self, element: Element, seen_special: bool) -> None:
+    def __init__(self, element: Element, mode: int) -> None:
         self.element = element
-        self.seen_special = seen_special
+        self.mode = mode
         self.up: _Memo | None = None
         self.down: _Memo | None = None
         self.run = _Run(self)
@@ -451,6 +468,7 @@ class BoundedSink(SinkCalls):
         "_found",
         "_found_moves",
         "_inline_open",
+        "_inline_tables",
         "_jumps",
         "_kept_created",
         "_kept_nodes",
@@ -590,6 +608,7 @@ class BoundedSink(SinkCalls):
         # many open ancestors _climb passes one by one before it uses them.
         self._memo: dict[int, _Memo] = {}
         self._inline_open = _INLINE_OPEN
+        self._inline_tables = _INLINE_TABLES
         # Bumped whenever nodes move, are detached or become kept (_forget_runs).
         self._epoch = 0
         # While anything is held: every pending item (ready and waiting, or held), in
@@ -2040,7 +2059,7 @@ class BoundedSink(SinkCalls):
                 st = node.sink_state
                 if st & _OPEN:
                     if (climbed := climbed + 1) > inline_open:
-                        res = self._summary(node, seen_special)
+                        res = self._summary(node, _SEEN_SPECIAL if seen_special else _PLAIN)
                         blocker = res[0]
                         if blocker is not None:
                             return id(self._outer_table(blocker) if res[1] else blocker), None, False, None
@@ -2081,13 +2100,17 @@ class BoundedSink(SinkCalls):
                 break
         return _NOT_BLOCKED, top, crossed_fragment, node
 
-    def _summary(self, element: Element, seen_special: bool) -> _Summary:
-        """The climb from the open ``element`` up (see :meth:`_climb`), remembered.
+    def _summary(self, element: Element, mode: int) -> _Summary:
+        """The climb of kind ``mode`` from the open ``element`` up (see :meth:`_climb`), remembered.
 
         A summary is (blocking element or ``None``, whether it is a table, the
         outermost kept element, whether template contents were crossed, the end
-        node). Each open element climbed gets an entry per value of
-        ``seen_special`` (:class:`_Memo`) that remembers its step up to the next
+        node); for ``_NEAREST_TABLE`` the blocking element is the nearest open
+        table at or above ``element`` (:meth:`_next_table`), for ``_OUTER_TABLE``
+        the outermost kept element is the outermost open table at or above it
+        (:meth:`_outer_table`), and the rest is ``False``/``None`` but the end
+        node. Each open element climbed gets an
+        entry per mode (:class:`_Memo`) that remembers its step up to the next
         open element; entries whose step adds nothing share one summary in a
         :class:`_Run`, and a run's summary is filled from the run above it (which
         records it in ``dependents``). So each open element is climbed once, and
@@ -2098,10 +2121,10 @@ class BoundedSink(SinkCalls):
         above) becomes kept (:meth:`_memo_changed`), or when an element it
         passes pops; summaries are forgotten with every one filled from them.
         """
-        key = ~id(element) if seen_special else id(element)
+        key = id(element) << 2 | mode
         entry = self._memo.get(key)
         if entry is None or entry.element is not element:
-            entry = self._memo[key] = _Memo(element, seen_special)
+            entry = self._memo[key] = _Memo(element, mode)
             element.sink_state |= _MEMO
         run = entry.run
         res = run.summary
@@ -2150,26 +2173,28 @@ class BoundedSink(SinkCalls):
         assert res is not None
         return res
 
-    def _entry(self, element: Element, seen_special: bool) -> _Memo:
-        """The entry of the open ``element`` for ``seen_special``, made if missing."""
-        key = ~id(element) if seen_special else id(element)
+    def _entry(self, element: Element, mode: int) -> _Memo:
+        """The entry of the open ``element`` for ``mode``, made if missing."""
+        key = id(element) << 2 | mode
         entry = self._memo.get(key)
         if entry is None or entry.element is not element:
-            entry = self._memo[key] = _Memo(element, seen_special)
+            entry = self._memo[key] = _Memo(element, mode)
             element.sink_state |= _MEMO
         return entry
 
     def _step(self, entry: _Memo) -> None:
         """Climb from the top ``entry``'s element to the next open element; join the run there if it adds nothing."""
         cur = entry.element
-        s = entry.seen_special
+        mode = entry.mode
         entry.known = True
         entry.target = None
-        if cur.namespace == HTML_NS and cur.name == "table":
+        table = cur.namespace == HTML_NS and cur.name == "table"
+        if table and mode != _OUTER_TABLE:
             entry.terminal = (cur, True, None, False, None)
             return
-        special = _is_special(cur)
-        if not special and s and cur.namespace == HTML_NS and cur.name in FORMATTING:
+        tables = mode >= _NEAREST_TABLE
+        special = False if tables else _is_special(cur)
+        if not special and mode == _SEEN_SPECIAL and cur.namespace == HTML_NS and cur.name in FORMATTING:
             entry.terminal = (cur, False, None, False, None)
             return
         # The popped elements and template contents up to the next open element.
@@ -2188,15 +2213,35 @@ class BoundedSink(SinkCalls):
                 node = _host(node)
             else:
                 break
-        own_top = kept if kept is not None else (cur if cur.sink_state & _KEPT else None)
+        apart = False
+        if tables:
+            own_top = cur if table else None  # (only tables matter to these climbs)
+            crossed = False
+            # A formatting element starts a run of its own. The adoption agency algorithm
+            # cuts chains below open formatting elements and their furthest blocks, and
+            # joins them again: within one long run each cut and merge moved the members
+            # of the shorter part, quadratic when they fall in the middle of n open
+            # elements ('<table><td>x<b>' + '<div>' * n + ...); the other modes are cut
+            # there anyway (a formatting element blocks once a special one was seen).
+            apart = cur.namespace == HTML_NS and cur.name in FORMATTING
+        else:
+            own_top = kept if kept is not None else (cur if cur.sink_state & _KEPT else None)
         entry.own_top = own_top
         entry.crossed = crossed
         if not isinstance(node, Element):
             entry.terminal = (None, False, own_top, crossed, node)
             return
-        target = self._entry(node, s or special)
+        # (a special element makes the climb above it one that has seen one)
+        target = self._entry(node, _SEEN_SPECIAL if special else mode)
         entry.target = target
-        if own_top is None and not crossed and (s or not special) and target.down is None and target.run is not entry.run:
+        if (
+            own_top is None
+            and not crossed
+            and not apart
+            and target.mode == mode
+            and target.down is None
+            and target.run is not entry.run
+        ):
             self._merge(target, entry)
 
     @staticmethod
@@ -2212,8 +2257,10 @@ class BoundedSink(SinkCalls):
         """Put run of ``lower`` (its top) below ``upper`` (the bottom of its run): one run.
 
         The smaller run's members are moved to the other (as in a union-find,
-        with the splits of :meth:`_cut`: a chain of n members costs O(n log n) over any
-        sequence of merges and cuts, O(1) each when they happen near one end).
+        with the splits of :meth:`_cut`): O(1) when it happens near one end of a
+        run, but a merge and a cut again and again in the middle of one long run
+        cost its length each time (hence the runs of ``_NEAREST_TABLE`` climbs
+        stop at formatting elements: :meth:`_step`).
         """
         up_run = upper.run
         low_run = lower.run
@@ -2373,11 +2420,27 @@ class BoundedSink(SinkCalls):
         when it was last asked); a remembered one that has been popped since is
         passed over through its own entry, and the entries on the way are
         shortened to the table found (path compression, as in a union-find).
+        Moves forget those entries; so past ``_INLINE_TABLES`` tables the
+        remembered climbs of kind ``_OUTER_TABLE`` (:meth:`_summary`) answer,
+        which moves forget only below the moved nodes: with n nested tables
+        open, each new table below n open elements that the adoption agency
+        algorithm moves climbed all of those tables again.
         """
         above = self._above
         visited: list[Element] = []
         cur = table
+        inline_tables = self._inline_tables
         while True:
+            if len(visited) >= inline_tables:
+                outer = self._summary(cur, _OUTER_TABLE)[2]
+                if outer is None or outer is cur:  # (never None: cur is an open table)
+                    outer = cur
+                    above[id(cur)] = (cur, None)
+                else:
+                    above[id(cur)] = (cur, outer)
+                for t in visited:
+                    above[id(t)] = (t, outer)
+                return outer
             hit = above.get(id(cur))
             if hit is not None and hit[0] is cur:
                 nxt = hit[1]
@@ -2405,13 +2468,23 @@ class BoundedSink(SinkCalls):
         With no other open table there is none: each of n tables opened under n
         open elements otherwise climbed all of them (quadratic; the remembered
         answers are forgotten at every move of the adoption agency algorithm).
+        With another one open, the first ``_INLINE_OPEN`` open elements are
+        climbed one by one, and from there on the remembered climbs of kind
+        ``_NEAREST_TABLE`` (:meth:`_summary`), which moves forget only below the
+        moved nodes: each of n tables opened under n open elements, with a
+        table open above them and a misnested end tag moving them between two
+        tables, climbed all of them too.
         """
         if self._open_tables <= (1 if table.sink_state & _TABLE else 0):
             return None
         node: ParentNode | None = table.parent
+        climbed = 0
+        inline_open = self._inline_open
         while node is not None:
             if isinstance(node, Element):
                 if node.sink_state & _OPEN:
+                    if (climbed := climbed + 1) > inline_open:
+                        return self._summary(node, _NEAREST_TABLE)[0]
                     if node.namespace == HTML_NS and node.name == "table":
                         return node
                     node = node.parent
@@ -2447,7 +2520,8 @@ class BoundedSink(SinkCalls):
         other entry leads to it.
         """
         memo = self._memo
-        for key in (id(element), ~id(element)):
+        base = id(element) << 2
+        for key in (base | _PLAIN, base | _SEEN_SPECIAL, base | _NEAREST_TABLE, base | _OUTER_TABLE):
             entry = memo.get(key)
             if entry is not None and entry.element is element:
                 run = entry.run
@@ -2464,6 +2538,14 @@ class BoundedSink(SinkCalls):
                 up = entry.up
                 if up is not None:
                     self._cut(up)
+                else:
+                    # The top of its run (now alone in it): the run it was filled from no
+                    # longer lists it, else the run above a chain that the adoption agency
+                    # algorithm keeps moving collects a popped clone at every move.
+                    target = entry.target
+                    if entry.known and target is not None:
+                        target.run.dependents.pop(id(entry.run), None)
+                    entry.known = False
                 self._forget_summary(entry.run)
                 del memo[key]
 
@@ -2489,7 +2571,8 @@ class BoundedSink(SinkCalls):
         if node is None:
             return
         memo = self._memo
-        for key in (id(node), ~id(node)):
+        base = id(node) << 2
+        for key in (base | _PLAIN, base | _SEEN_SPECIAL, base | _NEAREST_TABLE, base | _OUTER_TABLE):
             entry = memo.get(key)
             if entry is not None and entry.element is node:
                 self._changed_below(entry)

@@ -300,6 +300,8 @@ _INLINE_POPPED: Final = 16
 _INLINE_OPEN: Final = 16
 
 _FRAMESET: Final = 0  # blocked_by key for "the frameset-ok flag is still ok"
+# At most this many blockers are compared with a ready item (BoundedSink._before_held).
+_MAX_PROXIES: Final = 8
 _NOT_BLOCKED: Final = -1  # (no object's id)
 
 #: A remembered climb (BoundedSink._summary): blocking element, whether it is a table,
@@ -426,6 +428,7 @@ class BoundedSink(SinkCalls):
         "_above",
         "_adopter",
         "_blocked",
+        "_blocker",
         "_builder",
         "_closed",
         "_closed_stamp",
@@ -452,6 +455,7 @@ class BoundedSink(SinkCalls):
         "_prefix_base",
         "_prefix_chars",
         "_probe",
+        "_proxies",
         "_ready",
         "_recheck",
         "_records",
@@ -521,6 +525,13 @@ class BoundedSink(SinkCalls):
         #: How many elements the sink tracks right now (created and not yet released or handed over).
         self.tracked = 0
         self._blocked: dict[int, list[_Held]] = {}  # blocker id -> held candidates
+        # Blocker id -> (an element at or before every candidate held for it, the _epoch
+        # it was so): the blocker when it is an ancestor of them (_climb: a formatting
+        # element or table) or precedes them (_open_before). Only for blockers every
+        # group of which has one; a ready item before it precedes them all (_hand_over).
+        self._proxies: dict[int, tuple[Element, int]] = {}
+        # The blocking element of _climb's last blocked answer (None: not known).
+        self._blocker: Element | None = None
         self._n_blocked = 0
         self._ready: list[Element] = []
         # Open elements candidates were grouped under (_wake): id -> (element, groups).
@@ -1226,6 +1237,8 @@ class BoundedSink(SinkCalls):
                 self._pop_outside(element, st)
         if self._blocked:
             woken = self._blocked.pop(id(element), None)
+            if self._proxies:
+                self._proxies.pop(id(element), None)
             if woken:
                 self._wake(element, woken)
             if _FRAMESET in self._blocked and not self._frameset_possible():
@@ -1955,7 +1968,9 @@ class BoundedSink(SinkCalls):
                         res = self._summary(node, seen_special)
                         blocker = res[0]
                         if blocker is not None:
-                            return id(self._outer_table(blocker) if res[1] else blocker), None, False, None
+                            blocker = self._outer_table(blocker) if res[1] else blocker
+                            self._blocker = blocker
+                            return id(blocker), None, False, None
                         if res[2] is not None:
                             top = res[2]
                         return _NOT_BLOCKED, top, crossed_fragment or res[3], res[4]
@@ -1965,10 +1980,12 @@ class BoundedSink(SinkCalls):
                         # innermost of n nested tables was woken and held again at each
                         # of their pops (quadratic). It is woken once that pops, the
                         # moment the last of them pops, as before.
-                        return id(self._outer_table(node)), None, False, None
+                        self._blocker = node = self._outer_table(node)
+                        return id(node), None, False, None
                     if _is_special(node):
                         seen_special = True
                     elif seen_special and node.namespace == HTML_NS and node.name in FORMATTING:
+                        self._blocker = node
                         return id(node), None, False, None
                     if st & _KEPT:
                         top = node
@@ -2416,19 +2433,23 @@ class BoundedSink(SinkCalls):
     def _ready_or_hold(self, el: Element) -> None:
         if not el.sink_state:
             return
+        self._blocker = None
         kind, blocker = self._classify(el)
+        proxy = self._blocker
         if kind == "root" and self._kept_open:
             # (normally no kept element is open outside a root candidate: see _open_before)
             before = self._open_before(el)
             if before is not None:
                 kind, blocker = "blocked", id(before)
+                proxy = before  # (it precedes el)
         if kind == "root" or kind == "nested":
             if not el.sink_state & _READY:
                 el.sink_state |= _READY
                 self._ready.append(el)
         elif kind == "blocked":
-            self._blocked.setdefault(blocker, []).append(_Held([el], [], el, self._epoch, 1))
-            self._n_blocked += 1
+            # (the climb's blocker is el's ancestor; a select's or an open descendant's
+            # key is another element's: no proxy)
+            self._hold(blocker, _Held([el], [], el, self._epoch, 1), proxy if id(proxy) == blocker else None)
             if self._order is not None and not self._insert(el):
                 self._start_order([*self._pending(), el])
         elif kind == "detached":
@@ -2480,11 +2501,12 @@ class BoundedSink(SinkCalls):
             slow.append(held)
         epoch = self._epoch
         for under, helds, size in fast.values():
+            self._blocker = None
             key = self._climb(under, False)[0]
             if key != _NOT_BLOCKED:
                 held = _Held([], helds, under, epoch, size[0])
-                self._blocked.setdefault(key, []).append(held)
-                self._n_blocked += size[0]
+                proxy = self._blocker  # (an ancestor of under, so of every candidate)
+                self._hold(key, held, proxy if id(proxy) == key else None)
                 roots = self._roots.get(id(under))
                 if roots is None or roots[0] is not under:
                     if len(self._roots) > 64 + self._n_blocked:
@@ -2497,6 +2519,45 @@ class BoundedSink(SinkCalls):
         for held in slow:
             for cand in held.members():
                 self._ready_or_hold(cand)
+
+    def _hold(self, key: int, held: _Held, proxy: Element | None) -> None:
+        """Hold ``held``'s candidates for the blocker ``key``; ``proxy``: an element at or
+        before each of them in document order, or ``None`` (see ``_proxies``)."""
+        groups = self._blocked.get(key)
+        if groups is None:
+            self._blocked[key] = [held]
+            if proxy is not None:
+                self._proxies[key] = (proxy, self._epoch)
+        else:
+            groups.append(held)
+            if proxy is None and self._proxies:
+                self._proxies.pop(key, None)
+            # (else an entry stays with the older epoch, or none: a group had no proxy)
+        self._n_blocked += held.size
+
+    def _before_held(self, ready: list[Element]) -> bool:
+        """Is each of ``ready`` before every held candidate in document order?
+
+        Told by one comparison with each blocker's proxy (an ancestor of its
+        candidates, or an element before them) when every blocker has one and no
+        node moved since. A root candidate the adoption agency algorithm moved
+        out of a formatting element lies right before that element's clone, whose
+        items are held deep below it: a comparison with those items climbed the
+        whole chain of open elements between them, for each of n misnested end
+        tags (quadratic), and the kept order was made again after each move.
+        """
+        proxies = self._proxies
+        if len(proxies) != len(self._blocked) or len(proxies) > _MAX_PROXIES:
+            return False
+        epoch = self._epoch
+        for _proxy, at in proxies.values():
+            if at != epoch:
+                return False
+        for el in ready:
+            for proxy, _at in proxies.values():
+                if not _before(el, proxy):
+                    return False
+        return True
 
     def _held(self) -> list[Element]:
         """Every held candidate still tracked."""
@@ -2511,6 +2572,14 @@ class BoundedSink(SinkCalls):
                 self._ready = []
                 for el in ready:
                     self._emit(el)
+            return
+        if ready and not self._waiting and self._before_held(ready):
+            # Before everything that waits: handed over now, the kept order (if any) unchanged.
+            if len(ready) > 1:
+                ready = _in_document_order(ready)
+            self._ready = []
+            for el in ready:
+                self._emit(el)
             return
         if self._order is None:
             if self._n_blocked + len(ready) > self.max_pending:
@@ -2560,6 +2629,7 @@ class BoundedSink(SinkCalls):
             everything += [el for el in self._order if el.sink_state & _PENDING]
             self._end_order()
         self._blocked = {}
+        self._proxies = {}
         self._n_blocked = 0
         self._roots = {}
         self._ready = []

@@ -468,6 +468,7 @@ class BoundedSink(SinkCalls):
         "_selectedcontent",
         "_selects",
         "_selects_cap",
+        "_templates",
         "_tentative",
         "_tops",
         "_unsettled",
@@ -570,6 +571,8 @@ class BoundedSink(SinkCalls):
         self._selects: list[Element] = []  # select elements created, the popped ones dropped lazily
         self._selects_cap = 16
         self._builder: Any = None
+        # Template contents made so far: while none, no climb crosses one (_nested_top).
+        self._templates = 0
         # The stand-in element append_leaf asks the keep predicate about (see there).
         self._probe = Element("", HTML_NS, _NO_ATTRS)
         # Runs of popped elements climbed by _classify: id(start) -> (start, end, outermost kept).
@@ -768,6 +771,7 @@ class BoundedSink(SinkCalls):
         if namespace == HTML_NS:
             if name == "template":
                 el.template_contents = DocumentFragment(el)
+                self._templates += 1
             elif name == "selectedcontent":
                 self._selectedcontent = True
             elif name == "select":
@@ -806,6 +810,7 @@ class BoundedSink(SinkCalls):
                 return el
             if name == "template":
                 el.template_contents = DocumentFragment(el)
+                self._templates += 1
             elif name == "selectedcontent":
                 self._selectedcontent = True
                 self._note_selectedcontent(el, parent)
@@ -1165,6 +1170,7 @@ class BoundedSink(SinkCalls):
         contents = element.template_contents
         if contents is None:
             contents = element.template_contents = DocumentFragment(element)
+            self._templates += 1
         return contents
 
     def pop(self, element: Element) -> None:
@@ -2740,6 +2746,9 @@ class BoundedSink(SinkCalls):
                 top = hit[1]
                 break
             path.append(node)
+            st = node.sink_state
+            if st and not st & _INSIDE:
+                break  # not kept and no kept ancestor (so an element moved far below one stops near it)
             node = node.parent
         for n in reversed(path):
             if top is None and n.sink_state & _KEPT:
@@ -2798,8 +2807,35 @@ class BoundedSink(SinkCalls):
 
     def _watched(self, el: Element) -> bool:
         watch = self.watch_nested
-        top = self._top_kept(el)
-        return watch is not None and top is not None and watch(el, top)
+        if watch is None:
+            return False
+        top = self._nested_top(el)
+        return top is not None and watch(el, top)
+
+    def _nested_top(self, el: Element) -> Element | None:
+        """:meth:`_top_kept` for an element just popped, through the remembered climbs.
+
+        The climb that decides ``el``'s fate (:meth:`_climb`) knows its
+        outermost kept ancestor, or else the blocker above it: then a kept
+        element at or above the blocker is the outermost one's too. The adoption
+        agency algorithm moves a clone of a kept formatting element down a chain
+        of n open elements at each misnested end tag, with watched items popped
+        below the chain: :meth:`_top_kept` climbed it for each (quadratic), as
+        its answers are forgotten at every move. (:meth:`_top_kept` stops at
+        template contents, the climb goes on to their host: with any template
+        made, it is asked.)
+        """
+        if self._templates:
+            return self._top_kept(el)
+        self._blocker = None
+        key, top, _crossed, _end = self._climb(el.parent, False)
+        if key == _NOT_BLOCKED:
+            return top
+        blocker = self._blocker
+        if blocker is None or id(blocker) != key or not blocker.sink_state & _INSIDE:
+            return self._top_kept(el)  # (a kept element between el and the blocker is the outermost)
+        top = self._top_kept(blocker)
+        return blocker if top is None else top
 
     def _emit_nested(self, el: Element) -> None:
         on_nested = self.on_nested

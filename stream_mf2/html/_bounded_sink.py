@@ -2767,7 +2767,20 @@ class BoundedSink(SinkCalls):
                 parent = el.parent
                 if parent is None or not self._inside(parent):
                     return False
-        for cand in [*self._ready, *self._recheck, *self._held(), *(self._order or ())]:
+        # (held items: a group below an open element inside a kept subtree holds only
+        # nested candidates, and the kept order's items are held ones unless some wait
+        # ready: n nested items handed over one by one each looked at every held one)
+        cands = [*self._ready, *self._recheck]
+        if self._waiting and self._order is not None:
+            cands += self._order
+        stack = [held for groups in self._blocked.values() for held in groups]
+        while stack:
+            held = stack.pop()
+            if not held.items and held.epoch >= 0 and held.entry.sink_state & _INSIDE:
+                continue  # (every candidate lies below the entry: module _Held)
+            cands += held.items
+            stack += held.groups
+        for cand in cands:
             if cand is not top and cand.sink_state:
                 parent = cand.parent
                 if parent is None or not self._inside(parent):
@@ -2813,34 +2826,40 @@ class BoundedSink(SinkCalls):
         return top is not None and watch(el, top)
 
     def _nested_top(self, el: Element) -> Element | None:
-        """:meth:`_top_kept` for an element just popped, through the remembered climbs.
+        """:meth:`_top_kept` (the outermost kept ancestor of ``el``), through the remembered climbs.
 
         The climb that decides ``el``'s fate (:meth:`_climb`) knows its
-        outermost kept ancestor, or else the blocker above it: then a kept
-        element at or above the blocker is the outermost one's too. The adoption
-        agency algorithm moves a clone of a kept formatting element down a chain
-        of n open elements at each misnested end tag, with watched items popped
-        below the chain: :meth:`_top_kept` climbed it for each (quadratic), as
-        its answers are forgotten at every move. (:meth:`_top_kept` stops at
-        template contents, the climb goes on to their host: with any template
-        made, it is asked.)
+        outermost kept ancestor, or else the blocker above it: if that is kept or
+        inside a kept subtree, the outermost kept element at or above it is
+        ``el``'s, and the climb goes on from there (a few times at most). The
+        adoption agency algorithm moves a clone of a formatting element down a
+        chain of n open elements at each misnested end tag, with nested items
+        below the chain: :meth:`_top_kept` climbed it for each item watched or
+        handed over (quadratic), as its answers are forgotten at every move.
+        (:meth:`_top_kept` stops at template contents, the climb goes on to
+        their host: with any template made, it is asked.)
         """
         if self._templates:
             return self._top_kept(el)
-        self._blocker = None
-        key, top, _crossed, _end = self._climb(el.parent, False)
-        if key == _NOT_BLOCKED:
-            return top
-        blocker = self._blocker
-        if blocker is None or id(blocker) != key or not blocker.sink_state & _INSIDE:
-            return self._top_kept(el)  # (a kept element between el and the blocker is the outermost)
-        top = self._top_kept(blocker)
-        return blocker if top is None else top
+        node = el
+        for _ in range(_MAX_PROXIES):
+            self._blocker = None
+            key, top, _crossed, _end = self._climb(node.parent, False)
+            if key == _NOT_BLOCKED:
+                return node if top is None and node is not el and node.sink_state & _KEPT else top
+            blocker = self._blocker
+            if blocker is None or id(blocker) != key or not blocker.sink_state & _INSIDE:
+                break  # (a kept element between node and the blocker may be the outermost)
+            node = blocker  # kept, or inside a kept subtree: the outermost is at or above it
+        top = self._top_kept(node)
+        return node if top is None and node is not el and node.sink_state & _KEPT else top
 
     def _emit_nested(self, el: Element) -> None:
         on_nested = self.on_nested
-        top = self._top_kept(el)
-        if on_nested is None or top is None:
+        if on_nested is None:
+            return
+        top = self._nested_top(el)
+        if top is None:
             return
         action = on_nested(el, top, self._alone(top))
         if action != NESTED_KEEP:

@@ -57,6 +57,14 @@ PATTERNS: dict[str, Callable[[int], str]] = {
     "nested-rel-links-moved": lambda n: "x" + "<div class=h-x><a rel=me href=/a>" * n + "<i class=h-y></i></a></div>" * n,
     # each misnested </b> moves the open <div>s out of an item and into a clone of it
     "adoption-agency-moves-out-of-h-b": lambda n: "x<b class=h-x>" + "<div>" * n + "</b><i class=h-y></i>" * n,
+    # ... inside a feed, with text between the end tags, and an h-* <b> in another
+    "adoption-agency-moves-out-of-h-b-in-h-feed": lambda n: "x<div class=h-feed><b class=h-x>"
+    + "<div>" * n
+    + "</b><i class=h-y></i>" * n,
+    "adoption-agency-moves-out-of-h-b-text-between": lambda n: "x<b class=h-x>" + "<div>" * n + "</b>t<i class=h-y></i>t" * n,
+    "adoption-agency-moves-out-of-nested-h-b": lambda n: "x<b class=h-x><b class=h-z>"
+    + "<div>" * n
+    + "</b><i class=h-y></i>" * n,
     "adoption-agency-moves-in-h-feed": lambda n: "x<div class=h-feed><b>" + "<div>" * n + "</b><i class=h-y></i>" * n,
     # items under n open elements of one container
     "items-under-open-divs-in-feed": lambda n: "x<div class=h-feed>" + "<div>" * n + "<i class=h-y></i>" * n,
@@ -65,7 +73,7 @@ PATTERNS: dict[str, Callable[[int], str]] = {
 
 #: Patterns whose tree building (the bounded sink) is not linear yet: only the mf2
 #: layer and the capture are measured for them.
-SINK_BOUND = frozenset(("adoption-agency-moves-out-of-h-b",))
+SINK_BOUND = frozenset(("adoption-agency-moves-out-of-nested-h-b",))
 
 MAX_GROWTH = 2.6
 _MF2_LAYER = ("/stream_mf2/mf2/", "/stream_mf2/capture.py")

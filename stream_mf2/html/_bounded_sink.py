@@ -321,6 +321,8 @@ _INLINE_OPEN: Final = 16
 _INLINE_TABLES: Final = 4
 
 _FRAMESET: Final = 0  # blocked_by key for "the frameset-ok flag is still ok"
+# At most this many blockers are compared with a ready item (BoundedSink._before_held).
+_MAX_PROXIES: Final = 8
 _NOT_BLOCKED: Final = -1  # (no object's id)
 
 #: A remembered climb (BoundedSink._summary): blocking element, whether it is a table,
@@ -460,6 +462,7 @@ class BoundedSink(SinkCalls):
         "_above",
         "_adopter",
         "_blocked",
+        "_blocker",
         "_builder",
         "_closed",
         "_closed_stamp",
@@ -489,6 +492,7 @@ class BoundedSink(SinkCalls):
         "_prefix_base",
         "_prefix_chars",
         "_probe",
+        "_proxies",
         "_ready",
         "_recheck",
         "_records",
@@ -503,6 +507,7 @@ class BoundedSink(SinkCalls):
         "_selectedcontent",
         "_selects",
         "_selects_cap",
+        "_templates",
         "_tentative",
         "_tops",
         "_unsettled",
@@ -560,6 +565,13 @@ class BoundedSink(SinkCalls):
         #: How many elements the sink tracks right now (created and not yet released or handed over).
         self.tracked = 0
         self._blocked: dict[int, list[_Held]] = {}  # blocker id -> held candidates
+        # Blocker id -> (an element at or before every candidate held for it, the _epoch
+        # it was so): the blocker when it is an ancestor of them (_climb: a formatting
+        # element or table) or precedes them (_open_before). Only for blockers every
+        # group of which has one; a ready item before it precedes them all (_hand_over).
+        self._proxies: dict[int, tuple[Element, int]] = {}
+        # The blocking element of _climb's last blocked answer (None: not known).
+        self._blocker: Element | None = None
         self._n_blocked = 0
         self._ready: list[Element] = []
         # Open elements candidates were grouped under (_wake): id -> (element, groups).
@@ -598,6 +610,8 @@ class BoundedSink(SinkCalls):
         self._selects: list[Element] = []  # select elements created, the popped ones dropped lazily
         self._selects_cap = 16
         self._builder: Any = None
+        # Template contents made so far: while none, no climb crosses one (_nested_top).
+        self._templates = 0
         # The stand-in element append_leaf asks the keep predicate about (see there).
         self._probe = Element("", HTML_NS, _NO_ATTRS)
         # Runs of popped elements climbed by _classify: id(start) -> (start, end, outermost kept).
@@ -805,6 +819,7 @@ class BoundedSink(SinkCalls):
         if namespace == HTML_NS:
             if name == "template":
                 el.template_contents = DocumentFragment(el)
+                self._templates += 1
             elif name == "selectedcontent":
                 self._selectedcontent = True
                 self._found.new_selectedcontent()
@@ -844,6 +859,7 @@ class BoundedSink(SinkCalls):
                 return el
             if name == "template":
                 el.template_contents = DocumentFragment(el)
+                self._templates += 1
             elif name == "selectedcontent":
                 self._selectedcontent = True
                 self._found.new_selectedcontent()
@@ -1210,6 +1226,7 @@ class BoundedSink(SinkCalls):
         contents = element.template_contents
         if contents is None:
             contents = element.template_contents = DocumentFragment(element)
+            self._templates += 1
         return contents
 
     def pop(self, element: Element) -> None:
@@ -1282,6 +1299,8 @@ class BoundedSink(SinkCalls):
                 self._pop_outside(element, st)
         if self._blocked:
             woken = self._blocked.pop(id(element), None)
+            if self._proxies:
+                self._proxies.pop(id(element), None)
             if woken:
                 self._wake(element, woken)
             if _FRAMESET in self._blocked and not self._frameset_possible():
@@ -2062,7 +2081,9 @@ class BoundedSink(SinkCalls):
                         res = self._summary(node, _SEEN_SPECIAL if seen_special else _PLAIN)
                         blocker = res[0]
                         if blocker is not None:
-                            return id(self._outer_table(blocker) if res[1] else blocker), None, False, None
+                            blocker = self._outer_table(blocker) if res[1] else blocker
+                            self._blocker = blocker
+                            return id(blocker), None, False, None
                         if res[2] is not None:
                             top = res[2]
                         return _NOT_BLOCKED, top, crossed_fragment or res[3], res[4]
@@ -2072,10 +2093,12 @@ class BoundedSink(SinkCalls):
                         # innermost of n nested tables was woken and held again at each
                         # of their pops (quadratic). It is woken once that pops, the
                         # moment the last of them pops, as before.
-                        return id(self._outer_table(node)), None, False, None
+                        self._blocker = node = self._outer_table(node)
+                        return id(node), None, False, None
                     if _is_special(node):
                         seen_special = True
                     elif seen_special and node.namespace == HTML_NS and node.name in FORMATTING:
+                        self._blocker = node
                         return id(node), None, False, None
                     if st & _KEPT:
                         top = node
@@ -2587,19 +2610,23 @@ class BoundedSink(SinkCalls):
     def _ready_or_hold(self, el: Element) -> None:
         if not el.sink_state:
             return
+        self._blocker = None
         kind, blocker = self._classify(el)
+        proxy = self._blocker
         if kind == "root" and self._kept_open:
             # (normally no kept element is open outside a root candidate: see _open_before)
             before = self._open_before(el)
             if before is not None:
                 kind, blocker = "blocked", id(before)
+                proxy = before  # (it precedes el)
         if kind == "root" or kind == "nested":
             if not el.sink_state & _READY:
                 el.sink_state |= _READY
                 self._ready.append(el)
         elif kind == "blocked":
-            self._blocked.setdefault(blocker, []).append(_Held([el], [], el, self._epoch, 1))
-            self._n_blocked += 1
+            # (the climb's blocker is el's ancestor; a select's or an open descendant's
+            # key is another element's: no proxy)
+            self._hold(blocker, _Held([el], [], el, self._epoch, 1), proxy if id(proxy) == blocker else None)
             if self._order is not None and not self._insert(el):
                 self._start_order([*self._pending(), el])
         elif kind == "detached":
@@ -2651,11 +2678,12 @@ class BoundedSink(SinkCalls):
             slow.append(held)
         epoch = self._epoch
         for under, helds, size in fast.values():
+            self._blocker = None
             key = self._climb(under, False)[0]
             if key != _NOT_BLOCKED:
                 held = _Held([], helds, under, epoch, size[0])
-                self._blocked.setdefault(key, []).append(held)
-                self._n_blocked += size[0]
+                proxy = self._blocker  # (an ancestor of under, so of every candidate)
+                self._hold(key, held, proxy if id(proxy) == key else None)
                 roots = self._roots.get(id(under))
                 if roots is None or roots[0] is not under:
                     if len(self._roots) > 64 + self._n_blocked:
@@ -2668,6 +2696,45 @@ class BoundedSink(SinkCalls):
         for held in slow:
             for cand in held.members():
                 self._ready_or_hold(cand)
+
+    def _hold(self, key: int, held: _Held, proxy: Element | None) -> None:
+        """Hold ``held``'s candidates for the blocker ``key``; ``proxy``: an element at or
+        before each of them in document order, or ``None`` (see ``_proxies``)."""
+        groups = self._blocked.get(key)
+        if groups is None:
+            self._blocked[key] = [held]
+            if proxy is not None:
+                self._proxies[key] = (proxy, self._epoch)
+        else:
+            groups.append(held)
+            if proxy is None and self._proxies:
+                self._proxies.pop(key, None)
+            # (else an entry stays with the older epoch, or none: a group had no proxy)
+        self._n_blocked += held.size
+
+    def _before_held(self, ready: list[Element]) -> bool:
+        """Is each of ``ready`` before every held candidate in document order?
+
+        Told by one comparison with each blocker's proxy (an ancestor of its
+        candidates, or an element before them) when every blocker has one and no
+        node moved since. A root candidate the adoption agency algorithm moved
+        out of a formatting element lies right before that element's clone, whose
+        items are held deep below it: a comparison with those items climbed the
+        whole chain of open elements between them, for each of n misnested end
+        tags (quadratic), and the kept order was made again after each move.
+        """
+        proxies = self._proxies
+        if len(proxies) != len(self._blocked) or len(proxies) > _MAX_PROXIES:
+            return False
+        epoch = self._epoch
+        for _proxy, at in proxies.values():
+            if at != epoch:
+                return False
+        for el in ready:
+            for proxy, _at in proxies.values():
+                if not _before(el, proxy):
+                    return False
+        return True
 
     def _held(self) -> list[Element]:
         """Every held candidate still tracked."""
@@ -2682,6 +2749,14 @@ class BoundedSink(SinkCalls):
                 self._ready = []
                 for el in ready:
                     self._emit(el)
+            return
+        if ready and not self._waiting and self._before_held(ready):
+            # Before everything that waits: handed over now, the kept order (if any) unchanged.
+            if len(ready) > 1:
+                ready = _in_document_order(ready)
+            self._ready = []
+            for el in ready:
+                self._emit(el)
             return
         if self._order is None:
             if self._n_blocked + len(ready) > self.max_pending:
@@ -2731,6 +2806,7 @@ class BoundedSink(SinkCalls):
             everything += [el for el in self._order if el.sink_state & _PENDING]
             self._end_order()
         self._blocked = {}
+        self._proxies = {}
         self._n_blocked = 0
         self._roots = {}
         self._ready = []
@@ -2841,6 +2917,9 @@ class BoundedSink(SinkCalls):
                 top = hit[1]
                 break
             path.append(node)
+            st = node.sink_state
+            if st and not st & _INSIDE:
+                break  # not kept and no kept ancestor (so an element moved far below one stops near it)
             node = node.parent
         for n in reversed(path):
             if top is None and n.sink_state & _KEPT:
@@ -2859,7 +2938,20 @@ class BoundedSink(SinkCalls):
                 parent = el.parent
                 if parent is None or not self._inside(parent):
                     return False
-        for cand in [*self._ready, *self._recheck, *self._held(), *(self._order or ())]:
+        # (held items: a group below an open element inside a kept subtree holds only
+        # nested candidates, and the kept order's items are held ones unless some wait
+        # ready: n nested items handed over one by one each looked at every held one)
+        cands = [*self._ready, *self._recheck]
+        if self._waiting and self._order is not None:
+            cands += self._order
+        stack = [held for groups in self._blocked.values() for held in groups]
+        while stack:
+            held = stack.pop()
+            if not held.items and held.epoch >= 0 and held.entry.sink_state & _INSIDE:
+                continue  # (every candidate lies below the entry: module _Held)
+            cands += held.items
+            stack += held.groups
+        for cand in cands:
             if cand is not top and cand.sink_state:
                 parent = cand.parent
                 if parent is None or not self._inside(parent):
@@ -2899,13 +2991,46 @@ class BoundedSink(SinkCalls):
 
     def _watched(self, el: Element) -> bool:
         watch = self.watch_nested
-        top = self._top_kept(el)
-        return watch is not None and top is not None and watch(el, top)
+        if watch is None:
+            return False
+        top = self._nested_top(el)
+        return top is not None and watch(el, top)
+
+    def _nested_top(self, el: Element) -> Element | None:
+        """:meth:`_top_kept` (the outermost kept ancestor of ``el``), through the remembered climbs.
+
+        The climb that decides ``el``'s fate (:meth:`_climb`) knows its
+        outermost kept ancestor, or else the blocker above it: if that is kept or
+        inside a kept subtree, the outermost kept element at or above it is
+        ``el``'s, and the climb goes on from there (a few times at most). The
+        adoption agency algorithm moves a clone of a formatting element down a
+        chain of n open elements at each misnested end tag, with nested items
+        below the chain: :meth:`_top_kept` climbed it for each item watched or
+        handed over (quadratic), as its answers are forgotten at every move.
+        (:meth:`_top_kept` stops at template contents, the climb goes on to
+        their host: with any template made, it is asked.)
+        """
+        if self._templates:
+            return self._top_kept(el)
+        node = el
+        for _ in range(_MAX_PROXIES):
+            self._blocker = None
+            key, top, _crossed, _end = self._climb(node.parent, False)
+            if key == _NOT_BLOCKED:
+                return node if top is None and node is not el and node.sink_state & _KEPT else top
+            blocker = self._blocker
+            if blocker is None or id(blocker) != key or not blocker.sink_state & _INSIDE:
+                break  # (a kept element between node and the blocker may be the outermost)
+            node = blocker  # kept, or inside a kept subtree: the outermost is at or above it
+        top = self._top_kept(node)
+        return node if top is None and node is not el and node.sink_state & _KEPT else top
 
     def _emit_nested(self, el: Element) -> None:
         on_nested = self.on_nested
-        top = self._top_kept(el)
-        if on_nested is None or top is None:
+        if on_nested is None:
+            return
+        top = self._nested_top(el)
+        if top is None:
             return
         action = on_nested(el, top, self._alone(top))
         if action != NESTED_KEEP:

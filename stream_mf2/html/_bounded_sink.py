@@ -2442,6 +2442,7 @@ class BoundedSink(SinkCalls):
         self._blocker = None
         kind, blocker = self._classify(el)
         proxy = self._blocker
+        self._blocker = None  # (no element kept alive by it)
         if kind == "root" and self._kept_open:
             # (normally no kept element is open outside a root candidate: see _open_before)
             before = self._open_before(el)
@@ -2512,6 +2513,7 @@ class BoundedSink(SinkCalls):
             if key != _NOT_BLOCKED:
                 held = _Held([], helds, under, epoch, size[0])
                 proxy = self._blocker  # (an ancestor of under, so of every candidate)
+                self._blocker = None
                 self._hold(key, held, proxy if id(proxy) == key else None)
                 roots = self._roots.get(id(under))
                 if roots is None or roots[0] is not under:
@@ -2848,6 +2850,7 @@ class BoundedSink(SinkCalls):
             if key == _NOT_BLOCKED:
                 return node if top is None and node is not el and node.sink_state & _KEPT else top
             blocker = self._blocker
+            self._blocker = None
             if blocker is None or id(blocker) != key or not blocker.sink_state & _INSIDE:
                 break  # (a kept element between node and the blocker may be the outermost)
             node = blocker  # kept, or inside a kept subtree: the outermost is at or above it

@@ -83,6 +83,12 @@ toward ``max_kept_nodes``. Removing a final element changes nothing the tree
 builder can still see: by the rules above nothing will be inserted into it,
 moved out of it, or placed relative to it.
 
+Ready items are handed over in document order, up to the first held one (the
+kept order, sorted again after moves); a ready item before each blocker's
+*proxy* (the blocker itself when it is an ancestor of what it holds, or an
+open kept element before it: ``_open_before``) precedes every held item
+and goes at once, with no place in that order.
+
 Holding is bounded by ``max_pending`` held items: beyond it the earliest held
 items (document order) are handed over as they are, which can differ from the
 full DOM only for the misnested cases above; :attr:`BoundedSink.forced` counts

@@ -83,6 +83,12 @@ toward ``max_kept_nodes``. Removing a final element changes nothing the tree
 builder can still see: by the rules above nothing will be inserted into it,
 moved out of it, or placed relative to it.
 
+Ready items are handed over in document order, up to the first held one (the
+kept order, sorted again after moves); a ready item before each blocker's
+*proxy* (the blocker itself when it is an ancestor of what it holds, or an
+open kept element before it: ``_open_before``) precedes every held item
+and goes at once, with no place in that order.
+
 Holding is bounded by ``max_pending`` held items: beyond it the earliest held
 items (document order) are handed over as they are, which can differ from the
 full DOM only for the misnested cases above; :attr:`BoundedSink.forced` counts
@@ -2613,6 +2619,7 @@ class BoundedSink(SinkCalls):
         self._blocker = None
         kind, blocker = self._classify(el)
         proxy = self._blocker
+        self._blocker = None  # (no element kept alive by it)
         if kind == "root" and self._kept_open:
             # (normally no kept element is open outside a root candidate: see _open_before)
             before = self._open_before(el)
@@ -2683,6 +2690,7 @@ class BoundedSink(SinkCalls):
             if key != _NOT_BLOCKED:
                 held = _Held([], helds, under, epoch, size[0])
                 proxy = self._blocker  # (an ancestor of under, so of every candidate)
+                self._blocker = None
                 self._hold(key, held, proxy if id(proxy) == key else None)
                 roots = self._roots.get(id(under))
                 if roots is None or roots[0] is not under:
@@ -3019,6 +3027,7 @@ class BoundedSink(SinkCalls):
             if key == _NOT_BLOCKED:
                 return node if top is None and node is not el and node.sink_state & _KEPT else top
             blocker = self._blocker
+            self._blocker = None
             if blocker is None or id(blocker) != key or not blocker.sink_state & _INSIDE:
                 break  # (a kept element between node and the blocker may be the outermost)
             node = blocker  # kept, or inside a kept subtree: the outermost is at or above it

@@ -361,6 +361,17 @@ class CheckedSink(bs.BoundedSink):
         assert not self._unsettled
         super().insert_text_before(parent, data, ref)
 
+    def pop(self, element: Element) -> None:
+        super().pop(element)
+        # Runs filled from a run are listed in its dependents while their top's step leads
+        # there: never a popped top (they piled up, one per clone the adoption agency moved).
+        memo = self._memo
+        for entry in memo.values():
+            for d in entry.run.dependents.values():
+                top = d.top
+                if top.run is d and top.known:
+                    assert memo.get(id(top.element) << 2 | top.mode) is top
+
     def _hand_over(self) -> None:
         super()._hand_over()
         if self._order is not None:

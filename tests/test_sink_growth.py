@@ -109,6 +109,11 @@ PATTERNS: dict[str, Callable[[int], str]] = {
     + "x<b>"
     + "<div>" * (2 * n)
     + "</b><table><td class=h-x></table>" * (2 * n),
+    # the same in template contents (items there are dropped, not handed over): each drop
+    # forgot every remembered run of popped elements, and the next item climbed them all again
+    "aaa-div-table-in-template-in-table": lambda n: "<p class=h-y>y</p><table><td><template><table><td>x<b>"
+    + "<div>" * (2 * n)
+    + "</b><table><td class=h-x></table>" * (2 * n),
     # without </table> the tables nest (and the later </b> are ignored: <b> is out of scope)
     "aaa-div-tables-nesting": lambda n: "<table><td>x<b>" + "<div>" * (4 * n) + "</b><table><td class=h-x>" * (4 * n),
     # _hand_over: items held under reopened formatting elements inside a button

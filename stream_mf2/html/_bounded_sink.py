@@ -2868,9 +2868,43 @@ class BoundedSink(SinkCalls):
                     if type(c) is Element:
                         stack.append(c)
 
+    def _forget_within(self, root: Element) -> None:
+        """Forget the remembered runs, tables and tops (:meth:`_forget_runs`) of ``root``'s
+        subtree, which is being detached with no open element inside: no other element's
+        climb passes it."""
+        jumps = self._jumps
+        above = self._above
+        tops = self._tops
+        closed = self._closed
+        if not (jumps or above or tops or closed):
+            return
+        stack: list[Element] = [root]
+        while stack:
+            node = stack.pop()
+            key = id(node)
+            jumps.pop(key, None)
+            above.pop(key, None)
+            tops.pop(key, None)
+            closed.pop(key, None)
+            for c in node.children:
+                if type(c) is Element:
+                    stack.append(c)
+            contents = node.template_contents
+            if contents is not None:
+                for c in contents.children:
+                    if type(c) is Element:
+                        stack.append(c)
+
     def _drop(self, el: Element) -> None:
         parent = el.parent
-        self._forget_runs()
+        if self._open_inside:
+            self._forget_runs()
+        else:
+            # Nothing is open inside ``el`` (it is kept): detaching it changes no climb
+            # from outside it, so only what was remembered inside it goes. Each of n
+            # items dropped from template contents climbed the same n popped
+            # elements again after the last drop forgot them (quadratic).
+            self._forget_within(el)
         if self._memo and self._open_inside:
             self._memo_changed(parent, False)
         detach(el)
@@ -2972,7 +3006,8 @@ class BoundedSink(SinkCalls):
                 return
             nxt = node.parent
             if self._jumps or self._above or self._tops:
-                self._forget_runs()
+                # (no element children: only climbs from ``node`` itself pass it)
+                self._forget_within(node)
             detach(node)
             node.sink_state = 0
             self.tracked -= 1

@@ -114,6 +114,12 @@ PATTERNS: dict[str, Callable[[int], str]] = {
     "aaa-div-table-in-template-in-table": lambda n: "<p class=h-y>y</p><table><td><template><table><td>x<b>"
     + "<div>" * (2 * n)
     + "</b><table><td class=h-x></table>" * (2 * n),
+    # (a template in the head: it is open inside the tentative html, so something is open
+    # inside kept content, but not inside the items dropped)
+    "aaa-div-table-in-template": lambda n: "<template><table><td>x<b>"
+    + "<div>" * (2 * n)
+    + "</b><table><td class=h-x></table>" * (2 * n)
+    + "</template><p class=h-y>y</p>",
     # without </table> the tables nest (and the later </b> are ignored: <b> is out of scope)
     "aaa-div-tables-nesting": lambda n: "<table><td>x<b>" + "<div>" * (4 * n) + "</b><table><td class=h-x>" * (4 * n),
     # _hand_over: items held under reopened formatting elements inside a button

@@ -2868,19 +2868,24 @@ class BoundedSink(SinkCalls):
                     if type(c) is Element:
                         stack.append(c)
 
-    def _forget_within(self, root: Element) -> None:
-        """Forget the remembered runs, tables and tops (:meth:`_forget_runs`) of ``root``'s
-        subtree, which is being detached with no open element inside: no other element's
-        climb passes it."""
+    def _forget_within(self, root: Element) -> bool:
+        """Forget the remembered runs, tables and tops (:meth:`_forget_runs`) of the popped
+        ``root``'s subtree, which is being detached; no other element's climb passes it.
+
+        False if an open element lies inside (climbs from it would change): the
+        caller then forgets everything.
+        """
         jumps = self._jumps
         above = self._above
         tops = self._tops
         closed = self._closed
         if not (jumps or above or tops or closed):
-            return
+            return True
         stack: list[Element] = [root]
         while stack:
             node = stack.pop()
+            if node.sink_state & _OPEN:
+                return False
             key = id(node)
             jumps.pop(key, None)
             above.pop(key, None)
@@ -2894,17 +2899,16 @@ class BoundedSink(SinkCalls):
                 for c in contents.children:
                     if type(c) is Element:
                         stack.append(c)
+        return True
 
     def _drop(self, el: Element) -> None:
         parent = el.parent
-        if self._open_inside:
+        # With nothing open inside ``el``, detaching it changes no climb from outside
+        # it, so only what was remembered inside it goes: each of n items dropped from
+        # template contents climbed the same n popped elements again after the last
+        # drop forgot them all (quadratic).
+        if not self._forget_within(el):
             self._forget_runs()
-        else:
-            # Nothing is open inside ``el`` (it is kept): detaching it changes no climb
-            # from outside it, so only what was remembered inside it goes. Each of n
-            # items dropped from template contents climbed the same n popped
-            # elements again after the last drop forgot them (quadratic).
-            self._forget_within(el)
         if self._memo and self._open_inside:
             self._memo_changed(parent, False)
         detach(el)

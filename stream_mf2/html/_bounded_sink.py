@@ -3090,9 +3090,47 @@ class BoundedSink(SinkCalls):
                     if type(c) is Element:
                         stack.append(c)
 
+    def _forget_within(self, root: Element) -> bool:
+        """Forget the remembered runs, tables and tops (:meth:`_forget_runs`) of the popped
+        ``root``'s subtree, which is being detached; no other element's climb passes it.
+
+        False if an open element lies inside (climbs from it would change): the
+        caller then forgets everything.
+        """
+        jumps = self._jumps
+        above = self._above
+        tops = self._tops
+        closed = self._closed
+        if not (jumps or above or tops or closed):
+            return True
+        stack: list[Element] = [root]
+        while stack:
+            node = stack.pop()
+            if node.sink_state & _OPEN:
+                return False
+            key = id(node)
+            jumps.pop(key, None)
+            above.pop(key, None)
+            tops.pop(key, None)
+            closed.pop(key, None)
+            for c in node.children:
+                if type(c) is Element:
+                    stack.append(c)
+            contents = node.template_contents
+            if contents is not None:
+                for c in contents.children:
+                    if type(c) is Element:
+                        stack.append(c)
+        return True
+
     def _drop(self, el: Element) -> None:
         parent = el.parent
-        self._forget_runs()
+        # With nothing open inside ``el``, detaching it changes no climb from outside
+        # it, so only what was remembered inside it goes: each of n items dropped from
+        # template contents climbed the same n popped elements again after the last
+        # drop forgot them all (quadratic).
+        if not self._forget_within(el):
+            self._forget_runs()
         if self._memo and self._open_inside:
             self._memo_changed(parent, False)
         detach(el)
@@ -3194,7 +3232,8 @@ class BoundedSink(SinkCalls):
                 return
             nxt = node.parent
             if self._jumps or self._above or self._tops:
-                self._forget_runs()
+                # (no element children: only climbs from ``node`` itself pass it)
+                self._forget_within(node)
             detach(node)
             node.sink_state = 0
             self.tracked -= 1

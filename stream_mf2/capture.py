@@ -188,6 +188,34 @@ class _Container:
         self.includes = False
 
 
+def _lang_ancestors(element: Element) -> Element | None:
+    """What the language of ``element``, a root held for include targets, reads above it.
+
+    The sink detaches a completed root, and its ancestors outside kept subtrees are
+    released as they close, so when the held root is built its ``parent`` chain is
+    gone. Only the nearest ancestor with a ``lang``, or else the ``body`` and ``html``
+    elements (a later tag may still merge a ``lang`` into them), matter: copies of
+    those, linked as parents, sharing the originals' attributes (so a later merge
+    shows). The walk up is the one the item's language takes anyway.
+    """
+    found: list[Element] = []
+    node = element.parent
+    while node is not None:
+        if type(node) is Element:
+            if "lang" in node.attrs:
+                found.append(node)
+                break
+            if node.namespace == HTML_NS and (node.name == "body" or node.name == "html"):
+                found.append(node)
+        node = node.parent
+    parent: Element | None = None
+    for ancestor in reversed(found):
+        copy = Element(ancestor.name, ancestor.namespace, ancestor.attrs)
+        copy.parent = parent
+        parent = copy
+    return parent
+
+
 class Capture:
     """The keep predicate, completion and nested hand-over handlers for one document."""
 
@@ -239,6 +267,8 @@ class Capture:
         self._gone: set[str] = set()
         self._body_lang = False  # has the body been seen with a lang attribute?
         self._merge_targets: list[Element] = []  # html/body elements with an id asked about
+        # (with lang) held roots -> copies of the ancestors their language reads (_lang_ancestors)
+        self._held_langs: dict[Element, Element | None] = {}
         self._lang = ctx.options.lang
         ctx.resolve_id = self._resolve
 
@@ -378,6 +408,9 @@ class Capture:
                     f"include target(s) {', '.join('#' + g for g in sorted(gone))} appeared before the item,"
                     " outside any kept subtree: not resolved"
                 )
+            if self._lang:
+                # the sink detaches the held root: keep what its language will read
+                self._held_langs[element] = _lang_ancestors(element)
             self._held.append((element, refs, local))
             self._wanted.update(missing)
             self._release(final=False)
@@ -680,6 +713,10 @@ class Capture:
                 why = "document ended" if final else f"more than max_held_items={self._max_held} items waiting"
                 self.notes.append(f"include target(s) {', '.join('#' + m for m in missing)} not found ({why})")
             held.popleft()
+            if self._held_langs:
+                chain = self._held_langs.pop(root, None)
+                if chain is not None and root.parent is None:
+                    root.parent = chain
             self._emit(root, refs, local)
         if not held:
             self._wanted.clear()

@@ -135,3 +135,22 @@ def test_meta_item_before_a_late_html_lang() -> None:
         assert dom["meta-item"]["lang"] == "en"
         assert items == dom["items"], label
         assert parser.errors == [HTML.format(1) + ": they do not carry it"], label
+
+
+HELD = [
+    # an mf1 item held for its itemref target: its ancestors are released meanwhile
+    "<span lang=de>t<div class='p-author vcard' itemref=a></div><p id=a class=adr>x</p>",
+    "<meta http-equiv=content-language content=it><body lang=''><div class=vcard itemref=a></div><b id=a class=fn>n</b>",
+    # built after a later <body lang> merged: it carries it, as in the full DOM
+    "<div class=vcard itemref=a>t</div><body lang=en><b id=a class=fn>x</b>",
+    "<html lang=fr><div lang=es><i>t<div class=vcard itemref=a></div></i></div><b id=a class=fn>x</b>",
+]
+
+
+@pytest.mark.parametrize("doc", HELD)
+def test_items_held_for_include_targets_keep_their_language(doc: str) -> None:
+    dom = parse_dom(parse_document(doc), URL, Options(lang=True))["items"]
+    assert any("lang" in item for item in dom) or "lang=''" in doc
+    for mode in (False, True):
+        for label, chunks in chunkings(doc, splits=len(doc) < 300):
+            assert _stream(chunks, lang=True, stream_children=mode) == (dom, []), f"{label} stream_children={mode}"

@@ -83,12 +83,13 @@ Streaming the children of a container (``stream_children``)
     ``max_held_children`` per container; once they are known children stream.
 
     Known limits of streamed containers: a ``<base href>`` that first appears
-    inside the container after more than ``max_held_children`` children
-    (the child items already yielded keep the URL known then; recorded in
-    :attr:`Capture.notes`), or an mf1 include reference
-    (inside an mf1 item nested in the container) to an element of an already
-    streamed child, sees what the stream saw, not the whole document; the
-    ``max_nested_html_chars`` budget is counted per streamed child.
+    inside the container after more than ``max_held_children`` children does
+    not reach the child items already yielded (they keep the URL known then;
+    recorded in :attr:`Capture.notes`); an mf1 include reference (inside an
+    mf1 item nested in the container) to an element of an already streamed
+    child is not resolved (recorded too; the ids inside streamed children are
+    remembered, up to ``MAX_SEEN_IDS``); the ``max_nested_html_chars`` budget
+    is counted per streamed child.
 
 Base URL
     The first ``<base href>`` applies to every item completed after it. Real
@@ -163,6 +164,7 @@ class _Container:
         "placeholder",
         "rels_done",
         "streamed",
+        "streamed_ids",
         "streams",
     )
 
@@ -186,6 +188,9 @@ class _Container:
         # An item of the container's own scope that stays in it holds mf1 include markers:
         # their targets may be later children, whose subtrees must then stay whole.
         self.includes = False
+        # ids inside the children streamed so far (bounded by MAX_SEEN_IDS): an include
+        # marker that names one once the container ends finds it gone.
+        self.streamed_ids: set[str] = set()
 
 
 def _lang_ancestors(element: Element) -> Element | None:
@@ -391,13 +396,18 @@ class Capture:
         local = index_ids(element) if refs else {}
         if local:
             self._drop_later_duplicates(element, refs, local)
+        lost = (
+            self._drop_streamed_targets(refs, local, container.streamed_ids)
+            if refs and container is not None and container.streamed_ids
+            else ()
+        )
         if refs or self._held:
             if built is not None:
                 # built without the include pattern: dropped, built again when released
                 del ctx.notes[notes_before:]
                 if langs_before is not None:
                     ctx.lang_through_body, ctx.lang_unset = langs_before
-            missing = {r for r in refs if self._lookup(r, local) is None}
+            missing = {r for r in refs if r not in lost and self._lookup(r, local) is None}
             # An id already seen belongs, in the DOM, to that earlier element (dropped):
             # a later element with the same id must not stand in for it.
             gone = {r for r in missing if r in self._seen_ids}
@@ -479,6 +489,8 @@ class Capture:
         if folded.entries:  # not a child after all; the stored item serves the container
             return NESTED_KEEP
         self._collect_rels(element, container, forget=True)
+        if len(container.streamed_ids) < MAX_SEEN_IDS:
+            container.streamed_ids.update(index_ids(element))
         # The placeholder also stands for the streamed children's source spans: the
         # container's output allowance leaves them out, as when it is walked whole.
         span = folded.span if folded.span > 0 else 0
@@ -658,6 +670,22 @@ class Capture:
         for ref in refs:
             if ref in local and self._had_first(ref, root):
                 del local[ref]
+
+    def _drop_streamed_targets(self, refs: list[str], local: dict[str, Element], streamed: set[str]) -> list[str]:
+        """Include targets inside children streamed before the container ended are gone
+        (the first streamed child stays as an emptied placeholder, the others are removed):
+        they are not resolved, and :attr:`notes` says so. The whole parse has them."""
+        lost = sorted(r for r in refs if r in streamed)
+        if not lost:
+            return lost
+        for ref in lost:
+            local.pop(ref, None)
+        self._gone.update(lost)
+        self.notes.append(
+            f"include target(s) {', '.join('#' + r for r in lost)} were in children already streamed"
+            " (stream_children): not resolved"
+        )
+        return lost
 
     def _had_first(self, id_: str, root: Element) -> bool:
         """Did an element outside ``root`` have ``id_`` before ``root`` completed?

@@ -16,7 +16,9 @@ What is kept
       ``RECENT_HEADER_CELLS`` of them are remembered.
 
 Everything else is observed on creation and dropped: the first ``<base href>``
-(applied from then on), ``<html lang>`` and a ``Content-Language`` meta.
+(applied from then on), ``<html lang>`` and a ``Content-Language`` meta (not
+inside template contents, which are not part of the document: the tree
+builder says whether a ``template`` is open, ``set_template_open``).
 
 Include pattern and order
     A classic root may include markup by id (``itemref``, ``headers``,
@@ -272,6 +274,7 @@ class Capture:
         self._gone: set[str] = set()
         self._body_lang = False  # has the body been seen with a lang attribute?
         self._merge_targets: list[Element] = []  # html/body elements with an id asked about
+        self._template_open: Callable[[], bool] | None = None  # see set_template_open
         # (with lang) held roots -> copies of the ancestors their language reads (_lang_ancestors)
         self._held_langs: dict[Element, Element | None] = {}
         self._lang = ctx.options.lang
@@ -319,8 +322,16 @@ class Capture:
         self._merge_targets.append(element)
         return False
 
+    def set_template_open(self, query: Callable[[], bool]) -> None:
+        """Give the tree builder's answer to "is a ``template`` open?": a ``<base>`` or
+        Content-Language ``<meta>`` made inside template contents is not part of the
+        document, and sets nothing (as in the whole parse)."""
+        self._template_open = query
+
     def _observe(self, name: str, attrs: dict[str, str]) -> bool:
         """Document metadata from a ``base``, ``html``, ``meta``; whether a ``head`` or ``th`` is kept."""
+        if (name == "base" or name == "meta") and self._template_open is not None and self._template_open():
+            return False
         if name == "base":
             href = attrs.get("href")
             if href is not None:

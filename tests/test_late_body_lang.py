@@ -154,3 +154,37 @@ def test_items_held_for_include_targets_keep_their_language(doc: str) -> None:
     for mode in (False, True):
         for label, chunks in chunkings(doc, splits=len(doc) < 300):
             assert _stream(chunks, lang=True, stream_children=mode) == (dom, []), f"{label} stream_children={mode}"
+
+
+INERT = [
+    # template contents are not part of the document: their <meta>/<base> set nothing
+    "<body class=h-entry><y class=h-n><template><meta http-equiv=content-language content=it></template></y>",
+    "<title>T</title><template><meta http-equiv=content-language content=it></template><p class=h-card>x</p>",
+    "<head><template><meta http-equiv=content-language content=it></template>"
+    "<meta http-equiv=content-language content=de></head><p class=h-card>x</p>",
+]
+
+
+@pytest.mark.parametrize("doc", INERT)
+def test_metadata_inside_template_contents_is_inert(doc: str) -> None:
+    options = Options(lang=True, metaformats=True)
+    dom = parse_dom(parse_document(doc), URL, options)
+    assert "'it'" not in str(dom)
+    for label, chunks in chunkings(doc, splits=len(doc) < 300):
+        parser = Parser(URL, lang=True, metaformats=True)
+        items = [item for c in chunks for item in parser.feed(c)]
+        items += parser.close()
+        assert items == dom["items"], label
+        assert parser.meta_item == dom.get("meta-item"), label
+
+
+def test_a_base_inside_template_contents_is_inert() -> None:
+    doc = "<template><base href=/t/></template><a class=h-card href=x>x</a><base href=/b/><a class=h-card href=y>y</a>"
+    dom = parse_dom(parse_document(doc), URL, Options())
+    # the first base of the document is /b/ (the full DOM applies it everywhere; the
+    # stream from where it appears): never /t/
+    for label, chunks in chunkings(doc, splits=False):
+        items = _stream(chunks)[0]
+        urls = [item["properties"]["url"][0] for item in items]
+        assert urls == ["http://example.com/dir/x", "http://example.com/b/y"], label
+    assert [item["properties"]["url"][0] for item in dom["items"]] == ["http://example.com/b/x", "http://example.com/b/y"]

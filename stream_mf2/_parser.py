@@ -665,6 +665,7 @@ class Parser:
         # The capture's id resolver (a method of the capture, which holds the context):
         # no item is built after close.
         self._ctx.resolve_id = _no_element
+        self._capture.release()
 
     def _check_open(self) -> None:
         if self._state == "closed":

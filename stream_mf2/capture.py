@@ -328,6 +328,14 @@ class Capture:
         document, and sets nothing (as in the whole parse)."""
         self._template_open = query
 
+    def release(self) -> None:
+        """No more input: drop the links into the tree builder and the tree (the
+        template query is a method of the tree builder, which refers to the sink,
+        which refers to this capture: a cycle otherwise)."""
+        self._template_open = None
+        self._merge_targets = []
+        self._held_langs = {}
+
     def _observe(self, name: str, attrs: dict[str, str]) -> bool:
         """Document metadata from a ``base``, ``html``, ``meta``; whether a ``head`` or ``th`` is kept."""
         if (name == "base" or name == "meta") and self._template_open is not None and self._template_open():

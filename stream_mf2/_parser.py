@@ -302,6 +302,7 @@ class Parser:
             fast_path=self._tokenizer_fast_path,
         )
         self._tree.set_tokenizer(self._tokenizer)
+        self._capture.set_template_open(self._tree.in_template)
         # kept elements' source spans, for the output allowances (mf2.items, mf2.rels)
         self._sink.track_positions(self._tokenizer)
         self._tree.meta_encoding_hook = self._on_meta_encoding
@@ -664,6 +665,7 @@ class Parser:
         # The capture's id resolver (a method of the capture, which holds the context):
         # no item is built after close.
         self._ctx.resolve_id = _no_element
+        self._capture.release()
 
     def _check_open(self) -> None:
         if self._state == "closed":

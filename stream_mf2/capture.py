@@ -16,7 +16,9 @@ What is kept
       ``RECENT_HEADER_CELLS`` of them are remembered.
 
 Everything else is observed on creation and dropped: the first ``<base href>``
-(applied from then on), ``<html lang>`` and a ``Content-Language`` meta.
+(applied from then on), ``<html lang>`` and a ``Content-Language`` meta (not
+inside template contents, which are not part of the document: the tree
+builder says whether a ``template`` is open, ``set_template_open``).
 
 Include pattern and order
     A classic root may include markup by id (``itemref``, ``headers``,
@@ -83,12 +85,13 @@ Streaming the children of a container (``stream_children``)
     ``max_held_children`` per container; once they are known children stream.
 
     Known limits of streamed containers: a ``<base href>`` that first appears
-    inside the container after more than ``max_held_children`` children
-    (the child items already yielded keep the URL known then; recorded in
-    :attr:`Capture.notes`), or an mf1 include reference
-    (inside an mf1 item nested in the container) to an element of an already
-    streamed child, sees what the stream saw, not the whole document; the
-    ``max_nested_html_chars`` budget is counted per streamed child.
+    inside the container after more than ``max_held_children`` children does
+    not reach the child items already yielded (they keep the URL known then;
+    recorded in :attr:`Capture.notes`); an mf1 include reference (inside an
+    mf1 item nested in the container) to an element of an already streamed
+    child is not resolved (recorded too; the ids inside streamed children are
+    remembered, up to ``MAX_SEEN_IDS``); the ``max_nested_html_chars`` budget
+    is counted per streamed child.
 
 Base URL
     The first ``<base href>`` applies to every item completed after it. Real
@@ -163,6 +166,7 @@ class _Container:
         "placeholder",
         "rels_done",
         "streamed",
+        "streamed_ids",
         "streams",
     )
 
@@ -186,6 +190,37 @@ class _Container:
         # An item of the container's own scope that stays in it holds mf1 include markers:
         # their targets may be later children, whose subtrees must then stay whole.
         self.includes = False
+        # ids inside the children streamed so far (bounded by MAX_SEEN_IDS): an include
+        # marker that names one once the container ends finds it gone.
+        self.streamed_ids: set[str] = set()
+
+
+def _lang_ancestors(element: Element) -> Element | None:
+    """What the language of ``element``, a root held for include targets, reads above it.
+
+    The sink detaches a completed root, and its ancestors outside kept subtrees are
+    released as they close, so when the held root is built its ``parent`` chain is
+    gone. Only the nearest ancestor with a ``lang``, or else the ``body`` and ``html``
+    elements (a later tag may still merge a ``lang`` into them), matter: copies of
+    those, linked as parents, sharing the originals' attributes (so a later merge
+    shows). The walk up is the one the item's language takes anyway.
+    """
+    found: list[Element] = []
+    node = element.parent
+    while node is not None:
+        if type(node) is Element:
+            if "lang" in node.attrs:
+                found.append(node)
+                break
+            if node.namespace == HTML_NS and (node.name == "body" or node.name == "html"):
+                found.append(node)
+        node = node.parent
+    parent: Element | None = None
+    for ancestor in reversed(found):
+        copy = Element(ancestor.name, ancestor.namespace, ancestor.attrs)
+        copy.parent = parent
+        parent = copy
+    return parent
 
 
 class Capture:
@@ -239,6 +274,9 @@ class Capture:
         self._gone: set[str] = set()
         self._body_lang = False  # has the body been seen with a lang attribute?
         self._merge_targets: list[Element] = []  # html/body elements with an id asked about
+        self._template_open: Callable[[], bool] | None = None  # see set_template_open
+        # (with lang) held roots -> copies of the ancestors their language reads (_lang_ancestors)
+        self._held_langs: dict[Element, Element | None] = {}
         self._lang = ctx.options.lang
         ctx.resolve_id = self._resolve
 
@@ -284,8 +322,24 @@ class Capture:
         self._merge_targets.append(element)
         return False
 
+    def set_template_open(self, query: Callable[[], bool]) -> None:
+        """Give the tree builder's answer to "is a ``template`` open?": a ``<base>`` or
+        Content-Language ``<meta>`` made inside template contents is not part of the
+        document, and sets nothing (as in the whole parse)."""
+        self._template_open = query
+
+    def release(self) -> None:
+        """No more input: drop the links into the tree builder and the tree (the
+        template query is a method of the tree builder, which refers to the sink,
+        which refers to this capture: a cycle otherwise)."""
+        self._template_open = None
+        self._merge_targets = []
+        self._held_langs = {}
+
     def _observe(self, name: str, attrs: dict[str, str]) -> bool:
         """Document metadata from a ``base``, ``html``, ``meta``; whether a ``head`` or ``th`` is kept."""
+        if (name == "base" or name == "meta") and self._template_open is not None and self._template_open():
+            return False
         if name == "base":
             href = attrs.get("href")
             if href is not None:
@@ -361,13 +415,18 @@ class Capture:
         local = index_ids(element) if refs else {}
         if local:
             self._drop_later_duplicates(element, refs, local)
+        lost = (
+            self._drop_streamed_targets(refs, local, container.streamed_ids)
+            if refs and container is not None and container.streamed_ids
+            else ()
+        )
         if refs or self._held:
             if built is not None:
                 # built without the include pattern: dropped, built again when released
                 del ctx.notes[notes_before:]
                 if langs_before is not None:
                     ctx.lang_through_body, ctx.lang_unset = langs_before
-            missing = {r for r in refs if self._lookup(r, local) is None}
+            missing = {r for r in refs if r not in lost and self._lookup(r, local) is None}
             # An id already seen belongs, in the DOM, to that earlier element (dropped):
             # a later element with the same id must not stand in for it.
             gone = {r for r in missing if r in self._seen_ids}
@@ -378,6 +437,9 @@ class Capture:
                     f"include target(s) {', '.join('#' + g for g in sorted(gone))} appeared before the item,"
                     " outside any kept subtree: not resolved"
                 )
+            if self._lang:
+                # the sink detaches the held root: keep what its language will read
+                self._held_langs[element] = _lang_ancestors(element)
             self._held.append((element, refs, local))
             self._wanted.update(missing)
             self._release(final=False)
@@ -446,6 +508,8 @@ class Capture:
         if folded.entries:  # not a child after all; the stored item serves the container
             return NESTED_KEEP
         self._collect_rels(element, container, forget=True)
+        if len(container.streamed_ids) < MAX_SEEN_IDS:
+            container.streamed_ids.update(index_ids(element))
         # The placeholder also stands for the streamed children's source spans: the
         # container's output allowance leaves them out, as when it is walked whole.
         span = folded.span if folded.span > 0 else 0
@@ -626,6 +690,22 @@ class Capture:
             if ref in local and self._had_first(ref, root):
                 del local[ref]
 
+    def _drop_streamed_targets(self, refs: list[str], local: dict[str, Element], streamed: set[str]) -> list[str]:
+        """Include targets inside children streamed before the container ended are gone
+        (the first streamed child stays as an emptied placeholder, the others are removed):
+        they are not resolved, and :attr:`notes` says so. The whole parse has them."""
+        lost = sorted(r for r in refs if r in streamed)
+        if not lost:
+            return lost
+        for ref in lost:
+            local.pop(ref, None)
+        self._gone.update(lost)
+        self.notes.append(
+            f"include target(s) {', '.join('#' + r for r in lost)} were in children already streamed"
+            " (stream_children): not resolved"
+        )
+        return lost
+
     def _had_first(self, id_: str, root: Element) -> bool:
         """Did an element outside ``root`` have ``id_`` before ``root`` completed?
 
@@ -680,6 +760,10 @@ class Capture:
                 why = "document ended" if final else f"more than max_held_items={self._max_held} items waiting"
                 self.notes.append(f"include target(s) {', '.join('#' + m for m in missing)} not found ({why})")
             held.popleft()
+            if self._held_langs:
+                chain = self._held_langs.pop(root, None)
+                if chain is not None and root.parent is None:
+                    root.parent = chain
             self._emit(root, refs, local)
         if not held:
             self._wanted.clear()

@@ -135,3 +135,56 @@ def test_meta_item_before_a_late_html_lang() -> None:
         assert dom["meta-item"]["lang"] == "en"
         assert items == dom["items"], label
         assert parser.errors == [HTML.format(1) + ": they do not carry it"], label
+
+
+HELD = [
+    # an mf1 item held for its itemref target: its ancestors are released meanwhile
+    "<span lang=de>t<div class='p-author vcard' itemref=a></div><p id=a class=adr>x</p>",
+    "<meta http-equiv=content-language content=it><body lang=''><div class=vcard itemref=a></div><b id=a class=fn>n</b>",
+    # built after a later <body lang> merged: it carries it, as in the full DOM
+    "<div class=vcard itemref=a>t</div><body lang=en><b id=a class=fn>x</b>",
+    "<html lang=fr><div lang=es><i>t<div class=vcard itemref=a></div></i></div><b id=a class=fn>x</b>",
+]
+
+
+@pytest.mark.parametrize("doc", HELD)
+def test_items_held_for_include_targets_keep_their_language(doc: str) -> None:
+    dom = parse_dom(parse_document(doc), URL, Options(lang=True))["items"]
+    assert any("lang" in item for item in dom) or "lang=''" in doc
+    for mode in (False, True):
+        for label, chunks in chunkings(doc, splits=len(doc) < 300):
+            assert _stream(chunks, lang=True, stream_children=mode) == (dom, []), f"{label} stream_children={mode}"
+
+
+INERT = [
+    # template contents are not part of the document: their <meta>/<base> set nothing
+    "<body class=h-entry><y class=h-n><template><meta http-equiv=content-language content=it></template></y>",
+    "<title>T</title><template><meta http-equiv=content-language content=it></template><p class=h-card>x</p>",
+    "<head><template><meta http-equiv=content-language content=it></template>"
+    "<meta http-equiv=content-language content=de></head><p class=h-card>x</p>",
+]
+
+
+@pytest.mark.parametrize("doc", INERT)
+def test_metadata_inside_template_contents_is_inert(doc: str) -> None:
+    options = Options(lang=True, metaformats=True)
+    dom = parse_dom(parse_document(doc), URL, options)
+    assert "'it'" not in str(dom)
+    for label, chunks in chunkings(doc, splits=len(doc) < 300):
+        parser = Parser(URL, lang=True, metaformats=True)
+        items = [item for c in chunks for item in parser.feed(c)]
+        items += parser.close()
+        assert items == dom["items"], label
+        assert parser.meta_item == dom.get("meta-item"), label
+
+
+def test_a_base_inside_template_contents_is_inert() -> None:
+    doc = "<template><base href=/t/></template><a class=h-card href=x>x</a><base href=/b/><a class=h-card href=y>y</a>"
+    dom = parse_dom(parse_document(doc), URL, Options())
+    # the first base of the document is /b/ (the full DOM applies it everywhere; the
+    # stream from where it appears): never /t/
+    for label, chunks in chunkings(doc, splits=False):
+        items = _stream(chunks)[0]
+        urls = [item["properties"]["url"][0] for item in items]
+        assert urls == ["http://example.com/dir/x", "http://example.com/b/y"], label
+    assert [item["properties"]["url"][0] for item in dom["items"]] == ["http://example.com/b/x", "http://example.com/b/y"]

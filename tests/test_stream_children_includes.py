@@ -74,3 +74,28 @@ def test_children_before_the_markers_still_stream() -> None:
     # the two children before the mf1 item stream; the ones after it stay in the container
     assert paths == [(0, 0), (0, 1), ()]
 
+
+
+BACKWARD = [
+    # the target is the first streamed child (left as an emptied placeholder)
+    "<div class=h-feed><base href=/b/><p id=a class=adr>q</p><div class='p-author vcard' itemref=a></div></div>",
+    # the target is inside a streamed child (removed); an item after the container
+    "<div class=h-feed><base href=/b/><p class=h-x>1</p><p class=h-x><b id=a class=fn>q</b></p>"
+    "<div class=vcard itemref=a></div></div><p class=h-card>after</p>",
+]
+
+
+@pytest.mark.parametrize("doc", BACKWARD)
+def test_a_target_in_an_already_streamed_child_is_noted(doc: str) -> None:
+    expected = stream_mf2.parse(doc, URL)
+    for label, chunks in chunkings(doc, splits=False):
+        events, errors = _stream(chunks, stream_children=True)
+        items = reassemble(events)
+        # the whole parse copies the target; the stream no longer has it, and says so
+        assert items != expected["items"], label
+        assert errors == ["include target(s) #a were in children already streamed (stream_children): not resolved"]
+        # nothing else differs: the marker's item only lacks what the target gave it
+        assert [c["type"] for c in items[0].get("children", [])] == [
+            c["type"] for c in expected["items"][0].get("children", [])
+        ], label
+        assert items[1:] == expected["items"][1:], label

@@ -329,6 +329,12 @@ class TreeBuilder(TokenCalls):
         """Is this the HTML fragment parsing algorithm (a context element is set)?"""
         return self._context is not None
 
+    def in_template(self) -> bool:
+        """Is an HTML ``template`` element open? Every element made now then goes into
+        template contents, which are not part of the document (a ``<base>`` or a
+        ``<meta>`` pragma there does nothing)."""
+        return bool(self._counts.get("template"))
+
     # ------------------------------------------------------------------ setup
 
     def set_tokenizer(self, tokenizer: _Tokenizer) -> None:

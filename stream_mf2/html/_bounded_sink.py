@@ -3043,12 +3043,13 @@ class BoundedSink(SinkCalls):
             return
         action = on_nested(el, top, self._alone(top))
         if action != NESTED_KEEP:
-            # Removing a subtree changes no other element's outermost kept ancestor:
-            # what _top_kept remembered stays true but for the removed nodes (forgotten
-            # below). Forgetting it all made n items nested n deep climb n each.
-            tops = self._tops
+            # Removing a subtree changes no other element's outermost kept ancestor, nor
+            # any run of popped elements that starts outside it: what _top_kept and _hop
+            # remembered stays true but for the removed nodes (forgotten below).
+            # Forgetting it all made n items nested n deep climb n each.
+            tops, jumps = self._tops, self._jumps
             self._forget_runs()
-            self._tops = tops
+            self._tops, self._jumps = tops, jumps
             if self._memo and self._open_inside:
                 self._memo_changed(el, False)
         if action == NESTED_EMPTY:
@@ -3073,14 +3074,16 @@ class BoundedSink(SinkCalls):
             self._untrack(el)
 
     def _forget_tops(self, root: Node) -> None:
-        """Forget what :meth:`_top_kept` remembered for ``root``'s subtree (being removed)."""
+        """Forget what :meth:`_top_kept` and :meth:`_hop` remembered for ``root``'s subtree (being removed)."""
         tops = self._tops
-        if not tops or type(root) is not Element:
+        jumps = self._jumps
+        if not (tops or jumps) or type(root) is not Element:
             return
         stack: list[Element] = [root]
         while stack:
             node = stack.pop()
             tops.pop(id(node), None)
+            jumps.pop(id(node), None)
             for c in node.children:
                 if type(c) is Element:
                     stack.append(c)

@@ -103,6 +103,20 @@ def _reset_mode_fuzz(n: int) -> str:
     return "</table></option><isindex>7pm<tfoot></desc><table><tr><td></u>" * n
 
 
+def _reset_mode_over_divs(n: int) -> str:
+    # each outer </table> resets the mode through n open <div>s to the <td> below them
+    return "<table><td>" + "<div>" * n + "<table><td><table></table></table>" * n
+
+
+def _p_button_object(n: int) -> str:
+    # an <object> (a scope boundary) opened and closed above the long walk to the <button>
+    return "<p><button>" + "<span>" * n + "<object><hr></object><hr>" * n
+
+
+def _p_button_table(n: int) -> str:
+    return "<p><button>" + "<span>" * n + "<table><td><hr></table><hr>" * n
+
+
 def _html_end_tags(n: int) -> str:
     return "</html><article>" * n
 
@@ -136,6 +150,9 @@ PATTERNS: dict[str, Callable[[int], str]] = {
     "body-in-scope-body-end": _body_end_tags,
     "reset-insertion-mode": _reset_mode,
     "reset-insertion-mode-fuzz-block": _reset_mode_fuzz,
+    "reset-insertion-mode-over-open-divs": _reset_mode_over_divs,
+    "p-in-button-scope-past-object": _p_button_object,
+    "p-in-button-scope-past-table": _p_button_table,
     "items-in-open-table": _items_in_table,
     "th-headers-table": _header_cells,
     "distinct-formatting": _distinct_formatting,

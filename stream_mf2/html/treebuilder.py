@@ -862,8 +862,13 @@ class TreeBuilder(TokenCalls):
             return None
         i, stopper, counts, answer = memo
         stack = self.open
-        if i < len(stack) and stack[i] is stopper and counts == self._scope_counts(names, boundary, foreign):
-            return answer
+        if i < len(stack) and stack[i] is stopper:
+            if counts == self._scope_counts(names, boundary, foreign):
+                return answer
+            # Something that stops the walk sooner is open above the stopper: walk. The
+            # memo stays, as it is right again once that element pops (dropping it made
+            # a long walk at every return: `<td>`, n `<div>`s, n nested tables).
+            return None
         del self._scope_memo[key]
         return None
 
@@ -1267,8 +1272,11 @@ class TreeBuilder(TokenCalls):
             # the scope walks (_walked), that element is still the one while it sits at
             # the same index and the open counts of those names are unchanged.
             at, stopper, counts = memo
-            if at < len(stack) and stack[at] is stopper and counts == self._reset_counts():
-                start = at
+            if at < len(stack) and stack[at] is stopper:
+                # (with other counts an element above it stops the walk sooner; the memo
+                # stays for when that one pops, as in _recall_scope)
+                if counts == self._reset_counts():
+                    start = at
             else:
                 self._reset_memo = None
         for i in range(start, -1, -1):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -80,6 +81,17 @@ FORMS = [
 ]
 
 
+def _answers() -> Callable[[Element, Element, bool], int]:
+    """Each answer of the nested hand-over in turn."""
+    calls = [0]
+
+    def on_nested(el: Element, top: Element, alone: bool) -> int:
+        calls[0] += 1
+        return [bs.NESTED_KEEP, bs.NESTED_EMPTY, bs.NESTED_REMOVE][calls[0] % 3]
+
+    return on_nested
+
+
 @pytest.mark.parametrize("max_pending", [1000, 100])
 def test_chains_hold_what_plain_climbs_hold(max_pending: int) -> None:
     rng = random.Random(chunking.SEED + max_pending)
@@ -88,13 +100,7 @@ def test_chains_hold_what_plain_climbs_hold(max_pending: int) -> None:
         for chunks in ([html], chunking.random_chunks(html, rng.randint(0, 10**6))):
             for keep_name in ("h-class", "b-a-div"):
                 sink = ChainSink(keep_name, max_pending=max_pending)
-                calls = [0]
-
-                def on_nested(el: Element, top: Element, alone: bool) -> int:
-                    calls[0] += 1
-                    return [bs.NESTED_KEEP, bs.NESTED_EMPTY, bs.NESTED_REMOVE][calls[0] % 3]
-
-                sink.set_nested(on_nested, lambda el, top: True)
+                sink.set_nested(_answers(), lambda el, top: True)
                 build(chunks, sink, None)
                 chains += sink.chains
     assert chains > 100, chains

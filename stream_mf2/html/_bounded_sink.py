@@ -2673,7 +2673,9 @@ class BoundedSink(SinkCalls):
         elements never have children moved away (only an open element's move,
         in the adoption agency algorithm), so it stays whole unless its open
         element's children are moved (:meth:`reparent_children` breaks it).
-        The others are classified one by one.
+        The others are classified one by one. Many groups under open elements one
+        below the other, held again for one blocker, become one chain
+        (:meth:`_chain`, :meth:`_wake_chain`).
         """
         slow: list[_Held] = []
         # id(open element) -> (that element, the helds below it, how many candidates)
@@ -2742,7 +2744,9 @@ class BoundedSink(SinkCalls):
         """Can chains be made or kept whole? Not with an open table (foster parenting moves
         nodes out from under open elements without popping them), template contents
         (their climbs cross to the host) or a possible frameset (it removes the body)."""
-        return not (self._open_tables or self._templates or self._tentative or self._selectedcontent)
+        return not (
+            self._open_tables or self._templates or self._tentative or self._selectedcontent or self._frameset_possible()
+        )
 
     def _chain(
         self, found: list[tuple[Element, list[_Held], int, int, Element | None]], epoch: int

@@ -3485,27 +3485,37 @@ def _before(a: Node, b: Node) -> bool | None:
 def _in_document_order(nodes: list[Element]) -> list[Element]:
     """``nodes`` sorted in document order (ancestors first).
 
-    One walk marks the ancestors of every node, one preorder walk of the marked
-    nodes (through their children lists) lists them: linear in the nodes on
-    their paths. Sorting by each node's child-index path instead (below) costs
+    Walks up from every node, in step, mark their ancestors up to where the paths
+    join, one preorder walk of the marked nodes (through their children lists)
+    lists them: linear in the nodes on their paths. Sorting by each node's child-index path instead (below) costs
     the depth per node, quadratic for n items held at depths up to n (nested
     tables, each holding an item). That sort stays for nodes not all in one tree
     or not found among their parent's children (its order is the reference).
     """
-    on_path: set[int] = set()
-    root: Node | None = None
-    for n in nodes:
-        cur: Node = n
-        while id(cur) not in on_path:
-            on_path.add(id(cur))
+    # The walks go up in step, each ending on a node another one passed: they stop at the
+    # top of the paths that join them, not at the document (a few ready items deep below
+    # n open elements, sorted at each of n end tags, walked up n elements each time).
+    on_path: set[int] = {id(n) for n in nodes}
+    roots: list[Node] = []
+    active: list[Node] = list(nodes)
+    while len(active) > 1 or (active and roots):
+        going: list[Node] = []
+        for cur in active:
             parent = cur.parent
             if parent is None:
-                if root is None:
-                    root = cur
-                elif root is not cur:
-                    return sorted(nodes, key=_DocPositions().of)
-                break
-            cur = parent
+                roots.append(cur)
+            elif id(parent) not in on_path:
+                on_path.add(id(parent))
+                going.append(parent)
+        active = going
+    if active:
+        root: Node | None = active[0]
+    elif roots:
+        root = roots[0]
+        if any(r is not root for r in roots):
+            return sorted(nodes, key=_DocPositions().of)
+    else:
+        root = None
     wanted = {id(n) for n in nodes}
     out: list[Element] = []
     stack: list[Node] = [] if root is None else [root]

@@ -73,7 +73,7 @@ PATTERNS: dict[str, Callable[[int], str]] = {
 
 #: Patterns whose tree building (the bounded sink) is not linear yet: only the mf2
 #: layer and the capture are measured for them.
-SINK_BOUND = frozenset(("adoption-agency-moves-out-of-nested-h-b",))
+SINK_BOUND: frozenset[str] = frozenset()
 
 MAX_GROWTH = 2.6
 _MF2_LAYER = ("/stream_mf2/mf2/", "/stream_mf2/capture.py")

@@ -330,6 +330,9 @@ _FRAMESET: Final = 0  # blocked_by key for "the frameset-ok flag is still ok"
 # At most this many blockers are compared with a ready item (BoundedSink._before_held).
 _MAX_PROXIES: Final = 8
 _NOT_BLOCKED: Final = -1  # (no object's id)
+# At least this many groups woken together, one below the other and held again for one
+# blocker, are kept as one chain (BoundedSink._wake).
+_CHAIN_MIN: Final = 16
 
 #: A remembered climb (BoundedSink._summary): blocking element, whether it is a table,
 #: outermost kept element, whether template contents were crossed, the end node.
@@ -343,9 +346,14 @@ class _Held:
     blocker, or an open element) with only popped elements between them, unless
     ``epoch`` is -1 (the open entry's children were moved since: see
     :meth:`BoundedSink._wake`); ``size`` counts them.
+
+    A *chain* (``links`` >= 0) has no items; its ``groups`` lie under open
+    elements each below the next one (deepest first), ``entry`` is the last
+    (the top one) and ``links`` counts the groups whose element was popped or had
+    its children moved since (:meth:`BoundedSink._wake`); ``links`` is -1 otherwise.
     """
 
-    __slots__ = ("entry", "epoch", "groups", "items", "size")
+    __slots__ = ("entry", "epoch", "groups", "items", "links", "size")
 
     def __init__(self, items: list[Element], groups: list[_Held], entry: Element, epoch: int, size: int) -> None:
         self.items = items
@@ -353,6 +361,7 @@ class _Held:
         self.entry = entry
         self.epoch = epoch
         self.size = size
+        self.links = -1
 
     def members(self) -> list[Element]:
         out: list[Element] = []
@@ -470,6 +479,7 @@ class BoundedSink(SinkCalls):
         "_blocked",
         "_blocker",
         "_builder",
+        "_chained",
         "_closed",
         "_closed_stamp",
         "_demoted",
@@ -582,6 +592,8 @@ class BoundedSink(SinkCalls):
         self._ready: list[Element] = []
         # Open elements candidates were grouped under (_wake): id -> (element, groups).
         self._roots: dict[int, tuple[Element, list[_Held]]] = {}
+        # The open elements of chained groups (_wake): id -> (the group, its chain).
+        self._chained: dict[int, tuple[_Held, _Held]] = {}
         # kept elements not popped yet (the nested hand-over, and _open_before)
         self._kept_open: dict[int, Element] = {}
         # Open HTML tables (flag _TABLE): with one or none, _next_table need not climb.
@@ -1134,6 +1146,8 @@ class BoundedSink(SinkCalls):
             if roots is not None and roots[0] is old:
                 for held in roots[1]:
                     held.epoch = -1  # its candidates no longer lie right below old (_wake)
+        if self._chained:
+            self._unchain(old)
         reparent_all(old, new)
         if self._memo:
             self._memo_changed(old, False)
@@ -1303,6 +1317,8 @@ class BoundedSink(SinkCalls):
                     self._cascade(parent)
             else:
                 self._pop_outside(element, st)
+        if self._chained:
+            self._unchain(element)
         if self._blocked:
             woken = self._blocked.pop(id(element), None)
             if self._proxies:
@@ -2657,53 +2673,198 @@ class BoundedSink(SinkCalls):
         elements never have children moved away (only an open element's move,
         in the adoption agency algorithm), so it stays whole unless its open
         element's children are moved (:meth:`reparent_children` breaks it).
-        The others are classified one by one.
+        The others are classified one by one. Many groups under open elements one
+        below the other, held again for one blocker, become one chain
+        (:meth:`_chain`, :meth:`_wake_chain`).
         """
         slow: list[_Held] = []
         # id(open element) -> (that element, the helds below it, how many candidates)
         fast: dict[int, tuple[Element, list[_Held], list[int]]] = {}
         # (a select may hold first: _classify; one candidate alone gains nothing from a group)
         plain = not self._selectedcontent and (len(woken) > 1 or woken[0].size > 1)
+        epoch = self._epoch
+        loose: list[_Held] = []  # groups of chains not held again whole
         for held in woken:
             self._n_blocked -= held.size
-            if plain and held.epoch >= 0:
-                entry = held.entry
-                under: ParentNode | None
-                if entry.sink_state & _OPEN:
-                    under = entry
-                else:
-                    under = entry.parent
-                    if type(under) is Element and not under.sink_state & _OPEN:
-                        under = self._hop(under)[0]
-                if type(under) is Element and under.sink_state & _OPEN:
-                    group = fast.get(id(under))
-                    if group is None:
-                        group = fast[id(under)] = (under, [], [0])
-                    group[1].append(held)
-                    group[2][0] += held.size
-                    continue
-            slow.append(held)
-        epoch = self._epoch
+            if held.links >= 0:
+                self._wake_chain(held, slow, loose)
+                continue
+            self._group(held, plain, fast, slow)
+        for held in loose:
+            self._group(held, True, fast, slow)
+        found: list[tuple[Element, list[_Held], int, int, Element | None]] = []
         for under, helds, size in fast.values():
             self._blocker = None
             key = self._climb(under, False)[0]
             if key != _NOT_BLOCKED:
-                held = _Held([], helds, under, epoch, size[0])
                 proxy = self._blocker  # (an ancestor of under, so of every candidate)
                 self._blocker = None
-                self._hold(key, held, proxy if id(proxy) == key else None)
-                roots = self._roots.get(id(under))
-                if roots is None or roots[0] is not under:
-                    if len(self._roots) > 64 + self._n_blocked:
-                        # (entries of popped elements: their children move no more)
-                        self._roots = {k: v for k, v in self._roots.items() if v[0].sink_state & _OPEN}
-                    roots = self._roots[id(under)] = (under, [])
-                roots[1].append(held)
+                found.append((under, helds, size[0], key, proxy if id(proxy) == key else None))
             else:
                 slow.extend(helds)
+        if len(found) >= _CHAIN_MIN and self._may_chain():
+            found = self._chain(found, epoch)
+        for under, helds, count, key, proxy in found:
+            held = _Held([], helds, under, epoch, count)
+            self._hold(key, held, proxy)
+            roots = self._roots.get(id(under))
+            if roots is None or roots[0] is not under:
+                if len(self._roots) > 64 + self._n_blocked:
+                    # (entries of popped elements: their children move no more)
+                    self._roots = {k: v for k, v in self._roots.items() if v[0].sink_state & _OPEN}
+                roots = self._roots[id(under)] = (under, [])
+            roots[1].append(held)
         for held in slow:
             for cand in held.members():
                 self._ready_or_hold(cand)
+
+    def _group(
+        self, held: _Held, plain: bool, fast: dict[int, tuple[Element, list[_Held], list[int]]], slow: list[_Held]
+    ) -> None:
+        """Put ``held`` in the group of the open element its candidates lie under, if any (:meth:`_wake`)."""
+        if plain and held.epoch >= 0:
+            entry = held.entry
+            under: ParentNode | None
+            if entry.sink_state & _OPEN:
+                under = entry
+            else:
+                under = entry.parent
+                if type(under) is Element and not under.sink_state & _OPEN:
+                    under = self._hop(under)[0]
+            if type(under) is Element and under.sink_state & _OPEN:
+                group = fast.get(id(under))
+                if group is None:
+                    group = fast[id(under)] = (under, [], [0])
+                group[1].append(held)
+                group[2][0] += held.size
+                return
+        slow.append(held)
+
+    def _may_chain(self) -> bool:
+        """Can chains be made or kept whole? Not with an open table (foster parenting moves
+        nodes out from under open elements without popping them), template contents
+        (their climbs cross to the host) or a possible frameset (it removes the body)."""
+        return not (
+            self._open_tables or self._templates or self._tentative or self._selectedcontent or self._frameset_possible()
+        )
+
+    def _chain(
+        self, found: list[tuple[Element, list[_Held], int, int, Element | None]], epoch: int
+    ) -> list[tuple[Element, list[_Held], int, int, Element | None]]:
+        """Make chains of the groups of ``found`` held for one blocker (their ancestor) whose
+        open elements lie each below the next; return the others.
+
+        In the adoption agency algorithm's misnested end tags under n open special
+        elements, every group below the formatting element's clone is woken at each
+        of them and held again for the next clone: n groups for each of n end tags
+        (quadratic). A chain is woken as a whole (:meth:`_wake_chain`).
+        """
+        by_key: dict[int, list[int]] = {}
+        for i, f in enumerate(found):
+            if f[4] is not None:
+                by_key.setdefault(f[3], []).append(i)
+        taken: set[int] = set()
+        for key, idx in by_key.items():
+            if len(idx) < _CHAIN_MIN:
+                continue
+            at = {id(found[i][0]): i for i in idx}
+            # The nearest grouped element above each one: one walk per element, stopping at
+            # the first grouped or already walked node (linear in the nodes passed).
+            above: dict[int, int] = {}
+            below: dict[int, int] = {}
+            walked: set[int] = set()
+            ok = True
+            for i in idx:
+                node = found[i][0].parent
+                while node is not None and id(node) not in at and id(node) not in walked:
+                    walked.add(id(node))
+                    node = node.parent
+                if node is None:
+                    continue  # (the top one)
+                j = at.get(id(node))
+                if j is None or j in below:
+                    ok = False  # (not one line: two below one element, or a walked node)
+                    break
+                above[i] = j
+                below[j] = i
+            if not ok or len(above) != len(idx) - 1:
+                continue
+            bottom = next(i for i in idx if i not in below)
+            subs: list[_Held] = []
+            step: int | None = bottom
+            while step is not None:
+                under, helds, size, _key, _proxy = found[step]
+                subs.append(_Held([], helds, under, epoch, size))
+                step = above.get(step)
+            chain = _Held([], subs, subs[-1].entry, epoch, sum(sub.size for sub in subs))
+            chain.links = 0
+            for sub in subs:
+                self._chained[id(sub.entry)] = (sub, chain)
+            self._hold(key, chain, subs[-1].entry if key not in self._blocked else found[idx[0]][4])
+            taken.update(idx)
+        return [f for i, f in enumerate(found) if i not in taken] if taken else found
+
+    def _wake_chain(self, chain: _Held, slow: list[_Held], loose: list[_Held]) -> None:
+        """Decide again for a chain (:meth:`_chain`) whose blocker was popped.
+
+        The climb from an element below another passes it, with every special
+        element met by the upper one's climb met too: if the climbs from the top
+        and the bottom group's elements are held for one blocker, so are those
+        from every element between them. The top groups are freed one by one
+        (the adoption agency algorithm moves the top of the chain out from under
+        the formatting element), the rest stays one chain. A chain some of whose
+        elements were popped or had their children moved (``links``) is broken up.
+        """
+        subs = chain.groups
+        size = chain.size
+        chained = self._chained
+        key = _NOT_BLOCKED
+        proxy: Element | None = None
+        ok = self._may_chain()
+        while subs and ok:
+            sub = subs[-1]
+            if sub.epoch < 0:
+                # (popped, or its children moved: _unchain) on its own, as before the chain
+                subs.pop()
+                chain.links -= 1
+                size -= sub.size
+                loose.append(sub)
+                continue
+            if not sub.entry.sink_state & _OPEN:
+                ok = False
+                break
+            self._blocker = None
+            key = self._climb(sub.entry, False)[0]
+            proxy = self._blocker
+            self._blocker = None
+            if key != _NOT_BLOCKED:
+                break
+            subs.pop()
+            chained.pop(id(sub.entry), None)
+            size -= sub.size
+            slow.append(sub)
+        if ok and chain.links == 0 and len(subs) > 1 and id(proxy) == key:
+            self._blocker = None
+            deep = self._climb(subs[0].entry, False)[0]
+            self._blocker = None
+            if deep == key:
+                chain.size = size
+                chain.entry = subs[-1].entry
+                chain.epoch = self._epoch
+                self._hold(key, chain, chain.entry if key not in self._blocked else proxy)
+                return
+        for sub in subs:
+            if chained.get(id(sub.entry), (None,))[0] is sub:
+                del chained[id(sub.entry)]
+            loose.append(sub)
+
+    def _unchain(self, element: Element | ParentNode) -> None:
+        """``element`` is popped or its children move: a chain through it is broken (:meth:`_wake_chain`)."""
+        link = self._chained.pop(id(element), None)
+        if link is not None and link[0].entry is element:
+            link[0].epoch = -1
+            link[1].epoch = -1
+            link[1].links += 1
 
     def _hold(self, key: int, held: _Held, proxy: Element | None) -> None:
         """Hold ``held``'s candidates for the blocker ``key``; ``proxy``: an element at or
@@ -2715,10 +2876,33 @@ class BoundedSink(SinkCalls):
                 self._proxies[key] = (proxy, self._epoch)
         else:
             groups.append(held)
-            if proxy is None and self._proxies:
-                self._proxies.pop(key, None)
+            if self._proxies:
+                if proxy is None:
+                    self._proxies.pop(key, None)
+                else:
+                    known = self._proxies.get(key)
+                    if known is not None and id(known[0]) != key and not self._in_chain(held.entry, known[0]):
+                        # (a chain's top element is at or before its own candidates only)
+                        if id(proxy) == key:
+                            self._proxies[key] = (proxy, known[1])
+                        else:
+                            del self._proxies[key]
             # (else an entry stays with the older epoch, or none: a group had no proxy)
         self._n_blocked += held.size
+
+    def _in_chain(self, node: Element, top: Element) -> bool:
+        """Is ``node`` at or below an element of the chain whose top is ``top``? (A short look up:
+        the adoption agency algorithm's misnested end tags hold items right below the chain.)"""
+        chained = self._chained
+        cur: ParentNode | None = node
+        for _ in range(_MAX_PROXIES):
+            if cur is None:
+                return False
+            link = chained.get(id(cur))
+            if link is not None and link[0].entry is cur:
+                return link[1].entry is top and link[1].links == 0
+            cur = cur.parent
+        return False
 
     def _before_held(self, ready: list[Element]) -> bool:
         """Is each of ``ready`` before every held candidate in document order?
@@ -2817,6 +3001,7 @@ class BoundedSink(SinkCalls):
         self._proxies = {}
         self._n_blocked = 0
         self._roots = {}
+        self._chained = {}
         self._ready = []
         unique = list({id(el): el for el in everything}.values())
         self.forced += len(unique) - sum(1 for el in unique if el.sink_state & _READY)
@@ -3300,27 +3485,37 @@ def _before(a: Node, b: Node) -> bool | None:
 def _in_document_order(nodes: list[Element]) -> list[Element]:
     """``nodes`` sorted in document order (ancestors first).
 
-    One walk marks the ancestors of every node, one preorder walk of the marked
-    nodes (through their children lists) lists them: linear in the nodes on
-    their paths. Sorting by each node's child-index path instead (below) costs
+    Walks up from every node, in step, mark their ancestors up to where the paths
+    join, one preorder walk of the marked nodes (through their children lists)
+    lists them: linear in the nodes on their paths. Sorting by each node's child-index path instead (below) costs
     the depth per node, quadratic for n items held at depths up to n (nested
     tables, each holding an item). That sort stays for nodes not all in one tree
     or not found among their parent's children (its order is the reference).
     """
-    on_path: set[int] = set()
-    root: Node | None = None
-    for n in nodes:
-        cur: Node = n
-        while id(cur) not in on_path:
-            on_path.add(id(cur))
+    # The walks go up in step, each ending on a node another one passed: they stop at the
+    # top of the paths that join them, not at the document (a few ready items deep below
+    # n open elements, sorted at each of n end tags, walked up n elements each time).
+    on_path: set[int] = {id(n) for n in nodes}
+    roots: list[Node] = []
+    active: list[Node] = list(nodes)
+    while len(active) > 1 or (active and roots):
+        going: list[Node] = []
+        for cur in active:
             parent = cur.parent
             if parent is None:
-                if root is None:
-                    root = cur
-                elif root is not cur:
-                    return sorted(nodes, key=_DocPositions().of)
-                break
-            cur = parent
+                roots.append(cur)
+            elif id(parent) not in on_path:
+                on_path.add(id(parent))
+                going.append(parent)
+        active = going
+    if active:
+        root: Node | None = active[0]
+    elif roots:
+        root = roots[0]
+        if any(r is not root for r in roots):
+            return sorted(nodes, key=_DocPositions().of)
+    else:
+        root = None
     wanted = {id(n) for n in nodes}
     out: list[Element] = []
     stack: list[Node] = [] if root is None else [root]

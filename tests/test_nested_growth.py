@@ -69,6 +69,15 @@ PATTERNS: dict[str, Callable[[int], str]] = {
     # items under n open elements of one container
     "items-under-open-divs-in-feed": lambda n: "x<div class=h-feed>" + "<div>" * n + "<i class=h-y></i>" * n,
     "items-under-closing-divs-in-feed": lambda n: "x<div class=h-feed>" + "<div>" * n + "<i class=h-y></i></div>" * n,
+    # items in n nested tables, woken together (outermost first) at the outer table's pop,
+    # with open elements left inside an item by the adoption agency algorithm
+    "items-in-nested-tables-woken-together": lambda n: "<div class=h-feed>x<b class=h-y>"
+    + "<div><span>" * n
+    + "</b><table><td class=h-x>" * n,
+    # n sibling items held by an open table, then removed one by one from one long child list
+    "sibling-items-removed-after-a-table": lambda n: "<div class=h-feed><table><td>x<a>"
+    + "<li>" * n
+    + "</a><i class=h-x></i>" * n,
 }
 
 #: Patterns whose tree building (the bounded sink) is not linear yet: only the mf2

@@ -514,6 +514,8 @@ class BoundedSink(SinkCalls):
         "_records",
         "_records_cap",
         "_refused",
+        "_removed_index",
+        "_removed_parent",
         "_roots",
         "_sc_memo",
         "_sc_memo_moves",
@@ -610,6 +612,10 @@ class BoundedSink(SinkCalls):
         self._closed: dict[int, Element] = {}
         self._closed_stamp = 0
         self._open_added = 0
+        # Where the last nested item removed left its parent's children (_sibling_index):
+        # id(parent) and index, a guess only.
+        self._removed_parent = 0
+        self._removed_index = 0
         # The element reparent_children last moved children into (_adopted).
         self._adopter: Element | None = None
         self._kept_nodes = 0
@@ -2016,13 +2022,19 @@ class BoundedSink(SinkCalls):
         # element goes into a popped one (foster parenting): popped elements never
         # open again, and nothing else is inserted below them. Each nested
         # candidate's subtree was otherwise walked again for every kept ancestor
-        # that pops after it (n nested items, quadratic).
+        # that pops after it (n nested items, quadratic). Every element walked is
+        # remembered, not only the walk's root: candidates woken together (at an
+        # open table's pop) come outermost first, and each walked all the others'
+        # subtrees again (n items in n nested tables, quadratic).
         stamp = self._moves + self._open_added
         if self._closed_stamp != stamp:
             self._closed_stamp = stamp
             if self._closed:
                 self._closed = {}
         closed = self._closed
+        if closed and closed.get(id(el)) is el:
+            return ("nested" if top is not None else "root"), 0
+        walked: list[Element] = []
         stack: list[Node] = list(el.children)
         while stack:
             n = stack.pop()
@@ -2031,10 +2043,13 @@ class BoundedSink(SinkCalls):
                     return "blocked", id(n)
                 if closed and closed.get(id(n)) is n:
                     continue
+                walked.append(n)
                 stack.extend(n.children)
                 if n.template_contents is not None:
                     stack.extend(n.template_contents.children)
         closed[id(el)] = el
+        for n in walked:
+            closed[id(n)] = n
         return ("nested" if top is not None else "root"), 0
 
     def _clone_target_select(self, el: Element) -> Element | None:
@@ -3248,15 +3263,40 @@ class BoundedSink(SinkCalls):
             parent = el.parent
             if parent is not None:
                 siblings = parent.children
-                for i in range(len(siblings) - 1, 0, -1):
-                    if siblings[i] is el:
-                        before = siblings[i - 1]
-                        if type(before) is Text:
-                            detach(before)  # text is not counted in max_kept_nodes
-                        break
-            detach(el)
+                i = self._sibling_index(parent, siblings, el)
+                if i >= 0:
+                    if i > 0 and type(siblings[i - 1]) is Text:
+                        i -= 1
+                        siblings[i].parent = None
+                        del siblings[i]  # text is not counted in max_kept_nodes
+                    del siblings[i]
+                    self._removed_parent = id(parent)
+                    self._removed_index = i
+                el.parent = None
             self._forget_tops(el)
             self._untrack(el)
+
+    def _sibling_index(self, parent: ParentNode, siblings: list[Node], el: Element) -> int:
+        """The index of ``el`` in ``parent``'s ``siblings``, looked for from the last removal's place.
+
+        Nested items are handed over in document order: the next one removed from
+        the same parent is at or after the index the last one left (its siblings
+        before it stay, as placeholders or kept). Looking from either end instead
+        passed every sibling left before or after it, for each item (n items
+        removed from one parent: quadratic). The place is a guess checked by
+        identity, so a stale one only costs the fallback scan. -1: not there.
+        """
+        n = len(siblings)
+        start = self._removed_index if self._removed_parent == id(parent) else n
+        if start > n:
+            start = n
+        for i in range(start, n):
+            if siblings[i] is el:
+                return i
+        for i in range(start - 1, -1, -1):
+            if siblings[i] is el:
+                return i
+        return -1  # (not there: only its parent link goes, as detach() does)
 
     def _forget_tops(self, root: Node) -> None:
         """Forget what :meth:`_top_kept` and :meth:`_hop` remembered for ``root``'s subtree (being removed)."""

@@ -134,7 +134,7 @@ from stream_mf2.mf2 import (
     items_from_subtree,
     meta_item,
 )
-from stream_mf2.mf2.classes import HAS_ROOT, class_list, has_root_class
+from stream_mf2.mf2.classes import HAS_ROOT, class_list, has_root_class, property_classes, split_classes
 from stream_mf2.mf2.include import include_references, index_ids
 from stream_mf2.mf2.items import FoldedItem, ScopeChain
 from stream_mf2.mf2.rels import REL_ELEMENTS
@@ -161,6 +161,7 @@ class _Container:
         "folded",
         "includes",
         "kept_back",
+        "late_body",
         "marker",
         "next_index",
         "placeholder",
@@ -193,6 +194,8 @@ class _Container:
         # ids inside the children streamed so far (bounded by MAX_SEEN_IDS): an include
         # marker that names one once the container ends finds it gone.
         self.streamed_ids: set[str] = set()
+        # A later <body> tag gave the body an mf2 class after children streamed (said once).
+        self.late_body = False
 
 
 def _lang_ancestors(element: Element) -> Element | None:
@@ -221,6 +224,31 @@ def _lang_ancestors(element: Element) -> Element | None:
         copy.parent = parent
         parent = copy
     return parent
+
+
+def _drop_marker(item: dict[str, Any], marker: dict[str, Any]) -> bool:
+    """Remove the placeholder item ``marker`` (by identity) wherever it sits inside
+    ``item`` (children or property values, at any depth); whether it was found."""
+    stack: list[dict[str, Any]] = [item]
+    while stack:
+        node = stack.pop()
+        children = node.get("children")
+        if children is not None:
+            if any(c is marker for c in children):
+                kept = [c for c in children if c is not marker]
+                if kept:
+                    node["children"] = kept
+                else:
+                    del node["children"]
+                return True
+            stack.extend(children)
+        properties = node.get("properties")
+        if properties:
+            for values in properties.values():
+                for value in values:
+                    if type(value) is dict and "type" in value:  # an item (not an e-* value)
+                        stack.append(value)
+    return False
 
 
 class Capture:
@@ -299,8 +327,11 @@ class Capture:
                 seen[id_] += 1
             elif len(seen) < MAX_SEEN_IDS:
                 seen[id_] = 1
-        if name in _OBSERVED and element.namespace == HTML_NS and self._observe(name, attrs):
-            return True
+        if name in _OBSERVED and element.namespace == HTML_NS:
+            if name == "body" and self._containers:
+                self._late_body_class(element)
+            if self._observe(name, attrs):
+                return True
         if id_ is not None and self._wanted and id_ in self._wanted:
             return True
         raw = attrs.get("class")
@@ -321,6 +352,29 @@ class Capture:
             return True
         self._merge_targets.append(element)
         return False
+
+    def _late_body_class(self, element: Element) -> None:
+        """The ``body`` ``element`` is asked about again: a later ``<body>`` tag merged
+        attributes into it (inside a kept ``html`` it is asked about only then).
+
+        When that gives it an mf2 class while its ``html`` container has streamed
+        children, those children (final, in the body) were yielded as children of the
+        container; the whole parse builds them inside the body's item (or property).
+        They cannot change now: :attr:`notes` says so, once per element.
+        """
+        parent = element.parent
+        container = self._containers.get(parent) if type(parent) is Element else None
+        if container is None or not container.streamed or container.late_body:
+            return
+        raw = element.attrs.get("class")
+        if not raw or not (has_root_class(raw) or property_classes(split_classes(raw))):
+            return
+        container.late_body = True
+        self.notes.append(
+            f"a later <body> tag gave <body> the class {raw.strip()!r} after {container.streamed}"
+            " child item(s) of the <html> item had been streamed (stream_children): they stay"
+            " children of the <html> item, and the body is built without them"
+        )
 
     def set_template_open(self, query: Callable[[], bool]) -> None:
         """Give the tree builder's answer to "is a ``template`` open?": a ``<base>`` or
@@ -671,6 +725,11 @@ class Capture:
                 marker, count = streamed
                 streamed = None
                 children = [c for c in item.get("children", ()) if c is not marker]
+                if len(children) == len(item.get("children", ())):
+                    # The placeholder is not a child of the container: a later <body> tag made
+                    # the body, which holds it, an item (see _late_body_class): its stand-in
+                    # for the streamed children goes, and the body's item keeps the rest.
+                    _drop_marker(item, marker)
                 if children:
                     item["children"] = children
                 else:

@@ -123,7 +123,13 @@ RECOVERED: list[tuple[str, dict[str, Any], list[Any], str, list[int]]] = [
     (
         "<html class=h-feed><base href=/b/><i class=h-entry>e</i><i class=h-entry>f</i><body class=h-feed>",
         {},
-        [{"type": ["h-feed"], "properties": {}, "children": [_entry("e"), _entry("f"), {"type": ["h-feed"], "properties": {}}]}],
+        [
+            {
+                "type": ["h-feed"],
+                "properties": {},
+                "children": [_entry("e"), _entry("f"), {"type": ["h-feed"], "properties": {}}],
+            }
+        ],
         "h-feed",
         [0, 1],
     ),

@@ -91,7 +91,11 @@ Streaming the children of a container (``stream_children``)
     mf1 item nested in the container) to an element of an already streamed
     child is not resolved (recorded too; the ids inside streamed children are
     remembered, up to ``MAX_SEEN_IDS``); the ``max_nested_html_chars`` budget
-    is counted per streamed child.
+    is counted per streamed child; a later ``<body>`` tag that gives the body
+    an mf2 class (the whole parse then builds the children before it inside
+    the body's item or property) cannot take back children of the ``<html>``
+    container already yielded: they stay its children, the body's item is
+    built without them (the placeholder is removed from it), and a note says so.
 
 Base URL
     The first ``<base href>`` applies to every item completed after it. Real

@@ -161,8 +161,10 @@ class _Container:
     """Streaming state of one outermost root whose children are streamed."""
 
     __slots__ = (
+        "body_marker",
         "deferred",
         "folded",
+        "in_body",
         "includes",
         "kept_back",
         "late_body",
@@ -186,6 +188,9 @@ class _Container:
         # The item the placeholder of the first streamed child stands for.
         self.marker: dict[str, Any] | None = None
         self.placeholder: FoldedItem | None = None  # the stored item that stands for the marker
+        # The item a second placeholder stands for: the first child streamed inside the body
+        # of an <html> container when the first placeholder is outside it (in the head).
+        self.body_marker: dict[str, Any] | None = None
         # Rel links already added to ``rels``, still in the tree (by id; they stay alive there).
         self.rels_done: dict[int, Element] = {}
         # Rel links final before any <base> was seen, in order, with their text: a
@@ -200,6 +205,9 @@ class _Container:
         self.streamed_ids: set[str] = set()
         # A later <body> tag gave the body an mf2 class after children streamed (said once).
         self.late_body = False
+        # (an <html> container) Was a streamed child inside the body? Only then had the body
+        # no mf2 class when it streamed (a root or property there stops it streaming).
+        self.in_body = False
 
 
 def _lang_ancestors(element: Element) -> Element | None:
@@ -228,6 +236,27 @@ def _lang_ancestors(element: Element) -> Element | None:
         copy.parent = parent
         parent = copy
     return parent
+
+
+#: How far up :func:`_in_body` looks for the ``body`` (past it, the answer is yes).
+_BODY_DEPTH: Final = 64
+
+
+def _in_body(element: Element, top: Element) -> bool:
+    """Is ``element``, inside the ``html`` element ``top``, inside its ``body``?
+
+    (Or deeper than ``_BODY_DEPTH``: a bounded walk, asked until the answer is yes,
+    so a container's children cost O(1) each; a wrong yes only adds a note.)
+    """
+    node: ParentNode | None = element
+    for _ in range(_BODY_DEPTH):
+        if node is None:
+            return False
+        parent = node.parent
+        if parent is top:
+            return type(node) is Element and node.name == "body" and node.namespace == HTML_NS
+        node = parent
+    return True
 
 
 def _drop_marker(item: dict[str, Any], marker: dict[str, Any]) -> bool:
@@ -278,7 +307,7 @@ class Capture:
         self._scopes = ScopeChain(ctx)
         self._tree_version: Callable[[], int] | None = None
         # completed containers with streamed children -> (marker item, how many)
-        self._streamed: dict[Element, tuple[dict[str, Any], int]] = {}
+        self._streamed: dict[Element, tuple[tuple[dict[str, Any], ...], int]] = {}
         self.events: list[Event] = []
         #: Recoveries that changed the output (unresolved includes); never silent.
         self.notes: list[str] = []
@@ -368,7 +397,7 @@ class Capture:
         """
         parent = element.parent
         container = self._containers.get(parent) if type(parent) is Element else None
-        if container is None or not container.streamed or container.late_body:
+        if container is None or not container.in_body or container.late_body:
             return
         raw = element.attrs.get("class")
         if not raw or not (has_root_class(raw) or property_classes(split_classes(raw))):
@@ -448,7 +477,10 @@ class Capture:
         if container is not None and container.streams:
             self._collect_rels(element, container, forget=True, final=True)
             if container.streamed and container.marker is not None:
-                self._streamed[element] = (container.marker, container.streamed)
+                stand_ins: tuple[dict[str, Any], ...] = (container.marker,)
+                if container.body_marker is not None:
+                    stand_ins += (container.body_marker,)
+                self._streamed[element] = (stand_ins, container.streamed)
             markers = True
         elif not self._held and not ctx.folded:
             # Nothing is held, so unless include markers turn up the items are built now:
@@ -571,9 +603,20 @@ class Capture:
         # The placeholder also stands for the streamed children's source spans: the
         # container's output allowance leaves them out, as when it is walked whole.
         span = folded.span if folded.span > 0 else 0
+        # The first child streamed inside the body of an <html> container: a later <body>
+        # tag may make the body an item (_late_body_class), which then has nested items.
+        first_in_body = False
+        if not container.in_body and top.name == "html" and _in_body(element, top):
+            container.in_body = first_in_body = True
         if container.marker is None:
             container.marker = {}
             container.placeholder = ctx.folded[element] = FoldedItem(container.marker, [], span=span)
+            action = NESTED_EMPTY
+        elif first_in_body:
+            # a second placeholder (the first is outside the body): it stands for a marker
+            # item of its own and for its own span
+            container.body_marker = {}
+            ctx.folded[element] = FoldedItem(container.body_marker, [], span=span)
             action = NESTED_EMPTY
         else:
             del ctx.folded[element]
@@ -726,14 +769,17 @@ class Capture:
         for item in items:
             self._top_items += 1
             if streamed is not None:
-                marker, count = streamed
+                stand_ins, count = streamed
                 streamed = None
-                children = [c for c in item.get("children", ()) if c is not marker]
-                if len(children) == len(item.get("children", ())):
-                    # The placeholder is not a child of the container: a later <body> tag made
-                    # the body, which holds it, an item (see _late_body_class): its stand-in
-                    # for the streamed children goes, and the body's item keeps the rest.
-                    _drop_marker(item, marker)
+                children = item.get("children", [])
+                for marker in stand_ins:
+                    if any(c is marker for c in children):
+                        children = [c for c in children if c is not marker]
+                    else:
+                        # The placeholder is not a child of the container: a later <body> tag
+                        # made the body, which holds it, an item or property (_late_body_class):
+                        # its stand-in for the streamed children goes, the body keeps the rest.
+                        _drop_marker(item, marker)
                 if children:
                     item["children"] = children
                 else:

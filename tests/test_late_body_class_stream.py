@@ -64,6 +64,12 @@ EXACT: list[tuple[str, dict[str, Any]]] = [
     ("<html class=h-feed><base href=/b/><body class=h-entry><i class=h-entry>e</i><body id=x>", {}),
     # the merge comes before any child
     ("<html class=h-feed><base href=/b/><body><body class=h-entry><i class=h-entry>e</i>", {}),
+    # a child streamed from the head, the body's class there from the start, a later merge
+    (
+        "<html class=h-feed><head><base href=/b/><title class=h-entry>t</title></head>"
+        "<body class=h-entry><i class=h-card>c</i><body lang=en>",
+        {},
+    ),
     # a merge without an mf2 class
     ("<html class=h-feed><base href=/b/><i class=h-entry>e</i><body class=dark lang=en>", {}),
 ]
@@ -169,6 +175,22 @@ RECOVERED: list[tuple[str, dict[str, Any], list[Any], str, list[int]]] = [
         ],
         "h-entry",
         [1, 2],
+    ),
+    # a child streamed from the head, then children in the body: the body's item has no
+    # implied name (the whole parse gives it nested items; a placeholder stands for them)
+    (
+        "<html class=h-feed><head><base href=/b/><title class=h-entry>t</title></head>"
+        "<i class=h-entry>e</i><i class=h-entry>f</i><body class=h-entry>",
+        {},
+        [
+            {
+                "type": ["h-feed"],
+                "properties": {},
+                "children": [_entry("t"), _entry("e"), _entry("f"), {"type": ["h-entry"], "properties": {}}],
+            }
+        ],
+        "h-entry",
+        [0, 1, 2],
     ),
     # the body becomes a property of the feed: its text lacks the streamed children
     (

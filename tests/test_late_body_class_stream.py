@@ -192,6 +192,39 @@ RECOVERED: list[tuple[str, dict[str, Any], list[Any], str, list[int]]] = [
         "h-entry",
         [0, 1, 2],
     ),
+    # children held in the container before a streamed one: the body's item takes them, and
+    # the streamed child's index is past the container's children (reassemble puts it last)
+    (
+        "<html class=h-feed><i class=h-entry>e</i><i class=h-entry>e2</i><i class=h-entry>f</i><body class=h-entry>",
+        {"max_held_children": 2},
+        [
+            {
+                "type": ["h-feed"],
+                "properties": {},
+                "children": [
+                    {"type": ["h-entry"], "properties": {}, "children": [_entry("e"), _entry("e2")]},
+                    _entry("f"),
+                ],
+            }
+        ],
+        "h-entry",
+        [2],
+    ),
+    (
+        "<html class=h-feed><i class=h-entry>e</i><i class=h-entry>f</i><body class='h-card p-author'>",
+        {"max_held_children": 1},
+        [
+            {
+                "type": ["h-feed"],
+                "properties": {
+                    "author": [{"value": "e", "type": ["h-card"], "properties": {}, "children": [_entry("e")]}]
+                },
+                "children": [_entry("f")],
+            }
+        ],
+        "h-card p-author",
+        [1],
+    ),
     # the body becomes a property of the feed: its text lacks the streamed children
     (
         "<html class=h-feed><base href=/b/><i class=h-entry>e</i><i class=h-entry>f</i><body class=p-name>",

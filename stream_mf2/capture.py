@@ -91,7 +91,11 @@ Streaming the children of a container (``stream_children``)
     mf1 item nested in the container) to an element of an already streamed
     child is not resolved (recorded too; the ids inside streamed children are
     remembered, up to ``MAX_SEEN_IDS``); the ``max_nested_html_chars`` budget
-    is counted per streamed child.
+    is counted per streamed child; a later ``<body>`` tag that gives the body
+    an mf2 class (the whole parse then builds the children before it inside
+    the body's item or property) cannot take back children of the ``<html>``
+    container already yielded: they stay its children, the body's item is
+    built without them (the placeholder is removed from it), and a note says so.
 
 Base URL
     The first ``<base href>`` applies to every item completed after it. Real
@@ -134,7 +138,7 @@ from stream_mf2.mf2 import (
     items_from_subtree,
     meta_item,
 )
-from stream_mf2.mf2.classes import HAS_ROOT, class_list, has_root_class
+from stream_mf2.mf2.classes import HAS_ROOT, class_list, has_root_class, property_classes, split_classes
 from stream_mf2.mf2.include import include_references, index_ids
 from stream_mf2.mf2.items import FoldedItem, ScopeChain
 from stream_mf2.mf2.rels import REL_ELEMENTS
@@ -157,10 +161,13 @@ class _Container:
     """Streaming state of one outermost root whose children are streamed."""
 
     __slots__ = (
+        "body_marker",
         "deferred",
         "folded",
+        "in_body",
         "includes",
         "kept_back",
+        "late_body",
         "marker",
         "next_index",
         "placeholder",
@@ -181,6 +188,9 @@ class _Container:
         # The item the placeholder of the first streamed child stands for.
         self.marker: dict[str, Any] | None = None
         self.placeholder: FoldedItem | None = None  # the stored item that stands for the marker
+        # The item a second placeholder stands for: the first child streamed inside the body
+        # of an <html> container when the first placeholder is outside it (in the head).
+        self.body_marker: dict[str, Any] | None = None
         # Rel links already added to ``rels``, still in the tree (by id; they stay alive there).
         self.rels_done: dict[int, Element] = {}
         # Rel links final before any <base> was seen, in order, with their text: a
@@ -193,6 +203,11 @@ class _Container:
         # ids inside the children streamed so far (bounded by MAX_SEEN_IDS): an include
         # marker that names one once the container ends finds it gone.
         self.streamed_ids: set[str] = set()
+        # A later <body> tag gave the body an mf2 class after children streamed (said once).
+        self.late_body = False
+        # (an <html> container) Was a streamed child inside the body? Only then had the body
+        # no mf2 class when it streamed (a root or property there stops it streaming).
+        self.in_body = False
 
 
 def _lang_ancestors(element: Element) -> Element | None:
@@ -223,6 +238,52 @@ def _lang_ancestors(element: Element) -> Element | None:
     return parent
 
 
+#: How far up :func:`_in_body` looks for the ``body`` (past it, the answer is yes).
+_BODY_DEPTH: Final = 64
+
+
+def _in_body(element: Element, top: Element) -> bool:
+    """Is ``element``, inside the ``html`` element ``top``, inside its ``body``?
+
+    (Or deeper than ``_BODY_DEPTH``: a bounded walk, asked until the answer is yes,
+    so a container's children cost O(1) each; a wrong yes only adds a note.)
+    """
+    node: ParentNode | None = element
+    for _ in range(_BODY_DEPTH):
+        if node is None:
+            return False
+        parent = node.parent
+        if parent is top:
+            return type(node) is Element and node.name == "body" and node.namespace == HTML_NS
+        node = parent
+    return True
+
+
+def _drop_marker(item: dict[str, Any], marker: dict[str, Any]) -> bool:
+    """Remove the placeholder item ``marker`` (by identity) wherever it sits inside
+    ``item`` (children or property values, at any depth); whether it was found."""
+    stack: list[dict[str, Any]] = [item]
+    while stack:
+        node = stack.pop()
+        children = node.get("children")
+        if children is not None:
+            if any(c is marker for c in children):
+                kept = [c for c in children if c is not marker]
+                if kept:
+                    node["children"] = kept
+                else:
+                    del node["children"]
+                return True
+            stack.extend(children)
+        properties = node.get("properties")
+        if properties:
+            for values in properties.values():
+                for value in values:
+                    if type(value) is dict and "type" in value:  # an item (not an e-* value)
+                        stack.append(value)
+    return False
+
+
 class Capture:
     """The keep predicate, completion and nested hand-over handlers for one document."""
 
@@ -246,7 +307,7 @@ class Capture:
         self._scopes = ScopeChain(ctx)
         self._tree_version: Callable[[], int] | None = None
         # completed containers with streamed children -> (marker item, how many)
-        self._streamed: dict[Element, tuple[dict[str, Any], int]] = {}
+        self._streamed: dict[Element, tuple[tuple[dict[str, Any], ...], int]] = {}
         self.events: list[Event] = []
         #: Recoveries that changed the output (unresolved includes); never silent.
         self.notes: list[str] = []
@@ -299,8 +360,11 @@ class Capture:
                 seen[id_] += 1
             elif len(seen) < MAX_SEEN_IDS:
                 seen[id_] = 1
-        if name in _OBSERVED and element.namespace == HTML_NS and self._observe(name, attrs):
-            return True
+        if name in _OBSERVED and element.namespace == HTML_NS:
+            if name == "body" and self._containers:
+                self._late_body_class(element)
+            if self._observe(name, attrs):
+                return True
         if id_ is not None and self._wanted and id_ in self._wanted:
             return True
         raw = attrs.get("class")
@@ -321,6 +385,29 @@ class Capture:
             return True
         self._merge_targets.append(element)
         return False
+
+    def _late_body_class(self, element: Element) -> None:
+        """The ``body`` ``element`` is asked about again: a later ``<body>`` tag merged
+        attributes into it (inside a kept ``html`` it is asked about only then).
+
+        When that gives it an mf2 class while its ``html`` container has streamed
+        children, those children (final, in the body) were yielded as children of the
+        container; the whole parse builds them inside the body's item (or property).
+        They cannot change now: :attr:`notes` says so, once per element.
+        """
+        parent = element.parent
+        container = self._containers.get(parent) if type(parent) is Element else None
+        if container is None or not container.in_body or container.late_body:
+            return
+        raw = element.attrs.get("class")
+        if not raw or not (has_root_class(raw) or property_classes(split_classes(raw))):
+            return
+        container.late_body = True
+        self.notes.append(
+            f"a later <body> tag gave <body> the class {raw.strip()!r} after {container.streamed}"
+            " child item(s) of the <html> item had been streamed (stream_children): they stay"
+            " children of the <html> item, and the body is built without them"
+        )
 
     def set_template_open(self, query: Callable[[], bool]) -> None:
         """Give the tree builder's answer to "is a ``template`` open?": a ``<base>`` or
@@ -390,7 +477,10 @@ class Capture:
         if container is not None and container.streams:
             self._collect_rels(element, container, forget=True, final=True)
             if container.streamed and container.marker is not None:
-                self._streamed[element] = (container.marker, container.streamed)
+                stand_ins: tuple[dict[str, Any], ...] = (container.marker,)
+                if container.body_marker is not None:
+                    stand_ins += (container.body_marker,)
+                self._streamed[element] = (stand_ins, container.streamed)
             markers = True
         elif not self._held and not ctx.folded:
             # Nothing is held, so unless include markers turn up the items are built now:
@@ -513,9 +603,20 @@ class Capture:
         # The placeholder also stands for the streamed children's source spans: the
         # container's output allowance leaves them out, as when it is walked whole.
         span = folded.span if folded.span > 0 else 0
+        # The first child streamed inside the body of an <html> container: a later <body>
+        # tag may make the body an item (_late_body_class), which then has nested items.
+        first_in_body = False
+        if not container.in_body and top.name == "html" and _in_body(element, top):
+            container.in_body = first_in_body = True
         if container.marker is None:
             container.marker = {}
             container.placeholder = ctx.folded[element] = FoldedItem(container.marker, [], span=span)
+            action = NESTED_EMPTY
+        elif first_in_body:
+            # a second placeholder (the first is outside the body): it stands for a marker
+            # item of its own and for its own span
+            container.body_marker = {}
+            ctx.folded[element] = FoldedItem(container.body_marker, [], span=span)
             action = NESTED_EMPTY
         else:
             del ctx.folded[element]
@@ -668,9 +769,17 @@ class Capture:
         for item in items:
             self._top_items += 1
             if streamed is not None:
-                marker, count = streamed
+                stand_ins, count = streamed
                 streamed = None
-                children = [c for c in item.get("children", ()) if c is not marker]
+                children = item.get("children", [])
+                for marker in stand_ins:
+                    if any(c is marker for c in children):
+                        children = [c for c in children if c is not marker]
+                    else:
+                        # The placeholder is not a child of the container: a later <body> tag
+                        # made the body, which holds it, an item or property (_late_body_class):
+                        # its stand-in for the streamed children goes, the body keeps the rest.
+                        _drop_marker(item, marker)
                 if children:
                     item["children"] = children
                 else:

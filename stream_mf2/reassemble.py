@@ -22,6 +22,11 @@ def reassemble(events: Iterable[Event]) -> list[Item]:
 
     Raises :class:`ValueError` when the events do not fit together (a child
     without its container, or a container whose count does not match).
+
+    A child whose index is past the container's children goes after them: a
+    later ``<body>`` tag that gave the body an mf2 class (``Parser.errors``
+    says so) took children held in the ``<html>`` container before it into
+    the body's item or property, where the whole parse has them too.
     """
     items: list[Item] = []
     pending: list[tuple[int, Item]] = []
@@ -51,9 +56,8 @@ def _with_children(container: Item, streamed: list[tuple[int, Item]]) -> Item:
     """A copy of ``container`` whose ``children`` has each streamed child at its index."""
     children = list(container.get("children", ()))
     for index, child in sorted(streamed, key=lambda pair: pair[0]):
-        if index > len(children):
-            raise ValueError(f"streamed child index {index} is past the {len(children)} children known")
-        children.insert(index, child)
+        # (past the end: children before it moved into the body's item; see reassemble)
+        children.insert(min(index, len(children)), child)
     out: Item = {}
     placed = False
     for key, value in container.items():

@@ -148,20 +148,26 @@ def _short(value: Any, limit: int = 300) -> str:
 LATE_LANG_NOTE = "the document language came from a"
 #: The note of mf1 include targets inside children streamed before their container ended.
 STREAMED_TARGET_NOTE = "were in children already streamed (stream_children)"
+#: The note of a later <body> tag that gave the body an mf2 class after children of the
+#: <html> item had streamed (the whole parse builds them inside the body).
+LATE_BODY_CLASS_NOTE = "had been streamed (stream_children): they stay children of the <html> item"
 
 
 def streamed_early(data: bytes, options: dict[str, Any]) -> bool:
     """Did children stream (``options`` has ``stream_children``) before something the
     default parse, which builds them at their container's end, gives them or takes
     from them: a late document language, or an include marker naming an element
-    inside one? Documented: the notes say so."""
+    inside one, or a later ``<body>`` tag that gives the body an mf2 class?
+    Documented: the notes say so."""
     parser = stream_mf2.Parser(URL, **options)
     try:
         parser.feed(data)
         parser.close()
     except StreamMF2Error:
         return False
-    return any(e.startswith(LATE_LANG_NOTE) or STREAMED_TARGET_NOTE in e for e in parser.errors)
+    return any(
+        e.startswith(LATE_LANG_NOTE) or STREAMED_TARGET_NOTE in e or LATE_BODY_CLASS_NOTE in e for e in parser.errors
+    )
 
 
 #: The documented cases where the bounded result may differ from the full DOM's
@@ -230,7 +236,8 @@ def check_document(data: bytes, options: dict[str, Any], seeds: tuple[int, int],
         # reaches max_kept_nodes by default may parse with stream_children (not the reverse),
         # or read on until another limit stops it;
         # documented too: children streamed before a late <body lang> (or <html lang>) lack it,
-        # and an include marker after them cannot copy what they held
+        # and an include marker after them cannot copy what they held, and a later <body> tag
+        # that gives the body an mf2 class cannot take them back into it
         if not (whole == ("error", ("LimitExceeded", "max_kept_nodes")) and _past_kept_nodes(got)) and not (
             whole != got and streamed_early(data, children)
         ):

@@ -135,7 +135,7 @@ from stream_mf2.mf2 import (
     meta_item,
 )
 from stream_mf2.mf2.classes import HAS_ROOT, class_list, has_root_class
-from stream_mf2.mf2.include import include_references, index_ids
+from stream_mf2.mf2.include import INCLUDE_CLASS, include_references, index_ids, is_marker_like
 from stream_mf2.mf2.items import FoldedItem, ScopeChain
 from stream_mf2.mf2.rels import REL_ELEMENTS
 
@@ -258,6 +258,10 @@ class Capture:
         self._held: deque[tuple[Element, list[str], dict[str, Element]]] = deque()
         # ids some held root waits for -> the kept target once complete.
         self._wanted: set[str] = set()
+        # ids named by the include markers of mf1 roots when their elements were created,
+        # before any element had them (bounded by MAX_SEEN_IDS): the first element with
+        # one is kept, whenever the sink completes the root (see _expect).
+        self._expected: set[str] = set()
         self._targets: dict[str, Element] = {}
         # ids inside the subtree being built (targets within the same root).
         self._local: dict[str, Element] = {}
@@ -301,7 +305,7 @@ class Capture:
                 seen[id_] = 1
         if name in _OBSERVED and element.namespace == HTML_NS and self._observe(name, attrs):
             return True
-        if id_ is not None and self._wanted and id_ in self._wanted:
+        if id_ is not None and (self._wanted or self._expected) and (id_ in self._wanted or id_ in self._expected):
             return True
         raw = attrs.get("class")
         if raw:
@@ -310,7 +314,12 @@ class Capture:
                 rooted = has_root_class(raw)
             # ignored roots only take root classes away: without any, is_root is False as well
             if rooted and (not self._ignored_roots or is_root(element, self.ctx)):
+                if is_marker_like(element):
+                    self._expect(element, in_backcompat=False)
                 return True
+        if "itemref" in attrs or (raw and INCLUDE_CLASS in raw):
+            # an include marker, maybe inside a classic root (its ancestors are not known yet)
+            self._expect(element, in_backcompat=True)
         # a rel link (rels need its text)
         return "rel" in attrs and "href" in attrs and name in REL_ELEMENTS and element.namespace == HTML_NS
 
@@ -408,7 +417,7 @@ class Capture:
             if meta is not None:
                 self.meta_item = meta
                 self.events.append(MetaItemEvent(meta))
-        if self._wanted:
+        if self._wanted or self._expected:
             self._collect_targets(element)
         refs = include_references(element) if markers else []
         # Targets inside the same root are found through its own id index.
@@ -429,7 +438,9 @@ class Capture:
             missing = {r for r in refs if r not in lost and self._lookup(r, local) is None}
             # An id already seen belongs, in the DOM, to that earlier element (dropped):
             # a later element with the same id must not stand in for it.
-            gone = {r for r in missing if r in self._seen_ids}
+            # (one named by an mf1 root's element when it was created, before any element had it,
+            # was kept: it is the first, and still to come or be completed)
+            gone = {r for r in missing if r in self._seen_ids and r not in self._expected}
             if gone:
                 self._gone.update(gone)
                 missing -= gone
@@ -444,6 +455,9 @@ class Capture:
             self._wanted.update(missing)
             self._release(final=False)
             return False
+        if self._targets:
+            # Nothing is held: every root that could name these (made before them) is built.
+            self._targets.clear()
         if built is not None:
             self._emit_items(element, built)
         else:
@@ -743,10 +757,35 @@ class Capture:
         return found if found is not None else self._cells.get(id_)
 
     def _collect_targets(self, element: Element) -> None:
+        wanted = self._wanted
+        expected = self._expected
         for id_, target in index_ids(element).items():
-            if id_ in self._wanted:
+            if id_ in wanted or id_ in expected:
                 self._targets[id_] = target
-                self._wanted.discard(id_)
+                wanted.discard(id_)
+                expected.discard(id_)
+
+    def _expect(self, element: Element, *, in_backcompat: bool) -> None:
+        """``element``, just created, may be an include marker (``itemref``, an
+        ``a``/``object`` include): watch for the ids it names that no element had
+        yet, from now on.
+
+        The sink may complete a root well after its end tag (while ``<frameset>`` could
+        still replace the body, an open table, ...), when elements after it, such as
+        its ``itemref`` targets, were already created. Watched now, the first element
+        with each id is kept, and found when the root is built. An id some element
+        had already is left alone: if it was not kept, it is reported gone. A marker
+        that is not a root is taken as inside a classic root (``in_backcompat``): its
+        ancestors are not known when it is created, and watching an id only keeps
+        an element that no item may need (dropped once complete).
+        """
+        seen = self._seen_ids
+        if len(seen) >= MAX_SEEN_IDS:
+            return  # ids are no longer all counted: "not seen yet" is not known
+        expected = self._expected
+        for ref in include_references(element, in_backcompat=in_backcompat):
+            if ref not in seen and len(expected) < MAX_SEEN_IDS:
+                expected.add(ref)
 
     def _release(self, *, final: bool) -> None:
         """Build held roots from the front while their targets are all there."""

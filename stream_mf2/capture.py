@@ -317,8 +317,10 @@ class Capture:
                 if is_marker_like(element):
                     self._expect(element, in_backcompat=False)
                 return True
-        if "itemref" in attrs or (raw and INCLUDE_CLASS in raw):
-            # an include marker, maybe inside a classic root (its ancestors are not known yet)
+        if raw and INCLUDE_CLASS in raw and (name == "a" or name == "object"):
+            # an a/object include, maybe inside a classic root (its ancestors are not known yet).
+            # (Not an itemref on an element that is not a root: microdata uses itemref,
+            # and would keep its targets, whole, for nothing.)
             self._expect(element, in_backcompat=True)
         # a rel link (rels need its text)
         return "rel" in attrs and "href" in attrs and name in REL_ELEMENTS and element.namespace == HTML_NS
@@ -774,10 +776,11 @@ class Capture:
         still replace the body, an open table, ...), when elements after it, such as
         its ``itemref`` targets, were already created. Watched now, the first element
         with each id is kept, and found when the root is built. An id some element
-        had already is left alone: if it was not kept, it is reported gone. A marker
-        that is not a root is taken as inside a classic root (``in_backcompat``): its
-        ancestors are not known when it is created, and watching an id only keeps
-        an element that no item may need (dropped once complete).
+        had already is left alone: if it was not kept, it is reported gone. An
+        ``a``/``object`` include that is not a root is taken as inside a classic root
+        (``in_backcompat``): its ancestors are not known when it is created, and
+        watching an id too many only keeps an element no item needs (dropped once
+        complete, see :meth:`complete`).
         """
         seen = self._seen_ids
         if len(seen) >= MAX_SEEN_IDS:

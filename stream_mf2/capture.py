@@ -29,8 +29,16 @@ Include pattern and order
     ``max_held_items``: past it the oldest item is built with the targets seen so
     far and a recovery is recorded in :attr:`Capture.notes`.
 
+    The sink may complete a root long after its end tag (at the start of the
+    body, while ``<frameset>`` could still replace it), when its targets were
+    created already: so the ids a classic root's own ``itemref`` (or an
+    ``a``/``object`` include) names are watched from the moment the marker's
+    element is created (:meth:`Capture._expect`), and the first element with
+    each is kept.
+
     Streaming rule: a target is found if it comes after the referencing root
-    (while the root is held), inside the same root, or is one of the last
+    (or, for a root's own ``itemref`` and for ``a``/``object`` includes, after
+    the marker's element), inside the same root, or is one of the last
     ``RECENT_HEADER_CELLS`` id'd ``th`` cells. Any other target that appeared
     before the root, outside a kept subtree, is gone by then; the reference is
     left unresolved and a note recorded (also when a later element repeats that

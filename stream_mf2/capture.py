@@ -143,7 +143,7 @@ from stream_mf2.mf2 import (
     meta_item,
 )
 from stream_mf2.mf2.classes import HAS_ROOT, class_list, has_root_class
-from stream_mf2.mf2.include import INCLUDE_CLASS, include_references, index_ids, is_marker_like
+from stream_mf2.mf2.include import INCLUDE_CLASS, include_references, index_ids
 from stream_mf2.mf2.items import FoldedItem, ScopeChain
 from stream_mf2.mf2.rels import REL_ELEMENTS
 
@@ -313,7 +313,7 @@ class Capture:
                 seen[id_] = 1
         if name in _OBSERVED and element.namespace == HTML_NS and self._observe(name, attrs):
             return True
-        if id_ is not None and (self._wanted or self._expected) and (id_ in self._wanted or id_ in self._expected):
+        if id_ is not None and (id_ in self._wanted or id_ in self._expected):
             return True
         raw = attrs.get("class")
         if raw:
@@ -322,10 +322,11 @@ class Capture:
                 rooted = has_root_class(raw)
             # ignored roots only take root classes away: without any, is_root is False as well
             if rooted and (not self._ignored_roots or is_root(element, self.ctx)):
-                if is_marker_like(element):
+                # its own include markers (is_marker_like, less headers: th cells are kept)
+                if "itemref" in attrs or ((name == "a" or name == "object") and INCLUDE_CLASS in raw):
                     self._expect(element, in_backcompat=False)
                 return True
-        if raw and INCLUDE_CLASS in raw and (name == "a" or name == "object"):
+        if (name == "a" or name == "object") and raw and INCLUDE_CLASS in raw:
             # an a/object include, maybe inside a classic root (its ancestors are not known yet).
             # (Not an itemref on an element that is not a root: microdata uses itemref,
             # and would keep its targets, whole, for nothing.)

@@ -264,7 +264,8 @@ class Capture:
         # Roots waiting for include targets, in document order.
         # Each with its include references and the index of the ids inside it.
         self._held: deque[tuple[Element, list[str], dict[str, Element]]] = deque()
-        # ids some held root waits for -> the kept target once complete.
+        # ids some held root waits for -> the kept target once complete (and every
+        # id in _expected: one set for the keep predicate to look in).
         self._wanted: set[str] = set()
         # ids named by the include markers of mf1 roots when their elements were created,
         # before any element had them (bounded by MAX_SEEN_IDS): the first element with
@@ -313,7 +314,7 @@ class Capture:
                 seen[id_] = 1
         if name in _OBSERVED and element.namespace == HTML_NS and self._observe(name, attrs):
             return True
-        if id_ is not None and (id_ in self._wanted or id_ in self._expected):
+        if id_ is not None and self._wanted and id_ in self._wanted:
             return True
         raw = attrs.get("class")
         if raw:
@@ -326,11 +327,11 @@ class Capture:
                 if "itemref" in attrs or ((name == "a" or name == "object") and INCLUDE_CLASS in raw):
                     self._expect(element, in_backcompat=False)
                 return True
-        if (name == "a" or name == "object") and raw and INCLUDE_CLASS in raw:
-            # an a/object include, maybe inside a classic root (its ancestors are not known yet).
-            # (Not an itemref on an element that is not a root: microdata uses itemref,
-            # and would keep its targets, whole, for nothing.)
-            self._expect(element, in_backcompat=True)
+            if (name == "a" or name == "object") and INCLUDE_CLASS in raw:
+                # an a/object include, maybe inside a classic root (its ancestors are not known yet).
+                # (Not an itemref on an element that is not a root: microdata uses itemref,
+                # and would keep its targets, whole, for nothing.)
+                self._expect(element, in_backcompat=True)
         # a rel link (rels need its text)
         return "rel" in attrs and "href" in attrs and name in REL_ELEMENTS and element.namespace == HTML_NS
 
@@ -428,7 +429,7 @@ class Capture:
             if meta is not None:
                 self.meta_item = meta
                 self.events.append(MetaItemEvent(meta))
-        if self._wanted or self._expected:
+        if self._wanted:
             self._collect_targets(element)
         refs = include_references(element) if markers else []
         # Targets inside the same root are found through its own id index.
@@ -771,7 +772,7 @@ class Capture:
         wanted = self._wanted
         expected = self._expected
         for id_, target in index_ids(element).items():
-            if id_ in wanted or id_ in expected:
+            if id_ in wanted:
                 self._targets[id_] = target
                 wanted.discard(id_)
                 expected.discard(id_)
@@ -798,6 +799,7 @@ class Capture:
         for ref in include_references(element, in_backcompat=in_backcompat):
             if ref not in seen and len(expected) < MAX_SEEN_IDS:
                 expected.add(ref)
+                self._wanted.add(ref)
 
     def _release(self, *, final: bool) -> None:
         """Build held roots from the front while their targets are all there."""
@@ -818,4 +820,5 @@ class Capture:
             self._emit(root, refs, local)
         if not held:
             self._wanted.clear()
+            self._wanted.update(self._expected)  # (still watched: see _expect)
             self._targets.clear()

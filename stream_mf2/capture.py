@@ -29,8 +29,16 @@ Include pattern and order
     ``max_held_items``: past it the oldest item is built with the targets seen so
     far and a recovery is recorded in :attr:`Capture.notes`.
 
+    The sink may complete a root long after its end tag (at the start of the
+    body, while ``<frameset>`` could still replace it), when its targets were
+    created already: so the ids a classic root's own ``itemref`` (or an
+    ``a``/``object`` include) names are watched from the moment the marker's
+    element is created (:meth:`Capture._expect`), and the first element with
+    each is kept.
+
     Streaming rule: a target is found if it comes after the referencing root
-    (while the root is held), inside the same root, or is one of the last
+    (or, for a root's own ``itemref`` and for ``a``/``object`` includes, after
+    the marker's element), inside the same root, or is one of the last
     ``RECENT_HEADER_CELLS`` id'd ``th`` cells. Any other target that appeared
     before the root, outside a kept subtree, is gone by then; the reference is
     left unresolved and a note recorded (also when a later element repeats that
@@ -139,7 +147,7 @@ from stream_mf2.mf2 import (
     meta_item,
 )
 from stream_mf2.mf2.classes import HAS_ROOT, class_list, has_root_class, property_classes, split_classes
-from stream_mf2.mf2.include import include_references, index_ids
+from stream_mf2.mf2.include import INCLUDE_CLASS, include_references, index_ids
 from stream_mf2.mf2.items import FoldedItem, ScopeChain
 from stream_mf2.mf2.rels import REL_ELEMENTS
 
@@ -317,8 +325,13 @@ class Capture:
         # Roots waiting for include targets, in document order.
         # Each with its include references and the index of the ids inside it.
         self._held: deque[tuple[Element, list[str], dict[str, Element]]] = deque()
-        # ids some held root waits for -> the kept target once complete.
+        # ids some held root waits for -> the kept target once complete (and every
+        # id in _expected: one set for the keep predicate to look in).
         self._wanted: set[str] = set()
+        # ids named by the include markers of mf1 roots when their elements were created,
+        # before any element had them (bounded by MAX_SEEN_IDS): the first element with
+        # one is kept, whenever the sink completes the root (see _expect).
+        self._expected: set[str] = set()
         self._targets: dict[str, Element] = {}
         # ids inside the subtree being built (targets within the same root).
         self._local: dict[str, Element] = {}
@@ -374,7 +387,15 @@ class Capture:
                 rooted = has_root_class(raw)
             # ignored roots only take root classes away: without any, is_root is False as well
             if rooted and (not self._ignored_roots or is_root(element, self.ctx)):
+                # its own include markers (is_marker_like, less headers: th cells are kept)
+                if "itemref" in attrs or ((name == "a" or name == "object") and INCLUDE_CLASS in raw):
+                    self._expect(element, in_backcompat=False)
                 return True
+            if "include" in raw and (name == "a" or name == "object"):  # (INCLUDE_CLASS, as a constant)
+                # an a/object include, maybe inside a classic root (its ancestors are not known yet).
+                # (Not an itemref on an element that is not a root: microdata uses itemref,
+                # and would keep its targets, whole, for nothing.)
+                self._expect(element, in_backcompat=True)
         # a rel link (rels need its text)
         return "rel" in attrs and "href" in attrs and name in REL_ELEMENTS and element.namespace == HTML_NS
 
@@ -519,7 +540,9 @@ class Capture:
             missing = {r for r in refs if r not in lost and self._lookup(r, local) is None}
             # An id already seen belongs, in the DOM, to that earlier element (dropped):
             # a later element with the same id must not stand in for it.
-            gone = {r for r in missing if r in self._seen_ids}
+            # (one named by an mf1 root's element when it was created, before any element had it,
+            # was kept: it is the first, and still to come or be completed)
+            gone = {r for r in missing if r in self._seen_ids and r not in self._expected}
             if gone:
                 self._gone.update(gone)
                 missing -= gone
@@ -534,6 +557,9 @@ class Capture:
             self._wanted.update(missing)
             self._release(final=False)
             return False
+        if self._targets:
+            # Nothing is held: every root that could name these (made before them) is built.
+            self._targets.clear()
         if built is not None:
             self._emit_items(element, built)
         else:
@@ -852,10 +878,37 @@ class Capture:
         return found if found is not None else self._cells.get(id_)
 
     def _collect_targets(self, element: Element) -> None:
+        wanted = self._wanted
+        expected = self._expected
         for id_, target in index_ids(element).items():
-            if id_ in self._wanted:
+            if id_ in wanted:
                 self._targets[id_] = target
-                self._wanted.discard(id_)
+                wanted.discard(id_)
+                expected.discard(id_)
+
+    def _expect(self, element: Element, *, in_backcompat: bool) -> None:
+        """``element``, just created, may be an include marker (``itemref``, an
+        ``a``/``object`` include): watch for the ids it names that no element had
+        yet, from now on.
+
+        The sink may complete a root well after its end tag (while ``<frameset>`` could
+        still replace the body, an open table, ...), when elements after it, such as
+        its ``itemref`` targets, were already created. Watched now, the first element
+        with each id is kept, and found when the root is built. An id some element
+        had already is left alone: if it was not kept, it is reported gone. An
+        ``a``/``object`` include that is not a root is taken as inside a classic root
+        (``in_backcompat``): its ancestors are not known when it is created, and
+        watching an id too many only keeps an element no item needs (dropped once
+        complete, see :meth:`complete`).
+        """
+        seen = self._seen_ids
+        if len(seen) >= MAX_SEEN_IDS:
+            return  # ids are no longer all counted: "not seen yet" is not known
+        expected = self._expected
+        for ref in include_references(element, in_backcompat=in_backcompat):
+            if ref not in seen and len(expected) < MAX_SEEN_IDS:
+                expected.add(ref)
+                self._wanted.add(ref)
 
     def _release(self, *, final: bool) -> None:
         """Build held roots from the front while their targets are all there."""
@@ -876,4 +929,5 @@ class Capture:
             self._emit(root, refs, local)
         if not held:
             self._wanted.clear()
+            self._wanted.update(self._expected)  # (still watched: see _expect)
             self._targets.clear()

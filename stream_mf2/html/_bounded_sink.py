@@ -476,6 +476,7 @@ class BoundedSink(SinkCalls):
     __slots__ = (
         "_above",
         "_adopter",
+        "_alone_seen",
         "_blocked",
         "_blocker",
         "_builder",
@@ -602,6 +603,10 @@ class BoundedSink(SinkCalls):
         self._open_tables = 0
         # The outermost ones among them (_alone), None: to be found again.
         self._outer: dict[int, Element] | None = None
+        # Held groups _alone found to hold only candidates inside kept subtrees:
+        # blocker id -> (its list of groups, how many of its first groups). Forgotten when
+        # INSIDE flags or parents may change (moves, removals, hand-overs, settling).
+        self._alone_seen: dict[int, tuple[list[_Held], int]] = {}
         # Outermost kept element at or above an element (_top_kept): id -> (element, it).
         self._tops: dict[int, tuple[Element, Element | None]] = {}
         self._recheck: list[Element] = []
@@ -766,6 +771,8 @@ class BoundedSink(SinkCalls):
         self._forget_runs()
         self._moves += 1
         self._epoch += 1
+        if self._alone_seen:
+            self._alone_seen = {}
         self._outer = None
         self._refresh(node, self._inside(parent), False)
 
@@ -777,6 +784,8 @@ class BoundedSink(SinkCalls):
 
     def _settle(self) -> None:
         """Refresh the INSIDE flags below the elements :meth:`_placed` left."""
+        if self._alone_seen:
+            self._alone_seen = {}
         unsettled = self._unsettled
         recheck = self._recheck
         if any(c is _SETTLE for c in recheck):
@@ -1170,6 +1179,8 @@ class BoundedSink(SinkCalls):
         self._forget_runs()
         self._moves += 1
         self._epoch += 1
+        if self._alone_seen:
+            self._alone_seen = {}
         if self._memo:
             self._memo_changed(node.parent, False)
         detach(node)
@@ -1894,6 +1905,8 @@ class BoundedSink(SinkCalls):
 
     def _demote(self) -> None:
         """End the tentative state: release what was stored outside kept subtrees."""
+        if self._alone_seen:
+            self._alone_seen = {}
         if self._unsettled:
             self._settle()  # (its walk reads the INSIDE flags)
         self._outer = None
@@ -3099,6 +3112,8 @@ class BoundedSink(SinkCalls):
             self._forget_runs()  # (_closed: only nested candidates' subtrees are looked up again)
         if self._memo and self._open_inside:
             self._memo_changed(parent, False)  # (a forced hand-over: open elements inside)
+        if self._alone_seen:
+            self._alone_seen = {}
         detach(el)
         # Parent links are cleared only when nothing can still look up through them:
         # the consumer said it is done, and no held candidate (or nested hand-over)
@@ -3152,18 +3167,39 @@ class BoundedSink(SinkCalls):
         cands = [*self._ready, *self._recheck]
         if self._waiting and self._order is not None:
             cands += self._order
-        stack = [held for groups in self._blocked.values() for held in groups]
-        while stack:
-            held = stack.pop()
-            if not held.items and held.epoch >= 0 and held.entry.sink_state & _INSIDE:
-                continue  # (every candidate lies below the entry: module _Held)
-            cands += held.items
-            stack += held.groups
         for cand in cands:
             if cand is not top and cand.sink_state:
                 parent = cand.parent
                 if parent is None or not self._inside(parent):
                     return False
+        # Held groups found nested before are not looked at again until flags or parents
+        # may change (_alone_seen): a blocker (an open table) holding n nested candidates,
+        # one group each, was looked at whole for each of n items handed over.
+        seen = self._alone_seen
+        blocked = self._blocked
+        if len(seen) > 2 * len(blocked) + 16:
+            seen = self._alone_seen = {k: v for k, v in seen.items() if blocked.get(k) is v[0]}
+        for key, groups in blocked.items():
+            known = seen.get(key)
+            start = known[1] if known is not None and known[0] is groups else 0
+            if start == len(groups):
+                continue
+            stack = groups[start:]
+            clean = True  # (top itself held: the answer holds for this top only)
+            while stack:
+                held = stack.pop()
+                if not held.items and held.epoch >= 0 and held.entry.sink_state & _INSIDE:
+                    continue  # (every candidate lies below the entry: module _Held)
+                for cand in held.items:
+                    if cand is top:
+                        clean = False
+                    elif cand.sink_state:
+                        parent = cand.parent
+                        if parent is None or not self._inside(parent):
+                            return False
+                stack += held.groups
+            if clean:
+                seen[key] = (groups, len(groups))
         return True
 
     def _outermost_open(self) -> dict[int, Element]:
@@ -3253,6 +3289,8 @@ class BoundedSink(SinkCalls):
             if self._memo and self._open_inside:
                 self._memo_changed(el, False)
         if action == NESTED_EMPTY:
+            if self._alone_seen:
+                self._alone_seen = {}  # (children lose their parent link)
             children = el.children
             el.children = []
             for c in children:

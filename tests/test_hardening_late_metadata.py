@@ -23,6 +23,7 @@ from stream_mf2.events import DocumentEnd, Event
 from stream_mf2.html.testing import parse_document
 from stream_mf2.mf2 import Options, parse_dom
 from tests.chunking import chunkings
+from tests.streamed import feed_events
 
 URL = "http://example.com/dir/page.html"
 ENTRY = '<div class="h-entry"><a class="u-url p-name" href="e{i}">e{i}</a><img class=u-photo src=p{i}.png></div>'
@@ -33,12 +34,7 @@ def _feed(children: int, tail: str = "") -> str:
 
 
 def _events(chunks: list[str] | list[bytes], **options: Any) -> tuple[list[Event], list[str]]:
-    parser = Parser(URL, **options)
-    events: list[Event] = []
-    for c in chunks:
-        events.extend(parser.feed_events(c))
-    events.extend(parser.close_events())
-    return events, parser.errors
+    return feed_events(chunks, URL, **options)
 
 
 def _result(events: list[Event]) -> dict[str, Any]:

@@ -16,11 +16,12 @@ from typing import Any
 import orjson
 import pytest
 
-from stream_mf2 import Parser, reassemble
+from stream_mf2 import reassemble
 from stream_mf2.events import Event
 from stream_mf2.html.testing import parse_document
 from stream_mf2.mf2 import Options, parse_dom
 from tests.chunking import chunkings
+from tests.streamed import feed_events
 
 URL = "http://example.com/dir/page.html"
 
@@ -60,12 +61,7 @@ BEFORE = "<p id=x class=fn>N</p><div class=vcard itemref=x></div><span id=x clas
 
 
 def _stream(chunks: list[str] | list[bytes], **options: Any) -> tuple[list[Event], list[str]]:
-    parser = Parser(URL, **options)
-    events: list[Event] = []
-    for c in chunks:
-        events.extend(parser.feed_events(c))
-    events.extend(parser.close_events())
-    return events, parser.errors
+    return feed_events(chunks, URL, **options)
 
 
 @pytest.mark.parametrize("doc", DOCS)

@@ -18,10 +18,10 @@ import pytest
 
 import stream_mf2
 from stream_mf2 import Parser, reassemble
-from stream_mf2.events import Event
 from stream_mf2.html.testing import parse_document
 from stream_mf2.mf2 import Options, parse_dom
 from tests.chunking import chunkings
+from tests.streamed import feed_events
 
 URL = "http://example.com/dir/page.html"
 ENTRIES = "".join(f"<p class=h-entry>{i}</p>" for i in range(70))
@@ -63,12 +63,8 @@ CASES: list[tuple[str, str | None]] = [
 
 
 def _stream(chunks: list[str] | list[bytes], **options: Any) -> tuple[list[Any], list[str]]:
-    parser = Parser(URL, **options)
-    events: list[Event] = []
-    for c in chunks:
-        events.extend(parser.feed_events(c))
-    events.extend(parser.close_events())
-    return reassemble(events), parser.errors
+    events, errors = feed_events(chunks, URL, **options)
+    return reassemble(events), errors
 
 
 def _without_lang(value: Any) -> Any:

@@ -17,11 +17,12 @@ import orjson
 import pytest
 
 import stream_mf2
-from stream_mf2 import ItemEvent, Parser, reassemble
+from stream_mf2 import ItemEvent, reassemble
 from stream_mf2.events import Event
 from stream_mf2.html.testing import parse_document
 from stream_mf2.mf2 import Options, parse_dom
 from tests.chunking import chunkings
+from tests.streamed import feed_events
 
 URL = "http://example.com/dir/page.html"
 ENTRIES = "".join(f"<i class=h-x>{i}</i>" for i in range(70))
@@ -45,12 +46,7 @@ DOCS = [
 
 
 def _stream(chunks: list[str] | list[bytes], **options: Any) -> tuple[list[Event], list[str]]:
-    parser = Parser(URL, **options)
-    events: list[Event] = []
-    for c in chunks:
-        events.extend(parser.feed_events(c))
-    events.extend(parser.close_events())
-    return events, parser.errors
+    return feed_events(chunks, URL, **options)
 
 
 @pytest.mark.parametrize("doc", DOCS)

@@ -456,6 +456,18 @@ def _host(fragment: DocumentFragment) -> Element | None:
     return host if host is not None and host.sink_state else None
 
 
+def _push_elements_below(node: Element, stack: list[Element]) -> None:
+    """Push ``node``'s element children, and its template contents' (a subtree walk's step)."""
+    for c in node.children:
+        if type(c) is Element:
+            stack.append(c)
+    contents = node.template_contents
+    if contents is not None:
+        for c in contents.children:
+            if type(c) is Element:
+                stack.append(c)
+
+
 class BoundedSink(SinkCalls):
     """A tree sink that stores kept subtrees and only the open structure elsewhere.
 
@@ -3347,14 +3359,7 @@ class BoundedSink(SinkCalls):
             node = stack.pop()
             tops.pop(id(node), None)
             jumps.pop(id(node), None)
-            for c in node.children:
-                if type(c) is Element:
-                    stack.append(c)
-            contents = node.template_contents
-            if contents is not None:
-                for c in contents.children:
-                    if type(c) is Element:
-                        stack.append(c)
+            _push_elements_below(node, stack)
 
     def _forget_within(self, root: Element) -> bool:
         """Forget the remembered runs, tables and tops (:meth:`_forget_runs`) of the popped
@@ -3379,14 +3384,7 @@ class BoundedSink(SinkCalls):
             above.pop(key, None)
             tops.pop(key, None)
             closed.pop(key, None)
-            for c in node.children:
-                if type(c) is Element:
-                    stack.append(c)
-            contents = node.template_contents
-            if contents is not None:
-                for c in contents.children:
-                    if type(c) is Element:
-                        stack.append(c)
+            _push_elements_below(node, stack)
         return True
 
     def _drop(self, el: Element) -> None:

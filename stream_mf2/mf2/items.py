@@ -497,7 +497,11 @@ class _Walker:
         """Parse the item rooted at ``root``; also return its finished frame."""
         ctx = self.ctx
         outer_texts = ctx.texts
-        ctx.texts = TextIndex(ctx.base_url, ctx.options.text)
+        if outer_texts is None:
+            # One index for an item and every item nested in it: the text of a nested
+            # root (a property value of the item above) is then walked once, not once
+            # per level (quadratic in the nesting).
+            ctx.texts = TextIndex(ctx.base_url, ctx.options.text)
         try:
             found = self._walk(root, types, is_backcompat)
         finally:

@@ -617,7 +617,7 @@ def element_text(element: ParentNode, base: str | None, mode: str, replace_image
 
 
 class TextIndex:
-    """The text of elements of one item, without walking any node twice.
+    """The text of elements of one item and the items nested in it, without walking any node twice.
 
     Property values of nested elements each need the text of their own
     subtree; computing each from scratch costs the subtree's size per level,

@@ -30,7 +30,7 @@ from stream_mf2 import parse
 from stream_mf2.html.dom import Comment, Element, Node, ParentNode, Text, iter_descendants
 from stream_mf2.html.serialize import serialize_children
 from stream_mf2.html.testing import parse_document
-from stream_mf2.mf2 import Mf2Context, Options, document_context, items_from_subtree
+from stream_mf2.mf2 import Mf2Context, Options, document_context, items_from_subtree, parse_dom
 from stream_mf2.mf2 import text as text_module
 from stream_mf2.mf2.properties import e_html
 from stream_mf2.mf2.text import TextIndex, element_text, raw_text, trim
@@ -596,3 +596,55 @@ def test_spec_blank_levels_are_still_right(opener: str) -> None:
         check(doc)
         check(doc.replace(b"<p>", b"<p>b", 3) + b"<p>c</p>" + level)
         check(doc + b"</div>" * 3 + level + b"y" + level)
+
+
+# -- nested items whose text lies below them all ------------------------------------------------
+#
+# Unclosed nested roots that are also properties, with all the text in the innermost one (a fuzz
+# finding): every level's value is the text of everything below it. The levels share one text
+# index (a nested item's index is its outermost item's), and a level copies the core of the level
+# below without scanning the copy again, so the text work stays linear; the values themselves are
+# bounded by ``Options.max_item_chars``.
+def _all_text_inside(opener: bytes, text: bytes) -> Callable[[int], bytes]:
+    return lambda n: b"&#x0;\r" + opener * n + text * n
+
+
+ALL_TEXT_INSIDE: dict[str, tuple[bytes, bytes]] = {
+    "u-uid": (b"<annotation-xml class='h-cite u-uid'>", b"&</form>2000-01-01</p>"),
+    "p-name": (b"<annotation-xml class='h-cite p-name'>", b"&</form>2000-01-01</p>"),
+    "dt-published": (b"<span class='h-cite dt-published'>\r", b"2000-01-01</p>"),
+    "e-content": (b"<span class='h-cite e-content'>\n", b"x</p>"),
+    "p-name-img-alt": (b"<div class='h-cite p-name'> ", b"x<img alt='i'> </p>"),
+    "u-uid-img-alt": (b"<div class='h-cite u-uid'> ", b"x<img alt='i'> </p>"),
+}
+
+
+@pure_only  # counts executed Python lines (sys.settrace), which compiled code does not report
+@pytest.mark.parametrize("shape", list(ALL_TEXT_INSIDE))
+def test_nested_items_with_all_text_inside_are_linear(shape: str) -> None:
+    work, ratios = _growth(_all_text_inside(*ALL_TEXT_INSIDE[shape]), 200)
+    assert max(ratios) < MAX_GROWTH, f"{shape}: lines executed {work}, ratios per doubling {ratios}"
+
+
+@pytest.mark.parametrize("text", ["spec", "normalized"])
+@pytest.mark.parametrize("shape", list(ALL_TEXT_INSIDE))
+def test_nested_items_with_all_text_inside_are_right(shape: str, text: str) -> None:
+    opener, inner = ALL_TEXT_INSIDE[shape]
+    prop = opener.split(b"h-cite ")[1].split(b"'")[0].decode()
+    for n in (1, 3, 12):
+        doc = _all_text_inside(opener, inner)(n)
+        result = parse(doc, BASE, text=text)
+        assert result == parse_dom(parse_document(doc.decode()), BASE, Options(text=text)), (shape, n)
+        if text == "normalized" or prop.startswith(("e-", "dt-")):
+            continue
+        # every level against the plain text function of its element
+        elements = [
+            el
+            for el in iter_descendants(parse_document(doc.decode()))
+            if isinstance(el, Element) and prop in el.attrs.get("class", "").split()
+        ]
+        # (the outermost root is the top-level item, no property; the innermost has an implied name)
+        expected = [element_text(el, BASE, "spec", prop.startswith("p-")) for el in elements[1:]]
+        if prop.startswith("u-"):
+            expected = [resolve(value, BASE) for value in expected]
+        assert _nested_values(result["items"][0], prop.split("-", 1)[1])[: n - 1] == expected, (shape, n)

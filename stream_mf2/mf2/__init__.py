@@ -45,7 +45,7 @@ Recoveries that change the output are recorded in ``ctx.notes`` (e-* ``html``
 left empty past ``Options.max_nested_html_chars``).
 
 Cost: linear in the input plus the output. Text values come from one
-:class:`~.text.TextIndex` per item (no node's text is walked twice; in the
+:class:`~.text.TextIndex` per top-level item, shared by the items nested in it (no node's text is walked twice; in the
 ``"normalized"`` mode blank tokens at the ends of values are skipped, not
 re-read per nesting level), and the ``html`` of e-* values nested in other e-*
 values, the one place where output is quadratic in the nesting depth, is

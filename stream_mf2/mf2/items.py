@@ -8,8 +8,8 @@ frame; property classes add values to the current frame; everything else is
 just descended into. Leaving a frame finishes the item (implied properties,
 backcompat fix-ups) and hands it to the parent frame as a property value or
 a child, or returns it as a top-level item. Each element is entered once.
-Property values read text through one :class:`~.text.TextIndex` per item
-(built by one walk), so text costs the length of the values; e-* ``html``
+Property values read text through one :class:`~.text.TextIndex` per top-level
+item, shared by the items nested in it (built by one walk), so text costs the length of the values; e-* ``html``
 nested inside another e-* value is bounded by
 ``Options.max_nested_html_chars``. The work is linear in the input plus the
 output. The output of one item is bounded by ``Options.max_item_chars``: each
@@ -497,7 +497,11 @@ class _Walker:
         """Parse the item rooted at ``root``; also return its finished frame."""
         ctx = self.ctx
         outer_texts = ctx.texts
-        ctx.texts = TextIndex(ctx.base_url, ctx.options.text)
+        if outer_texts is None:
+            # One index for an item and every item nested in it: the text of a nested
+            # root (a property value of the item above) is then walked once, not once
+            # per level (quadratic in the nesting).
+            ctx.texts = TextIndex(ctx.base_url, ctx.options.text)
         try:
             found = self._walk(root, types, is_backcompat)
         finally:

@@ -519,14 +519,17 @@ class _RawIndex:
     as the pieces ``refs[i]`` (which may hold references in turn); every run
     referred to holds two pieces or more, each at least one character, so
     expanding a reference costs no more than the text it gives.
+    ``ref_at``: the positions of the reference pieces, in order, so that
+    :meth:`expand` copies the text pieces between them as slices.
     """
 
-    __slots__ = ("nonblank", "refs", "scanned")
+    __slots__ = ("nonblank", "ref_at", "refs", "scanned")
 
     def __init__(self) -> None:
         self.nonblank: list[int] = []
         self.refs: list[tuple[int, int]] = []
-        self.scanned = 0  # pieces before this are in ``nonblank`` if non-blank
+        self.ref_at: list[int] = []
+        self.scanned = 0  # pieces before this are in ``nonblank`` (or ``ref_at``) if non-blank (a reference)
 
     def sync(self, pieces: list[str | int]) -> None:
         """Index the pieces appended since the last call (by any walk)."""
@@ -539,8 +542,26 @@ class _RawIndex:
             # Non-blank: a character other than ASCII whitespace. A piece that is not all
             # (Unicode) whitespace has one; ``strip`` decides the rare rest (U+000B, U+00A0, ...)
             # without a regular expression or a copy of the common blank piece.
-            if isinstance(piece, str) and piece and (not piece.isspace() or piece.strip(ASCII_WS)):
-                nonblank.append(position)
+            if isinstance(piece, str):
+                if piece and (not piece.isspace() or piece.strip(ASCII_WS)):
+                    nonblank.append(position)
+            else:
+                self.ref_at.append(position)
+        self.scanned = len(pieces)
+
+    def copy(self, pieces: list[str | int], start: int, end: int) -> None:
+        """Append the indexed pieces ``start:end`` to ``pieces`` and index the copy.
+
+        The copy's positions in the index are those of the original, shifted: they are
+        taken from the index rather than found by scanning the copy again, so a copy
+        costs no Python-level work per piece (nested values copy the same core of
+        pieces at every level: scanning each copy would be quadratic in the depth)."""
+        self.sync(pieces)
+        delta = len(pieces) - start
+        for positions in (self.nonblank, self.ref_at):
+            copied = positions[bisect_left(positions, start) : bisect_left(positions, end)]
+            positions.extend(map(delta.__add__, copied))
+        pieces.extend(pieces[start:end])
         self.scanned = len(pieces)
 
     def core(self, start: int, end: int) -> tuple[int, int] | None:
@@ -566,18 +587,25 @@ class _RawIndex:
         if not refs:
             # no reference was made, so no piece is an int: the slice is the answer
             return cast("list[str]", pieces[start:end])
+        ref_at = self.ref_at
         out: list[str] = []
         stack: list[tuple[int, int]] = [(start, end)]
         while stack:
             position, end = stack.pop()
-            while position < end:
-                piece = pieces[position]
-                position += 1
-                if isinstance(piece, str):
-                    out.append(piece)
-                else:
+            # the text pieces up to the next reference are copied as one slice
+            at = bisect_left(ref_at, position)
+            while at < len(ref_at) and ref_at[at] < end:
+                where = ref_at[at]
+                out += cast("list[str]", pieces[position:where])
+                position = where + 1
+                piece = pieces[where]
+                assert isinstance(piece, int)  # ref_at holds the positions of the int pieces
+                if position < end:
                     stack.append((position, end))
-                    position, end = refs[piece]
+                stack.append(refs[piece])
+                break
+            else:
+                out += cast("list[str]", pieces[position:end])
         return out
 
 
@@ -589,7 +617,7 @@ def element_text(element: ParentNode, base: str | None, mode: str, replace_image
 
 
 class TextIndex:
-    """The text of elements of one item, without walking any node twice.
+    """The text of elements of one item and the items nested in it, without walking any node twice.
 
     Property values of nested elements each need the text of their own
     subtree; computing each from scratch costs the subtree's size per level,
@@ -768,7 +796,7 @@ def _raw_pieces(
                         index.reference(pieces, span[0], span[1])
                     else:
                         index.reference(pieces, span[0], core[0])
-                        pieces.extend(pieces[core[0] : core[1] + 1])
+                        index.copy(pieces, core[0], core[1] + 1)
                         index.reference(pieces, core[1] + 1, span[1])
                     spans[node] = (start, len(pieces))
                     continue

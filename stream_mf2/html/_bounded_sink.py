@@ -2669,13 +2669,19 @@ class BoundedSink(SinkCalls):
                         entry.known = False
                         self._forget_summary(entry.run)
 
+    def _take_blocker(self) -> Element | None:
+        """The blocking element :meth:`_climb` left in ``_blocker`` (then cleared, so that it
+        keeps no element alive); a method, as each climb between sets it anew."""
+        blocker = self._blocker
+        self._blocker = None
+        return blocker
+
     def _ready_or_hold(self, el: Element) -> None:
         if not el.sink_state:
             return
         self._blocker = None
         kind, blocker = self._classify(el)
-        proxy = self._blocker
-        self._blocker = None  # (no element kept alive by it)
+        proxy = self._take_blocker()
         if kind == "root" and self._kept_open:
             # (normally no kept element is open outside a root candidate: see _open_before)
             before = self._open_before(el)
@@ -2737,8 +2743,7 @@ class BoundedSink(SinkCalls):
             self._blocker = None
             key = self._climb(under, False)[0]
             if key != _NOT_BLOCKED:
-                proxy = self._blocker  # (an ancestor of under, so of every candidate)
-                self._blocker = None
+                proxy = self._take_blocker()  # (an ancestor of under, so of every candidate)
                 found.append((under, helds, size[0], key, proxy if id(proxy) == key else None))
             else:
                 slow.extend(helds)
@@ -2875,8 +2880,7 @@ class BoundedSink(SinkCalls):
                 break
             self._blocker = None
             key = self._climb(sub.entry, False)[0]
-            proxy = self._blocker
-            self._blocker = None
+            proxy = self._take_blocker()
             if key != _NOT_BLOCKED:
                 break
             subs.pop()
@@ -3274,8 +3278,7 @@ class BoundedSink(SinkCalls):
             key, top, _crossed, _end = self._climb(node.parent, False)
             if key == _NOT_BLOCKED:
                 return node if top is None and node is not el and node.sink_state & _KEPT else top
-            blocker = self._blocker
-            self._blocker = None
+            blocker = self._take_blocker()
             if blocker is None or id(blocker) != key or not blocker.sink_state & _INSIDE:
                 break  # (a kept element between node and the blocker may be the outermost)
             node = blocker  # kept, or inside a kept subtree: the outermost is at or above it

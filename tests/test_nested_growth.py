@@ -24,7 +24,7 @@ from functools import partial
 import pytest
 
 import stream_mf2
-from stream_mf2.html.dom import HTML_NS, Document, Element, Node, ParentNode
+from stream_mf2.html.dom import HTML_NS, Document, Element, Node, ParentNode, iter_descendants
 from stream_mf2.html.sink import append_child
 from stream_mf2.html.testing import parse_document
 from stream_mf2.mf2 import Mf2Context, Options, child_of, element_root_types, parse_dom
@@ -182,24 +182,13 @@ def reference_in_rel_link(element: Element, top: Element) -> bool:
     return False
 
 
-def _elements(root: ParentNode) -> list[Element]:
-    out: list[Element] = []
-    stack: list[Node] = list(reversed(root.children))
-    while stack:
-        node = stack.pop()
-        if isinstance(node, Element):
-            out.append(node)
-            stack.extend(reversed(node.children))
-    return out
-
-
 def _check_document(doc: Document, rng: random.Random) -> int:
     ctx = Mf2Context(URL, Options())
     scopes = ScopeChain(ctx)
     version = 0
     scopes.sync(version)
     checked = 0
-    elements = _elements(doc)
+    elements = [n for n in iter_descendants(doc) if isinstance(n, Element)]
     for step in range(3 * len(elements)):
         r = rng.random()
         if r < 0.15 and len(elements) > 2:

@@ -1,8 +1,8 @@
 """Build script: pure Python by default; with ``STREAM_MF2_COMPILE=1``, the parse path compiled by mypyc.
 
 Project metadata lives in ``pyproject.toml``; this file only adds the optional
-compiled extension modules. The modules to compile are listed once, in
-``stream_mf2/_build.py`` (read here as text, the package is not imported).
+compiled extension modules. The modules to compile follow one folder rule, in
+``stream_mf2/_compiled.py`` (run here by path, the package is not imported).
 
 A compile that fails (mypyc missing or rejecting the code, no C compiler, a
 compiler error) never breaks the install: the build prints why, removes every
@@ -12,8 +12,8 @@ package then reports the failure in ``stream-mf2 --version``.
 
 from __future__ import annotations
 
-import ast
 import os
+import runpy
 import sys
 from pathlib import Path
 from typing import Any
@@ -30,13 +30,10 @@ BUILD_COMMANDS = {"build", "build_ext", "bdist_wheel", "editable_wheel", "instal
 
 
 def compiled_modules() -> list[str]:
-    """``COMPILED_MODULES`` from ``stream_mf2/_build.py``, read without importing the package."""
-    tree = ast.parse((HERE / "stream_mf2" / "_build.py").read_text(encoding="utf-8"))
-    for node in tree.body:
-        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            if node.target.id == "COMPILED_MODULES" and node.value is not None:
-                return list(ast.literal_eval(node.value))
-    raise RuntimeError("stream_mf2/_build.py has no COMPILED_MODULES")
+    """The compiled modules by the folder rule of ``stream_mf2/_compiled.py`` (run by path:
+    the package itself is not imported, its dependencies may be missing here)."""
+    rule = runpy.run_path(str(HERE / "stream_mf2" / "_compiled.py"))
+    return list(rule["compiled_modules"](HERE / "stream_mf2"))
 
 
 def module_path(name: str) -> str:

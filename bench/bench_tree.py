@@ -15,8 +15,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from stream_mf2.html.bounded import BoundedSink
 from stream_mf2.html.dom import Element
-from stream_mf2.html.sink import BoundedSink, DomSink
+from stream_mf2.html.sink import DomSink
 from stream_mf2.html.tokenizer import Tokenizer
 from stream_mf2.html.treebuilder import TreeBuilder
 

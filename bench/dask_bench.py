@@ -14,7 +14,7 @@ Each measurement runs in a fresh child process, ``--rounds`` times, interleaved 
 Dask 1, Dask 2, single, …), so a change in the machine's load touches every run:
 
 ``single``
-    :func:`stream_mf2.warc_run.run` over the files into ``out.jsonl.gz``: what
+    :func:`stream_mf2.warc.runner.run` over the files into ``out.jsonl.gz``: what
     ``stream-mf2 warc FILES... -o out.jsonl.gz`` runs, timed after its imports.
 ``plain 2``
     two such processes at once, each over half of the files into its own output,
@@ -23,7 +23,7 @@ Dask 1, Dask 2, single, …), so a change in the machine's load touches every ru
     steal), which no runner can beat. Its wall time is the slower one's.
 ``dask N``
     the ``LocalCluster`` of ``--dask local:N`` (N worker processes, one thread each) is started and warmed up
-    (stream_mf2 imported in every worker), then :func:`stream_mf2._dask.run_warc_dask`
+    (stream_mf2 imported in every worker), then :func:`stream_mf2.warc.dask.run_warc_dask`
     is timed over the same files into a fresh folder (parts in ``.jsonl.gz``). Cluster
     start-up is reported apart. ``idle+sched`` is the run's wall time times N minus the
     time the tasks spent reading and writing (the manifests' ``seconds``): scheduler round
@@ -92,7 +92,7 @@ def _cpu_s(who: int = resource.RUSAGE_SELF) -> float:
 
 
 def child_single(paths: list[str], out: str, barrier: bool = False) -> dict[str, Any]:
-    """What ``stream-mf2 warc FILES... -o out.jsonl.gz`` runs (:func:`stream_mf2.warc_run.run`), timed in-process.
+    """What ``stream-mf2 warc FILES... -o out.jsonl.gz`` runs (:func:`stream_mf2.warc.runner.run`), timed in-process.
 
     Imports are done before the clock starts, as the Dask workers are warmed before theirs.
     With ``barrier``, prints ``ready`` and waits for a line on standard input first, so that
@@ -100,7 +100,7 @@ def child_single(paths: list[str], out: str, barrier: bool = False) -> dict[str,
     """
     import logging
 
-    from stream_mf2 import warc_run
+    from stream_mf2.warc import runner as warc_run
 
     logging.getLogger("warcio").addHandler(logging.NullHandler())
     if barrier:
@@ -207,15 +207,15 @@ def child_dask(paths: list[str], out: str, workers: int) -> dict[str, Any]:
 
     import distributed
 
-    from stream_mf2 import _dask
-    from stream_mf2._cli_dask import local_cluster
+    from stream_mf2.cli.dask import local_cluster
+    from stream_mf2.warc import dask as _dask
 
     dist: Any = distributed
     t0 = time.perf_counter()
     # The cluster ``stream-mf2 warc --dask local:N`` starts.
     with local_cluster(workers) as cluster, dist.Client(cluster) as client:
-        client.run(importlib.import_module, "stream_mf2._dask")
-        client.run(importlib.import_module, "stream_mf2.warc_run")
+        client.run(importlib.import_module, "stream_mf2.warc.dask")
+        client.run(importlib.import_module, "stream_mf2.warc.runner")
         start_s = time.perf_counter() - t0
         before = client.run(_worker_cpu_s)
         cpu0 = _cpu_s()

@@ -91,8 +91,8 @@ STREAMS = {
 
 
 def _child(name: str, size: int, q: mp.Queue) -> None:  # type: ignore[type-arg]
+    from stream_mf2.html.bounded import BoundedSink
     from stream_mf2.html.dom import Element
-    from stream_mf2.html.sink import BoundedSink
     from stream_mf2.html.tokenizer import Tokenizer
     from stream_mf2.html.treebuilder import TreeBuilder
 

@@ -4,7 +4,7 @@ Input rule, the same for every entry point: ``str`` and ``bytes`` are the
 document itself; an :class:`os.PathLike` (``pathlib.Path``) is a file; file
 objects, sockets, HTTP responses (:func:`fetch`, httpx, requests, aiohttp) and
 (async) iterables of chunks are streams; a URL goes through :func:`fetch`;
-anything else is a :class:`TypeError`. See :mod:`stream_mf2.sources`.
+anything else is a :class:`TypeError`. See :mod:`stream_mf2.io.sources`.
 
 * :func:`parse` — a whole document to ``{"items", "rels", "rel-urls"}``.
 * :class:`Parser` — the sans-IO push parser: ``feed()`` chunks, get items as
@@ -28,20 +28,22 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from stream_mf2._api import parse
 from stream_mf2._build import COMPILED, build_info
-from stream_mf2._options import ParseOptions
-from stream_mf2._parser import Parser
+from stream_mf2._version import __version__
+from stream_mf2.core.events import Event
+from stream_mf2.core.options import ParseOptions
+from stream_mf2.core.parser import Parser
+from stream_mf2.core.reassemble import reassemble
 from stream_mf2.errors import LimitExceeded, ParserStateError, SourceError, StreamMF2Error
-from stream_mf2.events import DocumentEnd, Event, ItemEvent, MetaItemEvent
-from stream_mf2.reassemble import reassemble
+from stream_mf2.events import DocumentEnd, ItemEvent, MetaItemEvent
+from stream_mf2.io.api import parse
 
 if TYPE_CHECKING:
     # The I/O front ends are imported on first use (module __getattr__ below):
     # parse() of text or bytes and Parser need none of asyncio, sockets, http.client or warcio.
-    from stream_mf2._http import UrlResponse, afetch, fetch
-    from stream_mf2.sources import aiter_events, aiter_items, iter_events, iter_items
-    from stream_mf2.warc import (
+    from stream_mf2.io.fetch import UrlResponse, afetch, fetch
+    from stream_mf2.io.sources import aiter_events, aiter_items, iter_events, iter_items
+    from stream_mf2.warc.reader import (
         WarcError,
         WarcItem,
         WarcRecord,
@@ -51,24 +53,23 @@ if TYPE_CHECKING:
         iter_warc_parallel,
     )
 
-__version__ = "0.1.0"
 
 # Public name -> the module that defines it, imported when the name is first read.
 _LAZY = {
-    "UrlResponse": "stream_mf2._http",
-    "afetch": "stream_mf2._http",
-    "fetch": "stream_mf2._http",
-    "aiter_events": "stream_mf2.sources",
-    "aiter_items": "stream_mf2.sources",
-    "iter_events": "stream_mf2.sources",
-    "iter_items": "stream_mf2.sources",
-    "WarcError": "stream_mf2.warc",
-    "WarcItem": "stream_mf2.warc",
-    "WarcRecord": "stream_mf2.warc",
-    "WarcSummary": "stream_mf2.warc",
-    "aiter_warc": "stream_mf2.warc",
-    "iter_warc": "stream_mf2.warc",
-    "iter_warc_parallel": "stream_mf2.warc",
+    "UrlResponse": "stream_mf2.io.fetch",
+    "afetch": "stream_mf2.io.fetch",
+    "fetch": "stream_mf2.io.fetch",
+    "aiter_events": "stream_mf2.io.sources",
+    "aiter_items": "stream_mf2.io.sources",
+    "iter_events": "stream_mf2.io.sources",
+    "iter_items": "stream_mf2.io.sources",
+    "WarcError": "stream_mf2.warc.reader",
+    "WarcItem": "stream_mf2.warc.reader",
+    "WarcRecord": "stream_mf2.warc.reader",
+    "WarcSummary": "stream_mf2.warc.reader",
+    "aiter_warc": "stream_mf2.warc.reader",
+    "iter_warc": "stream_mf2.warc.reader",
+    "iter_warc_parallel": "stream_mf2.warc.reader",
 }
 
 

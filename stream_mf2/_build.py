@@ -13,43 +13,10 @@ import importlib.machinery
 import importlib.util
 from pathlib import Path
 
-#: Modules compiled by ``STREAM_MF2_COMPILE=1 pip install .``, as dotted names.
-COMPILED_MODULES: tuple[str, ...] = (
-    "stream_mf2.errors",
-    "stream_mf2.events",
-    "stream_mf2.reassemble",
-    "stream_mf2._options",
-    "stream_mf2._parser",
-    "stream_mf2._consumers",
-    "stream_mf2.capture",
-    "stream_mf2.html.charrefs",
-    "stream_mf2.html.decode",
-    "stream_mf2.html.dom",
-    "stream_mf2.html.serialize",
-    "stream_mf2.html.sink",
-    "stream_mf2.html._bounded_sink",
-    "stream_mf2.html._observed_sink",
-    "stream_mf2.html._tb_tables",
-    "stream_mf2.html.tokenizer",
-    "stream_mf2.html.treebuilder",
-    "stream_mf2.mf2",
-    "stream_mf2.mf2.backcompat",
-    "stream_mf2.mf2.backcompat_data",
-    "stream_mf2.mf2.classes",
-    "stream_mf2.mf2.context",
-    "stream_mf2.mf2.dates",
-    "stream_mf2.mf2.document",
-    "stream_mf2.mf2.implied",
-    "stream_mf2.mf2.include",
-    "stream_mf2.mf2.items",
-    "stream_mf2.mf2.metaformats",
-    "stream_mf2.mf2.options",
-    "stream_mf2.mf2.properties",
-    "stream_mf2.mf2.rels",
-    "stream_mf2.mf2.text",
-    "stream_mf2.mf2.urls",
-    "stream_mf2.mf2.vcp",
-)
+from stream_mf2._compiled import compiled_modules
+
+#: Modules compiled by ``STREAM_MF2_COMPILE=1 pip install .``, as dotted names (the folder rule).
+COMPILED_MODULES: tuple[str, ...] = compiled_modules(Path(__file__).parent)
 
 
 def is_extension_module(name: str) -> bool:

@@ -14,6 +14,11 @@ With a Website Parse Template (``Parser(wpt=...)``) also
 :class:`~stream_mf2.wpt.WptMatchEvent` for each block match as soon as its
 element is final, and :class:`~stream_mf2.wpt.WptPageEnd` per applied template
 before :class:`DocumentEnd` (see :mod:`stream_mf2.wpt`).
+
+This module sits below every stage and imports none of them: each consumer
+defines its own events (the WPT ones live in :mod:`stream_mf2.wpt.events`), and
+:data:`stream_mf2.Event`, the union of all of them, is defined by the core that
+wires the consumers together (:mod:`stream_mf2.core.events`).
 """
 
 from __future__ import annotations
@@ -60,7 +65,5 @@ class DocumentEnd:
     encoding: str | None
 
 
-# WPT events (``Parser(wpt=...)``); the module needs none of the ``wpt`` extra's packages.
-from stream_mf2.wpt.events import WptMatchEvent, WptPageEnd  # noqa: E402
-
-Event = ItemEvent | MetaItemEvent | DocumentEnd | WptMatchEvent | WptPageEnd
+Mf2Event = ItemEvent | MetaItemEvent
+"""The events of the microformats2 consumer (:mod:`stream_mf2.mf2.capture`)."""

@@ -11,7 +11,7 @@ redirects is the base URL), as mf2py does.
 
 ``doc`` may be HTML text or bytes, a file object, a BeautifulSoup document or
 tag (serialised and parsed again: we do not walk a foreign tree), or any other
-source of the input rule (:mod:`stream_mf2.sources`).
+source of the input rule (:mod:`stream_mf2.io.sources`).
 
 Accepted and ignored: ``html_parser`` (there is one HTML parser here, the
 WHATWG one; ``debug["markup parser"]`` says so) and ``expose_dom`` (mf2py then
@@ -42,8 +42,8 @@ import json
 from collections.abc import Iterable
 from typing import Any, TypedDict, Unpack
 
-from stream_mf2._api import parse as _parse
-from stream_mf2._http import fetch
+from stream_mf2.io.api import parse as _parse
+from stream_mf2.io.fetch import fetch
 
 __all__ = ["Parser", "parse"]
 
@@ -52,7 +52,7 @@ MF2PY_API = "2.0.2"
 
 
 def _version() -> str:
-    from stream_mf2 import __version__
+    from stream_mf2._version import __version__
 
     return __version__
 

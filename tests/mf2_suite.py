@@ -6,7 +6,7 @@ Layout: ``tests/<suite>/<format>/<case>.html`` with the expected mf2 JSON in
 ``http://example.test`` for ``microformats-v2-unit``, ``http://example.com``
 for the others.
 
-Comparison is :func:`stream_mf2.conformance.json_diff`, the one ``stream-mf2
+Comparison is :func:`stream_mf2.cli.conformance.json_diff`, the one ``stream-mf2
 conformance`` uses: on data (dict key order never matters), with one allowance
 where the suite contradicts itself: resolving an empty reference
 (``href=""``) against the slash-less base URL gives ``http://example.com/``
@@ -30,10 +30,10 @@ from typing import Any
 
 import orjson
 
-from stream_mf2.conformance import SUITES as SUITES
-from stream_mf2.conformance import UNIT_SUITE as UNIT_SUITE
-from stream_mf2.conformance import base_url as base_url
-from stream_mf2.conformance import json_diff
+from stream_mf2.cli.conformance import SUITES as SUITES
+from stream_mf2.cli.conformance import UNIT_SUITE as UNIT_SUITE
+from stream_mf2.cli.conformance import base_url as base_url
+from stream_mf2.cli.conformance import json_diff
 from stream_mf2.html.dom import Document, Element, Node, ParentNode, Text
 from stream_mf2.mf2 import Options, parse_dom
 
@@ -79,7 +79,7 @@ def iter_cases(root: Path, suites: tuple[str, ...] = SUITES) -> Iterator[Case]:
 def diff(expected: Any, actual: Any, path: str = "$", *, base: str | None = None) -> list[str]:
     """Differences between two JSON values (empty when equal), with the one allowance for ``base``.
 
-    The comparison of ``stream-mf2 conformance`` (:func:`stream_mf2.conformance.json_diff`), with
+    The comparison of ``stream-mf2 conformance`` (:func:`stream_mf2.cli.conformance.json_diff`), with
     dictionary keys normalised as well, since ``rel-urls`` is keyed by URL.
     """
     return json_diff(expected, actual, path, base=base, normalise_keys=True)
@@ -148,7 +148,7 @@ def summary(results: dict[str, list[CaseResult]]) -> str:
 
 def parse_html(html: str) -> Document:
     """Parse a whole document with this project's HTML parser (full DOM)."""
-    from stream_mf2.html._testing_tree import parse_document  # re-exported by html.testing
+    from stream_mf2.html.testing.tree import parse_document  # re-exported by html.testing
 
     return parse_document(html)
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from stream_mf2 import Parser, reassemble
-from stream_mf2.events import DocumentEnd, Event
+from stream_mf2.core.events import Event
+from stream_mf2.events import DocumentEnd
 from stream_mf2.html.dom import Element, Node, ParentNode
 
 

@@ -27,7 +27,7 @@ from tests.test_hardening_dos import lines_executed
 html5lib = pytest.importorskip("html5lib")
 
 _TREE_BUILDER = ("/stream_mf2/html/treebuilder.py",)
-_ENGINE = ("/stream_mf2/html/", "/stream_mf2/capture.py", "/stream_mf2/_parser.py")
+_ENGINE = ("/stream_mf2/html/", "/stream_mf2/mf2/capture.py", "/stream_mf2/core/parser.py")
 
 
 def _misnested_b(n: int) -> str:

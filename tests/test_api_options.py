@@ -13,7 +13,7 @@ import pytest
 
 import stream_mf2
 from stream_mf2 import COMPILED, ParseOptions, Parser, iter_events, iter_items, parse
-from stream_mf2._options import OPTION_NAMES, check_options
+from stream_mf2.core.options import OPTION_NAMES, check_options
 from tests.builds import pure_only
 from tests.suites import REPO
 

@@ -11,10 +11,11 @@ from typing import Any
 import aiofiles
 import pytest
 
-from stream_mf2._parser import parse
+from stream_mf2.core.events import Event
+from stream_mf2.core.parser import parse
 from stream_mf2.errors import SourceError
-from stream_mf2.events import DocumentEnd, Event, ItemEvent
-from stream_mf2.sources import aiter_events, aiter_items
+from stream_mf2.events import DocumentEnd, ItemEvent
+from stream_mf2.io.sources import aiter_events, aiter_items
 from tests.conftest import make_page, slow_server, split_every
 
 URL = "http://example.com/dir/page.html"

@@ -371,15 +371,15 @@ def test_import_stream_mf2_loads_no_io_front_end() -> None:
     import subprocess
 
     code = ("import sys; import stream_mf2; from stream_mf2 import parse; "
-            "print(sorted(m for m in ('asyncio', 'socket', 'warcio', 'http.client', 'stream_mf2.sources', "
-            "'stream_mf2.warc') if m in sys.modules))")
+            "print(sorted(m for m in ('asyncio', 'socket', 'warcio', 'http.client', 'stream_mf2.io.sources', "
+            "'stream_mf2.warc.reader') if m in sys.modules))")
     env = fixed_cost.child_env(True, str(REPO / ".no-pycache"))
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
     lazy = "import stream_mf2; from stream_mf2 import iter_warc, iter_items; print(iter_warc.__module__, iter_items.__module__)"
     out = subprocess.run([sys.executable, "-c", lazy], env=env, capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["stream_mf2.warc", "stream_mf2.sources"]
+    assert out.stdout.split() == ["stream_mf2.warc.reader", "stream_mf2.io.sources"]
 
 
 @pure_only  # stands the running interpreter in for the compiled build and expects it flagged as not compiled

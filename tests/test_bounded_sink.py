@@ -20,11 +20,12 @@ from functools import partial
 import pytest
 
 from stream_mf2.errors import LimitExceeded
-from stream_mf2.html._bounded_sink import NOTE_CLONED_ITEMS
-from stream_mf2.html._testing_tree import build, context_element, dump_tree
+from stream_mf2.html.bounded import BoundedSink
+from stream_mf2.html.bounded.sink import NOTE_CLONED_ITEMS
 from stream_mf2.html.dom import HTML_NS, DocumentFragment, Element, ParentNode
-from stream_mf2.html.sink import BoundedSink, DomSink
+from stream_mf2.html.sink import DomSink
 from stream_mf2.html.testing import tree_for_test
+from stream_mf2.html.testing.tree import build, context_element, dump_tree
 from tests import chunking
 from tests.builds import pure_only
 from tests.test_hardening_dos import lines_executed
@@ -43,7 +44,7 @@ def keep_bad(el: Element) -> bool:
 
 KEEPS: dict[str, Keep] = {"h-class": keep_h, "b-a-div": keep_bad}
 
-#: Cases whose difference is documented in stream_mf2/html/_bounded_sink.py:
+#: Cases whose difference is documented in stream_mf2/html/bounded/sink.py:
 #: "maybe clone an option into selectedcontent" makes DOM copies of <b>
 #: elements that are not parser-created, so the bounded sink does not report them
 #: (its notes say so).
@@ -90,7 +91,7 @@ def bounded(chunks: list[str], keep: Keep, fragment: str | None = None, **kw: in
 @pytest.mark.parametrize("keep_name", list(KEEPS))
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_differential(case: object, keep_name: str) -> None:
-    from stream_mf2.html._testing_tree import TreeTest
+    from stream_mf2.html.testing.tree import TreeTest
 
     assert isinstance(case, TreeTest)
     keep = KEEPS[keep_name]

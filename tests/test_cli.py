@@ -17,8 +17,8 @@ from typing import Any
 import orjson
 import pytest
 
-from stream_mf2._parser import parse
-from stream_mf2.conformance import run_microformats_suite
+from stream_mf2.cli.conformance import run_microformats_suite
+from stream_mf2.core.parser import parse
 from stream_mf2.html.decode import Decoder
 from stream_mf2.html.testing import tokenize_for_test
 from tests.conftest import make_page

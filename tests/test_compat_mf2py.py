@@ -21,7 +21,7 @@ import pytest
 
 import stream_mf2
 import stream_mf2.mf2py as compat
-from stream_mf2.conformance import json_diff
+from stream_mf2.cli.conformance import json_diff
 from tests.api_server import PAGE, LocalServer, local_server
 from tests.suites import mf2_pages
 

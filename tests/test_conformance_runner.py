@@ -1,4 +1,4 @@
-"""The packaged conformance runner (:mod:`stream_mf2.conformance`).
+"""The packaged conformance runner (:mod:`stream_mf2.cli.conformance`).
 
 On the shared official suite the counts are asserted exactly, so both a
 regression and an unnoticed fix show up here. On small suites written into
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from stream_mf2.conformance import (
+from stream_mf2.cli.conformance import (
     SuiteReport,
     base_url,
     find_suite_root,

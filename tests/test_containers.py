@@ -20,7 +20,8 @@ import pytest
 
 import stream_mf2
 from stream_mf2 import ItemEvent, Parser, reassemble
-from stream_mf2.events import DocumentEnd, Event
+from stream_mf2.core.events import Event
+from stream_mf2.events import DocumentEnd
 from stream_mf2.html.dom import Element, Text
 from tests.chunking import RANDOM_RUNS, SEED, random_chunks
 from tests.suites import MF2_SUITE, mf2_pages, suite_dir
@@ -271,7 +272,7 @@ def test_frameset_ok_holds_children() -> None:
 def test_cli_jsonl_stream_children(tmp_path: Path) -> None:
     import io
 
-    from stream_mf2.cli import _cmd_parse
+    from stream_mf2.cli.page import main as _cmd_parse
 
     page = tmp_path / "feed.html"
     html = '<div class="h-feed"><p class="p-name">F</p><div class="h-entry">a</div><div class="h-entry">b</div></div>'
@@ -370,9 +371,9 @@ def test_random_tag_soup(seed: int) -> None:
 
 def _nested_final_check(chunks: list[str], keep: Any, fragment: str | None) -> int:
     """Every nested hand-over happens when the subtree is final: it is unchanged when its top completes."""
-    from stream_mf2.html._bounded_sink import NESTED_KEEP
-    from stream_mf2.html._testing_tree import build, context_element
-    from stream_mf2.html.sink import BoundedSink
+    from stream_mf2.html.bounded import BoundedSink
+    from stream_mf2.html.bounded.sink import NESTED_KEEP
+    from stream_mf2.html.testing.tree import build, context_element
     from tests.test_bounded_sink import dump_one
 
     seen: list[tuple[Element, Element, str]] = []
@@ -400,7 +401,7 @@ def _nested_final_check(chunks: list[str], keep: Any, fragment: str | None) -> i
 
 
 def test_nested_handover_is_final_on_tree_cases() -> None:
-    from stream_mf2.html._testing_tree import TreeTest
+    from stream_mf2.html.testing.tree import TreeTest
     from tests.test_bounded_sink import KEEPS
     from tests.test_tree_conformance import CASES
 

@@ -30,7 +30,7 @@ from warcio.warcwriter import WARCWriter
 distributed = pytest.importorskip("distributed", reason="the dask extra (distributed) is not installed")
 fsspec = pytest.importorskip("fsspec", reason="the dask extra (fsspec) is not installed")
 
-from stream_mf2 import _dask  # noqa: E402
+from stream_mf2.warc import dask as _dask  # noqa: E402
 from tests.servers import S3Server, s3_server  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
@@ -185,7 +185,7 @@ def client() -> Iterator[Any]:
     """The cluster ``--dask local:2`` starts: 2 worker processes with one thread each, on 127.0.0.1."""
     from distributed import Client
 
-    from stream_mf2._cli_dask import local_cluster
+    from stream_mf2.cli.dask import local_cluster
 
     with local_cluster(2) as cluster, Client(cluster) as c:
         assert len(c.scheduler_info()["workers"]) == 2
@@ -449,8 +449,8 @@ def test_parquet_parts_with_parse_options_equal_the_single_process_parquet(
     client: Any, warcs: list[Path], tmp_path: Path
 ) -> None:
     pq = pytest.importorskip("pyarrow.parquet", reason="pyarrow is not installed")
-    from stream_mf2._outputs import parquet_paths
-    from stream_mf2.warc_run import Options
+    from stream_mf2.warc.outputs import parquet_paths
+    from stream_mf2.warc.runner import Options
 
     out = tmp_path / "out"
     options = Options(parser={"metaformats": True, "text": "normalized"}, types=frozenset({"h-card"}))

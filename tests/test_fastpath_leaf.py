@@ -15,10 +15,10 @@ import orjson
 import pytest
 
 import stream_mf2
-from stream_mf2.html._bounded_sink import BoundedSink
-from stream_mf2.html._testing_tree import build, dump_tree
+from stream_mf2.html.bounded.sink import BoundedSink
 from stream_mf2.html.dom import Element
 from stream_mf2.html.sink import DomSink
+from stream_mf2.html.testing.tree import build, dump_tree
 from stream_mf2.html.tokenizer import Tokenizer
 from stream_mf2.html.treebuilder import TreeBuilder
 

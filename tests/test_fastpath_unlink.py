@@ -9,11 +9,11 @@ from __future__ import annotations
 import gc
 
 import stream_mf2
-from stream_mf2.capture import Capture
-from stream_mf2.html._bounded_sink import BoundedSink
-from stream_mf2.html._testing_tree import build
+from stream_mf2.html.bounded.sink import BoundedSink
 from stream_mf2.html.dom import Element, Node, ParentNode, iter_descendants
+from stream_mf2.html.testing.tree import build
 from stream_mf2.mf2 import Mf2Context, Options
+from stream_mf2.mf2.capture import Capture
 
 
 def _keep_h(el: Element) -> bool:
@@ -74,7 +74,7 @@ def _capture_answers(html: str) -> list[tuple[str, bool]]:
     """What ``Capture.complete`` answers for each completed kept subtree, in order
     (the bounded sink is given a spy around it, as the parser gives it the method)."""
     answers: list[tuple[str, bool]] = []
-    capture = Capture(Mf2Context("http://example.com/", Options()))
+    capture = Capture(Mf2Context("http://example.com/", Options()), [].append)
 
     def spy(element: Element) -> bool:
         released = capture.complete(element)

@@ -44,7 +44,7 @@ import stream_mf2
 from stream_mf2.html.testing import tree_for_test
 from tests.builds import pure_only
 
-_ENGINE = ("/stream_mf2/html/", "/stream_mf2/capture.py", "/stream_mf2/_parser.py")
+_ENGINE = ("/stream_mf2/html/", "/stream_mf2/mf2/capture.py", "/stream_mf2/core/parser.py")
 
 
 def lines_executed(run: Callable[[], object], modules: tuple[str, ...] = _ENGINE) -> int:

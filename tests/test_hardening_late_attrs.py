@@ -146,8 +146,8 @@ def test_a_kept_element_first_ends_the_early_content() -> None:
 
 
 def test_early_content_is_released_when_the_body_ends() -> None:
-    from stream_mf2.html._testing_tree import build
-    from stream_mf2.html.sink import BoundedSink
+    from stream_mf2.html.bounded import BoundedSink
+    from stream_mf2.html.testing.tree import build
 
     got: list[str] = []
 

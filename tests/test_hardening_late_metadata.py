@@ -19,7 +19,8 @@ import pytest
 
 import stream_mf2
 from stream_mf2 import ItemEvent, Parser, reassemble
-from stream_mf2.events import DocumentEnd, Event
+from stream_mf2.core.events import Event
+from stream_mf2.events import DocumentEnd
 from stream_mf2.html.testing import parse_document
 from stream_mf2.mf2 import Options, parse_dom
 from tests.chunking import chunkings

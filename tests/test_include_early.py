@@ -17,7 +17,7 @@ import orjson
 import pytest
 
 from stream_mf2 import reassemble
-from stream_mf2.events import Event
+from stream_mf2.core.events import Event
 from stream_mf2.html.testing import parse_document
 from stream_mf2.mf2 import Options, parse_dom
 from tests.chunking import chunkings

@@ -19,7 +19,8 @@ import pytest
 
 import stream_mf2
 from stream_mf2 import Parser, reassemble
-from stream_mf2.events import Event, ItemEvent
+from stream_mf2.core.events import Event
+from stream_mf2.events import ItemEvent
 from tests.chunking import chunkings
 
 URL = "http://e.com/"

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 import stream_mf2
-from stream_mf2.html._testing_tokens import TokenListSink, tokenize_for_test
+from stream_mf2.html.testing.tokens import TokenListSink, tokenize_for_test
 from stream_mf2.html.tokenizer import Tokenizer
 from tests.chunking import chunkings
 

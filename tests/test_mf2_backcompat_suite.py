@@ -60,7 +60,7 @@ def _splits(text: str) -> Iterator[tuple[str, list[str]]]:
 
 
 def _stream(chunks: list[str], url: str) -> dict[str, Any]:
-    from stream_mf2._parser import Parser
+    from stream_mf2.core.parser import Parser
 
     parser = Parser(url)
     items: list[Any] = []

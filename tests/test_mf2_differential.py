@@ -38,7 +38,7 @@ from urllib.parse import urljoin
 import pytest
 
 import stream_mf2
-from stream_mf2.conformance import SUITES, base_url, find_suite_root
+from stream_mf2.cli.conformance import SUITES, base_url, find_suite_root
 from tests.suites import REPO, require_suite, suite_dir
 
 mf2py = pytest.importorskip("mf2py")
@@ -109,7 +109,7 @@ def _same_url_spelling(a: Any, b: Any, base: str) -> bool:
         return True
     if not (isinstance(a, str) and isinstance(b, str)):
         return False
-    # the suite spells the bare base URL both with and without "/" (see stream_mf2.conformance)
+    # the suite spells the bare base URL both with and without "/" (see stream_mf2.cli.conformance)
     base = base.rstrip("/")
     if {a, b} <= {base, base + "/"}:
         return True

@@ -91,7 +91,7 @@ PATTERNS: dict[str, Callable[[int], str]] = {
 SINK_BOUND: frozenset[str] = frozenset()
 
 MAX_GROWTH = 2.6
-_MF2_LAYER = ("/stream_mf2/mf2/", "/stream_mf2/capture.py")
+_MF2_LAYER = ("/stream_mf2/mf2/", "/stream_mf2/mf2/capture.py")
 
 
 def _growth(doc: Callable[[int], str], modules: tuple[str, ...]) -> tuple[list[int], list[float]]:

@@ -6,8 +6,8 @@ import itertools
 
 import pytest
 
-from stream_mf2 import _options
-from stream_mf2._options import OPTION_NAMES
+from stream_mf2.core import options as _options
+from stream_mf2.core.options import OPTION_NAMES
 
 VALUES: list[object] = [
     None, True, False, 0, 1, 2, -1, 10**9, 1.5, "spec", "normalized", "Spec", "", "utf-8", b"spec",

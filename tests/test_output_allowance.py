@@ -29,8 +29,8 @@ import pytest
 
 import stream_mf2
 from stream_mf2 import Parser
+from stream_mf2.html.bounded import BoundedSink
 from stream_mf2.html.dom import Element, Node, ParentNode
-from stream_mf2.html.sink import BoundedSink
 from stream_mf2.html.testing import parse_document
 from stream_mf2.html.tokenizer import Tokenizer
 from stream_mf2.html.treebuilder import TreeBuilder

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from stream_mf2 import Parser, parse
-from stream_mf2._options import _BOOLS, _LIMITS
+from stream_mf2.core.options import _BOOLS, _LIMITS
 from stream_mf2.errors import LimitExceeded
-from stream_mf2.html._bounded_sink import BoundedSink
+from stream_mf2.html.bounded.sink import BoundedSink
 from stream_mf2.html.dom import Document, Element
 from stream_mf2.html.tokenizer import Tokenizer
 from stream_mf2.html.treebuilder import TreeBuilder

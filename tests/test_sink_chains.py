@@ -18,9 +18,9 @@ from collections.abc import Callable
 
 import pytest
 
-from stream_mf2.html import _bounded_sink as bs
-from stream_mf2.html._testing_tree import build
+from stream_mf2.html.bounded import sink as bs
 from stream_mf2.html.dom import Element, ParentNode
+from stream_mf2.html.testing.tree import build
 from tests import chunking
 from tests.builds import pure_only
 from tests.test_bounded_sink import KEEPS

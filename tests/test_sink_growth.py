@@ -30,11 +30,11 @@ from functools import partial
 import pytest
 
 import stream_mf2
-from stream_mf2.html import _bounded_sink as bs
-from stream_mf2.html._tb_tables import FORMATTING
-from stream_mf2.html._testing_tree import build, context_element
+from stream_mf2.html.bounded import sink as bs
 from stream_mf2.html.dom import HTML_NS, DocumentFragment, Element, Node, ParentNode
 from stream_mf2.html.testing import parse_document
+from stream_mf2.html.testing.tree import build, context_element
+from stream_mf2.html.tree_tables import FORMATTING
 from stream_mf2.mf2 import Options, parse_dom
 from tests import chunking
 from tests.builds import pure_only
@@ -399,7 +399,7 @@ def _check(chunks: list[str], keep_name: str, fragment: str | None, inline_open:
 @pure_only
 @pytest.mark.parametrize("inline_open", [0, 2])
 def test_checked_tree_construction(inline_open: int) -> None:
-    from stream_mf2.html._testing_tree import TreeTest
+    from stream_mf2.html.testing.tree import TreeTest
 
     climbs = 0
     for case in CASES:

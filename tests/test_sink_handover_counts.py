@@ -19,10 +19,10 @@ from collections.abc import Callable
 
 import pytest
 
-from stream_mf2.html import _bounded_sink as bs
-from stream_mf2.html._testing_tree import build, context_element
+from stream_mf2.html.bounded import BoundedSink
+from stream_mf2.html.bounded import sink as bs
 from stream_mf2.html.dom import Element, Node
-from stream_mf2.html.sink import BoundedSink
+from stream_mf2.html.testing.tree import build, context_element
 from tests import chunking
 from tests.builds import pure_only
 from tests.test_bounded_sink import KEEPS, _tag_soup
@@ -122,7 +122,7 @@ def _run(chunks: list[str], keep_name: str, fragment: str | None, mode: int) -> 
 @pytest.mark.parametrize("mode", [0, 1, 2], ids=["plain", "nested", "forced"])
 @pytest.mark.parametrize("keep_name", list(KEEPS))
 def test_counts_tree_construction(keep_name: str, mode: int) -> None:
-    from stream_mf2.html._testing_tree import TreeTest
+    from stream_mf2.html.testing.tree import TreeTest
 
     for case in CASES:
         assert isinstance(case, TreeTest)

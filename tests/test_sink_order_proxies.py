@@ -22,9 +22,9 @@ from collections.abc import Callable
 
 import pytest
 
-from stream_mf2.html import _bounded_sink as bs
-from stream_mf2.html._testing_tree import build, context_element
+from stream_mf2.html.bounded import sink as bs
 from stream_mf2.html.dom import Element, Node, ParentNode
+from stream_mf2.html.testing.tree import build, context_element
 from tests import chunking
 from tests.builds import pure_only
 from tests.test_bounded_sink import KEEPS, _tag_soup
@@ -128,7 +128,7 @@ def test_forms_and_soup(max_pending: int) -> None:
 
 
 def test_tree_construction_cases() -> None:
-    from stream_mf2.html._testing_tree import TreeTest
+    from stream_mf2.html.testing.tree import TreeTest
 
     if not CASES:
         pytest.skip("the html5lib-tests tree-construction suite was not found (STREAM_MF2_TESTSUITES)")

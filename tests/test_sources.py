@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 
-from stream_mf2._http import fetch
-from stream_mf2._parser import parse
+from stream_mf2.core.parser import parse
 from stream_mf2.errors import SourceError
 from stream_mf2.events import DocumentEnd, ItemEvent
-from stream_mf2.sources import iter_events, iter_items
+from stream_mf2.io.fetch import fetch
+from stream_mf2.io.sources import iter_events, iter_items
 from tests.conftest import make_page, slow_server, split_every
 
 URL = "http://example.com/dir/page.html"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from stream_mf2.html._testing_tree import TreeTest, read_tree_tests, tree_for_test
+from stream_mf2.html.testing.tree import TreeTest, read_tree_tests, tree_for_test
 from tests import chunking
 from tests.suites import suite_dir
 

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from stream_mf2.errors import LimitExceeded
-from stream_mf2.html._testing_tree import build, dump_tree
 from stream_mf2.html.dom import HTML_NS, SVG_NS, Element, ParentNode, Text, iter_descendants
 from stream_mf2.html.sink import DomSink
 from stream_mf2.html.testing import parse_document, parse_fragment, tree_for_test
+from stream_mf2.html.testing.tree import build, dump_tree
 from stream_mf2.html.tokenizer import Tokenizer
 from stream_mf2.html.treebuilder import TreeBuilder
 from tests.builds import pure_only

@@ -24,9 +24,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from warcio.warcwriter import WARCWriter
 
-from stream_mf2 import warc as warc_mod
-from stream_mf2._parser import Parser, parse
-from stream_mf2._payload import (
+from stream_mf2.core.parser import Parser, parse
+from stream_mf2.io.payload import (
     OUT_MAX,
     BodyDecoder,
     ChunkedDecoder,
@@ -36,7 +35,8 @@ from stream_mf2._payload import (
     parse_http_head,
     sniff_html,
 )
-from stream_mf2.warc import WarcError, WarcItem, iter_warc
+from stream_mf2.warc import reader as warc_mod
+from stream_mf2.warc.reader import WarcError, WarcItem, iter_warc
 from tests.chunking import chunkings
 
 # -- payload decoding (no parser involved) ---------------------------------------------------------

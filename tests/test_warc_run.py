@@ -23,9 +23,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from warcio.warcwriter import WARCWriter
 
-from stream_mf2._parser import parse
-from stream_mf2.warc import WarcError, WarcItem, WarcRecord, iter_warc, iter_warc_parallel
-from stream_mf2.warc_run import EXIT_ALL_FAILED, EXIT_OK, EXIT_SOME_FAILED, SCHEMA_VERSION
+from stream_mf2.core.parser import parse
+from stream_mf2.warc.reader import WarcError, WarcItem, WarcRecord, iter_warc, iter_warc_parallel
+from stream_mf2.warc.runner import EXIT_ALL_FAILED, EXIT_OK, EXIT_SOME_FAILED, SCHEMA_VERSION
 from tests.chunking import Pipe
 from tests.test_warc import Rec, expected_items, response, standard_records, write_archive, write_record
 
@@ -329,7 +329,7 @@ def test_s3_input_through_fsspec(archives: dict[str, Path], s3: S3Server) -> Non
     assert r.returncode == EXIT_OK, r.stderr
     assert lines(r.stdout)[-1]["files"] == 2
     # In-process too: process_input over the same URL.
-    from stream_mf2.warc_run import process_input
+    from stream_mf2.warc.runner import process_input
 
     got: list[dict[str, Any]] = []
 
@@ -648,7 +648,7 @@ def test_skipped_records_of_every_size_keep_the_framing(seekable: bool) -> None:
 
 
 def test_a_failing_output_is_not_reported_as_a_failing_input(archives: dict[str, Path]) -> None:
-    from stream_mf2.warc_run import process_input
+    from stream_mf2.warc.runner import process_input
 
     class Full:
         def write(self, line: dict[str, Any]) -> None:

@@ -57,7 +57,7 @@ def _pages() -> list[tuple[str, str]]:
             pages.append((str(path.relative_to(root)), path.read_text("utf-8", "replace")))
     h5 = suite_dir("html5lib-tests")
     if h5 is not None:
-        from stream_mf2.html._testing_tree import read_tree_tests
+        from stream_mf2.html.testing.tree import read_tree_tests
 
         cases = []
         for path in sorted(Path(h5, "tree-construction").glob("*.dat")):

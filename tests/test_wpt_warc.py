@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from stream_mf2 import parse
-from stream_mf2.warc import WarcExtra, WarcItem, WarcRecord, iter_warc, iter_warc_parallel
-from stream_mf2.warc_run import EXIT_OK, Options, process_input, run
+from stream_mf2.warc.reader import WarcExtra, WarcItem, WarcRecord, iter_warc, iter_warc_parallel
+from stream_mf2.warc.runner import EXIT_OK, Options, process_input, run
 from stream_mf2.wpt import load
 from stream_mf2.wpt.lines import WptLines
 from tests.suites import REPO

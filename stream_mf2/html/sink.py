@@ -4,7 +4,7 @@
 the parser state) and a sink (which owns the nodes). Two sinks implement it:
 
 * :class:`DomSink` builds the complete DOM (:mod:`stream_mf2.html.dom`).
-* :class:`~stream_mf2.html._bounded_sink.BoundedSink` (re-exported here) keeps
+* :class:`~stream_mf2.html.bounded.sink.BoundedSink` (in :mod:`stream_mf2.html.bounded`) keeps
   only kept subtrees plus what the tree construction algorithm can still touch.
 """
 
@@ -26,7 +26,6 @@ from stream_mf2.html.dom import (
 from stream_mf2.html.tokenizer import Tokenizer
 
 __all__ = [
-    "BoundedSink",
     "DomSink",
     "SelectedcontentCache",
     "SinkCalls",
@@ -597,5 +596,3 @@ class DomSink(SinkCalls):
         if self._selectedcontent and element.name == "option" and element.namespace == HTML_NS:
             maybe_clone_option(element, self._found)
 
-
-from stream_mf2.html._bounded_sink import BoundedSink  # noqa: E402  (re-export)

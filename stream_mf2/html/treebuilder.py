@@ -35,7 +35,11 @@ from collections.abc import Callable
 from typing import Any, ClassVar, Final, Protocol
 
 from stream_mf2.errors import LimitExceeded
-from stream_mf2.html._tb_tables import (
+from stream_mf2.html.decode import extract_encoding_from_meta, lookup_encoding
+from stream_mf2.html.dom import HTML_NS, MATHML_NS, SVG_NS, Document, Element, Node, ParentNode
+from stream_mf2.html.sink import SinkCalls, TreeSink
+from stream_mf2.html.tokenizer import TokenCalls
+from stream_mf2.html.tree_tables import (
     BREAKOUT,
     BUTTON_SCOPE_HTML,
     CLOSE_P_BLOCKS,
@@ -58,10 +62,6 @@ from stream_mf2.html._tb_tables import (
     WS,
     quirks_mode_for,
 )
-from stream_mf2.html.decode import extract_encoding_from_meta, lookup_encoding
-from stream_mf2.html.dom import HTML_NS, MATHML_NS, SVG_NS, Document, Element, Node, ParentNode
-from stream_mf2.html.sink import SinkCalls, TreeSink
-from stream_mf2.html.tokenizer import TokenCalls
 
 __all__ = ["DEFAULT_MAX_DEPTH", "DEFAULT_MAX_FORMATTING_ELEMENTS", "TreeBuilder"]
 

@@ -1,8 +1,8 @@
 """The WPT consumer: which elements to keep, and block matches once they are final.
 
 It is a second consumer of the bounded tree, beside capture/mf2 (see
-:mod:`stream_mf2._consumers`). The bounded sink reports every element's
-placement (:class:`~stream_mf2.html._observed_sink.ObservedSink`); this module
+:mod:`stream_mf2.core.fanout`). The bounded sink reports every element's
+placement (:class:`~stream_mf2.html.bounded.observed.ObservedSink`); this module
 keeps a :class:`~stream_mf2.wpt._paths.Place` for each open element (its
 position among its siblings and the XPath steps it has matched so far), so an
 element is known to match a top-level block's ``ow:xpath``/``ow:tagid`` as soon

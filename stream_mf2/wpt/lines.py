@@ -6,7 +6,7 @@ of ``stream-mf2 wpt``: one page object per page and applied template
 at the page's end), or with ``matches`` one line per block match as soon as it
 is final (``{"kind": "wpt-match", "template", "url", "block", "concept", "match"}``)
 and a ``{"kind": "wpt-errors", "template", "url", "errors"}`` line for a page
-with errors. It is a :class:`stream_mf2.warc_run.LineConsumer`; it knows
+with errors. It is a :class:`stream_mf2.warc.runner.LineConsumer`; it knows
 nothing of WARC or files.
 """
 

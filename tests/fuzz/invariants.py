@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import stream_mf2
-from stream_mf2 import _json
 from stream_mf2.errors import StreamMF2Error
 from stream_mf2.html.testing import parse_document
+from stream_mf2.io import json_output as _json
 from stream_mf2.mf2 import Options, parse_dom
 
 URL = "http://example.com/dir/page.html"

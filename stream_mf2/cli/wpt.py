@@ -7,7 +7,7 @@
 
 ``wpt`` over WARC archives (inputs named ``*.warc``/``*.warc.gz``, or any
 input with ``--warc`` or ``--input-list``) runs the WARC runner of
-``stream-mf2 warc`` (:mod:`stream_mf2.warc_run`) with a
+``stream-mf2 warc`` (:mod:`stream_mf2.warc.runner`) with a
 :class:`~stream_mf2.wpt.lines.WptLines` consumer: the same inputs, outputs,
 ``--workers``, ``--resume``, summary and exit statuses, the template chosen per
 record by its target URI. Over HTML pages (files, ``http(s)://`` URLs, ``-``)
@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from stream_mf2.cli import PROG, UserError, _add_parser_options, _ArgumentParser, _dump, _parser_options
+from stream_mf2.cli._common import PROG, ArgumentParser, UserError, add_parser_options, dump, jsonl_item, parser_options
 
 __all__ = ["cmd_wpt", "cmd_xpath"]
 
@@ -54,9 +54,9 @@ exit status (WARC inputs): 0 all read, 1 fatal, 2 bad command line, 3 some input
 
 
 def _wpt_parser() -> argparse.ArgumentParser:
-    from stream_mf2._cli_warc import add_run_arguments
+    from stream_mf2.cli.warc import add_run_arguments
 
-    p = _ArgumentParser(
+    p = ArgumentParser(
         prog=WPT_PROG,
         description="Extract Website Parse Template blocks from HTML pages or WARC archives, in one streaming "
         "pass (mf2 items too with --items).",
@@ -75,7 +75,7 @@ def _wpt_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-pattern-chars", type=int, default=None, metavar="N",
                    help="window of page-source patterns, in characters (default 65536)")
     add_run_arguments(p)
-    _add_parser_options(p)
+    add_parser_options(p)
     return p
 
 
@@ -85,7 +85,7 @@ def _is_warc_name(name: str) -> bool:
 
 
 def _open(src: str, url: str | None, timeout: float, opts: dict[str, Any]) -> tuple[Any, str | None, Any]:
-    from stream_mf2 import _http
+    from stream_mf2.io import fetch as _http
 
     if _http.is_url(src):
         resp = _http.fetch(src, timeout=timeout)
@@ -104,7 +104,7 @@ def _open(src: str, url: str | None, timeout: float, opts: dict[str, Any]) -> tu
 def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
     """``stream-mf2 wpt``."""
     ns = _wpt_parser().parse_args(argv)
-    from stream_mf2 import _cli_warc
+    from stream_mf2.cli import warc as _cli_warc
     from stream_mf2.wpt import TemplateError, load
     from stream_mf2.wpt.lines import WptLines
 
@@ -129,8 +129,8 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
     fingerprint = hashlib.sha256(data).hexdigest() + (f":{chosen}" if chosen else "")
     lines = WptLines(spec, matches=ns.matches, max_pattern_chars=ns.max_pattern_chars, fingerprint=fingerprint)
     _cli_warc.check_run_arguments(ns, WPT_PROG)
-    opts = _parser_options(ns)
-    from stream_mf2._options import check_options
+    opts = parser_options(ns)
+    from stream_mf2.core.options import check_options
 
     try:
         check_options({**opts, **lines.parser_options()})
@@ -154,10 +154,9 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
 
 def _pages(ns: argparse.Namespace, inputs: Sequence[str], lines: Any, opts_base: dict[str, Any], out: IO[bytes]) -> int:
     """WPT lines (and items with ``--items``) of HTML pages; standard output is flushed line by line."""
-    from stream_mf2._outputs import JsonlWriter, Writer, open_writer
-    from stream_mf2.cli import _jsonl_item
     from stream_mf2.events import ItemEvent
-    from stream_mf2.sources import iter_events
+    from stream_mf2.io.sources import iter_events
+    from stream_mf2.warc.outputs import JsonlWriter, Writer, open_writer
 
     stdout = JsonlWriter(None, stream=out) if ns.output is None or ns.output == "-" else None
     tables = (*(("item",) if ns.items else ()), *lines.kinds())
@@ -170,7 +169,7 @@ def _pages(ns: argparse.Namespace, inputs: Sequence[str], lines: Any, opts_base:
                 lines.start()
                 for event in iter_events(source, url, **opts):
                     if type(event) is ItemEvent:
-                        found = [_jsonl_item(event)] if ns.items else []
+                        found = [jsonl_item(event)] if ns.items else []
                     else:
                         found = lines.lines(event)
                     for line in found:
@@ -187,7 +186,7 @@ def _pages(ns: argparse.Namespace, inputs: Sequence[str], lines: Any, opts_base:
 
 
 def _xpath_parser() -> argparse.ArgumentParser:
-    p = _ArgumentParser(
+    p = ArgumentParser(
         prog=f"{PROG} xpath",
         description="Print the full XPath (and the id-anchored one) of the elements of PAGE with an id or a "
         "text, as JSON Lines, to help write WPT blocks. Paths are those of the WHATWG DOM (tbody inserted).",
@@ -218,6 +217,6 @@ def cmd_xpath(argv: Sequence[str], out: IO[bytes]) -> int:
     html = decoder.feed(data) + decoder.close()
     found = element_paths(html, id=ns.id, text=ns.text)
     for f in found:
-        out.write(_dump(f))
+        out.write(dump(f))
     out.flush()
     return 0 if found else 1

@@ -1,4 +1,4 @@
-"""``stream-mf2 warc --dask ...``: the command-line face of :mod:`stream_mf2._dask`.
+"""``stream-mf2 warc --dask ...``: the command-line face of :mod:`stream_mf2.warc.dask`.
 
 ``--dask local[:N]`` starts a ``LocalCluster`` of N worker processes (one thread
 each; default: one per core) for the run and stops it after; ``--dask
@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from stream_mf2.warc_run import Options
+    from stream_mf2.warc.runner import Options
 
 PROG = "stream-mf2 warc"
 
@@ -194,7 +194,7 @@ def run(inputs: Sequence[str], ns: argparse.Namespace, options: Options, summary
     On a terminal a progress bar of finished inputs runs below the per-input lines
     (not with ``--no-progress``); the dashboard link, when there is one, shows Dask's own.
     """
-    from stream_mf2 import _dask
+    from stream_mf2.warc import dask as _dask
 
     _dask.require_extra()
     bar: _Progress | None = None

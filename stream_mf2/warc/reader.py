@@ -37,7 +37,7 @@ Layers, and who does what:
   a non-seekable stream holds a record's entries until its end is verified.
 * HTTP: status line and headers parsed here (bounded), then the body is
   de-chunked and decoded (gzip, deflate, br) step by step by
-  :mod:`stream_mf2._payload`, so no record is ever held whole in memory.
+  :mod:`stream_mf2.io.payload`, so no record is ever held whole in memory.
   Decompression is capped (``max_decoded_bytes``, ``max_expansion``): past the
   cap the record stops with an error and reading goes on.
 
@@ -66,9 +66,11 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from typing import IO, Any, ClassVar, Final, Protocol, TypeAlias, TypedDict, Unpack
 
-from stream_mf2._options import OPTION_NAMES, ParseOptions, check_options
-from stream_mf2._parser import Parser
-from stream_mf2._payload import (
+from stream_mf2.core.options import OPTION_NAMES, ParseOptions, check_options
+from stream_mf2.core.parser import Parser
+from stream_mf2.errors import SourceError, StreamMF2Error
+from stream_mf2.events import DocumentEnd, ItemEvent, MetaItemEvent
+from stream_mf2.io.payload import (
     DEFAULT_MAX_DECODED_BYTES,
     DEFAULT_MAX_EXPANSION,
     HTML_TYPES,
@@ -79,8 +81,6 @@ from stream_mf2._payload import (
     parse_http_head,
     sniff_html,
 )
-from stream_mf2.errors import SourceError, StreamMF2Error
-from stream_mf2.events import DocumentEnd, ItemEvent, MetaItemEvent
 
 #: Bytes read from the archive at a time.
 READ_SIZE = 64 * 1024
@@ -1514,7 +1514,7 @@ def iter_warc(
     a set: yield only items of those types, found at any depth, each with its
     ``path``), ``warc_file`` (the name written in entries; default the path),
     ``max_decoded_bytes`` and ``max_expansion`` (the decompression cap of
-    :class:`stream_mf2._payload.BodyDecoder`, defaults ``DEFAULT_MAX_DECODED_BYTES``
+    :class:`stream_mf2.io.payload.BodyDecoder`, defaults ``DEFAULT_MAX_DECODED_BYTES``
     and ``DEFAULT_MAX_EXPANSION``; ``None`` turns one off): one definition,
     :class:`WarcReaderOptions`, for the three WARC entry points. Every
     other option is a :class:`~stream_mf2.Parser` option (``stream_children``,

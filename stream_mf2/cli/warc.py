@@ -11,8 +11,8 @@ import time
 from collections.abc import Sequence
 from typing import IO, Any, NoReturn
 
-from stream_mf2._payload import DEFAULT_MAX_DECODED_BYTES, DEFAULT_MAX_EXPANSION
 from stream_mf2.errors import StreamMF2Error
+from stream_mf2.io.payload import DEFAULT_MAX_DECODED_BYTES, DEFAULT_MAX_EXPANSION
 
 PROG = "stream-mf2 warc"
 
@@ -102,7 +102,7 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from stream_mf2.cli import _add_parser_options
+    from stream_mf2.cli._common import add_parser_options
 
     p = _Parser(prog=PROG, description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("files", nargs="*", metavar="INPUT", help="WARC files, globs, URLs, or - for standard input")
@@ -122,8 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
         "(TYPES limits which containers)",
     )
     # The parse options are those of 'stream-mf2 FILE' (one declaration); a record's URL is its target URI.
-    _add_parser_options(p, url=False)
-    from stream_mf2 import _cli_dask
+    add_parser_options(p, url=False)
+    from stream_mf2.cli import dask as _cli_dask
 
     _cli_dask.add_arguments(p)
     return p
@@ -135,7 +135,7 @@ class _Progress:
     def __init__(self, inputs: Sequence[str]) -> None:
         from tqdm import tqdm
 
-        from stream_mf2._inputs import url_scheme
+        from stream_mf2.warc.inputs import url_scheme
 
         self._sizes = []
         for name in inputs:
@@ -200,7 +200,7 @@ def check_run_arguments(ns: argparse.Namespace, prog: str) -> None:
 
 def run_inputs(ns: argparse.Namespace, prog: str) -> list[str]:
     """The inputs of the run: names, globs and list files expanded."""
-    from stream_mf2 import _inputs
+    from stream_mf2.warc import inputs as _inputs
 
     try:
         inputs = _inputs.expand_inputs(ns.files, ns.input_list, prefix=ns.input_prefix, timeout=ns.timeout)
@@ -214,8 +214,8 @@ def run_inputs(ns: argparse.Namespace, prog: str) -> list[str]:
 
 
 def run_options(ns: argparse.Namespace, parser_opts: dict[str, Any], **more: Any) -> Any:
-    """The runner's :class:`~stream_mf2.warc_run.Options` from the run arguments."""
-    from stream_mf2 import warc_run
+    """The runner's :class:`~stream_mf2.warc.runner.Options` from the run arguments."""
+    from stream_mf2.warc import runner as warc_run
 
     return warc_run.Options(
         parser=parser_opts,
@@ -232,13 +232,13 @@ def run_options(ns: argparse.Namespace, parser_opts: dict[str, Any], **more: Any
 def main(argv: Sequence[str], out: IO[bytes]) -> int:
     """Run ``stream-mf2 warc``; return the exit status."""
     ns = build_parser().parse_args(argv)
-    from stream_mf2 import _cli_dask
-    from stream_mf2.cli import _parser_options
+    from stream_mf2.cli import dask as _cli_dask
+    from stream_mf2.cli._common import parser_options
 
     check_run_arguments(ns, PROG)
     if problem := _cli_dask.check(ns):
         _fail(PROG, problem)
-    parser_opts = _parser_options(ns)
+    parser_opts = parser_options(ns)
     if ns.stream_children is not None:
         parser_opts["stream_children"] = _names(ns.stream_children) or True
     types = _names(ns.type) or None
@@ -260,7 +260,8 @@ def run(ns: argparse.Namespace, inputs: Sequence[str], options: Any, out: IO[byt
     Standard output (written as it comes) or ``-o`` (atomic, resumable), a
     progress bar on a terminal, ``--summary-json`` and the summary on standard error.
     """
-    from stream_mf2 import warc_run
+    from stream_mf2.warc import runner as warc_run
+    from stream_mf2.warc.schema import SCHEMA_VERSION
 
     # Damaged records are error lines; keep stderr for the summary.
     logging.getLogger("warcio").addHandler(logging.NullHandler())
@@ -269,7 +270,7 @@ def run(ns: argparse.Namespace, inputs: Sequence[str], options: Any, out: IO[byt
     output = ns.output if ns.output and ns.output != "-" else None
     try:
         if output is None:
-            from stream_mf2._outputs import JsonlWriter
+            from stream_mf2.warc.outputs import JsonlWriter
 
             # Standard output: not resumable, written as it comes.
             writer = JsonlWriter(None, stream=out)
@@ -301,7 +302,7 @@ def run(ns: argparse.Namespace, inputs: Sequence[str], options: Any, out: IO[byt
     files = result.files
     if ns.summary_json:
         data = {
-            "schema": warc_run.SCHEMA_VERSION,
+            "schema": SCHEMA_VERSION,
             "files": [f.as_dict() for f in files],
             "total": warc_run.summary_line(files),
             "seconds": time.perf_counter() - t0,

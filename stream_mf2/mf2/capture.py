@@ -130,9 +130,8 @@ from collections import OrderedDict, deque
 from collections.abc import Callable
 from typing import Any, Final
 
-from stream_mf2.events import Event, ItemEvent, MetaItemEvent
-from stream_mf2.html import sink as _sink  # noqa: F401  (sink.py must load before _bounded_sink)
-from stream_mf2.html._bounded_sink import NESTED_EMPTY, NESTED_KEEP, NESTED_REMOVE
+from stream_mf2.events import ItemEvent, MetaItemEvent, Mf2Event
+from stream_mf2.html.bounded.sink import NESTED_EMPTY, NESTED_KEEP, NESTED_REMOVE
 from stream_mf2.html.dom import HTML_NS, Element, ParentNode, iter_descendants, text_content
 from stream_mf2.mf2 import (
     Mf2Context,
@@ -298,6 +297,7 @@ class Capture:
     def __init__(
         self,
         ctx: Mf2Context,
+        emit: Callable[[Mf2Event], object],
         *,
         max_held_items: int = DEFAULT_MAX_HELD_ITEMS,
         stream_children: bool | frozenset[str] = False,
@@ -316,7 +316,8 @@ class Capture:
         self._tree_version: Callable[[], int] | None = None
         # completed containers with streamed children -> (marker item, how many)
         self._streamed: dict[Element, tuple[tuple[dict[str, Any], ...], int]] = {}
-        self.events: list[Event] = []
+        # Where completed items go (the parser's outbox), in the order they complete.
+        self._deliver = emit
         #: Recoveries that changed the output (unresolved includes); never silent.
         self.notes: list[str] = []
         self.meta_item: dict[str, object] | None = None
@@ -518,7 +519,7 @@ class Capture:
             meta = meta_item(element, ctx)
             if meta is not None:
                 self.meta_item = meta
-                self.events.append(MetaItemEvent(meta))
+                self._deliver(MetaItemEvent(meta))
         if self._wanted:
             self._collect_targets(element)
         refs = include_references(element) if markers else []
@@ -650,7 +651,7 @@ class Capture:
                 container.placeholder.span += span
             action = NESTED_REMOVE
         container.streamed += 1
-        self.events.append(ItemEvent(folded.item, path=(self._top_items, index)))
+        self._deliver(ItemEvent(folded.item, path=(self._top_items, index)))
         if ctx.notes:
             self.notes.extend(ctx.notes)
             ctx.notes.clear()
@@ -810,9 +811,9 @@ class Capture:
                     item["children"] = children
                 else:
                     item.pop("children", None)
-                self.events.append(ItemEvent(item, children_streamed=count))
+                self._deliver(ItemEvent(item, children_streamed=count))
             else:
-                self.events.append(ItemEvent(item))
+                self._deliver(ItemEvent(item))
         if ctx.notes:
             # Recoveries inside item building (e.g. the nested e-* html budget).
             self.notes.extend(ctx.notes)

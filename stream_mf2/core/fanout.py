@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from stream_mf2.html._bounded_sink import NESTED_KEEP
+from stream_mf2.html.bounded.sink import NESTED_KEEP
 from stream_mf2.html.dom import Element
 
 __all__ = ["FanOut"]

@@ -22,8 +22,8 @@ from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from stream_mf2._payload import HTML_TYPES, media_type
 from stream_mf2.errors import SourceError, StreamMF2Error
+from stream_mf2.io.payload import HTML_TYPES, media_type
 
 __all__ = ["ClientResponse", "check_html", "client_response", "looks_binary"]
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from stream_mf2.events import Event, Item, ItemEvent
+from stream_mf2.core.events import Event
+from stream_mf2.events import Item, ItemEvent
 
 __all__ = ["reassemble"]
 

@@ -2,7 +2,7 @@
 
 ``parse(str | bytes)`` goes straight to the sans-IO parser; any other source
 (a path, a file object, a socket, an HTTP response, an iterable) is read by
-:func:`stream_mf2.sources.parse_source`, imported on first use, so that
+:func:`stream_mf2.io.sources.parse_source`, imported on first use, so that
 ``import stream_mf2; stream_mf2.parse(html)`` loads neither asyncio nor sockets.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Unpack
 
-from stream_mf2._options import ParseOptions, check_options
-from stream_mf2._parser import parse as _parse_whole
+from stream_mf2.core.options import ParseOptions, check_options
+from stream_mf2.core.parser import parse as _parse_whole
 
 __all__ = ["parse"]
 
@@ -19,7 +19,7 @@ __all__ = ["parse"]
 def parse(doc: object, url: str | None = None, **options: Unpack[ParseOptions]) -> dict[str, Any]:
     """Parse a whole document: ``{"items": [...], "rels": {...}, "rel-urls": {...}}``.
 
-    ``doc`` follows the input rule (:mod:`stream_mf2.sources`): ``str``/``bytes``
+    ``doc`` follows the input rule (:mod:`stream_mf2.io.sources`): ``str``/``bytes``
     are the document, an :class:`os.PathLike` a file, file objects, sockets, HTTP
     responses (``stream_mf2.parse(stream_mf2.fetch(url))``) and iterables are
     streams read to the end; anything else is a :class:`TypeError`. With
@@ -38,6 +38,6 @@ def parse(doc: object, url: str | None = None, **options: Unpack[ParseOptions]) 
     check_options(options, "parse")
     if isinstance(doc, str | bytes | bytearray | memoryview):
         return _parse_whole(doc if isinstance(doc, str | bytes) else bytes(doc), url, **options)
-    from stream_mf2.sources import parse_source
+    from stream_mf2.io.sources import parse_source
 
     return parse_source(doc, url, **options)

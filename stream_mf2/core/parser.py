@@ -15,17 +15,19 @@ from __future__ import annotations
 
 from typing import IO, TYPE_CHECKING, Any, Final, Literal, Never, Unpack
 
-from stream_mf2._options import ParseOptions, check_options
-from stream_mf2.capture import DEFAULT_MAX_HELD_CHILDREN, DEFAULT_MAX_HELD_ITEMS, Capture
+from stream_mf2.core.events import Event
+from stream_mf2.core.options import ParseOptions, check_options
+from stream_mf2.core.reassemble import reassemble
 from stream_mf2.errors import ParserStateError
-from stream_mf2.events import DocumentEnd, Event, Item, ItemEvent
-from stream_mf2.html._bounded_sink import DEFAULT_MAX_KEPT_NODES, DEFAULT_MAX_PREFIX_NODES
+from stream_mf2.events import DocumentEnd, Item, ItemEvent
+from stream_mf2.html.bounded import BoundedSink
+from stream_mf2.html.bounded.sink import DEFAULT_MAX_KEPT_NODES, DEFAULT_MAX_PREFIX_NODES
 from stream_mf2.html.decode import Decoder, decoded_length
 from stream_mf2.html.dom import Element
-from stream_mf2.html.sink import BoundedSink
 from stream_mf2.html.tokenizer import Tokenizer
 from stream_mf2.html.treebuilder import DEFAULT_MAX_DEPTH, DEFAULT_MAX_FORMATTING_ELEMENTS, TreeBuilder
 from stream_mf2.mf2 import Mf2Context
+from stream_mf2.mf2.capture import DEFAULT_MAX_HELD_CHILDREN, DEFAULT_MAX_HELD_ITEMS, Capture
 from stream_mf2.mf2.options import (
     DEFAULT_MAX_ITEM_CHARS,
     DEFAULT_MAX_NESTED_HTML_CHARS,
@@ -33,7 +35,6 @@ from stream_mf2.mf2.options import (
     DEFAULT_OUTPUT_FLOOR_CHARS,
     options_for,
 )
-from stream_mf2.reassemble import reassemble
 
 if TYPE_CHECKING:
     from stream_mf2.wpt import Template, Wpt
@@ -84,7 +85,7 @@ class Parser:
     ``frozenset({"h-feed"})``: yield the children of an outermost container
     item as they close, so memory stays flat when one ``h-feed`` wraps the
     page; see :class:`~stream_mf2.events.ItemEvent` and
-    :func:`~stream_mf2.reassemble.reassemble`; :meth:`feed` then returns those
+    :func:`~stream_mf2.core.reassemble.reassemble`; :meth:`feed` then returns those
     children as plain items too, before their container).
 
     Limits (each raises :class:`~stream_mf2.errors.LimitExceeded` naming itself):
@@ -93,7 +94,7 @@ class Parser:
     (active formatting elements reopened after each block, a recovery recorded
     in :attr:`errors`, not an error: see the README's Limits), ``max_kept_nodes`` (one kept
     subtree), ``max_held_items`` (items waiting for include targets; a recovery,
-    not an error: see :mod:`stream_mf2.capture`), ``max_held_children`` (with
+    not an error: see :mod:`stream_mf2.mf2.capture`), ``max_held_children`` (with
     ``stream_children``: children kept in their container, not streamed, while
     a first ``<base href>``, or with ``lang`` the document language, may still
     come and change them; past it they stream, and such a late tag is recorded
@@ -272,8 +273,11 @@ class Parser:
     def _build(self) -> None:
         """Make the stages after the decoder (again, for a re-parse)."""
         self._ctx = Mf2Context(self.url, self._options)
+        # The outbox: every consumer's events, in the order they complete.
+        self._out: list[Event] = []
         self._capture = Capture(
             self._ctx,
+            self._out.append,
             max_held_items=self._max_held_items,
             stream_children=self._stream_children,
             max_held_children=self._max_held_children,
@@ -309,8 +313,8 @@ class Parser:
 
     def _build_wpt(self) -> None:
         """The WPT consumer beside capture, on a sink that reports placements (see :mod:`stream_mf2.wpt`)."""
-        from stream_mf2._consumers import FanOut
-        from stream_mf2.html._observed_sink import ObservedSink
+        from stream_mf2.core.fanout import FanOut
+        from stream_mf2.html.bounded.observed import ObservedSink
         from stream_mf2.wpt._match import WptConsumer
         from stream_mf2.wpt.apply import pages_for
 
@@ -336,7 +340,7 @@ class Parser:
         )
 
     def _emit_event(self, event: Event) -> None:
-        self._capture.events.append(event)
+        self._out.append(event)
 
     # -- feeding --------------------------------------------------------------
     def feed(self, data: bytes | str) -> list[Item]:
@@ -537,7 +541,7 @@ class Parser:
             # Events are produced in token order, so "any event before this tag" is
             # the same in every chunking.
             self._meta_encoding = encoding
-            self._events_before_meta = self._produced or bool(self._capture.events)
+            self._events_before_meta = self._produced or bool(self._out)
             self._tokenizer.suspend()
         else:
             # A non-ASCII character was consumed before this tag and the bytes are no
@@ -545,7 +549,7 @@ class Parser:
             before = decoder.encoding
             decoder.change_encoding(encoding)
             if decoder.reparse_encoding is not None:
-                produced = self._produced or bool(self._capture.events)
+                produced = self._produced or bool(self._out)
                 self._note_kept_encoding(encoding, before, _PRODUCED_BEFORE if produced else self._no_reparse)
 
     # -- re-parsing -------------------------------------------------------------
@@ -575,7 +579,7 @@ class Parser:
         assert held is not None
         decoder = self._decoder
         reason = None
-        if self._capture.events:
+        if self._out:
             reason = _PRODUCED_BEFORE
         elif decoder.confidence == "certain":
             reason = "the encoding is certain"
@@ -674,14 +678,11 @@ class Parser:
             raise ParserStateError("this Parser stopped after an error; create a new one")
 
     def _take(self) -> list[Event]:
-        events = self._capture.events
+        # A copy: the consumers keep appending to the outbox itself.
+        events = self._out[:]
         if events:
             self._produced = True
-            self._capture.events = []
-        else:
-            # Never hand out capture's own (empty) list: later events would be appended
-            # to a list the caller already holds.
-            events = []
+            self._out.clear()
         # Page-source pattern matches wait while a re-parse is possible (they never count
         # as output that prevents one: their timing, unlike items', depends on the window).
         if self._wpt_events and self._held is None:

@@ -4,7 +4,7 @@ The suite (https://github.com/microformats/tests) is a folder of
 ``tests/<suite>/<format>/<case>.html`` inputs, each with the expected mf2 JSON
 in ``<case>.json``::
 
-    from stream_mf2.conformance import run_microformats_suite
+    from stream_mf2.cli.conformance import run_microformats_suite
     report = run_microformats_suite("path/to/microformats-tests")
     print(report.format())
 
@@ -43,10 +43,13 @@ The one normalisation
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import os
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
+
+from stream_mf2.cli._common import PROG, ArgumentParser, UserError
 
 __all__ = [
     "SUITES",
@@ -231,7 +234,8 @@ def _failure(suite: str, case: str, item: str | None, diffs: list[str]) -> CaseF
 
 def _parse(data: bytes, base: str, chunk_size: int | None) -> dict[str, Any]:
     # imported here so that importing this module stays cheap for the CLI's help
-    from stream_mf2 import Parser, parse
+    from stream_mf2.core.parser import Parser
+    from stream_mf2.io.api import parse
 
     if chunk_size is None:
         return parse(data, base)
@@ -313,3 +317,34 @@ def run_microformats_suite(path: str | Path, *, chunk_size: int | None = None) -
             for case, html, expected in _cases(folder):
                 _run_case(suite, case, html, expected, report, chunk_size)
     return report
+
+
+def cmd_conformance(argv: Sequence[str], out: IO[bytes]) -> int:
+    p = ArgumentParser(
+        prog=f"{PROG} conformance",
+        description="Run the official microformats test suites (a checkout of github.com/microformats/tests) "
+        "through the streaming parser and print pass counts per suite.",
+    )
+    p.add_argument(
+        "path",
+        nargs="?",
+        metavar="PATH",
+        help="the microformats-tests folder, its tests/ folder, or a folder holding microformats-tests/ "
+        "(default: $STREAM_MF2_TESTSUITES, else ../shared/testsuites if it exists)",
+    )
+    p.add_argument("--failures", type=int, default=0, metavar="N", help="also list the first N failures (default 0)")
+    p.add_argument("--strict", action="store_true", help="exit with status 1 when any case fails")
+    ns = p.parse_args(argv)
+    root = ns.path or os.environ.get("STREAM_MF2_TESTSUITES")
+    if not root and os.path.isdir(os.path.join("..", "shared", "testsuites")):
+        root = os.path.join("..", "shared", "testsuites")
+    if not root:
+        raise UserError("give the path of the microformats test suite (or set STREAM_MF2_TESTSUITES)")
+    try:
+        find_suite_root(root)
+    except FileNotFoundError as e:
+        raise UserError(str(e)) from None
+    report = run_microformats_suite(root)
+    out.write((report.format(max_failures=max(ns.failures, 0)) + "\n").encode("utf-8"))
+    out.flush()
+    return 1 if ns.strict and not report.passed else 0

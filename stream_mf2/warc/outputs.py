@@ -34,8 +34,8 @@ import zlib
 from collections.abc import Sequence
 from typing import IO, Any
 
-from stream_mf2._json import dumps
 from stream_mf2.errors import StreamMF2Error
+from stream_mf2.io.json_output import dumps
 
 #: Most rows in one Parquet row group.
 ROW_GROUP_ROWS = 8192
@@ -317,7 +317,7 @@ def _pa() -> Any:
 
 def _schema(pa: Any, columns: tuple[tuple[str, str], ...]) -> Any:
     types = {"string": pa.string(), "json": pa.string(), "int64": pa.int64(), "list<string>": pa.list_(pa.string())}
-    from stream_mf2.warc_run import SCHEMA_VERSION
+    from stream_mf2.warc.schema import SCHEMA_VERSION
 
     return pa.schema(
         [pa.field(name, types[t]) for name, t in columns],

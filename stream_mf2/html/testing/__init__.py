@@ -11,11 +11,11 @@ Public, documented API so anyone can re-run the suites:
 from __future__ import annotations
 
 # Tokenizer helper: tokens and parse errors in the html5lib-tests tokenizer format.
-from stream_mf2.html._testing_tokens import tokenize_for_test as tokenize_for_test
+from stream_mf2.html.testing.tokens import tokenize_for_test as tokenize_for_test
 
 # Tree-construction helpers: html5lib-tests tree dumps, .dat reader, DOM parsing.
-from stream_mf2.html._testing_tree import dump_tree as dump_tree
-from stream_mf2.html._testing_tree import parse_document as parse_document
-from stream_mf2.html._testing_tree import parse_fragment as parse_fragment
-from stream_mf2.html._testing_tree import read_tree_tests as read_tree_tests
-from stream_mf2.html._testing_tree import tree_for_test as tree_for_test
+from stream_mf2.html.testing.tree import dump_tree as dump_tree
+from stream_mf2.html.testing.tree import parse_document as parse_document
+from stream_mf2.html.testing.tree import parse_fragment as parse_fragment
+from stream_mf2.html.testing.tree import read_tree_tests as read_tree_tests
+from stream_mf2.html.testing.tree import tree_for_test as tree_for_test

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from stream_mf2.html._tb_tables import FOREIGN_ATTR_ADJUST, NS_PREFIX
 from stream_mf2.html.dom import (
     HTML_NS,
     MATHML_NS,
@@ -27,6 +26,7 @@ from stream_mf2.html.dom import (
     Text,
 )
 from stream_mf2.html.sink import DomSink, TreeSink
+from stream_mf2.html.tree_tables import FOREIGN_ATTR_ADJUST, NS_PREFIX
 from stream_mf2.html.treebuilder import TreeBuilder
 
 __all__ = ["context_element", "dump_tree", "parse_document", "parse_fragment", "tree_for_test"]

@@ -1,6 +1,6 @@
 """A bounded sink that also tells an observer where each element is placed.
 
-:class:`ObservedSink` is :class:`~stream_mf2.html._bounded_sink.BoundedSink`
+:class:`ObservedSink` is :class:`~stream_mf2.html.bounded.sink.BoundedSink`
 plus calls to an observer: ``placed(element, parent, before)`` whenever an
 element is inserted or moved (creation, foster parenting, the adoption agency's
 moves, ``reparent_children``), ``popped(element)`` when it leaves the stack of
@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from stream_mf2.html._bounded_sink import (
+from stream_mf2.html.bounded.sink import (
     _INSIDE,
     _KEPT,
     _OPEN,

@@ -13,10 +13,10 @@ This is the public fetch API, :func:`fetch` and :func:`afetch` (exported as
 body. A response whose ``Content-Type`` is not HTML is refused before its body
 is read.
 
-A response is a source for :func:`stream_mf2.sources.iter_events` (and
+A response is a source for :func:`stream_mf2.io.sources.iter_events` (and
 ``parse``, ``iter_items``, the async front ends), which uses its final URL as
 the document URL, its charset as the transport encoding, applies the stall rule
-of the other network sources to it (see :mod:`stream_mf2.sources`) and closes
+of the other network sources to it (see :mod:`stream_mf2.io.sources`) and closes
 it when the body has been read or iteration stops.
 """
 
@@ -31,8 +31,8 @@ from collections.abc import Iterator, Mapping
 from types import TracebackType
 from typing import IO, Any, TypedDict, Unpack
 
-from stream_mf2._payload import HTML_TYPES, BodyDecoder, PayloadError, media_type
 from stream_mf2.errors import LimitExceeded, SourceError
+from stream_mf2.io.payload import HTML_TYPES, BodyDecoder, PayloadError, media_type
 
 #: Seconds to wait for the connection and for each read.
 DEFAULT_TIMEOUT = 30.0
@@ -47,7 +47,7 @@ _ACCEPT = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.1"
 
 
 def _user_agent() -> str:
-    from stream_mf2 import __version__
+    from stream_mf2._version import __version__
 
     return f"stream-mf2/{__version__}"
 
@@ -116,7 +116,7 @@ class UrlResponse:
     def interrupt(self) -> None:
         """Make a read blocked in another thread return now, by shutting the connection down.
 
-        :func:`stream_mf2.sources.iter_events` reads a response in a thread (see its stall
+        :func:`stream_mf2.io.sources.iter_events` reads a response in a thread (see its stall
         rule); a consumer that stops early calls this so that the thread does not sit in a
         read until the server sends more or the timeout runs out. Call :meth:`close` after.
         """

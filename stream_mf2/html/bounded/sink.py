@@ -158,7 +158,6 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from stream_mf2.errors import LimitExceeded
-from stream_mf2.html._tb_tables import FORMATTING, SPECIAL_FOREIGN, SPECIAL_HTML
 from stream_mf2.html.dom import (
     HTML_NS,
     Comment,
@@ -185,6 +184,7 @@ from stream_mf2.html.sink import (
     selectedcontent_disabled,
 )
 from stream_mf2.html.tokenizer import Tokenizer
+from stream_mf2.html.tree_tables import FORMATTING, SPECIAL_FOREIGN, SPECIAL_HTML
 
 __all__ = ["NESTED_EMPTY", "NESTED_KEEP", "NESTED_REMOVE", "BoundedSink"]
 

@@ -123,7 +123,7 @@ def _skip(f: Any, n: int) -> None:
 
 
 def _open_http(url: str, offset: int, length: int | None, timeout: float) -> IO[bytes]:
-    from stream_mf2 import __version__
+    from stream_mf2._version import __version__
 
     headers = {"User-Agent": f"stream-mf2/{__version__}", "Accept-Encoding": "identity"}
     ranged = offset > 0 or length is not None

@@ -67,14 +67,15 @@ from typing import Any, TypeAlias, TypeVar, Unpack
 
 import aiofiles
 
-from stream_mf2._http import UrlResponse
-from stream_mf2._options import ParseOptions, check_options
-from stream_mf2._parser import Parser
-from stream_mf2._payload import HTML_TYPES
-from stream_mf2._responses import SNIFF_BINARY_BYTES, ClientResponse, check_html, client_response, looks_binary
+from stream_mf2.core.events import Event
+from stream_mf2.core.options import ParseOptions, check_options
+from stream_mf2.core.parser import Parser
+from stream_mf2.core.reassemble import reassemble
 from stream_mf2.errors import SourceError
-from stream_mf2.events import DocumentEnd, Event, ItemEvent
-from stream_mf2.reassemble import reassemble
+from stream_mf2.events import DocumentEnd, ItemEvent
+from stream_mf2.io.fetch import UrlResponse
+from stream_mf2.io.payload import HTML_TYPES
+from stream_mf2.io.responses import SNIFF_BINARY_BYTES, ClientResponse, check_html, client_response, looks_binary
 
 #: Default read size.
 DEFAULT_CHUNK_SIZE = 64 * 1024

@@ -1,0 +1,40 @@
+"""Which modules the compiled build compiles: a folder rule, read by ``setup.py`` too.
+
+The parse path is compiled with mypyc: every module in the folders
+:data:`COMPILED_FOLDERS` (the core, the HTML engine, the mf2 consumer) and the
+modules :data:`COMPILED_FILES` below all of them, except the folders in
+:data:`PURE_FOLDERS` (the html5lib-tests format helpers). Everything else stays
+pure Python: I/O, WARC, the command line and the WPT consumer import optional
+or heavy third-party modules, or gain nothing from compilation.
+
+This module imports nothing from the package, so ``setup.py`` runs it by path
+(without importing the package, whose dependencies a build environment lacks).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+#: Folders (relative to the package) whose modules are all compiled.
+COMPILED_FOLDERS: tuple[str, ...] = ("core", "html", "mf2")
+#: Folders inside those that stay pure Python.
+PURE_FOLDERS: tuple[str, ...] = ("html/testing",)
+#: Single modules outside those folders that are compiled (the bottom layer).
+COMPILED_FILES: tuple[str, ...] = ("errors.py", "events.py")
+
+
+def compiled_modules(package_dir: Path, package: str = "stream_mf2") -> tuple[str, ...]:
+    """The dotted names of the compiled modules under ``package_dir``, sorted."""
+    found: set[str] = set()
+    paths = [package_dir / name for name in COMPILED_FILES]
+    for folder in COMPILED_FOLDERS:
+        paths += (package_dir / folder).rglob("*.py")
+    pure = [package_dir / folder for folder in PURE_FOLDERS]
+    for path in paths:
+        if any(path.is_relative_to(p) for p in pure):
+            continue
+        parts = path.relative_to(package_dir).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        found.add(".".join((package, *parts)))
+    return tuple(sorted(found))

@@ -1,0 +1,120 @@
+"""The ``stream-mf2`` command: the dispatcher.
+
+::
+
+    stream-mf2 [options] FILE|URL|-          whole-document JSON (or --jsonl: one item per line)
+    stream-mf2 warc [options] FILE...        JSON Lines of items from WARC archives
+    stream-mf2 tokens FILE                   tokenizer output, html5lib-tests format
+    stream-mf2 tree FILE                     tree-construction dump, html5lib-tests format
+    stream-mf2 conformance [PATH]            pass counts on the official microformats suites
+    stream-mf2 wpt TEMPLATE.xml INPUT...     Website Parse Template blocks, JSON Lines
+    stream-mf2 xpath PAGE [--id X] [--text T]  full XPaths of elements, to write templates
+
+One module per subcommand (``page``, ``warc``, ``wpt``, ``debug``, ``conformance``;
+``dask`` holds the ``warc --dask`` options), all sharing :mod:`stream_mf2.cli._common`;
+this module only picks one and turns errors into one line. User errors (unreadable
+files, bad options, failed fetches, a closed output pipe) end with a one-line message
+and a non-zero exit status, never a traceback.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import IO, NoReturn
+
+from stream_mf2.cli._common import EXIT_BROKEN_PIPE, PROG, UserError
+from stream_mf2.errors import StreamMF2Error
+
+__all__ = ["COMMANDS", "main"]
+
+Command = Callable[[Sequence[str], IO[bytes]], int]
+
+
+def _warc(argv: Sequence[str], out: IO[bytes]) -> int:
+    from stream_mf2.cli.warc import main as run
+
+    return run(argv, out)
+
+
+def _wpt(argv: Sequence[str], out: IO[bytes]) -> int:
+    from stream_mf2.cli.wpt import cmd_wpt
+
+    return cmd_wpt(argv, out)
+
+
+def _xpath(argv: Sequence[str], out: IO[bytes]) -> int:
+    from stream_mf2.cli.wpt import cmd_xpath
+
+    return cmd_xpath(argv, out)
+
+
+def _tokens(argv: Sequence[str], out: IO[bytes]) -> int:
+    from stream_mf2.cli.debug import cmd_tokens
+
+    return cmd_tokens(argv, out)
+
+
+def _tree(argv: Sequence[str], out: IO[bytes]) -> int:
+    from stream_mf2.cli.debug import cmd_tree
+
+    return cmd_tree(argv, out)
+
+
+def _conformance(argv: Sequence[str], out: IO[bytes]) -> int:
+    from stream_mf2.cli.conformance import cmd_conformance
+
+    return cmd_conformance(argv, out)
+
+
+def _page(argv: Sequence[str], out: IO[bytes]) -> int:
+    from stream_mf2.cli.page import main as run
+
+    return run(argv, out)
+
+
+#: Subcommands by name; anything else is the page command (``stream-mf2 FILE``).
+COMMANDS: dict[str, Command] = {
+    "warc": _warc,
+    "tokens": _tokens,
+    "tree": _tree,
+    "conformance": _conformance,
+    "wpt": _wpt,
+    "xpath": _xpath,
+}
+
+
+def _fail(message: str, status: int = 1) -> NoReturn:
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+    raise SystemExit(status)
+
+
+def _silence_stdout() -> None:
+    # The reader went away: point stdout at /dev/null so the interpreter's final flush is quiet.
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    out = sys.stdout.buffer
+    try:
+        if args and args[0] in COMMANDS:
+            return COMMANDS[args[0]](args[1:], out)
+        return _page(args, out)
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except UserError as e:
+        _fail(str(e))
+    except StreamMF2Error as e:
+        _fail(" ".join(str(e).split()) or type(e).__name__)
+    except OSError as e:
+        _fail(f"{e.strerror or e}" + (f": {e.filename}" if getattr(e, "filename", None) else ""))

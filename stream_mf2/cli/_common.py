@@ -1,0 +1,138 @@
+"""What every ``stream-mf2`` subcommand shares: the program name, the one-line error,
+the parser-option flags (``--text``, ``--lang``, limits, ...) and JSON output.
+
+Each subcommand module imports from here, never from the dispatcher
+(:mod:`stream_mf2.cli`), so the command modules form no import cycle.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, NoReturn
+
+from stream_mf2.io.json_output import dumps
+
+PROG = "stream-mf2"
+
+#: Exit status for a closed output pipe (128 + SIGPIPE, as a shell reports it).
+EXIT_BROKEN_PIPE = 141
+
+
+class UserError(Exception):
+    """Something the user can fix; printed as one line."""
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse with a one-line error message (the full usage is one ``--help`` away)."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"{self.prog}: error: {message} (see '{self.prog} --help')", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def dump(obj: Any, *, indent: bool = False) -> bytes:
+    return dumps(obj, indent=indent)
+
+
+# (flag, option, help) for the integer limits every parse command takes; see stream_mf2.core.options.
+LIMIT_FLAGS = (
+    ("--max-token-chars", "max_token_chars", "longest unfinished tag, comment or attribute value, in characters"),
+    ("--max-depth", "max_depth", "deepest stack of open elements"),
+    ("--max-kept-nodes", "max_kept_nodes", "most nodes kept for one item subtree"),
+    ("--max-held-items", "max_held_items", "items held waiting for include targets (a recovery: see the Parser docs)"),
+    ("--max-held-children", "max_held_children", "stream-children: children kept until a <base> is known (a budget)"),
+    ("--max-nested-html-chars", "max_nested_html_chars", "e-* html nested inside e-* values, per item (then empty html)"),
+    ("--max-item-chars", "max_item_chars", "JSON characters of one item, nested items counted where placed (then emptied values)"),
+    ("--max-output-ratio", "max_output_ratio", "output allowance of an item or rel link per character of its source"),
+    ("--output-floor-chars", "output_floor_chars", "output allowance of an item or rel link whatever its source length"),
+    ("--max-reparse-bytes", "max_reparse_bytes", "bytes held for a late <meta charset> re-parse (0: off)"),
+)
+
+
+def add_parser_options(p: argparse.ArgumentParser, *, url: bool = True) -> None:
+    g = p.add_argument_group("parser options")
+    if url:
+        g.add_argument("--url", help="document URL, the base for relative URLs (default: the fetched URL, if any)")
+    g.add_argument("--encoding", help="character encoding label, as if sent by the server (overrides HTTP charset)")
+    g.add_argument(
+        "--text",
+        choices=("spec", "normalized"),
+        default="spec",
+        help="plain-text algorithm: DOM textContent (spec) or whitespace-normalized",
+    )
+    g.add_argument("--lang", action="store_true", help="add lang to items and e-* values")
+    g.add_argument("--metaformats", action="store_true", help="add a meta-item built from <head>")
+    g.add_argument(
+        "--filter-roots",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="NAMES",
+        help="ignore root class names that are utility CSS (Tailwind's h-full, h-screen, ...); NAMES "
+        "(comma-separated) gives your own list instead",
+    )
+    lim = p.add_argument_group("limits (max-token-chars, max-depth, max-kept-nodes stop with an error naming them; the others are recoveries)")
+    for flag, _, what in LIMIT_FLAGS:
+        lim.add_argument(flag, type=int, metavar="N", help=what)
+
+
+def parser_options(ns: argparse.Namespace) -> dict[str, Any]:
+    opts: dict[str, Any] = {"text": ns.text, "lang": ns.lang, "metaformats": ns.metaformats}
+    if ns.encoding:
+        from stream_mf2.html.decode import lookup_encoding
+
+        if lookup_encoding(ns.encoding) is None:
+            print(f"{PROG}: warning: unknown encoding label {ns.encoding!r}, ignored", file=sys.stderr)
+        else:
+            opts["encoding"] = ns.encoding
+    if ns.filter_roots is not None:
+        names = frozenset(n.strip() for n in ns.filter_roots.split(",") if n.strip())
+        opts["filter_roots"] = names or True
+    for _flag, name, _what in LIMIT_FLAGS:
+        value = getattr(ns, name)
+        if value is not None:
+            opts[name] = value
+    from stream_mf2.core.options import check_options
+
+    try:
+        check_options(opts)
+    except (TypeError, ValueError) as e:
+        raise UserError("--" + str(e).replace("_", "-")) from None
+    return opts
+
+
+def version() -> str:
+    """``stream-mf2 VERSION (build)``: the build as :mod:`stream_mf2._build` names it."""
+    from stream_mf2._build import build_info
+    from stream_mf2._version import __version__
+
+    return build_info(__version__)
+
+
+def stream_children_option(value: str | None) -> bool | frozenset[str]:
+    if value is None:
+        return False
+    types = frozenset(t.strip() for t in value.split(",") if t.strip())
+    return types or True
+
+
+def jsonl_item(event: Any) -> dict[str, Any]:
+    """The JSON Lines form of an item event."""
+    line: dict[str, Any] = {"kind": "item"}
+    if event.path:
+        line["path"] = list(event.path)
+    if event.children_streamed:
+        line["children-streamed"] = event.children_streamed
+    line["item"] = event.item
+    return line
+
+
+def headers(values: list[str]) -> dict[str, str]:
+    headers: dict[str, str] = {}
+    for value in values:
+        name, sep, rest = value.partition(":")
+        if not sep or not name.strip() or name != name.strip():
+            raise UserError(f"--header wants 'NAME: VALUE', not {value!r}")
+        headers[name] = rest.strip()
+    return headers

@@ -1,0 +1,160 @@
+"""``stream-mf2 FILE|URL|-``: one page to whole-document JSON, or JSON Lines as items complete."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from typing import IO, Any
+
+from stream_mf2.cli._common import (
+    PROG,
+    ArgumentParser,
+    UserError,
+    add_parser_options,
+    dump,
+    headers,
+    jsonl_item,
+    parser_options,
+    stream_children_option,
+    version,
+)
+from stream_mf2.errors import StreamMF2Error
+
+
+def _parse_command_parser() -> argparse.ArgumentParser:
+    p = ArgumentParser(
+        prog=PROG,
+        description="Extract microformats2 from HTML as it streams in.",
+        epilog=(
+            "other commands (see 'stream-mf2 COMMAND --help'):\n"
+            "  warc FILE...        items from WARC archives, as JSON Lines\n"
+            "  tokens FILE         tokenizer output in html5lib-tests format\n"
+            "  tree FILE           tree-construction dump in html5lib-tests format\n"
+            "  conformance [PATH]  pass counts on the official microformats test suites"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--version", action="version", version=version(), help="print the version and build, then exit")
+    p.add_argument("source", metavar="FILE|URL|-", help="an HTML file, an http(s):// URL, or - for standard input")
+    p.add_argument(
+        "--jsonl",
+        action="store_true",
+        help='print JSON Lines, each with a "kind": an "item" line as soon as each item completes, a '
+        '"meta-item" line, a last "document" line with the rels, or an "error" line before a failure exit',
+    )
+    p.add_argument("--pretty", action="store_true", help="indent the JSON (default: compact)")
+    p.add_argument(
+        "--stream-children",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="TYPES",
+        help="with --jsonl, print the children of a container item (e.g. a page-wide h-feed) as they close, as "
+        'item lines with a "path" [i, j], and the container later with "children-streamed": N; '
+        "TYPES (comma-separated, e.g. h-feed) limits which containers (default: every top-level item)",
+    )
+    http = p.add_argument_group("fetching (for an http(s):// URL)")
+    http.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for the server (default 30)")
+    http.add_argument("--user-agent", metavar="UA", help="User-Agent header (default stream-mf2/VERSION)")
+    http.add_argument(
+        "--header",
+        action="append",
+        default=[],
+        metavar="'NAME: VALUE'",
+        help="an extra request header (repeatable)",
+    )
+    http.add_argument("--max-redirects", type=int, default=10, metavar="N", help="redirects to follow (default 10)")
+    http.add_argument(
+        "--max-bytes",
+        type=int,
+        default=None,
+        metavar="N",
+        help="largest decoded body to read (default 256 MiB)",
+    )
+    add_parser_options(p)
+    return p
+
+
+def _open_source(ns: argparse.Namespace) -> tuple[Any, str | None, Callable[[], None]]:
+    """The source for ``ns.source`` by the input rule, the document URL and a closer."""
+    from pathlib import Path
+
+    from stream_mf2.io import fetch as _http
+
+    src: str = ns.source
+    if _http.is_url(src):
+        from stream_mf2.io.fetch import DEFAULT_MAX_BYTES
+
+        if ns.max_redirects < 0:
+            raise UserError("--max-redirects must be at least 0")
+        resp = _http.fetch(
+            src,
+            headers=headers(ns.header),
+            user_agent=ns.user_agent,
+            timeout=ns.timeout,
+            max_redirects=ns.max_redirects,
+            max_bytes=DEFAULT_MAX_BYTES if ns.max_bytes is None else ns.max_bytes,
+        )
+        # the response itself: iter_events takes its charset and URL, and applies the stall rule
+        return resp, ns.url, resp.close
+    if src == "-":
+        return sys.stdin.buffer, ns.url, lambda: None
+    return Path(src), ns.url, lambda: None
+
+
+def main(argv: Sequence[str], out: IO[bytes]) -> int:
+    ns = _parse_command_parser().parse_args(argv)
+    from stream_mf2.core.reassemble import reassemble
+    from stream_mf2.events import DocumentEnd, ItemEvent, MetaItemEvent
+    from stream_mf2.io.sources import iter_events
+
+    opts = parser_options(ns)
+    stream_children = stream_children_option(ns.stream_children)
+    if stream_children:
+        opts["stream_children"] = stream_children
+    source, url, close = _open_source(ns)
+    pretty = bool(ns.pretty)
+    try:
+        item_events: list[Any] = []
+        events = iter_events(source, url, **opts)
+        doc_url = url if url is not None else getattr(source, "url", None)
+        for event in events:
+            if type(event) is ItemEvent:
+                if ns.jsonl:
+                    out.write(dump(jsonl_item(event), indent=pretty))
+                    out.flush()
+                else:
+                    item_events.append(event)
+            elif type(event) is MetaItemEvent:
+                if ns.jsonl:
+                    out.write(dump({"kind": "meta-item", "item": event.item}, indent=pretty))
+                    out.flush()
+            elif type(event) is DocumentEnd:
+                if ns.jsonl:
+                    doc: dict[str, Any] = {
+                        "kind": "document",
+                        "url": doc_url,
+                        "encoding": event.encoding,
+                        "rels": event.rels,
+                        "rel-urls": event.rel_urls,
+                    }
+                    out.write(dump(doc, indent=pretty))
+                else:
+                    whole: dict[str, Any] = {
+                        "items": reassemble(item_events),
+                        "rels": event.rels,
+                        "rel-urls": event.rel_urls,
+                    }
+                    if event.meta_item is not None:
+                        whole["meta-item"] = event.meta_item
+                    out.write(dump(whole, indent=pretty))
+                out.flush()
+    except StreamMF2Error as e:
+        if ns.jsonl:
+            out.write(dump({"kind": "error", "error": " ".join(str(e).split()) or type(e).__name__}))
+            out.flush()
+        raise
+    finally:
+        close()
+    return 0

@@ -1,0 +1,16 @@
+"""The union of every event a :class:`~stream_mf2.Parser` yields.
+
+Each consumer defines its own event values (:mod:`stream_mf2.events` for
+microformats2 and the document end, :mod:`stream_mf2.wpt.events` for Website
+Parse Templates); the core, which wires the consumers together, is the one
+place that names them all. A new consumer adds its events here.
+"""
+
+from __future__ import annotations
+
+from stream_mf2.events import DocumentEnd, ItemEvent, MetaItemEvent
+from stream_mf2.wpt.events import WptMatchEvent, WptPageEnd
+
+__all__ = ["Event"]
+
+Event = ItemEvent | MetaItemEvent | DocumentEnd | WptMatchEvent | WptPageEnd

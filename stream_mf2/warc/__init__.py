@@ -1,0 +1,49 @@
+"""WARC archives: records in, items out, every problem reported per record.
+
+One stage of the pipeline, above :mod:`stream_mf2.io` (``cli → warc → io → core``):
+
+* :mod:`~stream_mf2.warc.reader` — ``iter_warc``/``aiter_warc``/``iter_warc_parallel``:
+  framing (gzip members, records, HTTP), per-record errors, worker processes;
+* :mod:`~stream_mf2.warc.runner` — the batch runner behind ``stream-mf2 warc``: the
+  versioned line schema, one input (``process_input``), many inputs with checkpoints (``run``);
+* :mod:`~stream_mf2.warc.schema` — the line schema's version;
+* :mod:`~stream_mf2.warc.inputs` / :mod:`~stream_mf2.warc.outputs` — where archives come
+  from (paths, globs, lists, HTTP ranges, fsspec) and where lines go (JSON Lines, Parquet);
+* :mod:`~stream_mf2.warc.dask` — many archives on a Dask cluster (``run_warc_dask``).
+
+The names below are the library's WARC API (also importable from :mod:`stream_mf2`).
+"""
+
+from stream_mf2.warc.reader import (
+    AsyncWarcReader,
+    ParallelWarcReader,
+    RecordConsumer,
+    WarcError,
+    WarcExtra,
+    WarcItem,
+    WarcOptions,
+    WarcReader,
+    WarcReaderOptions,
+    WarcRecord,
+    WarcSummary,
+    aiter_warc,
+    iter_warc,
+    iter_warc_parallel,
+)
+
+__all__ = [
+    "AsyncWarcReader",
+    "ParallelWarcReader",
+    "RecordConsumer",
+    "WarcError",
+    "WarcExtra",
+    "WarcItem",
+    "WarcOptions",
+    "WarcReader",
+    "WarcReaderOptions",
+    "WarcRecord",
+    "WarcSummary",
+    "aiter_warc",
+    "iter_warc",
+    "iter_warc_parallel",
+]

@@ -24,7 +24,7 @@ record, as crawlers write) and as an uncompressed ``.warc``.
 
 Each measurement runs in a fresh child process (``--child``) that iterates the
 whole archive with :func:`stream_mf2.iter_warc` (``workers`` 1) or
-:func:`stream_mf2.warc.reader.iter_warc_parallel` and reports wall time, CPU time of
+:func:`stream_mf2.warc.parallel.iter_warc_parallel` and reports wall time, CPU time of
 the child (the workers' CPU is not included), its peak RSS and the reader's
 summary. MB/s is archive bytes on disk / wall time; records/s counts every
 WARC record (all types); HTML MB/s is the decoded HTML bytes / wall time.
@@ -159,13 +159,14 @@ def child_main(path: str, workers: int) -> int:
     """Read the whole archive once and print one JSON line of measurements."""
     import logging
 
-    from stream_mf2.warc import reader as warc
+    from stream_mf2.warc.parallel import iter_warc_parallel
+    from stream_mf2.warc.reader import iter_warc
 
     logging.getLogger("warcio").addHandler(logging.NullHandler())
     entries = 0
     cpu0 = time.process_time()
     t0 = time.perf_counter()
-    reader = warc.iter_warc_parallel(path, workers) if workers > 1 else warc.iter_warc(path)
+    reader = iter_warc_parallel(path, workers) if workers > 1 else iter_warc(path)
     for _ in reader:
         entries += 1
     wall = time.perf_counter() - t0

@@ -43,15 +43,9 @@ if TYPE_CHECKING:
     # parse() of text or bytes and Parser need none of asyncio, sockets, http.client or warcio.
     from stream_mf2.io.fetch import UrlResponse, afetch, fetch
     from stream_mf2.io.sources import aiter_events, aiter_items, iter_events, iter_items
-    from stream_mf2.warc.reader import (
-        WarcError,
-        WarcItem,
-        WarcRecord,
-        WarcSummary,
-        aiter_warc,
-        iter_warc,
-        iter_warc_parallel,
-    )
+    from stream_mf2.warc.entries import WarcError, WarcItem, WarcRecord, WarcSummary
+    from stream_mf2.warc.parallel import iter_warc_parallel
+    from stream_mf2.warc.reader import aiter_warc, iter_warc
 
 
 # Public name -> the module that defines it, imported when the name is first read.
@@ -63,13 +57,13 @@ _LAZY = {
     "aiter_items": "stream_mf2.io.sources",
     "iter_events": "stream_mf2.io.sources",
     "iter_items": "stream_mf2.io.sources",
-    "WarcError": "stream_mf2.warc.reader",
-    "WarcItem": "stream_mf2.warc.reader",
-    "WarcRecord": "stream_mf2.warc.reader",
-    "WarcSummary": "stream_mf2.warc.reader",
+    "WarcError": "stream_mf2.warc.entries",
+    "WarcItem": "stream_mf2.warc.entries",
+    "WarcRecord": "stream_mf2.warc.entries",
+    "WarcSummary": "stream_mf2.warc.entries",
     "aiter_warc": "stream_mf2.warc.reader",
     "iter_warc": "stream_mf2.warc.reader",
-    "iter_warc_parallel": "stream_mf2.warc.reader",
+    "iter_warc_parallel": "stream_mf2.warc.parallel",
 }
 
 

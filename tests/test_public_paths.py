@@ -19,8 +19,8 @@ MOVED = [
     ("stream_mf2.warc_run", "SCHEMA_VERSION", "stream_mf2.warc.schema"),
     ("stream_mf2._dask", "run_warc_dask", "stream_mf2.warc.dask"),
     ("stream_mf2.warc", "iter_warc", "stream_mf2.warc.reader"),
-    ("stream_mf2.warc", "iter_warc_parallel", "stream_mf2.warc.reader"),
-    ("stream_mf2.warc", "WarcRecord", "stream_mf2.warc.reader"),
+    ("stream_mf2.warc", "iter_warc_parallel", "stream_mf2.warc.parallel"),
+    ("stream_mf2.warc", "WarcRecord", "stream_mf2.warc.entries"),
 ]
 
 

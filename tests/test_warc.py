@@ -35,8 +35,10 @@ from stream_mf2.io.payload import (
     parse_http_head,
     sniff_html,
 )
-from stream_mf2.warc import reader as warc_mod
-from stream_mf2.warc.reader import WarcError, WarcItem, iter_warc
+from stream_mf2.warc import walker as warc_walker
+from stream_mf2.warc.entries import WarcEntry, WarcError, WarcItem, WarcSummary
+from stream_mf2.warc.parallel import ParallelWarcReader, iter_warc_parallel
+from stream_mf2.warc.reader import aiter_warc, iter_warc
 from tests.chunking import chunkings
 
 # -- payload decoding (no parser involved) ---------------------------------------------------------
@@ -330,7 +332,7 @@ def write_archive(path: Path, recs: list[Rec], *, compress: bool) -> list[int]:
     return offsets
 
 
-def read_all(path: Path, **options: object) -> tuple[list[WarcItem], list[WarcError], warc_mod.WarcSummary]:
+def read_all(path: Path, **options: object) -> tuple[list[WarcItem], list[WarcError], WarcSummary]:
     reader = iter_warc(path, **options)
     entries = list(reader)
     items = [e for e in entries if isinstance(e, WarcItem)]
@@ -339,7 +341,7 @@ def read_all(path: Path, **options: object) -> tuple[list[WarcItem], list[WarcEr
 
 
 def check_clean(
-    recs: list[Rec], items: list[WarcItem], errors: list[WarcError], summary: warc_mod.WarcSummary, n_errors: int = 0
+    recs: list[Rec], items: list[WarcItem], errors: list[WarcError], summary: WarcSummary, n_errors: int = 0
 ) -> None:
     assert len(errors) == n_errors
     want = [(r.uri, it) for r in recs if r.html is not None for it in expected_items(r)]
@@ -385,7 +387,7 @@ def test_gzip_members_that_inflate_past_the_read_size(tmp_path: Path, size: int)
     items, errors, summary = read_all(path)
     check_clean(recs, items, errors, summary)
     assert summary.bytes_read == path.stat().st_size
-    assert list(warc_mod.iter_warc_parallel(path, 2)) == list(iter_warc(path))
+    assert list(iter_warc_parallel(path, 2)) == list(iter_warc(path))
 
 
 def test_clean_archive_from_a_non_seekable_stream(tmp_path: Path) -> None:
@@ -535,13 +537,13 @@ def test_async_and_parallel_match_sync(tmp_path: Path) -> None:
         sync_reader = iter_warc(path)
         sync_entries = list(sync_reader)
 
-        async def collect(path: Path) -> tuple[list[warc_mod.WarcEntry], warc_mod.WarcSummary]:
-            reader = warc_mod.aiter_warc(path)
+        async def collect(path: Path) -> tuple[list[WarcEntry], WarcSummary]:
+            reader = aiter_warc(path)
             return [e async for e in reader], reader.summary
 
         async_entries, async_summary = asyncio.run(collect(path))
         assert async_entries == sync_entries
-        par = warc_mod.iter_warc_parallel(path, 2)
+        par = iter_warc_parallel(path, 2)
         par_entries = list(par)
         assert par_entries == sync_entries
         for s in (async_summary, par.summary):
@@ -571,7 +573,7 @@ def test_parallel_batches_match_sync(tmp_path: Path, batch: tuple[int, int]) -> 
         path.write_bytes(bytes(data))
         sync_reader = iter_warc(path)
         sync_entries = list(sync_reader)
-        par = warc_mod.ParallelWarcReader(path, 2, batch_units=units, batch_bytes=span)
+        par = ParallelWarcReader(path, 2, batch_units=units, batch_bytes=span)
         assert list(par) == sync_entries
         s, p = sync_reader.summary, par.summary
         assert (p.records, p.html_records, p.items, p.errors, p.skipped) == (
@@ -606,7 +608,7 @@ def test_payload_is_streamed_not_loaded(tmp_path: Path, monkeypatch: pytest.Monk
             sizes.append(len(data))
             return self._parser.feed_events(data)
 
-    monkeypatch.setattr(warc_mod, "Parser", Recording)
+    monkeypatch.setattr(warc_walker, "Parser", Recording)
     items, errors, _ = read_all(path)
     assert errors == [] and len(items) == 3
     assert sum(sizes) == len(big) and max(sizes) <= OUT_MAX
@@ -640,7 +642,7 @@ def test_wrong_content_length_is_reported(tmp_path: Path) -> None:
             # The short record lost only its closing tag: every item, its own included, is still there.
             check_clean(recs, items, errors, sync_reader.summary, n_errors=1)
             # The parallel reader reports the same error record, in the same place, and counts it.
-            par = warc_mod.iter_warc_parallel(path, 2)
+            par = iter_warc_parallel(path, 2)
             assert list(par) == sync_entries, (bad, compress)
             assert par.summary.errors == 1
 
@@ -676,6 +678,6 @@ def test_damaged_archives_never_raise(compress: bool, flips: list[tuple[float, i
 
 def test_parallel_reader_rejects_bad_settings(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="workers"):
-        warc_mod.ParallelWarcReader(tmp_path / "a.warc", 0)
+        ParallelWarcReader(tmp_path / "a.warc", 0)
     with pytest.raises(ValueError, match="batch_units"):
-        warc_mod.ParallelWarcReader(tmp_path / "a.warc", 2, batch_units=0)
+        ParallelWarcReader(tmp_path / "a.warc", 2, batch_units=0)

@@ -24,7 +24,9 @@ from hypothesis import strategies as st
 from warcio.warcwriter import WARCWriter
 
 from stream_mf2.core.parser import parse
-from stream_mf2.warc.reader import WarcError, WarcItem, WarcRecord, iter_warc, iter_warc_parallel
+from stream_mf2.warc.entries import WarcError, WarcItem, WarcRecord
+from stream_mf2.warc.parallel import iter_warc_parallel
+from stream_mf2.warc.reader import iter_warc
 from stream_mf2.warc.runner import EXIT_ALL_FAILED, EXIT_OK, EXIT_SOME_FAILED, SCHEMA_VERSION
 from tests.chunking import Pipe
 from tests.test_warc import Rec, expected_items, response, standard_records, write_archive, write_record

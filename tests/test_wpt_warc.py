@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from stream_mf2 import parse
-from stream_mf2.warc.reader import WarcExtra, WarcItem, WarcRecord, iter_warc, iter_warc_parallel
+from stream_mf2.warc.entries import WarcExtra, WarcItem, WarcRecord
+from stream_mf2.warc.parallel import iter_warc_parallel
+from stream_mf2.warc.reader import iter_warc
 from stream_mf2.warc.runner import EXIT_OK, Options, process_input, run
 from stream_mf2.wpt import load
 from stream_mf2.wpt.lines import WptLines

@@ -2,8 +2,11 @@
 
 One stage of the pipeline, above :mod:`stream_mf2.io` (``cli → warc → io → core``):
 
-* :mod:`~stream_mf2.warc.reader` — ``iter_warc``/``aiter_warc``/``iter_warc_parallel``:
-  framing (gzip members, records, HTTP), per-record errors, worker processes;
+* :mod:`~stream_mf2.warc.reader` — ``iter_warc``/``aiter_warc`` and their options, on
+  :mod:`~stream_mf2.warc.entries` (what they yield: items, records, errors, the summary),
+  :mod:`~stream_mf2.warc.framing` (gzip members, records, HTTP heads) and
+  :mod:`~stream_mf2.warc.walker` (the walk over an archive, per-record errors);
+* :mod:`~stream_mf2.warc.parallel` — ``iter_warc_parallel``: worker processes (``--workers``);
 * :mod:`~stream_mf2.warc.runner` — the batch runner behind ``stream-mf2 warc``: the
   versioned line schema, one input (``process_input``), many inputs with checkpoints (``run``);
 * :mod:`~stream_mf2.warc.schema` — the line schema's version;
@@ -14,22 +17,9 @@ One stage of the pipeline, above :mod:`stream_mf2.io` (``cli → warc → io →
 The names below are the library's WARC API (also importable from :mod:`stream_mf2`).
 """
 
-from stream_mf2.warc.reader import (
-    AsyncWarcReader,
-    ParallelWarcReader,
-    RecordConsumer,
-    WarcError,
-    WarcExtra,
-    WarcItem,
-    WarcOptions,
-    WarcReader,
-    WarcReaderOptions,
-    WarcRecord,
-    WarcSummary,
-    aiter_warc,
-    iter_warc,
-    iter_warc_parallel,
-)
+from stream_mf2.warc.entries import RecordConsumer, WarcError, WarcExtra, WarcItem, WarcRecord, WarcSummary
+from stream_mf2.warc.parallel import ParallelWarcReader, iter_warc_parallel
+from stream_mf2.warc.reader import AsyncWarcReader, WarcOptions, WarcReader, WarcReaderOptions, aiter_warc, iter_warc
 
 __all__ = [
     "AsyncWarcReader",

@@ -52,17 +52,11 @@ from typing import Any, Protocol
 
 from stream_mf2.errors import StreamMF2Error
 from stream_mf2.io.payload import DEFAULT_MAX_DECODED_BYTES, DEFAULT_MAX_EXPANSION
+from stream_mf2.warc.entries import RecordConsumer, WarcEntry, WarcError, WarcExtra, WarcItem
 from stream_mf2.warc.inputs import DEFAULT_TIMEOUT, open_input
 from stream_mf2.warc.outputs import Writer, open_writer, partial_exists, write_json_atomic
-from stream_mf2.warc.reader import (
-    RecordConsumer,
-    WarcEntry,
-    WarcError,
-    WarcExtra,
-    WarcItem,
-    WarcReader,
-    iter_warc_parallel,
-)
+from stream_mf2.warc.parallel import iter_warc_parallel
+from stream_mf2.warc.reader import WarcReader
 from stream_mf2.warc.schema import (
     EXIT_ALL_FAILED,
     EXIT_OK,
@@ -85,7 +79,7 @@ class LineWriter(Protocol):
 
 
 class LineConsumer(RecordConsumer, Protocol):
-    """A :class:`~stream_mf2.warc.reader.RecordConsumer` the runner can be given (``Options.consumer``).
+    """A :class:`~stream_mf2.warc.entries.RecordConsumer` the runner can be given (``Options.consumer``).
 
     Besides turning events into lines, it names the parser options it needs
     (e.g. ``wpt``), the line kinds it writes (Parquet tables are made for

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from stream_mf2.warc.reader import WarcEntry, WarcError, WarcExtra, WarcItem, WarcRecord
+from stream_mf2.warc.entries import WarcEntry, WarcError, WarcExtra, WarcItem, WarcRecord
 
 #: Version of the output schema (see the module docs).
 SCHEMA_VERSION = 1

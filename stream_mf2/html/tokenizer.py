@@ -89,7 +89,18 @@ DEFAULT_MAX_TOKEN_CHARS: Final = 16 * 1024 * 1024
 
 
 class TokenSink(Protocol):
-    """What the tokenizer calls as tokens complete (see ARCHITECTURE.md)."""
+    """What the tokenizer calls as tokens complete.
+
+    Text is flushed (``characters``) before every other token and at the end of
+    each ``feed()``, so a sink never waits for text that has arrived. From inside
+    a call the sink may drive the tokenizer back: :meth:`Tokenizer.switch_to`
+    with an html5lib-tests state name and :attr:`Tokenizer.last_start_tag` (the
+    tree builder does, for RCDATA, RAWTEXT, script data and PLAINTEXT), or
+    :meth:`Tokenizer.suspend` (the encoding change a ``<meta>`` can cause).
+    :attr:`Tokenizer.markup_end` and ``markup_before`` are set before the sink
+    hears of a tag, comment or DOCTYPE. ``docs/internals/pipeline.md`` has the
+    whole contract.
+    """
 
     def start_tag(self, name: str, attrs: dict[str, str], self_closing: bool) -> None:
         """A start tag; ``name`` is lowercased, the first of duplicate attributes wins."""

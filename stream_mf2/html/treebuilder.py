@@ -1,7 +1,7 @@
 """WHATWG tree construction (HTML 13.2.6), scripting disabled.
 
 :class:`TreeBuilder` receives tokens from the tokenizer through the
-``TokenSink`` callbacks (see ARCHITECTURE.md) and builds a tree through a
+``TokenSink`` callbacks (:class:`~stream_mf2.html.tokenizer.TokenSink`) and builds a tree through a
 :class:`~stream_mf2.html.sink.TreeSink`. It owns the parser state of the spec:
 insertion mode, stack of open elements, list of active formatting elements,
 template insertion modes, head and form element pointers, frameset-ok flag,
@@ -16,6 +16,22 @@ Implementation notes:
   open HTML elements, so the common negative answer costs O(1) even with a
   very deep stack; positive answers scan down from the current node and stop
   at the first scope boundary.
+* Scope walks that went far are remembered (``_walked``) with the element
+  that stopped them and the open counts of every name that could stop them
+  sooner; while those are unchanged and that element is still at its index the
+  answer is the same. The walk of "any other end tag" and "reset the insertion
+  mode appropriately" follow the same rule, and repeated adoption agency runs
+  remember the element re-created last and the topmost scope boundary
+  (``_adoption_scope``, ``_scope_floor``). So hostile misnesting stays linear
+  (``docs/internals/linear-time.md`` lists the patterns and their tests).
+* Fast paths, all exact: the tokenizer's fused ``start_text_end`` call is taken
+  only for an element the "in body" rules (or "in row", for a cell) would just
+  insert under an HTML current node, fill with the text and pop (nothing to
+  reconstruct, no foster parenting, no ``p``, list item or heading to close, no
+  same-named active formatting element, the end tag names the element); void
+  elements whose insertion place is the current node go to the sink's
+  ``append_leaf`` in one call (``_insert_void``); under "in body" with an HTML
+  current node, tokens skip the foreign-content test and the mode dispatch.
 * Elements leaving the stack of open elements are queued and reported to the
   sink with ``pop`` once the current token has been processed completely.
 * Parse errors are not reported: they never change the tree.

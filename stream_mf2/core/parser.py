@@ -100,7 +100,7 @@ class Parser:
     ``max_token_chars`` (one unfinished tag, attribute value, comment or doctype),
     ``max_depth`` (the stack of open elements), ``max_formatting_elements``
     (active formatting elements reopened after each block, a recovery recorded
-    in :attr:`errors`, not an error: see the README's Limits), ``max_kept_nodes`` (one kept
+    in :attr:`errors`, not an error: see docs/reference/limits.md), ``max_kept_nodes`` (one kept
     subtree), ``max_held_items`` (items waiting for include targets; a recovery,
     not an error: see :mod:`stream_mf2.mf2.capture`), ``max_held_children`` (with
     ``stream_children``: children kept in their container, not streamed, while

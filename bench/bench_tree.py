@@ -71,7 +71,6 @@ def run_tokenizer(text: str) -> None:
 def run_dom(text: str) -> None:
     tb = TreeBuilder(DomSink())
     tok = Tokenizer(tb)
-    tb.set_tokenizer(tok)
     _feed(tok, text)
 
 
@@ -79,7 +78,6 @@ def run_bounded(text: str) -> None:
     items: list[Element] = []
     tb = TreeBuilder(BoundedSink(keep_mf2, items.append))
     tok = Tokenizer(tb)
-    tb.set_tokenizer(tok)
     _feed(tok, text)
 
 

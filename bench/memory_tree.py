@@ -109,7 +109,6 @@ def _child(name: str, size: int, q: mp.Queue) -> None:  # type: ignore[type-arg]
     t0 = time.perf_counter()
     tb = TreeBuilder(BoundedSink(keep, done), max_depth=1_100_000)
     tok = Tokenizer(tb)
-    tb.set_tokenizer(tok)
     fed = 0
     # Re-chunk to exactly 64 KiB pieces.
     buf = ""

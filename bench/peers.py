@@ -265,9 +265,8 @@ def stream_mf2_tree_runner() -> Runner:
     def run(text: str, url: str) -> Any:
         sink = sink_cls()
         builder = tb_cls(sink)
+        # (introduces itself to the builder, which switches its state: RCDATA, RAWTEXT, ...)
         tokenizer = tok_cls(builder)
-        # The tree builder switches the tokenizer's state (RCDATA, RAWTEXT, ...).
-        builder.set_tokenizer(tokenizer)
         tokenizer.feed(text)
         tokenizer.close()
         return sink.document

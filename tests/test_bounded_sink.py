@@ -160,7 +160,6 @@ def test_handover_is_prompt_and_in_order() -> None:
 
     tb = TreeBuilder(sink)
     tok = Tokenizer(tb)
-    tb.set_tokenizer(tok)
     tok.feed("<!doctype html><body><div class=h-1>a</div><p>x")
     assert seen == ["h-1"]
     tok.feed("<div class=h-2><div class=h-3>b</div></div>")
@@ -199,7 +198,6 @@ def test_memory_does_not_grow_with_flat_document() -> None:
 
     tb = TreeBuilder(sink)
     tok = Tokenizer(tb)
-    tb.set_tokenizer(tok)
     tok.feed("<!doctype html><body>")
     for i in range(2000):
         tok.feed(f"<div><p>para {i}<b>bold</b></p><div class=h-x>item</div></div>")

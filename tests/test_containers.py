@@ -394,8 +394,7 @@ def _nested_final_check(chunks: list[str], keep: Any, fragment: str | None) -> i
             checked += 1
         seen[:] = [s for s in seen if s[1] is not top]
 
-    sink = BoundedSink(keep, on_complete)
-    sink.set_nested(on_nested, lambda el, top: True)
+    sink = BoundedSink(keep, on_complete, on_nested=on_nested, watch_nested=lambda el, top: True)
     build(chunks, sink, context_element(fragment) if fragment else None)
     return checked
 

@@ -61,6 +61,7 @@ class _NoFused:
         self.doctype = builder.doctype
         self.eof = builder.eof
         self.cdata_allowed = builder.cdata_allowed
+        self.attach_tokenizer = builder.attach_tokenizer  # (the builder steers the tokenizer)
 
 
 class _PlainDomSink:
@@ -80,7 +81,6 @@ def _separate_calls(chunks: list[str], sink: Any, depth: int | None = None) -> s
     options: dict[str, Any] = {} if depth is None else {"max_depth": depth}
     tb = TreeBuilder(sink, **options)
     tok = Tokenizer(_NoFused(tb))
-    tb.set_tokenizer(tok)
     for chunk in chunks:
         tok.feed(chunk)
     tok.close()
@@ -123,7 +123,6 @@ def test_fused_path_is_taken_and_declined() -> None:
     spy = _FusedSpy(tb)
     calls = spy.calls
     tok = Tokenizer(spy)  # a TokenSink by delegation
-    tb.set_tokenizer(tok)
     tok.feed("<body><p>x</p><p>open<p>closes p</p><span>s</span><b>y</b>")
     tok.close()
     assert calls == [True, False, True, True]
@@ -196,7 +195,6 @@ def test_bounded_sink_leaf_equals_separate_calls() -> None:
         sink = BoundedSink(keep, done)
         tb = TreeBuilder(sink if fused else _WithoutLeaf(sink))  # type: ignore[arg-type]
         tok = Tokenizer(tb)
-        tb.set_tokenizer(tok)
         tok.feed(doc)
         tok.close()
         return out

@@ -51,9 +51,8 @@ def _tokenize_with_restart(chunks: list[str], fast_path: bool) -> tuple[list[lis
     Returns the tokens, the errors and ``raw_consumed`` at each stop.
     """
     sink = _StopSink()
-    tok = Tokenizer(sink, collect_errors=True, fast_path=fast_path)
+    tok = Tokenizer(sink, collect_errors=True, fast_path=fast_path, count_raw=True)
     sink.tokenizer = tok
-    tok.count_raw = True
     raw = ""
     stops: list[int] = []
     for chunk in chunks:

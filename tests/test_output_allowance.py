@@ -387,8 +387,6 @@ def _bounded_spans(chunks: list[str], fast_path: bool = True) -> dict[str, tuple
     sink = BoundedSink(lambda el: "class" in el.attrs, complete)
     builder = TreeBuilder(sink)
     tokenizer = Tokenizer(builder, fast_path=fast_path)
-    builder.set_tokenizer(tokenizer)
-    sink.track_positions(tokenizer)
     for chunk in chunks:
         tokenizer.feed(chunk)
     tokenizer.close()
@@ -423,8 +421,6 @@ def test_dropped_elements_get_no_span_and_hand_made_elements_none() -> None:
     sink = BoundedSink(lambda el: el.attrs.get("class") == "k", lambda el: bool(seen.append(el)) or True)
     builder = TreeBuilder(sink)
     tokenizer = Tokenizer(builder)
-    builder.set_tokenizer(tokenizer)
-    sink.track_positions(tokenizer)
     tokenizer.feed("<div class=k><span>inner</span></div>")
     tokenizer.close()
     (kept,) = seen

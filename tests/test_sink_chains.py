@@ -42,8 +42,10 @@ def _below(node: Element, top: Element) -> bool:
 class ChainSink(CheckedSink):
     """Checks every chain as it is held."""
 
-    def __init__(self, keep_name: str, **kw: int) -> None:
-        super().__init__(KEEPS[keep_name], **kw)
+    def __init__(
+        self, keep_name: str, on_nested: Callable[[Element, Element, bool], int] | None = None, **kw: int
+    ) -> None:
+        super().__init__(KEEPS[keep_name], on_nested, **kw)
         self.chains = 0
 
     def _hold(self, key: int, held: bs._Held, proxy: Element | None) -> None:
@@ -99,8 +101,7 @@ def test_chains_hold_what_plain_climbs_hold(max_pending: int) -> None:
     for html in FORMS:
         for chunks in ([html], chunking.random_chunks(html, rng.randint(0, 10**6))):
             for keep_name in ("h-class", "b-a-div"):
-                sink = ChainSink(keep_name, max_pending=max_pending)
-                sink.set_nested(_answers(), lambda el, top: True)
+                sink = ChainSink(keep_name, _answers(), max_pending=max_pending)
                 build(chunks, sink, None)
                 chains += sink.chains
     assert chains > 100, chains

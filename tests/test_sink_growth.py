@@ -172,7 +172,7 @@ def test_work_grows_linearly(name: str) -> None:
     assert all(r < 2.6 for r in ratios), f"{name}: lines executed {work}, ratios {ratios}"
 
 
-#: Nested hand-over (``set_nested``), the sink alone: each of n nested items is a candidate.
+#: Nested hand-over (``on_nested``), the sink alone: each of n nested items is a candidate.
 NESTED_PATTERNS: dict[str, Callable[[int], str]] = {
     # _classify walked each popped item's whole subtree for open elements, _top_kept
     # climbed to the outermost item and _alone looked at every open kept element
@@ -184,8 +184,12 @@ NESTED_PATTERNS: dict[str, Callable[[int], str]] = {
 
 
 def _nested_hand_over(doc: str) -> None:
-    sink = bs.BoundedSink(KEEPS["h-class"], lambda el: True)
-    sink.set_nested(lambda el, top, alone: bs.NESTED_KEEP, lambda el, top: True)
+    sink = bs.BoundedSink(
+        KEEPS["h-class"],
+        lambda el: True,
+        on_nested=lambda el, top, alone: bs.NESTED_KEEP,
+        watch_nested=lambda el, top: True,
+    )
     build([doc], sink)
 
 
@@ -204,8 +208,12 @@ def test_nested_removals_under_open_elements_grow_linearly(action: int) -> None:
     # n items under n open elements of one kept container, each emptied or removed at its
     # hand-over: forgetting every remembered _top_kept climb at each removal was quadratic
     def hand_over(doc: str) -> None:
-        sink = bs.BoundedSink(KEEPS["h-class"], lambda el: True)
-        sink.set_nested(lambda el, top, alone: action, lambda el, top: True)
+        sink = bs.BoundedSink(
+            KEEPS["h-class"],
+            lambda el: True,
+            on_nested=lambda el, top, alone: action,
+            watch_nested=lambda el, top: True,
+        )
         build([doc], sink)
 
     def make(n: int) -> str:

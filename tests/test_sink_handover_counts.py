@@ -38,7 +38,12 @@ pytestmark = pure_only
 class CheckedSink(BoundedSink):
     """Checks the open-inside count and the classification shortcut as it goes."""
 
-    def __init__(self, keep: Callable[[Element], bool], **kw: int) -> None:
+    def __init__(
+        self,
+        keep: Callable[[Element], bool],
+        on_nested: Callable[[Element, Element, bool], int] | None = None,
+        **kw: int,
+    ) -> None:
         self.created: list[Element] = []
 
         def recording_keep(el: Element) -> bool:
@@ -46,7 +51,9 @@ class CheckedSink(BoundedSink):
             self.created.append(el)
             return keep(el)
 
-        super().__init__(recording_keep, self._complete, **kw)
+        # (with on_nested: the nested hand-over, every nested kept element watched)
+        watch = None if on_nested is None else lambda el, top: True
+        super().__init__(recording_keep, self._complete, on_nested=on_nested, watch_nested=watch, **kw)
         self.handed = 0
         self.unlinked = 0
 
@@ -103,7 +110,7 @@ class CheckedSink(BoundedSink):
 
 def _run(chunks: list[str], keep_name: str, fragment: str | None, mode: int) -> CheckedSink:
     kw = {"max_pending": 1} if mode == 2 else {}
-    sink = CheckedSink(KEEPS[keep_name], **kw)
+    nested: Callable[[Element, Element, bool], int] | None = None
     if mode == 1:
         answers = [bs.NESTED_KEEP, bs.NESTED_EMPTY, bs.NESTED_REMOVE]
         calls = [0]
@@ -113,7 +120,8 @@ def _run(chunks: list[str], keep_name: str, fragment: str | None, mode: int) -> 
             sink.check()
             return answers[calls[0] % 3]
 
-        sink.set_nested(on_nested, lambda el, top: True)
+        nested = on_nested
+    sink = CheckedSink(KEEPS[keep_name], nested, **kw)
     build(chunks, sink, context_element(fragment) if fragment else None)
     sink.check()
     return sink

@@ -54,8 +54,15 @@ def _plain_top(el: Element) -> Element | None:
 class CheckedSink(bs.BoundedSink):
     """Checks the three shortcuts against plain walks as they are taken."""
 
-    def __init__(self, keep: Callable[[Element], bool], **kw: int) -> None:
-        super().__init__(keep, lambda el: True, **kw)
+    def __init__(
+        self,
+        keep: Callable[[Element], bool],
+        on_nested: Callable[[Element, Element, bool], int] | None = None,
+        **kw: int,
+    ) -> None:
+        # (with on_nested: the nested hand-over, every nested kept element watched)
+        watch = None if on_nested is None else lambda el, top: True
+        super().__init__(keep, lambda el: True, on_nested=on_nested, watch_nested=watch, **kw)
         self.fast = 0
         self.tops = 0
 
@@ -91,7 +98,6 @@ class CheckedSink(bs.BoundedSink):
 
 
 def _run(chunks: list[str], keep_name: str, fragment: str | None, **kw: int) -> CheckedSink:
-    sink = CheckedSink(KEEPS[keep_name], **kw)
     answers = [bs.NESTED_KEEP, bs.NESTED_EMPTY, bs.NESTED_REMOVE]
     calls = [0]
 
@@ -99,7 +105,7 @@ def _run(chunks: list[str], keep_name: str, fragment: str | None, **kw: int) -> 
         calls[0] += 1
         return answers[calls[0] % 3]
 
-    sink.set_nested(on_nested, lambda el, top: True)
+    sink = CheckedSink(KEEPS[keep_name], on_nested, **kw)
     build(chunks, sink, context_element(fragment) if fragment else None)
     return sink
 

@@ -164,7 +164,6 @@ def full_dom(html: str) -> _MoveRecorder:
     sink = _MoveRecorder()
     tree = TreeBuilder(sink)
     tok = Tokenizer(tree)
-    tree.set_tokenizer(tok)
     tok.feed(html)
     tok.close()
     return sink

@@ -62,17 +62,49 @@ except the budgets (``max_held_items``, ``max_held_children``, ``max_reparse_byt
 ``max_formatting_elements``, ``max_prefix_nodes``, ``max_item_chars``, ``max_output_ratio``,
 ``output_floor_chars``), which are documented recoveries. The sources add their own keywords (``chunk_size``,
 ``stall_timeout``, ``slice_size``), which are ordinary keyword parameters.
+
+A :class:`~stream_mf2.Parser` turns its keywords into one :class:`ParserConfig`
+(:func:`parser_config`): checked, every default resolved (a ``None`` that means
+"the stage's default" becomes that number), the mf2 options shared per option
+set. The stages are built from it (:mod:`stream_mf2.core.pipeline`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Literal, TypedDict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final, Literal, TypedDict
 
-if TYPE_CHECKING:  # the WPT package is imported only by those who use it
+from stream_mf2.html.bounded.sink import DEFAULT_MAX_KEPT_NODES, DEFAULT_MAX_PREFIX_NODES
+from stream_mf2.html.treebuilder import DEFAULT_MAX_DEPTH, DEFAULT_MAX_FORMATTING_ELEMENTS
+from stream_mf2.mf2.capture import DEFAULT_MAX_HELD_CHILDREN, DEFAULT_MAX_HELD_ITEMS
+from stream_mf2.mf2.options import (
+    DEFAULT_MAX_ITEM_CHARS,
+    DEFAULT_MAX_NESTED_HTML_CHARS,
+    DEFAULT_MAX_OUTPUT_RATIO,
+    DEFAULT_OUTPUT_FLOOR_CHARS,
+    Options,
+    options_for,
+)
+from stream_mf2.wpt._source import DEFAULT_MAX_PATTERN_CHARS
+
+if TYPE_CHECKING:
     from stream_mf2.wpt import Template, Wpt
 
-__all__ = ["OPTION_NAMES", "ParseOptions", "check_options"]
+__all__ = [
+    "DEFAULT_MAX_REPARSE_BYTES",
+    "DEFAULT_MAX_TOKEN_CHARS",
+    "OPTION_NAMES",
+    "ParseOptions",
+    "ParserConfig",
+    "check_options",
+    "parser_config",
+]
+
+#: Default limit on one unfinished token (tag, attribute value, comment), in characters.
+DEFAULT_MAX_TOKEN_CHARS: Final = 16 * 1024 * 1024
+#: Default byte budget for re-parsing a document whose late ``<meta>`` changes the encoding.
+DEFAULT_MAX_REPARSE_BYTES: Final = 1024 * 1024
 
 
 class ParseOptions(TypedDict, total=False):
@@ -216,3 +248,161 @@ def _check_each(options: Mapping[str, object], where: str) -> None:
             raise TypeError(f"{name} must be an int{' or None' if nullable else ''}, not {value!r}")
         if value < least:
             raise ValueError(f"{name} must be at least {least}, not {value}")
+
+
+@dataclass(frozen=True, slots=True)
+class ParserConfig:
+    """The options of one :class:`~stream_mf2.Parser`, checked and resolved (:func:`parser_config`).
+
+    Every field is the value a stage is made with: the limits whose option is
+    ``None`` ("the stage's default") hold that default, and the mf2 rules are one
+    shared :class:`~stream_mf2.mf2.options.Options` per option set. A re-parse
+    builds its stages from the same value.
+    """
+
+    #: Decoder: transport charset label, the fallback, and the UTF-8 detection.
+    encoding: str | None
+    default_encoding: str
+    detect_utf8: bool
+    #: ``text``, ``lang``, ``metaformats``, ``filter_roots`` and the output budgets.
+    mf2: Options
+    #: Capture.
+    stream_children: bool | frozenset[str]
+    max_held_items: int
+    max_held_children: int
+    #: Tokenizer.
+    collect_parse_errors: bool
+    tokenizer_fast_path: bool
+    max_token_chars: int
+    #: Tree builder.
+    max_depth: int
+    max_formatting_elements: int
+    #: Bounded sink.
+    max_kept_nodes: int
+    max_prefix_nodes: int
+    #: The parser's byte budget for a re-parse.
+    max_reparse_bytes: int
+    #: The WPT consumer (``wpt`` ``None``: none).
+    wpt: Wpt | Template | None
+    max_pattern_chars: int
+
+
+def parser_config(
+    *,
+    encoding: str | None,
+    default_encoding: str,
+    detect_utf8: bool,
+    text: Literal["spec", "normalized"],
+    lang: bool,
+    metaformats: bool,
+    filter_roots: bool | frozenset[str] | set[str],
+    stream_children: bool | frozenset[str] | set[str],
+    max_token_chars: int,
+    max_depth: int | None,
+    max_formatting_elements: int | None,
+    max_kept_nodes: int | None,
+    max_prefix_nodes: int | None,
+    max_held_items: int,
+    max_held_children: int,
+    max_nested_html_chars: int,
+    max_item_chars: int,
+    max_output_ratio: int,
+    output_floor_chars: int,
+    max_reparse_bytes: int,
+    collect_parse_errors: bool,
+    tokenizer_fast_path: bool,
+    wpt: Wpt | Template | None,
+    max_pattern_chars: int | None,
+) -> ParserConfig:
+    """Check the :class:`~stream_mf2.Parser` keywords and resolve them into one :class:`ParserConfig`.
+
+    Every keyword is required: the defaults are the ``Parser``'s (its signature
+    is the public one). A bad value raises as :func:`check_options` does, naming
+    ``Parser``.
+    """
+    # Only values other than the defaults can be wrong: checking those alone keeps a
+    # small document's fixed cost down (parse() and the sources have checked already).
+    given: dict[str, object] = {}
+    if encoding is not None:
+        given["encoding"] = encoding
+    if default_encoding != "windows-1252" or type(default_encoding) is not str:
+        given["default_encoding"] = default_encoding
+    if detect_utf8 is not True:
+        given["detect_utf8"] = detect_utf8
+    if text != "spec" or type(text) is not str:
+        given["text"] = text
+    if lang is not False:
+        given["lang"] = lang
+    if metaformats is not False:
+        given["metaformats"] = metaformats
+    if filter_roots is not False:
+        given["filter_roots"] = filter_roots
+    if stream_children is not False:
+        given["stream_children"] = stream_children
+    if collect_parse_errors is not False:
+        given["collect_parse_errors"] = collect_parse_errors
+    if tokenizer_fast_path is not True:
+        given["tokenizer_fast_path"] = tokenizer_fast_path
+    # (Spelled out, not looped over tuples: the compiled build would build and box them.)
+    if max_token_chars != DEFAULT_MAX_TOKEN_CHARS or type(max_token_chars) is not int:
+        given["max_token_chars"] = max_token_chars
+    if max_held_items != DEFAULT_MAX_HELD_ITEMS or type(max_held_items) is not int:
+        given["max_held_items"] = max_held_items
+    if max_held_children != DEFAULT_MAX_HELD_CHILDREN or type(max_held_children) is not int:
+        given["max_held_children"] = max_held_children
+    if max_nested_html_chars != DEFAULT_MAX_NESTED_HTML_CHARS or type(max_nested_html_chars) is not int:
+        given["max_nested_html_chars"] = max_nested_html_chars
+    if max_item_chars != DEFAULT_MAX_ITEM_CHARS or type(max_item_chars) is not int:
+        given["max_item_chars"] = max_item_chars
+    if max_output_ratio != DEFAULT_MAX_OUTPUT_RATIO or type(max_output_ratio) is not int:
+        given["max_output_ratio"] = max_output_ratio
+    if output_floor_chars != DEFAULT_OUTPUT_FLOOR_CHARS or type(output_floor_chars) is not int:
+        given["output_floor_chars"] = output_floor_chars
+    if max_reparse_bytes != DEFAULT_MAX_REPARSE_BYTES or type(max_reparse_bytes) is not int:
+        given["max_reparse_bytes"] = max_reparse_bytes
+    if max_depth is not None:
+        given["max_depth"] = max_depth
+    if max_formatting_elements is not None:
+        given["max_formatting_elements"] = max_formatting_elements
+    if max_kept_nodes is not None:
+        given["max_kept_nodes"] = max_kept_nodes
+    if max_prefix_nodes is not None:
+        given["max_prefix_nodes"] = max_prefix_nodes
+    if max_pattern_chars is not None:
+        given["max_pattern_chars"] = max_pattern_chars
+    if given:
+        check_options(given, "Parser")
+    if isinstance(filter_roots, set):
+        filter_roots = frozenset(filter_roots)
+    if isinstance(stream_children, set):
+        stream_children = frozenset(stream_children)
+    return ParserConfig(
+        encoding=encoding,
+        default_encoding=default_encoding,
+        detect_utf8=detect_utf8,
+        mf2=options_for(
+            text,
+            lang,
+            metaformats,
+            filter_roots,
+            max_nested_html_chars,
+            max_item_chars,
+            max_output_ratio,
+            output_floor_chars,
+        ),
+        stream_children=stream_children,
+        max_held_items=max_held_items,
+        max_held_children=max_held_children,
+        collect_parse_errors=collect_parse_errors,
+        tokenizer_fast_path=tokenizer_fast_path,
+        max_token_chars=max_token_chars,
+        max_depth=DEFAULT_MAX_DEPTH if max_depth is None else max_depth,
+        max_formatting_elements=(
+            DEFAULT_MAX_FORMATTING_ELEMENTS if max_formatting_elements is None else max_formatting_elements
+        ),
+        max_kept_nodes=DEFAULT_MAX_KEPT_NODES if max_kept_nodes is None else max_kept_nodes,
+        max_prefix_nodes=DEFAULT_MAX_PREFIX_NODES if max_prefix_nodes is None else max_prefix_nodes,
+        max_reparse_bytes=max_reparse_bytes,
+        wpt=wpt,
+        max_pattern_chars=DEFAULT_MAX_PATTERN_CHARS if max_pattern_chars is None else max_pattern_chars,
+    )

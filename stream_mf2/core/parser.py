@@ -1,8 +1,11 @@
 """The sans-IO parser: bytes (or text) in, microformats items out.
 
-One :class:`Parser` per document. It wires the stages together and owns the
-error state; it does no I/O, so every source (files, sockets, async streams,
-WARC records, the CLI) is a thin loop around :meth:`Parser.feed`.
+One :class:`Parser` per document. It resolves its options once into a
+:class:`~stream_mf2.core.options.ParserConfig`, has the stages built from it
+(:func:`~stream_mf2.core.pipeline.build_pipeline`), and owns the decoder, the
+encoding decisions and the error state; it does no I/O, so every source (files,
+sockets, async streams, WARC records, the CLI) is a thin loop around
+:meth:`Parser.feed`.
 
     decoder → tokenizer → tree builder → bounded sink → consumers (capture → mf2; WPT)
 
@@ -24,36 +27,31 @@ from __future__ import annotations
 from typing import IO, TYPE_CHECKING, Any, Final, Literal, Never, Unpack
 
 from stream_mf2.core.events import Event
-from stream_mf2.core.options import ParseOptions, check_options
+from stream_mf2.core.options import (
+    DEFAULT_MAX_REPARSE_BYTES,
+    DEFAULT_MAX_TOKEN_CHARS,
+    ParseOptions,
+    check_options,
+    parser_config,
+)
+from stream_mf2.core.pipeline import build_pipeline
 from stream_mf2.core.reassemble import reassemble
 from stream_mf2.errors import ParserStateError
 from stream_mf2.events import DocumentEnd, Item, ItemEvent
-from stream_mf2.html.bounded import BoundedSink
-from stream_mf2.html.bounded.sink import DEFAULT_MAX_KEPT_NODES, DEFAULT_MAX_PREFIX_NODES
 from stream_mf2.html.decode import Decoder, decoded_length
 from stream_mf2.html.dom import Element
-from stream_mf2.html.tokenizer import Tokenizer
-from stream_mf2.html.treebuilder import DEFAULT_MAX_DEPTH, DEFAULT_MAX_FORMATTING_ELEMENTS, TreeBuilder
-from stream_mf2.mf2 import Mf2Context
-from stream_mf2.mf2.capture import DEFAULT_MAX_HELD_CHILDREN, DEFAULT_MAX_HELD_ITEMS, Capture
+from stream_mf2.mf2.capture import DEFAULT_MAX_HELD_CHILDREN, DEFAULT_MAX_HELD_ITEMS
 from stream_mf2.mf2.options import (
     DEFAULT_MAX_ITEM_CHARS,
     DEFAULT_MAX_NESTED_HTML_CHARS,
     DEFAULT_MAX_OUTPUT_RATIO,
     DEFAULT_OUTPUT_FLOOR_CHARS,
-    options_for,
 )
 
 if TYPE_CHECKING:
     from stream_mf2.wpt import Template, Wpt
-    from stream_mf2.wpt._match import WptConsumer
 
 __all__ = ["Parser", "parse"]
-
-#: Default limit on one unfinished token (tag, attribute value, comment), in characters.
-DEFAULT_MAX_TOKEN_CHARS: Final = 16 * 1024 * 1024
-#: Default byte budget for re-parsing a document whose late ``<meta>`` changes the encoding.
-DEFAULT_MAX_REPARSE_BYTES: Final = 1024 * 1024
 
 _PRODUCED_BEFORE: Final = "output (an item or the meta item) was produced before it"
 
@@ -171,95 +169,40 @@ class Parser:
         # with the valid ones, as every other entry point does.
         if unknown:
             check_options(unknown, "Parser")
-        # Only values other than the defaults can be wrong: checking those alone keeps a
-        # small document's fixed cost down (parse() and the sources have checked already).
-        given: dict[str, object] = {}
-        if encoding is not None:
-            given["encoding"] = encoding
-        if default_encoding != "windows-1252" or type(default_encoding) is not str:
-            given["default_encoding"] = default_encoding
-        if detect_utf8 is not True:
-            given["detect_utf8"] = detect_utf8
-        if text != "spec" or type(text) is not str:
-            given["text"] = text
-        if lang is not False:
-            given["lang"] = lang
-        if metaformats is not False:
-            given["metaformats"] = metaformats
-        if filter_roots is not False:
-            given["filter_roots"] = filter_roots
-        if stream_children is not False:
-            given["stream_children"] = stream_children
-        if collect_parse_errors is not False:
-            given["collect_parse_errors"] = collect_parse_errors
-        if tokenizer_fast_path is not True:
-            given["tokenizer_fast_path"] = tokenizer_fast_path
-        # (Spelled out, not looped over tuples: the compiled build would build and box them.)
-        if max_token_chars != DEFAULT_MAX_TOKEN_CHARS or type(max_token_chars) is not int:
-            given["max_token_chars"] = max_token_chars
-        if max_held_items != DEFAULT_MAX_HELD_ITEMS or type(max_held_items) is not int:
-            given["max_held_items"] = max_held_items
-        if max_held_children != DEFAULT_MAX_HELD_CHILDREN or type(max_held_children) is not int:
-            given["max_held_children"] = max_held_children
-        if max_nested_html_chars != DEFAULT_MAX_NESTED_HTML_CHARS or type(max_nested_html_chars) is not int:
-            given["max_nested_html_chars"] = max_nested_html_chars
-        if max_item_chars != DEFAULT_MAX_ITEM_CHARS or type(max_item_chars) is not int:
-            given["max_item_chars"] = max_item_chars
-        if max_output_ratio != DEFAULT_MAX_OUTPUT_RATIO or type(max_output_ratio) is not int:
-            given["max_output_ratio"] = max_output_ratio
-        if output_floor_chars != DEFAULT_OUTPUT_FLOOR_CHARS or type(output_floor_chars) is not int:
-            given["output_floor_chars"] = output_floor_chars
-        if max_reparse_bytes != DEFAULT_MAX_REPARSE_BYTES or type(max_reparse_bytes) is not int:
-            given["max_reparse_bytes"] = max_reparse_bytes
-        if max_depth is not None:
-            given["max_depth"] = max_depth
-        if max_formatting_elements is not None:
-            given["max_formatting_elements"] = max_formatting_elements
-        if max_kept_nodes is not None:
-            given["max_kept_nodes"] = max_kept_nodes
-        if max_prefix_nodes is not None:
-            given["max_prefix_nodes"] = max_prefix_nodes
-        if max_pattern_chars is not None:
-            given["max_pattern_chars"] = max_pattern_chars
-        if given:
-            check_options(given, "Parser")
-        if isinstance(filter_roots, set):
-            filter_roots = frozenset(filter_roots)
-        if isinstance(stream_children, set):
-            stream_children = frozenset(stream_children)
         self.url = url
-        self._options = options_for(
-            text,
-            lang,
-            metaformats,
-            filter_roots,
-            max_nested_html_chars,
-            max_item_chars,
-            max_output_ratio,
-            output_floor_chars,
+        # Every option, checked and resolved once; a re-parse builds its stages from it too.
+        self._config = config = parser_config(
+            encoding=encoding,
+            default_encoding=default_encoding,
+            detect_utf8=detect_utf8,
+            text=text,
+            lang=lang,
+            metaformats=metaformats,
+            filter_roots=filter_roots,
+            stream_children=stream_children,
+            max_token_chars=max_token_chars,
+            max_depth=max_depth,
+            max_formatting_elements=max_formatting_elements,
+            max_kept_nodes=max_kept_nodes,
+            max_prefix_nodes=max_prefix_nodes,
+            max_held_items=max_held_items,
+            max_held_children=max_held_children,
+            max_nested_html_chars=max_nested_html_chars,
+            max_item_chars=max_item_chars,
+            max_output_ratio=max_output_ratio,
+            output_floor_chars=output_floor_chars,
+            max_reparse_bytes=max_reparse_bytes,
+            collect_parse_errors=collect_parse_errors,
+            tokenizer_fast_path=tokenizer_fast_path,
+            wpt=wpt,
+            max_pattern_chars=max_pattern_chars,
         )
-        self._max_held_items = max_held_items
-        self._max_held_children = max_held_children
-        self._stream_children = stream_children
-        # The stages' limits, defaults resolved here: the constructors are then called with
-        # plain keywords, not a ``**`` mapping (a generic call in the compiled build).
-        self._max_kept_nodes = DEFAULT_MAX_KEPT_NODES if max_kept_nodes is None else max_kept_nodes
-        self._max_prefix_nodes = DEFAULT_MAX_PREFIX_NODES if max_prefix_nodes is None else max_prefix_nodes
-        self._max_depth = DEFAULT_MAX_DEPTH if max_depth is None else max_depth
-        self._max_formatting_elements = (
-            DEFAULT_MAX_FORMATTING_ELEMENTS if max_formatting_elements is None else max_formatting_elements
+        # A <meta> past the prescan window may change the encoding (see _feed_text): the
+        # tokenizer counts the characters of the input as fed.
+        self._build(count_raw=True)
+        self._decoder = Decoder(
+            config.encoding, default=config.default_encoding, detect_utf8=config.detect_utf8, keep_for_change=True
         )
-        self._collect_parse_errors = collect_parse_errors
-        self._max_token_chars = max_token_chars
-        self._tokenizer_fast_path = tokenizer_fast_path
-        self._wpt_spec = wpt
-        self._max_pattern_chars = max_pattern_chars
-        self._wpt: WptConsumer | None = None
-        self._wpt_events: list[Event] = []
-        self._build()
-        self._decoder = Decoder(encoding, default=default_encoding, detect_utf8=detect_utf8, keep_for_change=True)
-        # A <meta> past the prescan window may change the encoding (see _feed_text).
-        self._tokenizer.count_raw = True
         self._meta_encoding: str | None = None
         self._encoding_notes: list[str] = []
         self._input_kind: type | None = None
@@ -267,8 +210,7 @@ class Parser:
         # For a re-parse (see _reparse): every byte fed so far, while one is possible.
         # A chunk that takes the total past the budget is referenced, not copied, in
         # _held_tail until the end of its feed(); the buffer is dropped then.
-        self._max_reparse_bytes = max_reparse_bytes
-        self._held: bytearray | None = bytearray() if max_reparse_bytes > 0 else None
+        self._held: bytearray | None = bytearray() if config.max_reparse_bytes > 0 else None
         self._held_tail = b""
         self._fed = 0
         # Why _held is None, for the note when a re-parse is refused.
@@ -278,77 +220,18 @@ class Parser:
         self._produced = False
         self._events_before_meta = False
 
-    def _build(self) -> None:
-        """Make the stages after the decoder (again, for a re-parse)."""
-        self._ctx = Mf2Context(self.url, self._options)
-        # The outbox: every consumer's events, in the order they complete.
-        self._out: list[Event] = []
-        self._capture = Capture(
-            self._ctx,
-            self._out.append,
-            max_held_items=self._max_held_items,
-            stream_children=self._stream_children,
-            max_held_children=self._max_held_children,
-        )
-        if self._wpt_spec is None:
-            self._sink = BoundedSink(
-                self._capture.keep,
-                self._capture.complete,
-                max_kept_nodes=self._max_kept_nodes,
-                max_prefix_nodes=self._max_prefix_nodes,
-            )
-        else:
-            self._build_wpt()
-        if self._stream_children:
-            nested = self._capture.nested if self._wpt_spec is None else self._fan.nested
-            self._sink.set_nested(nested, self._capture.watch_nested)
-            if isinstance(self._sink, BoundedSink):
-                self._capture.set_tree_version(self._sink.moves)
-        self._tree = TreeBuilder(
-            self._sink, max_depth=self._max_depth, max_formatting_elements=self._max_formatting_elements
-        )
-        self._tokenizer = Tokenizer(
-            self._tree,
-            collect_errors=self._collect_parse_errors,
-            max_token_chars=self._max_token_chars,
-            fast_path=self._tokenizer_fast_path,
-        )
-        self._tree.set_tokenizer(self._tokenizer)
-        self._capture.set_template_open(self._tree.in_template)
-        # kept elements' source spans, for the output allowances (mf2.items, mf2.rels)
-        self._sink.track_positions(self._tokenizer)
-        self._tree.meta_encoding_hook = self._on_meta_encoding
-
-    def _build_wpt(self) -> None:
-        """The WPT consumer beside capture, on a sink that reports placements (see :mod:`stream_mf2.wpt`)."""
-        from stream_mf2.core.fanout import FanOut
-        from stream_mf2.html.bounded.observed import ObservedSink
-        from stream_mf2.wpt._match import WptConsumer
-        from stream_mf2.wpt.apply import pages_for
-
-        assert self._wpt_spec is not None
-        self._wpt_events = []
-        pages, notes = pages_for(self._wpt_spec, self.url)
-        self._wpt_notes = notes
-        limits = {} if self._max_pattern_chars is None else {"max_pattern_chars": self._max_pattern_chars}
-        # Element matches are token-positioned like items: they join the capture's events.
-        self._wpt = WptConsumer(pages, self._emit_event, self._wpt_events.append, **limits)
-        self._fan = FanOut(
-            (self._capture.complete, self._wpt.complete),
-            self._capture.nested,
-            (self._wpt.complete,),
-            held_back=self._capture.held_back,
-        )
-        self._sink = ObservedSink(
-            self._capture.keep,
-            self._fan.complete,
-            self._wpt,
-            max_kept_nodes=self._max_kept_nodes,
-            max_prefix_nodes=self._max_prefix_nodes,
-        )
-
-    def _emit_event(self, event: Event) -> None:
-        self._out.append(event)
+    def _build(self, *, count_raw: bool) -> None:
+        """Make the stages after the decoder (again, for a re-parse): :func:`build_pipeline`."""
+        stages = build_pipeline(self._config, self.url, self._on_meta_encoding, count_raw=count_raw)
+        self._ctx = stages.ctx
+        self._out = stages.out
+        self._capture = stages.capture
+        self._sink = stages.sink
+        self._tree = stages.tree
+        self._tokenizer = stages.tokenizer
+        self._wpt = stages.wpt
+        self._wpt_events = stages.wpt_events
+        self._wpt_notes = stages.wpt_notes
 
     # -- feeding --------------------------------------------------------------
     def feed(self, data: bytes | str) -> list[Item]:
@@ -566,7 +449,7 @@ class Parser:
         held = self._held
         assert held is not None
         self._fed += len(data)
-        if self._fed <= self._max_reparse_bytes:
+        if self._fed <= self._config.max_reparse_bytes:
             held += data
         else:
             self._held_tail = data  # dropped (or, before the decision, kept) by _settle_held
@@ -591,7 +474,7 @@ class Parser:
             reason = _PRODUCED_BEFORE
         elif decoder.confidence == "certain":
             reason = "the encoding is certain"
-        elif decoder.decided and self._fed > self._max_reparse_bytes:
+        elif decoder.decided and self._fed > self._config.max_reparse_bytes:
             reason = self._past_budget()
         if reason is not None:
             self._held = None
@@ -620,7 +503,7 @@ class Parser:
         held = self._held
         if held is None:
             return self._no_reparse
-        budget = self._max_reparse_bytes
+        budget = self._config.max_reparse_bytes
         if self._fed > budget:
             # This chunk crossed the budget: does the tag end within it? ``at`` counts
             # characters, so compare with the text of the first ``budget`` bytes.
@@ -631,7 +514,7 @@ class Parser:
 
     def _past_budget(self) -> str:
         # One wording whichever way the budget is found exceeded (the same in every chunking).
-        return f"the tag ends past the first {self._max_reparse_bytes} bytes (max_reparse_bytes)"
+        return f"the tag ends past the first {self._config.max_reparse_bytes} bytes (max_reparse_bytes)"
 
     def _reparse(self, encoding: str, declared: str, before: str) -> None:
         """Step 6 of *change the encoding*: parse the held bytes again as ``encoding``, certain.
@@ -646,7 +529,7 @@ class Parser:
         self._held = None
         self._held_tail = b""
         self._no_reparse = "the document was parsed again already"
-        self._build()
+        self._build(count_raw=False)
         self._decoder = Decoder.for_reparse(encoding)
         self._encoding_notes.append(
             f"encoding: a <meta> beyond the prescan window declares {declared}; the bytes before it do not"

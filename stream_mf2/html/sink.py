@@ -58,6 +58,12 @@ class TreeSink(Protocol):
     (``frameset_ok``, ``open``, ``fragment_case``); :class:`BoundedSink` uses
     it to know whether ``<frameset>`` can still replace the body.
 
+    Optional: a sink with an ``attach_tokenizer(tokenizer)`` method gets the
+    tokenizer that feeds its tree builder once, when that tokenizer is made,
+    and may read its markup positions (``markup_before``, ``markup_end``):
+    :class:`DomSink` and :class:`BoundedSink` record elements' source spans
+    from them.
+
     Optional: ``create_element_in(parent, name, namespace, attrs)`` does
     :meth:`create_element` then :meth:`append` to ``parent`` in one call and
     returns the element; the tree builder uses it for the common insertion (a
@@ -513,8 +519,8 @@ def clone_option_into(option: Element, selectedcontent: Element) -> None:
 class DomSink(SinkCalls):
     """A sink that builds the complete DOM under :attr:`document`.
 
-    After :meth:`track_positions` every element gets its source span
-    (``Element.source_start``/``source_end``).
+    Under a tokenizer (:meth:`attach_tokenizer`) every element gets its source
+    span (``Element.source_start``/``source_end``).
     """
 
     def __init__(self) -> None:
@@ -523,8 +529,10 @@ class DomSink(SinkCalls):
         self._positions: Tokenizer | None = None
         self._found = SelectedcontentCache()
 
-    def track_positions(self, tokenizer: Tokenizer) -> None:
-        """Record every element's source span from ``tokenizer``'s markup positions."""
+    def attach_tokenizer(self, tokenizer: Tokenizer) -> None:
+        """Called with the tokenizer feeding the tree builder, once, when that tokenizer is
+        made (see :class:`TreeSink`): record every element's source span from its markup
+        positions."""
         self._positions = tokenizer
 
     def create_element(self, name: str, namespace: str, attrs: dict[str, str]) -> Element:

@@ -127,6 +127,9 @@ class TokenSink(Protocol):
     # ``start_text_end(name, attrs, self_closing, text, end_name) -> bool`` takes a
     # start tag, the text right after it and the end tag after that at once, or
     # returns False having done nothing (the tokenizer then makes the separate calls).
+    # ``attach_tokenizer(tokenizer)`` is called once, at the end of the tokenizer's
+    # construction, with the tokenizer (the tree builder steers it and passes it on to
+    # its tree sink, which reads its markup positions).
 
 
 class TokenCalls:
@@ -565,7 +568,10 @@ class Tokenizer:
     conformance suites; the tokens are the same either way.
 
     The tree builder steers the tokenizer with :meth:`switch_to` and
-    :attr:`last_start_tag`, also from inside a ``start_tag`` callback.
+    :attr:`last_start_tag`, also from inside a ``start_tag`` callback: it learns
+    the tokenizer from the tokenizer itself, whose constructor ends by calling the
+    sink's optional ``attach_tokenizer`` (see :class:`TokenSink`). ``count_raw``
+    sets :attr:`count_raw` (see the module docstring).
     """
 
     def __init__(
@@ -575,6 +581,7 @@ class Tokenizer:
         collect_errors: bool = False,
         max_token_chars: int = DEFAULT_MAX_TOKEN_CHARS,
         fast_path: bool = True,
+        count_raw: bool = False,
     ) -> None:
         if max_token_chars < 1:
             raise ValueError("max_token_chars must be positive")
@@ -634,7 +641,7 @@ class Tokenizer:
         self._fed_lines = 0
         self._fed_col = 0
         #: Track :attr:`raw_consumed` (set before the first ``feed()``).
-        self.count_raw = False
+        self.count_raw = count_raw
         # Preprocessed offsets p where a raw LF (of a CR LF) was dropped just before
         # p, for those not yet discarded; the discarded ones are counted.
         self._raw_extra: deque[int] = deque()
@@ -652,6 +659,12 @@ class Tokenizer:
         #: chunking (the tree builder's sinks record elements' source spans from them).
         self.markup_end = 0
         self.markup_before = 0
+        # A two-way dependency: the sink (the tree builder) is made first, since every token
+        # goes to it, yet it steers this tokenizer (and its tree sink reads the positions
+        # above). So the tokenizer, complete now, introduces itself to the sink it is made with.
+        attach: Callable[[Tokenizer], None] | None = getattr(sink, "attach_tokenizer", None)
+        if attach is not None:
+            attach(self)
 
     # --- public API -------------------------------------------------------------------
 

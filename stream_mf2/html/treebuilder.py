@@ -54,7 +54,7 @@ from stream_mf2.errors import LimitExceeded
 from stream_mf2.html.decode import extract_encoding_from_meta, lookup_encoding
 from stream_mf2.html.dom import HTML_NS, MATHML_NS, SVG_NS, Document, Element, Node, ParentNode
 from stream_mf2.html.sink import SinkCalls, TreeSink
-from stream_mf2.html.tokenizer import TokenCalls
+from stream_mf2.html.tokenizer import TokenCalls, Tokenizer
 from stream_mf2.html.tree_tables import (
     BREAKOUT,
     BUTTON_SCOPE_HTML,
@@ -233,13 +233,14 @@ def _adjust_foreign_attrs(attrs: Attrs, namespace: str) -> Attrs:
 class TreeBuilder(TokenCalls):
     """The HTML tree construction stage, a ``TokenSink`` driving a ``TreeSink``.
 
-    ``sink`` receives every tree mutation. ``tokenizer`` (also settable later
-    with :meth:`set_tokenizer`) is switched to RCDATA/RAWTEXT/script data/
-    PLAINTEXT when the spec says so. ``fragment_context`` turns on the HTML
-    fragment parsing algorithm with that element as context. ``max_depth``
-    bounds the stack of open elements (:class:`~stream_mf2.errors.LimitExceeded`).
+    ``sink`` receives every tree mutation. The tokenizer made with this builder
+    as its sink (which introduces itself, :meth:`attach_tokenizer`) is switched
+    to RCDATA/RAWTEXT/script data/PLAINTEXT when the spec says so.
+    ``fragment_context`` turns on the HTML fragment parsing algorithm with that
+    element as context. ``max_depth`` bounds the stack of open elements
+    (:class:`~stream_mf2.errors.LimitExceeded`).
 
-    :attr:`meta_encoding_hook`, when set, is called with the encoding a ``<meta>``
+    ``meta_encoding_hook``, when given, is called with the encoding a ``<meta>``
     declares (``charset``, or ``http-equiv=content-type`` with a ``content`` that
     names one) each time a ``meta`` start tag is handled by the "in head" rules,
     wherever in the document: that is where the spec says to *change the
@@ -289,11 +290,11 @@ class TreeBuilder(TokenCalls):
     def __init__(
         self,
         sink: TreeSink,
-        tokenizer: _Tokenizer | None = None,
         *,
         fragment_context: Element | None = None,
         max_depth: int = DEFAULT_MAX_DEPTH,
         max_formatting_elements: int = DEFAULT_MAX_FORMATTING_ELEMENTS,
+        meta_encoding_hook: Callable[[str], None] | None = None,
     ) -> None:
         if max_formatting_elements < 3:
             raise ValueError("max_formatting_elements must be at least 3")
@@ -338,18 +339,18 @@ class TreeBuilder(TokenCalls):
         self._context = fragment_context
         self._done = False
         #: Called with the canonical encoding name a ``<meta>`` declares (see above).
-        self.meta_encoding_hook: Callable[[str], None] | None = None
+        self.meta_encoding_hook = meta_encoding_hook
         self._create_element = sink.create_element
         # The per-element sink calls (SinkCalls): through a base-class reference, a
         # compiled build calls the sink natively rather than through a bound method.
         self._calls: SinkCalls = sink if isinstance(sink, SinkCalls) else _Forwarded(sink)
+        # A two-way dependency: the sink is made first (every tree mutation goes to it), yet
+        # a sink may read this builder's state; the builder introduces itself to it.
         attach = getattr(sink, "attach_tree_builder", None)
         if attach is not None:
             attach(self)  # lets a sink read the frameset-ok flag (see BoundedSink)
         if fragment_context is not None:
             self._init_fragment(fragment_context)
-        if tokenizer is not None:
-            self.set_tokenizer(tokenizer)
 
     @property
     def fragment_case(self) -> bool:
@@ -364,9 +365,16 @@ class TreeBuilder(TokenCalls):
 
     # ------------------------------------------------------------------ setup
 
-    def set_tokenizer(self, tokenizer: _Tokenizer) -> None:
-        """Attach the tokenizer; in the fragment case also set its initial state."""
+    def attach_tokenizer(self, tokenizer: Tokenizer) -> None:
+        """Called once by the :class:`~stream_mf2.html.tokenizer.Tokenizer` made with this
+        builder as its sink, at the end of its construction (see
+        :class:`~stream_mf2.html.tokenizer.TokenSink`): steer it from now on, hand it to
+        the tree sink if that has an ``attach_tokenizer`` too (to read source positions),
+        and in the fragment case set its initial state."""
         self.tokenizer = tokenizer
+        attach: Callable[[Tokenizer], None] | None = getattr(self.sink, "attach_tokenizer", None)
+        if attach is not None:
+            attach(tokenizer)
         ctx = self._context
         if ctx is None or ctx.namespace != HTML_NS:
             return

@@ -18,7 +18,7 @@ What is kept
 Everything else is observed on creation and dropped: the first ``<base href>``
 (applied from then on), ``<html lang>`` and a ``Content-Language`` meta (not
 inside template contents, which are not part of the document: the tree
-builder says whether a ``template`` is open, ``set_template_open``).
+builder says whether a ``template`` is open, the ``template_open`` callback).
 
 Include pattern and order
     A classic root may include markup by id (``itemref``, ``headers``,
@@ -302,7 +302,17 @@ class Capture:
         max_held_items: int = DEFAULT_MAX_HELD_ITEMS,
         stream_children: bool | frozenset[str] = False,
         max_held_children: int = DEFAULT_MAX_HELD_CHILDREN,
+        tree_version: Callable[[], int] | None = None,
+        template_open: Callable[[], bool] | None = None,
     ) -> None:
+        """``tree_version``: a count that changes whenever the tree builder moves or
+        removes an existing element (the bounded sink's ``moves``): what the nested
+        hand-over found climbing ancestors is remembered while it stays (without it,
+        nothing is remembered from one nested element to the next). ``template_open``:
+        the tree builder's answer to "is a ``template`` open?" (a ``<base>`` or
+        Content-Language ``<meta>`` made inside template contents is not part of the
+        document and sets nothing, as in the whole parse). Both belong to stages made
+        after the capture, with its callbacks: see :mod:`stream_mf2.core.pipeline`."""
         self.ctx = ctx
         #: ``True``, ``False``, or the container types whose children are streamed.
         self.stream_children = stream_children
@@ -311,9 +321,9 @@ class Capture:
         self._max_held_children = max_held_children
         self._held_back: Element | None = None  # see held_back()
         # The nested hand-over asks about the ancestors of one element after another:
-        # their scopes are remembered while the tree's version (set_tree_version) holds.
+        # their scopes are remembered while the tree's version (tree_version) holds.
         self._scopes = ScopeChain(ctx)
-        self._tree_version: Callable[[], int] | None = None
+        self._tree_version = tree_version
         # completed containers with streamed children -> (marker item, how many)
         self._streamed: dict[Element, tuple[tuple[dict[str, Any], ...], int]] = {}
         # Where completed items go (the parser's outbox), in the order they complete.
@@ -349,7 +359,7 @@ class Capture:
         self._gone: set[str] = set()
         self._body_lang = False  # has the body been seen with a lang attribute?
         self._merge_targets: list[Element] = []  # html/body elements with an id asked about
-        self._template_open: Callable[[], bool] | None = None  # see set_template_open
+        self._template_open = template_open
         # (with lang) held roots -> copies of the ancestors their language reads (_lang_ancestors)
         self._held_langs: dict[Element, Element | None] = {}
         self._lang = ctx.options.lang
@@ -435,17 +445,12 @@ class Capture:
             " children of the <html> item, and the body is built without them"
         )
 
-    def set_template_open(self, query: Callable[[], bool]) -> None:
-        """Give the tree builder's answer to "is a ``template`` open?": a ``<base>`` or
-        Content-Language ``<meta>`` made inside template contents is not part of the
-        document, and sets nothing (as in the whole parse)."""
-        self._template_open = query
-
     def release(self) -> None:
-        """No more input: drop the links into the tree builder and the tree (the
-        template query is a method of the tree builder, which refers to the sink,
-        which refers to this capture: a cycle otherwise)."""
+        """No more input: drop the links into the tree builder, the sink and the tree
+        (the two queries lead to the tree builder and the sink, which refer to this
+        capture's methods: a cycle otherwise)."""
         self._template_open = None
+        self._tree_version = None
         self._merge_targets = []
         self._held_langs = {}
 
@@ -573,12 +578,6 @@ class Capture:
         return not (element.name == "th" and element.namespace == HTML_NS)
 
     # -- nested hand-over (stream_children) -----------------------------------
-    def set_tree_version(self, version: Callable[[], int]) -> None:
-        """Give the tree's version: a count that changes whenever an existing element is
-        moved or removed (what the nested hand-over remembers of ancestors holds while
-        it stays). Without it nothing is remembered from one nested element to the next."""
-        self._tree_version = version
-
     def watch_nested(self, element: Element, top: Element) -> bool:
         """Does the nested kept ``element`` (inside ``top``) matter to the child stream?"""
         container = self._containers.get(top)

@@ -16,7 +16,6 @@ def full_dom(html: str) -> DomSink:
     sink = DomSink()
     tree = TreeBuilder(sink)
     tok = Tokenizer(tree)
-    tree.set_tokenizer(tok)
     tok.feed(html)
     tok.close()
     return sink

@@ -83,8 +83,10 @@ class ObservedSink(BoundedSink):
         max_pending: int = DEFAULT_MAX_PENDING,
         max_kept_nodes: int = DEFAULT_MAX_KEPT_NODES,
         max_prefix_nodes: int = DEFAULT_MAX_PREFIX_NODES,
+        on_nested: Callable[[Element, Element, bool], int] | None = None,
+        watch_nested: Callable[[Element, Element], bool] | None = None,
     ) -> None:
-        # The limits are spelled out, not forwarded as ``**limits``: the compiled
+        # The keywords are spelled out, not forwarded as ``**kwargs``: the compiled
         # build passes a ``**`` mapping on to a compiled base class wrongly.
         super().__init__(
             keep,
@@ -92,6 +94,8 @@ class ObservedSink(BoundedSink):
             max_pending=max_pending,
             max_kept_nodes=max_kept_nodes,
             max_prefix_nodes=max_prefix_nodes,
+            on_nested=on_nested,
+            watch_nested=watch_nested,
         )
         self.observer = observer
         # Bound once: these run for nearly every element.

@@ -62,7 +62,7 @@ moves. A kept element moved out so is rechecked at the first of those pops; it
 is held while an open outermost kept element precedes it (``_open_before``),
 until that element's own pop.
 
-Nested hand-over (optional): after ``set_nested(on_nested, watch_nested)``, a
+Nested hand-over (optional): with ``on_nested`` and ``watch_nested`` given, a
 kept element *inside* another kept subtree can be handed over too, for a
 consumer that builds a large container piece by piece. When such an element is
 popped, ``watch_nested(element, top)`` (``top``: the outermost kept ancestor)
@@ -476,8 +476,9 @@ class BoundedSink(SinkCalls):
 
     ``keep(element)`` decides whether a new element starts a kept subtree.
     ``on_complete(element)`` receives every outermost kept subtree once final,
-    in document order. :meth:`set_nested` turns on the optional nested
-    hand-over described in the module docstring.
+    in document order. ``on_nested`` and ``watch_nested`` (both or neither) turn
+    on the optional nested hand-over described in the module docstring. Under a
+    tokenizer (:meth:`attach_tokenizer`) kept elements get their source spans.
 
     The sink's per-element flags live in each element's ``sink_state`` slot; an
     element is *tracked* while that is non-zero, and :attr:`tracked` counts the
@@ -568,14 +569,18 @@ class BoundedSink(SinkCalls):
         max_pending: int = DEFAULT_MAX_PENDING,
         max_kept_nodes: int = DEFAULT_MAX_KEPT_NODES,
         max_prefix_nodes: int = DEFAULT_MAX_PREFIX_NODES,
+        on_nested: Callable[[Element, Element, bool], int] | None = None,
+        watch_nested: Callable[[Element, Element], bool] | None = None,
     ) -> None:
+        if (on_nested is None) != (watch_nested is None):
+            raise ValueError("on_nested and watch_nested go together (the nested hand-over)")
         self.document = Document()
         self.keep = keep
         self.on_complete = on_complete
-        self.on_nested: Callable[[Element, Element, bool], int] | None = None
-        self.watch_nested: Callable[[Element, Element], bool] | None = None
+        self.on_nested = on_nested
+        self.watch_nested = watch_nested
         # Source spans are recorded for kept elements (and html/body, which may become
-        # kept) once track_positions is called; dropped elements cost nothing.
+        # kept) once a tokenizer is attached; dropped elements cost nothing.
         self._positions: Tokenizer | None = None
         self.max_pending = max_pending
         self.max_kept_nodes = max_kept_nodes
@@ -689,13 +694,6 @@ class BoundedSink(SinkCalls):
         self._found = SelectedcontentCache()
         self._found_moves = 0
 
-    def set_nested(
-        self, on_nested: Callable[[Element, Element, bool], int], watch_nested: Callable[[Element, Element], bool]
-    ) -> None:
-        """Turn on the nested hand-over (module docstring); before the first element is created."""
-        self.on_nested = on_nested
-        self.watch_nested = watch_nested
-
     def moves(self) -> int:
         """How many times the tree builder has moved (or removed) an existing element so far.
 
@@ -705,9 +703,11 @@ class BoundedSink(SinkCalls):
         """
         return self._moves
 
-    def track_positions(self, tokenizer: Tokenizer) -> None:
-        """Record the source span (``Element.source_start``/``source_end``) of every kept
-        element, and of ``html``/``body``, from ``tokenizer``'s markup positions."""
+    def attach_tokenizer(self, tokenizer: Tokenizer) -> None:
+        """Called with the tokenizer feeding the tree builder, once, when that tokenizer is
+        made (see :class:`~stream_mf2.html.sink.TreeSink`): record the source span
+        (``Element.source_start``/``source_end``) of every kept element, and of
+        ``html``/``body``, from its markup positions."""
         self._positions = tokenizer
 
     def attach_tree_builder(self, builder: Any) -> None:

@@ -94,11 +94,8 @@ def build(
     from stream_mf2.html.tokenizer import Tokenizer
 
     tb = TreeBuilder(sink, fragment_context=fragment_context, **options)
+    # (introduces itself to the builder, and through it to a sink that records source spans)
     tok = Tokenizer(tb)
-    tb.set_tokenizer(tok)
-    track = getattr(sink, "track_positions", None)
-    if track is not None:  # the full DOM sink records every element's source span
-        track(tok)
     for chunk in chunks:
         tok.feed(chunk)
     tok.close()

@@ -1,0 +1,185 @@
+"""The stages of one parse, built in one place, bottom-up, from one :class:`~stream_mf2.core.options.ParserConfig`.
+
+    tokenizer → tree builder → bounded sink → capture (→ mf2)   [+ WPT consumer]
+
+Each stage is made with the stages it calls, so :func:`build_pipeline` makes
+them from the last to the first: the capture, the WPT consumer and the
+:class:`~stream_mf2.core.fanout.FanOut` (with a template), the bounded sink,
+the tree builder, the tokenizer. Every callback goes in through a constructor.
+
+Two kinds of link point the other way, each a true two-way dependency:
+
+* A stage made with an earlier one introduces itself to it, in its own
+  constructor: the tree builder to its sink (which reads the frameset-ok
+  flag), the tokenizer to the tree builder (which switches the tokenizer's
+  state for raw text) and, through it, to the sink (which reads the markup
+  positions for source spans).
+* The capture asks the tree builder whether a ``template`` is open and the
+  sink how often nodes have moved, but both are made after it, with its
+  callbacks, and hold only those. So a small :class:`_TreeLink` is made
+  first: the capture is given its two queries, and the link is given the
+  sink and the tree builder as they are made.
+
+The :class:`~stream_mf2.Parser` calls :func:`build_pipeline` once per document,
+and again for a re-parse (a late ``<meta charset>``) with the same config.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from stream_mf2.core.events import Event
+from stream_mf2.core.options import ParserConfig
+from stream_mf2.html.bounded import BoundedSink
+from stream_mf2.html.tokenizer import Tokenizer
+from stream_mf2.html.treebuilder import TreeBuilder
+from stream_mf2.mf2 import Mf2Context
+from stream_mf2.mf2.capture import Capture
+
+if TYPE_CHECKING:
+    from stream_mf2.wpt._match import WptConsumer
+
+__all__ = ["Pipeline", "build_pipeline"]
+
+
+class _TreeLink:
+    """The capture's two questions about the tree, answered by stages made after it.
+
+    The bounded sink is made with the capture's callbacks and the tree builder with
+    the sink, so neither exists when the capture is made: this link does, and is
+    given them once they are (by :func:`build_pipeline`, nowhere else). Asked only
+    while the document is parsed, when both are set.
+    """
+
+    __slots__ = ("sink", "tree")
+
+    def __init__(self) -> None:
+        self.sink: BoundedSink | None = None
+        self.tree: TreeBuilder | None = None
+
+    def template_open(self) -> bool:
+        """Is an HTML ``template`` open (the tree builder)?"""
+        tree = self.tree
+        return tree is not None and tree.in_template()
+
+    def tree_version(self) -> int:
+        """How many times the tree builder has moved an existing node (the sink)."""
+        sink = self.sink
+        return sink.moves() if sink is not None else 0
+
+
+class Pipeline:
+    """The stages of one document, as :func:`build_pipeline` made them."""
+
+    __slots__ = ("capture", "ctx", "out", "sink", "tokenizer", "tree", "wpt", "wpt_events", "wpt_notes")
+
+    def __init__(
+        self,
+        ctx: Mf2Context,
+        out: list[Event],
+        capture: Capture,
+        sink: BoundedSink,
+        tree: TreeBuilder,
+        tokenizer: Tokenizer,
+        wpt: WptConsumer | None,
+        wpt_events: list[Event],
+        wpt_notes: list[str],
+    ) -> None:
+        self.ctx = ctx
+        #: The outbox: every consumer's events, in the order they complete.
+        self.out = out
+        self.capture = capture
+        self.sink = sink
+        self.tree = tree
+        self.tokenizer = tokenizer
+        self.wpt = wpt
+        #: The WPT consumer's page-source pattern matches (held apart: see Parser._take).
+        self.wpt_events = wpt_events
+        #: Notes about the templates the WPT applies to this page.
+        self.wpt_notes = wpt_notes
+
+
+def build_pipeline(
+    config: ParserConfig,
+    url: str | None,
+    on_meta_encoding: Callable[[str], None],
+    *,
+    count_raw: bool,
+) -> Pipeline:
+    """Make the stages after the decoder for a document at ``url``, bottom-up.
+
+    ``on_meta_encoding`` is the tree builder's hook for a ``<meta>`` that declares
+    an encoding; ``count_raw`` the tokenizer's (a change of encoding is possible).
+    """
+    ctx = Mf2Context(url, config.mf2)
+    out: list[Event] = []
+    stream = config.stream_children
+    # Made first (see the module docstring): the capture's queries of later stages.
+    link = _TreeLink()
+    capture = Capture(
+        ctx,
+        out.append,
+        max_held_items=config.max_held_items,
+        stream_children=stream,
+        max_held_children=config.max_held_children,
+        tree_version=link.tree_version if stream else None,
+        template_open=link.template_open,
+    )
+    wpt: WptConsumer | None = None
+    wpt_events: list[Event] = []
+    wpt_notes: list[str] = []
+    sink: BoundedSink
+    if config.wpt is None:
+        sink = BoundedSink(
+            capture.keep,
+            capture.complete,
+            max_kept_nodes=config.max_kept_nodes,
+            max_prefix_nodes=config.max_prefix_nodes,
+            on_nested=capture.nested if stream else None,
+            watch_nested=capture.watch_nested if stream else None,
+        )
+    else:
+        # The WPT consumer beside the capture, on a sink that reports placements (see
+        # stream_mf2.wpt); the WPT modules are imported only by those who use them.
+        from stream_mf2.core.fanout import FanOut
+        from stream_mf2.html.bounded.observed import ObservedSink
+        from stream_mf2.wpt._match import WptConsumer
+        from stream_mf2.wpt.apply import pages_for
+
+        pages, wpt_notes = pages_for(config.wpt, url)
+        # Element matches are token-positioned like items: they join the capture's events.
+        wpt = WptConsumer(pages, out.append, wpt_events.append, max_pattern_chars=config.max_pattern_chars)
+        fan = FanOut(
+            (capture.complete, wpt.complete),
+            capture.nested,
+            (wpt.complete,),
+            held_back=capture.held_back,
+        )
+        sink = ObservedSink(
+            capture.keep,
+            fan.complete,
+            wpt,
+            max_kept_nodes=config.max_kept_nodes,
+            max_prefix_nodes=config.max_prefix_nodes,
+            on_nested=fan.nested if stream else None,
+            watch_nested=capture.watch_nested if stream else None,
+        )
+    link.sink = sink
+    # (introduces itself to the sink: attach_tree_builder)
+    tree = TreeBuilder(
+        sink,
+        max_depth=config.max_depth,
+        max_formatting_elements=config.max_formatting_elements,
+        meta_encoding_hook=on_meta_encoding,
+    )
+    link.tree = tree
+    # (introduces itself to the tree builder, and through it to the sink: attach_tokenizer)
+    tokenizer = Tokenizer(
+        tree,
+        collect_errors=config.collect_parse_errors,
+        max_token_chars=config.max_token_chars,
+        fast_path=config.tokenizer_fast_path,
+        count_raw=count_raw,
+    )
+    return Pipeline(ctx, out, capture, sink, tree, tokenizer, wpt, wpt_events, wpt_notes)

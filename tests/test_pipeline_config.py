@@ -1,0 +1,94 @@
+"""One frozen ParserConfig per parser, and the stages built from it bottom-up (core/pipeline.py)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from stream_mf2 import Parser
+from stream_mf2.core.options import DEFAULT_MAX_REPARSE_BYTES, DEFAULT_MAX_TOKEN_CHARS, ParserConfig, parser_config
+from stream_mf2.core.pipeline import build_pipeline
+from stream_mf2.html.bounded.sink import DEFAULT_MAX_KEPT_NODES, DEFAULT_MAX_PREFIX_NODES
+from stream_mf2.html.treebuilder import DEFAULT_MAX_DEPTH, DEFAULT_MAX_FORMATTING_ELEMENTS
+from stream_mf2.wpt import DEFAULT_MAX_PATTERN_CHARS
+
+URL = "http://example.com/"
+
+
+def test_the_stage_defaults_are_resolved_in_the_config() -> None:
+    config = Parser(URL)._config
+    assert isinstance(config, ParserConfig)
+    assert config.max_depth == DEFAULT_MAX_DEPTH
+    assert config.max_formatting_elements == DEFAULT_MAX_FORMATTING_ELEMENTS
+    assert config.max_kept_nodes == DEFAULT_MAX_KEPT_NODES
+    assert config.max_prefix_nodes == DEFAULT_MAX_PREFIX_NODES
+    assert config.max_pattern_chars == DEFAULT_MAX_PATTERN_CHARS
+    assert config.max_token_chars == DEFAULT_MAX_TOKEN_CHARS
+    assert config.max_reparse_bytes == DEFAULT_MAX_REPARSE_BYTES
+    given = Parser(URL, max_depth=7, max_kept_nodes=9, filter_roots={"full"}, stream_children={"h-feed"})._config
+    assert (given.max_depth, given.max_kept_nodes) == (7, 9)
+    assert given.mf2.filter_roots == frozenset({"full"}) and given.stream_children == frozenset({"h-feed"})
+
+
+def test_the_mf2_options_are_shared_per_option_set() -> None:
+    assert Parser(URL, lang=True)._config.mf2 is Parser("http://other.example/", lang=True)._config.mf2
+    assert Parser(URL, lang=True)._config.mf2 is not Parser(URL)._config.mf2
+
+
+def test_a_bad_value_is_rejected_naming_the_parser() -> None:
+    with pytest.raises(ValueError, match="max_depth"):
+        Parser(URL, max_depth=0)
+    with pytest.raises(ValueError, match="max_held_children"):
+        Parser(URL, max_held_children=-1)
+
+
+def test_the_config_is_frozen_and_slotted() -> None:
+    config = Parser(URL)._config
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        config.max_depth = 1  # type: ignore[misc]
+    assert not hasattr(config, "__dict__")
+
+
+def test_the_stages_are_joined_at_construction() -> None:
+    metas: list[str] = []
+    config = parser_config(
+        encoding=None,
+        default_encoding="windows-1252",
+        detect_utf8=True,
+        text="spec",
+        lang=False,
+        metaformats=False,
+        filter_roots=False,
+        stream_children=True,
+        max_token_chars=DEFAULT_MAX_TOKEN_CHARS,
+        max_depth=None,
+        max_formatting_elements=None,
+        max_kept_nodes=None,
+        max_prefix_nodes=None,
+        max_held_items=10,
+        max_held_children=10,
+        max_nested_html_chars=1000,
+        max_item_chars=1000,
+        max_output_ratio=32,
+        output_floor_chars=4096,
+        max_reparse_bytes=0,
+        collect_parse_errors=False,
+        tokenizer_fast_path=True,
+        wpt=None,
+        max_pattern_chars=None,
+    )
+    stages = build_pipeline(config, URL, metas.append, count_raw=True)
+    assert stages.tree.tokenizer is stages.tokenizer and stages.tokenizer.count_raw
+    assert stages.tree.meta_encoding_hook is not None and stages.sink.on_nested is not None
+    stages.tokenizer.feed(
+        '<meta charset="utf-8"><template><base href="/t/"></template><div class="h-feed">'
+        '<b><p class="h-entry"><a class="u-url" href="e">e</a></b></p></div>'
+    )
+    stages.tokenizer.close()
+    stages.capture.finish()
+    assert metas == ["UTF-8"]
+    # the <base> inside template contents changed nothing (the capture asked the tree builder)
+    assert [e.item["children"][0]["properties"]["url"] for e in stages.out if hasattr(e, "item")] == [
+        ["http://example.com/e"]
+    ]

@@ -38,7 +38,7 @@ from stream_mf2.mf2 import Mf2Context
 from stream_mf2.mf2.capture import Capture
 
 if TYPE_CHECKING:
-    from stream_mf2.wpt._match import WptConsumer
+    from stream_mf2.wpt import WptConsumer
 
 __all__ = ["Pipeline", "build_pipeline"]
 
@@ -144,7 +144,7 @@ def build_pipeline(
         # stream_mf2.wpt); the WPT modules are imported only by those who use them.
         from stream_mf2.core.fanout import FanOut
         from stream_mf2.html.bounded.observed import ObservedSink
-        from stream_mf2.wpt._match import WptConsumer
+        from stream_mf2.wpt import WptConsumer
         from stream_mf2.wpt.apply import pages_for
 
         pages, wpt_notes = pages_for(config.wpt, url)

@@ -12,6 +12,8 @@ XPath (``ow:xpath``) or by a pattern with named captures (``ow:pattern``).
   pass as mf2: :class:`WptMatchEvent` per block match as soon as its element
   is final, :class:`WptPageEnd` at the end; :func:`collect_pages` gives the
   page objects ``{"kind": "wpt", ...}``.
+* :class:`WptConsumer` — the consumer of the bounded tree that matches a
+  template's blocks as elements become final (the core wires it in).
 * :func:`element_paths` — full XPaths of the elements with an id or a text,
   to help write templates.
 """
@@ -19,6 +21,7 @@ XPath (``ow:xpath``) or by a pattern with named captures (``ow:pattern``).
 from __future__ import annotations
 
 from stream_mf2.wpt._load import load
+from stream_mf2.wpt._match import WptConsumer
 from stream_mf2.wpt._source import DEFAULT_MAX_PATTERN_CHARS
 from stream_mf2.wpt.events import WptMatchEvent, WptPage, WptPageEnd, collect_pages
 from stream_mf2.wpt.find import element_paths
@@ -48,6 +51,7 @@ __all__ = [
     "TemplateError",
     "UrlsSection",
     "Wpt",
+    "WptConsumer",
     "WptMatchEvent",
     "WptPage",
     "WptPageEnd",

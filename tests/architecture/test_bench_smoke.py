@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from bench import fixed_cost, full, make_fixtures, memory, peers, report, run, streams, warc_bench
-from tests.builds import pure_only
-from tests.suites import REPO
+from tests.support.builds import pure_only
+from tests.support.suites import REPO
 
 FIXTURES = REPO / "fixtures" / "bench"
 
@@ -262,6 +262,7 @@ def test_peak_estimate_is_linear_above_the_baseline() -> None:
     assert full.estimate_peak([{**rows[0], "error": "MemoryError"}], "p", "feed", 10**9) is None
 
 
+@pytest.mark.slow
 @pure_only  # stands the running interpreter in for the compiled build and expects it flagged as not compiled
 def test_the_one_command_runs_end_to_end(tmp_path: Path) -> None:
     pytest.importorskip("html5lib")
@@ -330,6 +331,7 @@ def test_report_says_why_a_cell_was_not_run() -> None:
 # Fixed costs and the second (compiled) build
 
 
+@pytest.mark.slow
 @pure_only  # stands the running interpreter in for the compiled build and expects it flagged as not compiled
 def test_builds_runs_only_the_sections_that_compare_the_builds(tmp_path: Path) -> None:
     pages = tmp_path / "pages"

@@ -21,7 +21,7 @@ import pytest
 import stream_mf2
 from stream_mf2._build import COMPILED_MODULES, is_extension_module
 from stream_mf2.cli import main
-from tests.suites import REPO
+from tests.support.suites import REPO
 
 #: Third-party modules a compiled module may import: core dependencies only (an
 #: optional dependency would make the compiled build need it at import time).
@@ -84,6 +84,7 @@ def test_compiled_build_needs_no_mypy_at_run_time() -> None:
     assert r.stdout.strip() == "[]"
 
 
+@pytest.mark.slow
 def test_pure_wheel_builds(tmp_path: Path) -> None:
     """``pip wheel .`` without the switch gives a ``py3-none-any`` wheel with no compiled file."""
     src = tmp_path / "src"

@@ -1,7 +1,7 @@
 """The compiled build gives byte-identical output to the pure-Python source.
 
 Runs only against the compiled build (CI's second run): the same pages and
-option sets (``tests/build_outputs.py``) are parsed in process by the compiled
+option sets (``tests/support/build_outputs.py``) are parsed in process by the compiled
 package and in a subprocess by the pure source, a copy of the package's ``.py``
 files with no compiled module beside them.
 """
@@ -18,10 +18,13 @@ from pathlib import Path
 import pytest
 
 import stream_mf2
-from tests.build_outputs import write_outputs
-from tests.suites import MF2_SUITE, REPO, require_suite
+from tests.support.build_outputs import write_outputs
+from tests.support.suites import MF2_SUITE, REPO, require_suite
 
-pytestmark = pytest.mark.skipif(not stream_mf2.COMPILED, reason="compares the compiled build with the pure one")
+pytestmark = [
+    pytest.mark.compiled_only,
+    pytest.mark.skipif(not stream_mf2.COMPILED, reason="compares the compiled build with the pure one"),
+]
 
 
 def test_compiled_output_is_byte_identical_to_pure(tmp_path: Path) -> None:
@@ -32,7 +35,7 @@ def test_compiled_output_is_byte_identical_to_pure(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(pure), str(REPO)])}
     out = tmp_path / "pure.jsonl"
     r = subprocess.run(
-        [sys.executable, "-m", "tests.build_outputs", str(out)], cwd=pure, env=env, capture_output=True, text=True,
+        [sys.executable, "-m", "tests.support.build_outputs", str(out)], cwd=pure, env=env, capture_output=True, text=True,
         check=False,
     )
     assert r.returncode == 0, r.stderr

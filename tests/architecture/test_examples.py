@@ -17,8 +17,8 @@ from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 import stream_mf2
-from tests.api_server import LATIN_PAGE, PAGE, LocalServer, local_server
-from tests.suites import REPO
+from tests.support.api_server import LATIN_PAGE, PAGE, LocalServer, local_server
+from tests.support.suites import REPO
 
 EXAMPLES = REPO / "examples"
 
@@ -44,6 +44,7 @@ def test_every_example_is_tested() -> None:
         assert f'"{script.name}"' in source, f"{script.name} has no test"
 
 
+@pytest.mark.network_local
 @pytest.mark.parametrize("mode", [[], ["--async"]], ids=["sync", "async"])
 def test_httpx_stream(server: LocalServer, mode: list[str]) -> None:
     url = server.base + "/page"
@@ -52,6 +53,7 @@ def test_httpx_stream(server: LocalServer, mode: list[str]) -> None:
     assert latin == stream_mf2.parse(LATIN_PAGE, encoding="iso-8859-1")["items"]
 
 
+@pytest.mark.network_local
 def test_aiohttp_stream(server: LocalServer) -> None:
     urls = [server.base + "/page", server.base + "/latin", server.base + "/gzip"]
     lines = run_example("aiohttp_stream.py", *urls)

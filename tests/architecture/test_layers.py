@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
 import grimp
 
-ROOT = Path(__file__).resolve().parent.parent
-PACKAGE = ROOT / "stream_mf2"
+from tests.support.suites import REPO
+
+PACKAGE = REPO / "stream_mf2"
 
 #: Longest module, in lines; the exceptions are spec transliterations (one state or
 #: insertion mode after another) and the bounded sink (being split up, its own issue).
@@ -29,7 +29,7 @@ LONG_ALLOWED = {"html/tokenizer.py", "html/treebuilder.py", "html/bounded/sink.p
 def test_layers_contract_is_kept() -> None:
     r = subprocess.run(
         [sys.executable, "-c", "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"],
-        cwd=ROOT,
+        cwd=REPO,
         capture_output=True,
         text=True,
         check=False,

@@ -14,7 +14,7 @@ import sys
 
 import pytest
 
-from tests.suites import REPO
+from tests.support.suites import REPO
 
 
 def _run_module(module: str, args: list[str]) -> subprocess.CompletedProcess[str]:
@@ -30,6 +30,7 @@ def test_ruff_clean() -> None:
     assert r.returncode == 0, r.stdout + r.stderr
 
 
+@pytest.mark.slow
 def test_mypy_strict_clean() -> None:
     r = _run_module("mypy", ["stream_mf2"])
     assert r.returncode == 0, r.stdout + r.stderr

@@ -21,35 +21,15 @@ from stream_mf2.cli.conformance import run_microformats_suite
 from stream_mf2.core.parser import parse
 from stream_mf2.html.decode import Decoder
 from stream_mf2.html.testing import tokenize_for_test
-from tests.conftest import make_page
-from tests.servers import serve_http
-from tests.suites import REPO, suite_dir
-from tests.test_sources import STALL_HEAD, STALL_TAIL, stalling_http_server
-from tests.test_warc import SJIS_NAME, expected_items, standard_records, write_archive
+from tests.support.cli import assert_user_error, run_cli
+from tests.support.pages import make_page
+from tests.support.servers import serve_http
+from tests.support.stalling_servers import STALL_HEAD, STALL_TAIL, stalling_http_server
+from tests.support.suites import REPO, suite_dir
+from tests.support.warc_records import SJIS_NAME, expected_items, standard_records, write_archive
 
 URL = "http://example.com/dir/page.html"
 PAGE = make_page(5)
-
-
-def run_cli(*args: str, stdin: bytes | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
-    env = dict(os.environ, PYTHONPATH=str(REPO))
-    env.pop("STREAM_MF2_TESTSUITES", None)
-    return subprocess.run(
-        [sys.executable, "-m", "stream_mf2", *args],
-        input=stdin,
-        capture_output=True,
-        timeout=120,
-        cwd=cwd or REPO,
-        env=env,
-        check=False,
-    )
-
-
-def assert_user_error(r: subprocess.CompletedProcess[bytes], status: int, text: str) -> None:
-    err = r.stderr.decode()
-    assert r.returncode == status, err
-    assert "Traceback" not in err
-    assert text in err, err
 
 
 @pytest.fixture
@@ -103,6 +83,7 @@ def test_jsonl_one_item_per_line_then_rels(page_file: Path) -> None:
     }
 
 
+@pytest.mark.slow
 def test_user_errors_are_one_line(tmp_path: Path, page_file: Path) -> None:
     assert_user_error(run_cli(str(tmp_path / "missing.html")), 1, "stream-mf2: error: cannot open")
     assert_user_error(run_cli(str(tmp_path)), 1, "cannot open")
@@ -217,6 +198,7 @@ def http_base() -> Iterator[str]:
         yield base
 
 
+@pytest.mark.network_local
 def test_url_plain_gzip_sjis_chunked(http_base: str) -> None:
     for path, body, charset in (
         ("/page.html", PAGE, "utf-8"),
@@ -233,6 +215,7 @@ def test_url_plain_gzip_sjis_chunked(http_base: str) -> None:
     assert got["items"][0]["properties"]["name"] == [SJIS_NAME]
 
 
+@pytest.mark.network_local
 def test_url_redirect_uses_the_final_url_as_base(http_base: str) -> None:
     r = run_cli(http_base + "/redirect", "--jsonl")
     assert r.returncode == 0, r.stderr
@@ -244,6 +227,7 @@ def test_url_redirect_uses_the_final_url_as_base(http_base: str) -> None:
     assert orjson.loads(r.stdout)["items"][0]["properties"]["url"] == ["http://other.example/x/post/1"]
 
 
+@pytest.mark.network_local
 def test_url_stall_rule_first_item_before_the_rest() -> None:
     # The server sends a short page head without <meta charset>, then holds the rest until the
     # test has seen the first item: the stall rule must decide the encoding meanwhile.
@@ -266,6 +250,7 @@ def test_url_stall_rule_first_item_before_the_rest() -> None:
     assert (lines[-1]["kind"], lines[-1]["rels"], lines[-1]["rel-urls"]) == ("document", want["rels"], want["rel-urls"])
 
 
+@pytest.mark.network_local
 def test_url_errors(http_base: str) -> None:
     assert_user_error(run_cli(http_base + "/missing"), 1, "HTTP 404")
     assert_user_error(run_cli("http://127.0.0.1:1/"), 1, "cannot fetch")

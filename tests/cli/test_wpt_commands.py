@@ -12,8 +12,8 @@ import pytest
 
 from stream_mf2 import parse
 from stream_mf2.wpt import load
-from tests.suites import REPO
-from tests.test_cli import assert_user_error, run_cli
+from tests.support.cli import assert_user_error, run_cli
+from tests.support.suites import REPO
 
 pytest.importorskip("defusedxml")
 pytest.importorskip("regex")
@@ -88,6 +88,7 @@ def served() -> Iterator[str]:
         thread.join()
 
 
+@pytest.mark.network_local
 def test_wpt_over_a_url_uses_the_url_to_choose(served: str) -> None:
     # The template's host is prices.example: the fetched URL does not match, --url does.
     r = run_cli("wpt", str(FIX / "tbody.xml"), served)

@@ -20,7 +20,7 @@ from stream_mf2.cli.conformance import (
     json_diff,
     run_microformats_suite,
 )
-from tests.suites import require_suite
+from tests.support.suites import require_suite
 
 SUITE = "microformats-tests"
 

@@ -33,8 +33,8 @@ import pytest
 
 import stream_mf2
 from stream_mf2.html.decode import Decoder, lookup_encoding, prescan
-from tests.chunking import RANDOM_RUNS, SEED, chunkings, one_by_one, random_chunks, three_way, two_way, whole
-from tests.suites import require_suite, suite_dir
+from tests.support.chunking import RANDOM_RUNS, SEED, chunkings, one_by_one, random_chunks, three_way, two_way, whole
+from tests.support.suites import require_suite, suite_dir
 
 SUITE = "html5lib-tests/encoding"
 FILES = ("tests1.dat", "tests2.dat", "test-yahoo-jp.dat", "scripted/tests1.dat")
@@ -71,7 +71,7 @@ def _three_way(data: bytes) -> list[tuple[str, list[bytes]]]:
 
 
 def _chunkings_for(data: bytes, mode: str) -> Iterator[tuple[str, list[bytes]]]:
-    """The chunkings of :func:`tests.chunking.chunkings`, one family per test."""
+    """The chunkings of :func:`tests.support.chunking.chunkings`, one family per test."""
     if mode == "whole":
         yield "whole", whole(data)
     elif mode == "one-by-one":
@@ -86,6 +86,9 @@ def _chunkings_for(data: bytes, mode: str) -> Iterator[tuple[str, list[bytes]]]:
 
 #: The case whose late ``<meta>`` follows non-ASCII bytes: needs a re-parse.
 REPARSE_CASE = ("tests1.dat", 53)
+#: Every 2-way split of the re-parse case parses it again from the start: ``slow``.
+REPARSE_MODES = [pytest.param(m, marks=pytest.mark.slow) if m == "splits" else m for m in MODES]
+SLOW_CASE = (*REPARSE_CASE, "splits")
 
 
 def _parse(chunks: list[bytes], detect_utf8: bool, **options: int) -> stream_mf2.Parser:
@@ -97,8 +100,14 @@ def _parse(chunks: list[bytes], detect_utf8: bool, **options: int) -> stream_mf2
 
 
 @pytest.mark.parametrize("detect_utf8", [False, True], ids=["spec", "detect-utf8"])
-@pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize(("file", "index"), [pytest.param(f, i, id=f"{f}#{i}") for f, i in CASES])
+@pytest.mark.parametrize(
+    ("file", "index", "mode"),
+    [
+        pytest.param(f, i, mode, id=f"{f}#{i}-{mode}", marks=[pytest.mark.slow] if (f, i, mode) == SLOW_CASE else [])
+        for f, i in CASES
+        for mode in MODES
+    ],
+)
 def test_encoding(file: str, index: int, mode: str, detect_utf8: bool) -> None:
     root = require_suite(SUITE)
     if file.startswith("scripted/"):
@@ -122,7 +131,7 @@ def _reparse_case() -> tuple[bytes, str, int]:
     return data, declared, after
 
 
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", REPARSE_MODES)
 def test_reparse_case_is_parsed_again_with_a_note(mode: str) -> None:
     """#53: the same outcome in every chunking: the declared encoding, certain, and a note."""
     data, declared, after = _reparse_case()
@@ -138,7 +147,7 @@ def test_reparse_case_is_parsed_again_with_a_note(mode: str) -> None:
         assert parser.encoding == declared, label
 
 
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", REPARSE_MODES)
 def test_reparse_case_without_budget_keeps_encoding_with_a_note(mode: str) -> None:
     """#53 with no re-parse budget, or one that ends inside the tag: the prescan's choice, certain, a note."""
     data, declared, after = _reparse_case()

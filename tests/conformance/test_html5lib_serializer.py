@@ -29,7 +29,7 @@ from stream_mf2.html.serialize import (
     Token,
     serialize_tokens,
 )
-from tests.suites import require_suite, suite_dir
+from tests.support.suites import require_suite, suite_dir
 
 SUITE = "html5lib-tests/serializer"
 FILES = ("core.test", "injectmeta.test", "optionaltags.test", "options.test", "whitespace.test")

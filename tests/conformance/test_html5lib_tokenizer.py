@@ -1,4 +1,4 @@
-"""html5lib-tests tokenizer suite, run whole and in every chunking of tests/chunking.py.
+"""html5lib-tests tokenizer suite, run whole and in every chunking of tests/support/chunking.py.
 
 One pytest item per (test file, chunking mode); inside, every test of the file is
 run once per initial state and per chunking of that mode. Tokens and parse
@@ -26,8 +26,8 @@ from typing import Any
 import pytest
 
 from stream_mf2.html.testing import tokenize_for_test
-from tests import chunking
-from tests.suites import require_suite, suite_dir
+from tests.support import chunking
+from tests.support.suites import require_suite, suite_dir
 
 _SUITE = suite_dir("html5lib-tests")
 _FILES = sorted((_SUITE / "tokenizer").glob("*.test")) if _SUITE else []

@@ -11,31 +11,16 @@ them to N evenly spread positions per case.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 
-from stream_mf2.html.testing.tree import TreeTest, read_tree_tests, tree_for_test
-from tests import chunking
-from tests.suites import suite_dir
+from stream_mf2.html.testing.tree import TreeTest, tree_for_test
+from tests.support import chunking
+from tests.support.tree_cases import CASES
 
 MAX_TWO_WAY = int(os.environ.get("STREAM_MF2_MAX_2WAY", "0"))
 
 
-def load_tree_cases() -> list[TreeTest]:
-    """Every tree-construction case that applies with scripting disabled."""
-    root = suite_dir("html5lib-tests")
-    if root is None:
-        return []
-    cases: list[TreeTest] = []
-    for path in sorted(Path(root, "tree-construction").glob("*.dat")):
-        for case in read_tree_tests(path.read_bytes(), path.name):
-            if case.scripting != "on":
-                cases.append(case)
-    return cases
-
-
-CASES = load_tree_cases()
 
 
 def _two_way(data: str) -> list[tuple[str, list[str]]]:
@@ -62,7 +47,7 @@ def _chunkings(mode: str, data: str) -> list[tuple[str, list[str]]]:
 
 
 def test_suite_present() -> None:
-    from tests.suites import require_suite
+    from tests.support.suites import require_suite
 
     require_suite("html5lib-tests")
     assert len(CASES) == 1784  # 1,792 cases in the top folder minus 8 #script-on

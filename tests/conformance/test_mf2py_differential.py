@@ -39,7 +39,7 @@ import pytest
 
 import stream_mf2
 from stream_mf2.cli.conformance import SUITES, base_url, find_suite_root
-from tests.suites import REPO, require_suite, suite_dir
+from tests.support.suites import REPO, require_suite, suite_dir
 
 mf2py = pytest.importorskip("mf2py")
 
@@ -285,7 +285,7 @@ RULES: dict[str, Rule] = {
         "non-u url (mf2py's 'l' is what the suite calls wrong). Ours resolves that text against the base "
         "URL, as microformats2-parsing's u-* parsing does for every u-* value; the file itself notes no "
         "parser does what it expects (microformats2-parsing issue 66). Listed in "
-        "tests/test_conformance_runner.py as a known suite failure.",
+        "tests/conformance/test_conformance_runner.py as a known suite failure.",
         _u_text_resolved,
     ),
 }

@@ -4,7 +4,7 @@ Each case runs through both callers of the backcompat hooks and of the
 include pattern, and must equal the expected JSON:
 
 * the whole-DOM path (``parse_dom`` over the full tree, ids indexed up front);
-* the streaming ``Parser``, fed in the chunkings of :mod:`tests.chunking`
+* the streaming ``Parser``, fed in the chunkings of :mod:`tests.support.chunking`
   (whole, one character at a time, random sizes) plus a bounded sample of 2-
   and 3-way splits, so include targets that arrive after their root and rel=tag
   links cut mid-attribute are covered.
@@ -21,9 +21,9 @@ import pytest
 
 from stream_mf2.html.testing import parse_document
 from stream_mf2.mf2 import parse_dom
-from tests.chunking import chunkings
-from tests.mf2_suite import Case, base_url, diff, iter_cases
-from tests.suites import require_suite, suite_dir
+from tests.support.chunking import chunkings
+from tests.support.mf2_suite import Case, base_url, diff, iter_cases
+from tests.support.suites import require_suite, suite_dir
 
 SUITES = ("microformats-v1", "microformats-mixed")
 #: Bounded number of extra 2-way and 3-way splits per page.

@@ -20,8 +20,8 @@ import orjson
 import pytest
 
 from stream_mf2.mf2 import Options, parse_dom
-from tests.mf2_suite import SUITES, UNIT_SUITE, Case, base_url, diff, item_key, iter_cases, parse_html, run_case
-from tests.suites import require_suite, suite_dir
+from tests.support.mf2_suite import SUITES, UNIT_SUITE, Case, base_url, diff, item_key, iter_cases, parse_html, run_case
+from tests.support.suites import require_suite, suite_dir
 
 SUITE = "microformats-tests"
 

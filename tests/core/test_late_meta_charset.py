@@ -3,7 +3,7 @@
 The tree builder meets it and the parser *changes the encoding* (HTML 13.2.3.4):
 the decoder switches when every character before the end of the ``<meta>`` tag is
 ASCII, and the bytes after the tag are decoded again with the new encoding. Every
-test runs in every chunking of :mod:`tests.chunking`: the outcome must not depend on
+test runs in every chunking of :mod:`tests.support.chunking`: the outcome must not depend on
 where the input is split (CR LF pairs, the tag itself, multi-byte characters).
 
 The first tests check the tokenizer API this rests on: stopping right after a
@@ -25,7 +25,7 @@ import pytest
 import stream_mf2
 from stream_mf2.html.testing.tokens import TokenListSink, tokenize_for_test
 from stream_mf2.html.tokenizer import Tokenizer
-from tests.chunking import chunkings
+from tests.support.chunking import chunkings
 
 # --------------------------------------------------------------------------- tokenizer API
 

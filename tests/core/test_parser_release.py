@@ -11,19 +11,16 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
 from stream_mf2 import Parser, parse
-from stream_mf2.core.options import _BOOLS, _LIMITS
 from stream_mf2.errors import LimitExceeded
 from stream_mf2.html.bounded.sink import BoundedSink
 from stream_mf2.html.dom import Document, Element
 from stream_mf2.html.tokenizer import Tokenizer
 from stream_mf2.html.treebuilder import TreeBuilder
-
-from .chunking import chunkings
+from tests.support.chunking import chunkings
 
 PAGE = (
     '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Ana</title>'
@@ -89,35 +86,3 @@ def test_failed_parser_is_released_and_readable(no_gc: None, doc: str) -> None:
     assert isinstance(parser.errors, list)
     del parser
     assert _engine_objects() == before
-
-
-@pytest.mark.parametrize(
-    ("options", "error"),
-    [
-        ({"detect_utf8": 1}, TypeError),
-        ({"max_token_chars": float(16 * 1024 * 1024)}, TypeError),
-        ({"max_reparse_bytes": -1}, ValueError),
-        ({"max_prefix_nodes": -1}, ValueError),
-        ({"default_encoding": b"windows-1252"}, TypeError),
-        ({"text": "Spec"}, ValueError),
-    ],
-)
-def test_parser_checks_values_even_when_equal_to_a_default(options: dict[str, object], error: type) -> None:
-    """The Parser checks only the values it was given other than its defaults; one that
-    equals a default but is of the wrong type is still given, and still rejected."""
-    wrong: Any = options  # (deliberately not ParseOptions)
-    with pytest.raises(error):
-        Parser("http://example.com/", **wrong)
-
-
-def test_parser_rejects_a_bad_value_of_every_limit_and_switch() -> None:
-    """Every checked option reaches the check from Parser() too (a new option must be
-    added to Parser's list of values that differ from the defaults)."""
-    for name, _nullable, least in _LIMITS:
-        bad: Any = {name: least - 1}
-        with pytest.raises(ValueError, match=name):
-            Parser("http://example.com/", **bad)
-    for name in _BOOLS:
-        wrong: Any = {name: "yes"}
-        with pytest.raises(TypeError):
-            Parser("http://example.com/", **wrong)

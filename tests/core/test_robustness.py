@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from stream_mf2 import LimitExceeded, Parser, ParserStateError, StreamMF2Error, parse
-from tests.chunking import chunkings
+from tests.support.chunking import chunkings
 
 BASE = "http://example.com/"
 Item = dict[str, Any]
@@ -107,6 +107,7 @@ def test_nothing_recurses_on_depth() -> None:
         assert card["properties"] == {"name": ["x"], "org": ["o"]}
 
 
+@pytest.mark.slow
 def test_100k_nested_plain_divs() -> None:
     """html + body + 100,000 divs is deeper than the default ``max_depth`` (100,000)."""
     doc = b"<div>" * 100_000 + b'<p class="h-card">deep</p>'
@@ -124,6 +125,7 @@ def test_100k_nested_plain_divs() -> None:
     assert len(items) == 1
 
 
+@pytest.mark.slow
 def test_100k_nested_roots() -> None:
     """100,000 nested h-* roots exceed the default ``max_depth``; 99,000 are parsed."""
     parser = Parser(BASE)
@@ -151,6 +153,7 @@ def test_kept_nodes_limit() -> None:
 
 
 # -- size ---------------------------------------------------------------------------
+@pytest.mark.slow
 def test_100k_items_come_out_as_they_close() -> None:
     n = 100_000
     head = b'<!doctype html><meta charset="utf-8"><body>'

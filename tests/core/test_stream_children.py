@@ -23,8 +23,8 @@ from stream_mf2 import ItemEvent, Parser, reassemble
 from stream_mf2.core.events import Event
 from stream_mf2.events import DocumentEnd
 from stream_mf2.html.dom import Element, Text
-from tests.chunking import RANDOM_RUNS, SEED, random_chunks
-from tests.suites import MF2_SUITE, mf2_pages, suite_dir
+from tests.support.chunking import RANDOM_RUNS, SEED, random_chunks
+from tests.support.suites import MF2_SUITE, mf2_pages, suite_dir
 
 #: Pages up to this size are also fed one byte at a time.
 ONE_BY_ONE_LIMIT = 20_000
@@ -42,7 +42,7 @@ def _at_once(mode: bool | frozenset[str]) -> dict[str, Any]:
 
 @pytest.fixture(scope="module", autouse=True)
 def _suite_present() -> None:
-    from tests.suites import require_suite
+    from tests.support.suites import require_suite
 
     require_suite(MF2_SUITE)
 
@@ -374,7 +374,7 @@ def _nested_final_check(chunks: list[str], keep: Any, fragment: str | None) -> i
     from stream_mf2.html.bounded import BoundedSink
     from stream_mf2.html.bounded.sink import NESTED_KEEP
     from stream_mf2.html.testing.tree import build, context_element
-    from tests.test_bounded_sink import dump_one
+    from tests.support.bounded_sink import dump_one
 
     seen: list[tuple[Element, Element, str]] = []
     checked = 0
@@ -402,8 +402,8 @@ def _nested_final_check(chunks: list[str], keep: Any, fragment: str | None) -> i
 
 def test_nested_handover_is_final_on_tree_cases() -> None:
     from stream_mf2.html.testing.tree import TreeTest
-    from tests.test_bounded_sink import KEEPS
-    from tests.test_tree_conformance import CASES
+    from tests.support.bounded_sink import KEEPS
+    from tests.support.tree_cases import CASES
 
     checked = 0
     for case in CASES:

@@ -22,8 +22,8 @@ import pytest
 import stream_mf2
 from stream_mf2.html.testing import parse_document
 from stream_mf2.mf2 import Options, parse_dom
-from tests.chunking import chunkings, random_chunks
-from tests.suites import MF2_SUITE, mf2_pages
+from tests.support.chunking import chunkings, random_chunks
+from tests.support.suites import MF2_SUITE, mf2_pages
 
 #: Pages bigger than this are not fed one byte at a time (too slow to be useful).
 ONE_BY_ONE_LIMIT = 40_000
@@ -60,7 +60,7 @@ def _bounded_chunkings(data: bytes) -> Iterator[tuple[str, list[bytes]]]:
 
 @pytest.fixture(scope="module", autouse=True)
 def _suite_present() -> None:
-    from tests.suites import require_suite
+    from tests.support.suites import require_suite
 
     require_suite(MF2_SUITE)
 

@@ -14,8 +14,8 @@ import pytest
 import stream_mf2
 from stream_mf2 import COMPILED, ParseOptions, Parser, iter_events, iter_items, parse
 from stream_mf2.core.options import OPTION_NAMES, check_options
-from tests.builds import pure_only
-from tests.suites import REPO
+from tests.support.builds import pure_only
+from tests.support.suites import REPO
 
 DOC = '<div class="h-card"><span class="p-name">Ann</span></div>'
 
@@ -84,6 +84,7 @@ def test_help_of_parser_lists_every_option() -> None:
         assert name in text, name
 
 
+@pytest.mark.slow
 def test_mypy_rejects_a_misspelled_option() -> None:
     """mypy flags ``metaformtas=True``: the ignores in the checked file are needed (warn_unused_ignores)."""
     checked = Path(__file__).parent / "typing_checks" / "options_misspelled.py"
@@ -97,7 +98,7 @@ def test_mypy_rejects_a_misspelled_option() -> None:
     assert r.returncode == 0, r.stdout + r.stderr
     # and without the ignores, each line is an error naming the misspelling
     source = checked.read_text()
-    bare = Path(REPO) / "tests" / "typing_checks" / "_bare_options.py"
+    bare = checked.with_name("_bare_options.py")
     try:
         bare.write_text("\n".join(line.split("  # type: ignore")[0] for line in source.splitlines()) + "\n")
         r = subprocess.run(

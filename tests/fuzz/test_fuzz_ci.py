@@ -19,10 +19,12 @@ CI_MINUTES = 8.0
 CI_SEED = 20261125
 #: Every target but "growth": its check compares CPU times, which another job on the machine
 #: can skew, so CI would fail by chance. Growth is checked deterministically (executed-line and
-#: character counts) in tests/test_hardening_dos.py and tests/test_mf2_linear.py, and by the long runs.
+#: character counts) in tests/html/test_tree_builder_linear_time.py and
+#: tests/mf2/test_linear_time.py, and by the long runs.
 CI_TARGETS = [name for name in runner.TARGETS if name != "growth"]
 
 
+@pytest.mark.slow
 def test_fuzz_fixed_budget_finds_nothing_new(tmp_path: Path) -> None:
     report = runner.run(CI_MINUTES, CI_SEED, tmp_path, CI_TARGETS, shrink_budget=15.0, max_rounds=CI_ROUNDS)
     assert report.rounds == CI_ROUNDS, "the time cap cut the fixed budget short"

@@ -7,7 +7,7 @@ test walked about n entries per end tag (quadratic work); the tree builder now
 remembers where it inserted the re-created element and the topmost scope
 boundary, checking both before it trusts them.
 
-Work is counted as executed lines (deterministic, see ``tests/test_hardening_dos.py``)
+Work is counted as executed lines (deterministic, see ``tests/support/work.py``)
 at n, 2n and 4n. The trees are checked against html5lib's, split anywhere.
 """
 
@@ -20,9 +20,9 @@ import pytest
 
 import stream_mf2
 from stream_mf2.html.testing import tree_for_test
-from tests.builds import pure_only
-from tests.chunking import chunkings
-from tests.test_hardening_dos import lines_executed
+from tests.support.builds import pure_only
+from tests.support.chunking import chunkings
+from tests.support.work import lines_executed
 
 html5lib = pytest.importorskip("html5lib")
 

@@ -14,7 +14,7 @@ from stream_mf2.html.decode import (
     lookup_encoding,
     prescan,
 )
-from tests.chunking import chunkings
+from tests.support.chunking import chunkings
 
 
 def decode_chunks(chunks: list[bytes], **kwargs: object) -> tuple[str, Decoder]:

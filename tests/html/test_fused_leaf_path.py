@@ -21,6 +21,7 @@ from stream_mf2.html.sink import DomSink
 from stream_mf2.html.testing.tree import build, dump_tree
 from stream_mf2.html.tokenizer import Tokenizer
 from stream_mf2.html.treebuilder import TreeBuilder
+from tests.support.suites import REPO
 
 # Leaf runs next to everything that must make the tree builder decline them.
 DOCS = [
@@ -219,7 +220,7 @@ class _WithoutLeaf:
 
 
 def _pages() -> list[Path]:
-    root = Path(__file__).resolve().parent.parent / "fixtures" / "bench"
+    root = REPO / "fixtures" / "bench"
     return sorted(root.glob("*.html"))
 
 

@@ -22,9 +22,9 @@ from stream_mf2.html.dom import HTML_NS, Element
 from stream_mf2.html.sink import enabled_selectedcontent, selectedcontent_disabled
 from stream_mf2.html.testing import parse_document, tree_for_test
 from stream_mf2.mf2 import Options, parse_dom
-from tests.builds import pure_only
-from tests.chunking import chunkings
-from tests.test_hardening_dos import lines_executed
+from tests.support.builds import pure_only
+from tests.support.chunking import chunkings
+from tests.support.work import lines_executed
 
 URL = "http://example.com/"
 

@@ -13,7 +13,8 @@ from stream_mf2.errors import LimitExceeded, ParserStateError
 from stream_mf2.html.charrefs import NAMED, match_named, numeric_reference
 from stream_mf2.html.testing import tokenize_for_test
 from stream_mf2.html.tokenizer import Tokenizer
-from tests.chunking import chunkings
+from tests.support.chunking import chunkings
+from tests.support.suites import REPO
 
 
 class RecordingSink:
@@ -464,7 +465,7 @@ _SWITCH = {
     "textarea": "RCDATA state",
     "plaintext": "PLAINTEXT state",
 }
-_FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+_FIXTURES = REPO / "fixtures"
 _PAGES = sorted(p for p in [*_FIXTURES.glob("*.html"), *_FIXTURES.glob("bench/*.html")] if p.stat().st_size < 200_000)
 
 
@@ -517,3 +518,45 @@ def test_same_tokens_as_html5lib_on_fixture_pages(path: Path, fast_path: bool) -
     for size in (len(text) or 1, 997, 61):
         sink, _ = run([text[i : i + size] for i in range(0, len(text), size)], _SWITCH, fast_path=fast_path)
         assert sink.merged() == expected, f"chunk size {size}"
+
+
+# The data state's one-match tag path agrees with the tag states on attributes and duplicates.
+
+ATTR_DOCS = [
+    '<p a="1">x</p>',
+    '<p a="1" b="2">x</p>',
+    '<p a="1" b="2" c="3">x</p>',
+    '<p a="1" b="2" c="3" d="4" e=5 f=\'6\' g>x</p>',
+    '<p a="1" a="2">x</p>',
+    '<p a="1" b="2" a="3">x</p>',
+    '<p a="1" b="2" b="3">x</p>',
+    '<p a="1" a="2" c=3>x</p>',
+    '<p a="1" b="2" c="3" a=4>x</p>',
+    '<p a="1" b="2" c="3" d=4 d="5">x</p>',
+    "<p a=1 a=2>x</p>",
+    '<P A="1" a="2">x</P>',
+    '<p a="1" b="2"/><br a="1" a="2"/>',
+    "<b>x</b></i><I>y</I>",
+    # spaces around "=" (not captured as a pair: the further attributes take them), with duplicates
+    '<p a = "1" b="2">x</p>',
+    '<p a="1" b ="2" c= "3" d\t=\n"4">x</p>',
+    '<p a="1" b = "2" a="3">x</p>',
+    '<p a = "1" a="2">x</p>',
+    # the end of the tag right after the pairs, or after space or "/"
+    '<p a="1" >x</p><p a="1"\n>y</p><br a="1"/><br a="1" / >',
+    '<p a="1"b="2">x</p>',
+]
+
+
+def _attr_tokens(doc: str, fast: bool) -> tuple[list[tuple[object, ...]], list[tuple[str, int, int]]]:
+    sink = RecordingSink()
+    tok = Tokenizer(sink, collect_errors=True, fast_path=fast)
+    sink.tokenizer = tok
+    tok.feed(doc)
+    tok.close()
+    return sink.merged(), tok.errors
+
+
+@pytest.mark.parametrize("doc", ATTR_DOCS)
+def test_fast_path_matches_the_tag_states(doc: str) -> None:
+    assert _attr_tokens(doc, True) == _attr_tokens(doc, False)

@@ -6,8 +6,10 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+import orjson
 import pytest
 
+import stream_mf2
 from stream_mf2.errors import LimitExceeded
 from stream_mf2.html.dom import HTML_NS, SVG_NS, Element, ParentNode, Text, iter_descendants
 from stream_mf2.html.sink import DomSink
@@ -15,8 +17,10 @@ from stream_mf2.html.testing import parse_document, parse_fragment, tree_for_tes
 from stream_mf2.html.testing.tree import build, dump_tree
 from stream_mf2.html.tokenizer import Tokenizer
 from stream_mf2.html.treebuilder import TreeBuilder
-from tests.builds import pure_only
-from tests.test_hardening_dos import lines_executed
+from tests.support.builds import pure_only
+from tests.support.chunking import chunkings
+from tests.support.streamed import stream_events
+from tests.support.work import lines_executed
 
 
 def body_dump(html: str) -> str:
@@ -129,7 +133,7 @@ def test_pops_come_after_the_token() -> None:
 
 @pure_only  # counts executed Python lines (sys.settrace), which compiled code does not report
 def test_no_quadratic_scope_checks() -> None:
-    """Linear growth: engine lines executed at n, 2n, 4n (deterministic, see tests/test_hardening_dos.py)."""
+    """Linear growth: engine lines executed at n, 2n, 4n (deterministic, see tests/support/work.py)."""
 
     def growth(make: Callable[[int], str], n: int) -> tuple[list[int], list[float]]:
         # not the dump: its indentation is quadratic in depth
@@ -180,3 +184,34 @@ def test_foreign_attributes() -> None:
     g = next(n for n in iter_descendants(doc) if isinstance(n, Element) and n.name == "g")
     assert g.attrs == {"xml:lang": "en"} and g.namespace == SVG_NS
     assert HTML_NS != SVG_NS
+
+
+# ------------------------------------------------------------- in column group (a fuzz finding)
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        "<template><col>x y",
+        "<template><col> a\tb \nc ",
+        "<table><template><col>1 2</template></table>",
+        "<div class=h-x><div class=e-content><template><col>x y z</template></div></div>",
+    ],
+)
+def test_column_group_under_template_is_chunk_independent(doc: str) -> None:
+    expected = tree_for_test(list(doc))  # one character token at a time
+    for label, chunks in chunkings(doc):
+        assert tree_for_test(chunks) == expected, label
+    if "h-x" in doc:
+        want = orjson.dumps(stream_mf2.parse(doc))
+        for label, chunks in chunkings(doc):
+            assert orjson.dumps(_parse_chunks(chunks)) == want, label
+
+
+def test_column_group_under_template_keeps_the_space() -> None:
+    assert '"  "' not in tree_for_test(["<template><col>x y"])
+    assert '" "' in tree_for_test(["<template><col>x y"])
+
+
+def _parse_chunks(chunks: list[bytes] | list[str], url: str | None = None, **options: Any) -> dict[str, Any]:
+    return stream_events(chunks, url, **options)[0]

@@ -32,42 +32,15 @@ The HTML engine's modules (not mf2) are counted.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from functools import partial
-from types import FrameType
-from typing import Any
 
 import pytest
 
 import stream_mf2
 from stream_mf2.html.testing import tree_for_test
-from tests.builds import pure_only
-
-_ENGINE = ("/stream_mf2/html/", "/stream_mf2/mf2/capture.py", "/stream_mf2/core/parser.py")
-
-
-def lines_executed(run: Callable[[], object], modules: tuple[str, ...] = _ENGINE) -> int:
-    """How many lines of the engine (or of ``modules``: path parts) ``run()`` executes
-    (a deterministic measure of work)."""
-    count = 0
-
-    def local(frame: FrameType, event: str, arg: Any) -> Any:
-        nonlocal count
-        if event == "line":
-            count += 1
-        return local
-
-    def global_(frame: FrameType, event: str, arg: Any) -> Any:
-        filename = frame.f_code.co_filename.replace("\\", "/")
-        return local if any(part in filename for part in modules) else None
-
-    sys.settrace(global_)
-    try:
-        run()
-    finally:
-        sys.settrace(None)
-    return count
+from tests.support.builds import pure_only
+from tests.support.work import lines_executed
 
 
 def _distinct_formatting(n: int) -> str:
@@ -163,7 +136,9 @@ PATTERNS: dict[str, Callable[[int], str]] = {
 
 
 @pure_only  # counts executed Python lines (sys.settrace), which compiled code does not report
-@pytest.mark.parametrize("name", sorted(PATTERNS))
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=pytest.mark.slow) if n == "reconstruct" else n for n in sorted(PATTERNS)]
+)
 def test_work_grows_linearly(name: str) -> None:
     make = PATTERNS[name]
     sizes = (300, 600, 1200)

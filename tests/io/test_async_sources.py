@@ -16,7 +16,8 @@ from stream_mf2.core.parser import parse
 from stream_mf2.errors import SourceError
 from stream_mf2.events import DocumentEnd, ItemEvent
 from stream_mf2.io.sources import aiter_events, aiter_items
-from tests.conftest import make_page, slow_server, split_every
+from tests.support.pages import make_page, split_every
+from tests.support.stalling_servers import slow_server
 
 URL = "http://example.com/dir/page.html"
 PAGE = make_page(12)
@@ -60,6 +61,7 @@ async def test_path_and_aiofiles_file(tmp_path: Path) -> None:
         aiter_events(12345)
 
 
+@pytest.mark.network_local
 async def test_stream_reader_first_item_before_the_last_byte() -> None:
     pieces = split_every(PAGE, 120)
     with slow_server(pieces, [0.1] * len(pieces)) as server:
@@ -78,6 +80,7 @@ async def test_stream_reader_first_item_before_the_last_byte() -> None:
     check([first, *rest])
 
 
+@pytest.mark.network_local
 async def test_stalled_stream_decides_the_encoding() -> None:
     head = b'<!doctype html><div class="h-card"><span class="p-name">Ann</span></div>\n'
     tail = b'<div class="h-card"><span class="p-name">Bob</span></div>'
@@ -119,6 +122,7 @@ async def test_big_chunk_does_not_block_the_loop() -> None:
     assert ticks >= slices, (ticks, slices, elapsed)
 
 
+@pytest.mark.network_local
 async def test_early_exit_cancels_a_pending_read() -> None:
     head = b'<!doctype html><div class="h-card">Ann</div>\n'
     with slow_server([head, b"<p>late</p>"], [3.0, 0.0]) as server:

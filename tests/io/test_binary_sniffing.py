@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from stream_mf2 import SourceError, aiter_items, iter_items, parse
-from tests.api_server import PAGE
-from tests.chunking import one_by_one, random_chunks, whole
+from tests.support.api_server import PAGE
+from tests.support.chunking import one_by_one, random_chunks, whole
+from tests.support.suites import REPO
 
 URL = "http://example.com/dir/"
 WANT = parse(PAGE, URL)
-REPO = Path(__file__).resolve().parent.parent
 BINARY = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8
 
 

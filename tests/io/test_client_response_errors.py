@@ -12,7 +12,10 @@ import pytest
 import requests
 
 from stream_mf2 import SourceError, aiter_items, iter_items
-from tests.servers import serve_http
+from tests.support.servers import serve_http
+
+# Both tests read from an HTTP server on 127.0.0.1 that breaks the body off.
+pytestmark = [pytest.mark.network_local]
 
 HEAD = b'<!doctype html><div class="h-card"><span class="p-name">Ann</span></div>'
 

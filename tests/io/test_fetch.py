@@ -13,8 +13,11 @@ import pytest
 
 import stream_mf2
 from stream_mf2 import LimitExceeded, SourceError, afetch, aiter_items, fetch, iter_items, parse
-from tests.api_server import BIG_SIZE, FINAL_PAGE, LATIN_PAGE, PAGE, LocalServer, local_server
-from tests.suites import REPO
+from tests.support.api_server import BIG_SIZE, FINAL_PAGE, LATIN_PAGE, PAGE, LocalServer, local_server
+from tests.support.suites import REPO
+
+# Every test here talks to a local HTTP server (tests.support.api_server).
+pytestmark = [pytest.mark.network_local]
 
 
 @pytest.fixture(scope="module")
@@ -130,6 +133,7 @@ def test_cli_user_agent_and_headers(server: LocalServer) -> None:
     assert (sent["user-agent"], sent["x-one"], sent["x-two"]) == ("cli-bot/2", "1", "two")
 
 
+@pytest.mark.slow
 def test_cli_reports_non_html_and_bad_urls(server: LocalServer, tmp_path: Any) -> None:
     for args, text in (
         ([server.base + "/pdf"], "not HTML (Content-Type application/pdf)"),
@@ -165,7 +169,7 @@ def test_cli_unknown_encoding_is_a_warning(server: LocalServer, tmp_path: Any) -
 @pytest.mark.parametrize("framing", ["chunked", "gzip"])
 async def test_afetch_stall_rule_items_flow_before_the_tail(framing: str) -> None:
     """A server that pauses after a short head without <meta charset>: the first item still comes out."""
-    from tests.test_sources import STALL_HEAD, STALL_TAIL, stalling_http_server
+    from tests.support.stalling_servers import STALL_HEAD, STALL_TAIL, stalling_http_server
 
     with stalling_http_server(STALL_HEAD, STALL_TAIL, hold=20.0) as slow:
         url = f"{slow.base}/{framing}"
@@ -179,7 +183,7 @@ async def test_afetch_stall_rule_items_flow_before_the_tail(framing: str) -> Non
 
 
 def test_fetch_stall_rule_and_early_stop(server: LocalServer) -> None:
-    from tests.test_sources import STALL_HEAD, STALL_TAIL, stalling_http_server
+    from tests.support.stalling_servers import STALL_HEAD, STALL_TAIL, stalling_http_server
 
     with stalling_http_server(STALL_HEAD, STALL_TAIL, hold=20.0) as slow:
         resp = fetch(f"{slow.base}/chunked", headers={"X-Check": "1"})

@@ -15,7 +15,7 @@ import pytest
 import requests
 
 from stream_mf2 import SourceError, aiter_events, aiter_items, iter_events, iter_items, parse
-from tests.api_server import LATIN_PAGE, PAGE, LocalServer, local_server
+from tests.support.api_server import LATIN_PAGE, PAGE, LocalServer, local_server
 
 URL = "http://example.com/dir/"
 WANT = parse(PAGE, URL)
@@ -125,6 +125,7 @@ async def test_binary_files_are_refused_async(tmp_path: Path) -> None:
 # -- HTTP client responses, duck-typed ---------------------------------------------------------------
 
 
+@pytest.mark.network_local
 def test_httpx_responses(server: LocalServer) -> None:
     url = server.base + "/page"
     with httpx.Client() as client:
@@ -140,6 +141,7 @@ def test_httpx_responses(server: LocalServer) -> None:
             assert parse(resp, url) == parse(PAGE, url)
 
 
+@pytest.mark.network_local
 async def test_httpx_async_response(server: LocalServer) -> None:
     url = server.base + "/page"
     async with httpx.AsyncClient() as client, client.stream("GET", url) as resp:
@@ -148,6 +150,7 @@ async def test_httpx_async_response(server: LocalServer) -> None:
         assert [i async for i in aiter_items(resp)] == parse(LATIN_PAGE, encoding="iso-8859-1")["items"]
 
 
+@pytest.mark.network_local
 def test_requests_response(server: LocalServer) -> None:
     url = server.base + "/page"
     with requests.get(url, stream=True, timeout=30) as resp:
@@ -158,6 +161,7 @@ def test_requests_response(server: LocalServer) -> None:
         aiter_items(resp)
 
 
+@pytest.mark.network_local
 async def test_aiohttp_response(server: LocalServer) -> None:
     url = server.base + "/page"
     async with aiohttp.ClientSession() as session:

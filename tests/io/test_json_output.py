@@ -26,7 +26,7 @@ def test_deep_encoder_matches_orjson(indent: bool, value: object) -> None:
     assert _dumps_deep(value, indent) == orjson.dumps(value, option=option)
 
 
-@pytest.mark.parametrize("indent", [False, True])
+@pytest.mark.parametrize("indent", [False, pytest.param(True, marks=pytest.mark.slow)])
 def test_deeper_than_orjson_allows(indent: bool) -> None:
     value: object = "x"
     for _ in range(5000):

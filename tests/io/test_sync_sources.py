@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import http.server
 import io
 import os
 import socket
 import sys
 import threading
 import time
-import zlib
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +19,8 @@ from stream_mf2.errors import SourceError
 from stream_mf2.events import DocumentEnd, ItemEvent
 from stream_mf2.io.fetch import fetch
 from stream_mf2.io.sources import iter_events, iter_items
-from tests.conftest import make_page, slow_server, split_every
+from tests.support.pages import make_page, split_every
+from tests.support.stalling_servers import STALL_HEAD, STALL_TAIL, slow_server, stalling_http_server
 
 URL = "http://example.com/dir/page.html"
 PAGE = make_page(12)
@@ -124,6 +121,7 @@ def test_opened_file_is_closed_on_early_exit(tmp_path: Path) -> None:
     assert len(list(fds.iterdir())) == before
 
 
+@pytest.mark.network_local
 def test_socket_first_item_before_the_last_byte() -> None:
     pieces = split_every(PAGE, 120)
     with slow_server(pieces, [0.1] * len(pieces)) as server:
@@ -142,6 +140,7 @@ def test_socket_first_item_before_the_last_byte() -> None:
     assert isinstance(end, DocumentEnd) and end.rels == want["rels"]
 
 
+@pytest.mark.network_local
 def test_stalled_socket_decides_the_encoding_and_items_flow() -> None:
     # Shorter than the 1024-byte prescan window and no <meta charset>: without the stall
     # timeout the decoder would hold everything until the peer closes.
@@ -164,6 +163,7 @@ def test_stalled_socket_decides_the_encoding_and_items_flow() -> None:
             assert waited < 0.9
 
 
+@pytest.mark.network_local
 def test_socket_timeout_after_the_decision_is_a_source_error() -> None:
     with slow_server([PAGE[:1100], PAGE[1100:]], [1.5, 0.0]) as server:
         sock = socket.create_connection((server.host, server.port), timeout=0.3)
@@ -222,89 +222,9 @@ def test_text_mode_pipe_with_a_stall() -> None:
 # -- http(s) URL responses -----------------------------------------------------------------------
 
 
-@dataclass
-class StallingServer:
-    """Where a stalling HTTP server listens; it sends the tail only once ``release`` is set.
-
-    ``tail_sent`` is set just before the tail is written, so an item seen while it is unset
-    came from the head alone.
-    """
-
-    base: str
-    release: threading.Event
-    tail_sent: threading.Event
 
 
-@contextmanager
-def stalling_http_server(head: bytes, tail: bytes, hold: float = 5.0) -> Iterator[StallingServer]:
-    """A local http.server that sends ``head``, waits for ``release`` (at most ``hold`` s), then ``tail``.
-
-    The path picks the framing: ``/length`` (Content-Length), ``/chunked``, ``/close`` (HTTP/1.0,
-    the body ends when the connection closes), ``/gzip`` (chunked, gzip flushed after the head) and
-    ``/short`` (a Content-Length larger than the body).
-    No charset in Content-Type, so the parser has to find the encoding in the body.
-    """
-    release = threading.Event()
-    tail_sent = threading.Event()
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass  # keep test output clean
-
-        def do_GET(self) -> None:
-            pieces = [head, tail]
-            if self.path == "/gzip":
-                z = zlib.compressobj(wbits=31)
-                pieces = [z.compress(head) + z.flush(zlib.Z_SYNC_FLUSH), z.compress(tail) + z.flush()]
-            chunked = self.path in ("/chunked", "/gzip")
-            if self.path == "/close":
-                self.protocol_version = "HTTP/1.0"
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html")
-            if chunked:
-                self.send_header("Transfer-Encoding", "chunked")
-            elif self.path in ("/length", "/short"):
-                # /short promises 100 bytes more than it sends, then closes
-                self.send_header("Content-Length", str(len(head) + len(tail) + 100 * (self.path == "/short")))
-            if self.path == "/gzip":
-                self.send_header("Content-Encoding", "gzip")
-            self.end_headers()
-            try:
-                for n, piece in enumerate(pieces):
-                    if n:
-                        release.wait(hold)
-                        # set before the write, not after it: a client can read the tail and
-                        # finish before this thread runs again, and the tests must not race that
-                        tail_sent.set()
-                    self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece) if chunked else piece)
-                    self.wfile.flush()
-                if chunked:
-                    self.wfile.write(b"0\r\n\r\n")
-            except OSError:
-                pass  # the client went away early: fine for a test server
-            self.close_connection = True
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
-        yield StallingServer(f"http://127.0.0.1:{server.server_address[1]}", release, tail_sent)
-    finally:
-        release.set()
-        server.shutdown()
-        server.server_close()
-        thread.join(10)
-
-
-# Shorter than the 1024-byte prescan window and no <meta charset>: without the stall rule the
-# decoder holds everything until the server sends the rest.
-STALL_HEAD = b'<!doctype html><div class="h-card"><span class="p-name">Ann</span></div>\n'
-STALL_TAIL = b'<div class="h-card"><span class="p-name">Bob</span></div>'
-
-
+@pytest.mark.network_local
 @pytest.mark.parametrize("framing", ["length", "chunked", "close", "gzip"])
 def test_stalled_url_decides_the_encoding_and_items_flow(framing: str) -> None:
     with stalling_http_server(STALL_HEAD, STALL_TAIL) as server:
@@ -321,6 +241,7 @@ def test_stalled_url_decides_the_encoding_and_items_flow(framing: str) -> None:
     assert [first, *rest] == parse(STALL_HEAD + STALL_TAIL, url)["items"]
 
 
+@pytest.mark.network_local
 def test_url_without_stall_timeout_waits_for_the_prescan() -> None:
     with stalling_http_server(STALL_HEAD, STALL_TAIL, hold=0.5) as server:
         url = f"{server.base}/chunked"
@@ -333,6 +254,7 @@ def test_url_without_stall_timeout_waits_for_the_prescan() -> None:
     assert [first, *rest] == parse(STALL_HEAD + STALL_TAIL, url)["items"]
 
 
+@pytest.mark.network_local
 def test_url_stopped_early_while_the_server_stalls() -> None:
     # The reader thread sits in a read; closing the generator must not wait for the server.
     with stalling_http_server(STALL_HEAD, STALL_TAIL, hold=8.0) as server:
@@ -347,6 +269,7 @@ def test_url_stopped_early_while_the_server_stalls() -> None:
         assert not server.tail_sent.is_set()
 
 
+@pytest.mark.network_local
 def test_url_read_errors_reach_the_consumer() -> None:
     # The server closes before the promised Content-Length: the error of the reading thread is
     # raised in the consumer, after the items that were complete.

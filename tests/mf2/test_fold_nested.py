@@ -1,4 +1,8 @@
-"""fold_nested: parsing nested roots early (then dropping their subtrees) changes nothing."""
+"""fold_nested: parsing nested roots early (then dropping their subtrees) changes nothing.
+
+The folding caller is :func:`tests.support.fold.folded_parse`; random trees come from
+:func:`tests.support.mf2_trees.elements`.
+"""
 
 from __future__ import annotations
 
@@ -10,49 +14,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stream_mf2.html.dom import Document, Element, Node
-from stream_mf2.mf2 import Options, collect_rels, document_context, fold_nested, items_from_subtree, parse_dom
-from tests.mf2_suite import SUITES, base_url, document, el, iter_cases, parse_html
-from tests.streamed import post_order
-from tests.suites import suite_dir
-from tests.test_mf2_fuzz import elements
-
-OPTIONS = Options(lang=True)
-
-
-def _may_be_included(element: Element) -> bool:
-    """Might the mf1 include pattern copy this subtree? (Here: an id on it, inside it or above it.)"""
-    stack: list[Node] = [element]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, Element):
-            if node.attrs.get("id"):
-                return True
-            stack.extend(node.children)
-    parent = element.parent
-    while isinstance(parent, Element):
-        if parent.attrs.get("id"):
-            return True
-        parent = parent.parent
-    return False
-
-
-def folded_parse(doc: Document, url: str, options: Options = OPTIONS) -> tuple[dict[str, Any], int]:
-    """Parse like a streaming caller that folds every nested root it can and drops its subtree:
-    (``{"items": ..., "notes": ...}``, how many nested roots were folded)."""
-    ctx, _elements = document_context(doc, url, options)
-    folded = 0
-    for element in post_order(doc):
-        if _may_be_included(element):
-            continue  # include targets must stay whole (the caller's side of fold_nested's contract)
-        collect_rels(element, ctx)
-        if fold_nested(element, ctx):
-            folded += 1
-            for child in element.children:
-                child.parent = None
-            element.children = []
-    items = items_from_subtree(doc, ctx)
-    return {"items": items, "notes": ctx.notes}, folded
+from stream_mf2.html.dom import Document, Element
+from stream_mf2.mf2 import document_context, fold_nested, parse_dom
+from tests.support.fold import OPTIONS, folded_parse
+from tests.support.mf2_suite import SUITES, base_url, document, el, iter_cases, parse_html
+from tests.support.mf2_trees import elements
+from tests.support.suites import suite_dir
 
 
 def _compare(doc_text: str | None, doc: Document, url: str) -> int:

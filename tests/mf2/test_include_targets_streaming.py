@@ -7,6 +7,10 @@ created before the capture is asked to complete it. The capture watches the ids
 an include marker names as soon as the marker's element is created, so the
 first element with each id is kept and the item equals the full DOM's, in
 every chunking, with and without ``stream_children``.
+
+The DOM resolves an id to its first element: an include (or ``headers``) target whose id an
+element outside the kept subtrees had first is never taken from a later element with the
+same id (fuzz findings); the reference stays unresolved, with a note in ``Parser.errors``.
 """
 
 from __future__ import annotations
@@ -16,12 +20,12 @@ from typing import Any
 import orjson
 import pytest
 
-from stream_mf2 import reassemble
+from stream_mf2 import Parser, reassemble
 from stream_mf2.core.events import Event
 from stream_mf2.html.testing import parse_document
 from stream_mf2.mf2 import Options, parse_dom
-from tests.chunking import chunkings
-from tests.streamed import feed_events
+from tests.support.chunking import chunkings
+from tests.support.streamed import feed_events
 
 URL = "http://example.com/dir/page.html"
 
@@ -96,3 +100,66 @@ def test_a_target_before_the_root_is_still_gone() -> None:
             assert errors == [
                 "include target(s) #x appeared before the item, outside any kept subtree: not resolved"
             ], label
+
+
+# ------------------------------------------------------------- include pattern, duplicate ids
+
+
+def test_include_id_seen_before_the_item_is_not_taken_from_a_later_duplicate() -> None:
+    # The DOM resolves an id to its first element; here that one (before the item,
+    # outside any kept subtree) is gone, and a later element with the same id must
+    # not stand in for it (a fuzz finding). The reference stays unresolved, with a note.
+    from stream_mf2.html.testing import parse_document
+    from stream_mf2.mf2 import Options, parse_dom
+
+    doc = (
+        '<p id="mozilla-adr"><div class="vcard"itemref="mozilla-org mozilla-adr">></div>'
+        '<p id="mozilla-org"><p id="mozilla-adr"class="adr">'
+    )
+    url = "http://example.com/"
+    expected = orjson.dumps(parse_dom(parse_document(doc), url, Options())["items"])
+    for label, chunks in chunkings(doc):
+        parser = Parser(url)
+        items = [i for c in chunks for i in parser.feed(c)] + parser.close()
+        assert orjson.dumps(items) == expected, label
+        assert any("#mozilla-adr appeared before the item" in e for e in parser.errors), label
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        # a header cell whose id an element foster-parented before the table had first (a fuzz finding)
+        '<table><h id="org"class=url><th id="org"class=url>O<td class="vcard"headers="org">',
+        # a header cell whose id an element before the table had first
+        "<p id=org class=fn>x</p><table><tr><th id=org class=fn>O<td class=vcard headers=org>",
+        # two header cells with one id: the DOM's answer is the first, which is held in the
+        # open table when the second is created; the sink cannot tell their order then
+        "<table><tr><th id=org class=fn>A<th id=org class=fn>B<td class=vcard headers=org>",
+    ],
+)
+def test_headers_reference_is_not_taken_from_a_later_cell_with_a_duplicate_id(doc: str) -> None:
+    # The DOM resolves an id to its first element in tree order. A remembered header cell
+    # answers a ``headers`` reference only when no element outside it had the id before it
+    # completed; otherwise the reference is the documented "target gone" recovery (a note),
+    # never a later cell's content.
+    url = "http://example.com/dir/page.html"
+    for label, chunks in chunkings(doc):
+        parser = Parser(url)
+        items = [i for c in chunks for i in parser.feed(c)] + parser.close()
+        assert items == [{"type": ["h-card"], "properties": {}}], label
+        assert any(e.startswith("include target(s) #org appeared before the item") for e in parser.errors), label
+
+
+def test_headers_reference_to_a_unique_header_cell_is_resolved() -> None:
+    from stream_mf2.html.testing import parse_document
+    from stream_mf2.mf2 import Options, parse_dom
+
+    doc = "<table><tr><th id=org class=fn>A<th id=other>B<td class=vcard headers=org>"
+    url = "http://example.com/dir/page.html"
+    expected = parse_dom(parse_document(doc), url, Options())["items"]
+    assert expected == [{"type": ["h-card"], "properties": {"name": ["A"]}}]
+    for label, chunks in chunkings(doc):
+        parser = Parser(url)
+        items = [i for c in chunks for i in parser.feed(c)] + parser.close()
+        assert items == expected, label
+        assert not parser.errors, label

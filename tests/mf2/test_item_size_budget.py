@@ -30,13 +30,13 @@ from stream_mf2 import Parser
 from stream_mf2.html.testing import parse_document
 from stream_mf2.mf2 import Options, parse_dom
 from stream_mf2.mf2.options import DEFAULT_MAX_ITEM_CHARS
-from tests.chunking import chunkings
 from tests.fuzz.growth import output_size
-from tests.streamed import stream_events
-from tests.test_mf2_fold import folded_parse
+from tests.support.chunking import chunkings
+from tests.support.fold import folded_parse
+from tests.support.streamed import stream_events
+from tests.support.suites import REPO
 
 URL = "http://example.com/"
-REPO = Path(__file__).resolve().parent.parent
 NOTE = "max_item_chars="
 
 
@@ -104,7 +104,7 @@ def test_output_is_linear_past_the_budget(pattern: Any) -> None:
 def test_json_of_the_fuzz_finding_stays_small_with_the_default() -> None:
     doc = doubling(40)  # 2**40 placements of the innermost item without the budget
     # (the output allowance relative to the input, max_output_ratio, is turned off here;
-    # by default it reduces these items first: tests/test_output_allowance.py)
+    # by default it reduces these items first: tests/mf2/test_output_allowance.py)
     parser = Parser(URL, max_output_ratio=10**9)
     items = [*parser.feed(doc), *parser.close()]
     text = json.dumps(items)

@@ -9,9 +9,9 @@ import pytest
 
 from stream_mf2.html.dom import Element
 from stream_mf2.mf2 import Mf2Context, Options, collect_rels, is_root, items_from_subtree, keeps, parse_dom
-from tests.builds import pure_only
-from tests.mf2_suite import document, el
-from tests.test_hardening_dos import lines_executed
+from tests.support.builds import pure_only
+from tests.support.mf2_suite import document, el
+from tests.support.work import lines_executed
 
 BASE = "http://example.com/dir/page"
 
@@ -548,7 +548,7 @@ def test_many_items_linear_time() -> None:
             for i in range(n)
         ]
 
-    # lines of the package executed (deterministic, see tests/test_hardening_dos.py) at n, 2n, 4n:
+    # lines of the package executed (deterministic, see tests/support/work.py) at n, 2n, 4n:
     # linear work doubles per step
     found: list[list[dict[str, Any]]] = []
 
@@ -590,3 +590,16 @@ def test_broken_base_url_does_not_raise() -> None:
     ctx.set_base("x")
     found = items_from_subtree(el("a", {"class": "h-card", "href": "/y"}, "Y"), ctx)
     assert found[0]["properties"]["url"] == ["/y"]
+
+
+def test_broken_base_href_uses_document_url() -> None:
+    base = "http://example.com/dir/"
+    ctx = Mf2Context(base)
+    ctx.set_base("http://[::1")
+    assert ctx.has_base
+    assert ctx.base_url == base
+    ctx.set_base("http://other.example/")  # only the first base element counts
+    assert ctx.base_url == base
+    ok = Mf2Context(base)
+    ok.set_base("/b/")
+    assert ok.base_url == "http://example.com/b/"

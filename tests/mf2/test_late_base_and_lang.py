@@ -4,7 +4,9 @@
   first ``<base href>`` (or, with ``lang``, the document language) may still come
   before the container ends, up to ``max_held_children`` per container; so the
   output equals the default output in every chunking. Past the budget children
-  stream, and a late ``<base>`` is recorded in ``Parser.errors``.
+  stream, and a late ``<base>`` is recorded in ``Parser.errors``. A container's own
+  rels resolve against a ``<base>`` that arrives before the container ends, as in the
+  default output (a fuzz finding).
 * ``lang``: a later ``<html lang>`` tag (merged into the html element) or a late
   Content-Language ``<meta>`` cannot reach items already yielded; the full DOM
   gives them the language, so ``Parser.errors`` says so. Items after it carry it.
@@ -23,8 +25,8 @@ from stream_mf2.core.events import Event
 from stream_mf2.events import DocumentEnd
 from stream_mf2.html.testing import parse_document
 from stream_mf2.mf2 import Options, parse_dom
-from tests.chunking import chunkings
-from tests.streamed import feed_events
+from tests.support.chunking import chunkings
+from tests.support.streamed import feed_events, stream_events
 
 URL = "http://example.com/dir/page.html"
 ENTRY = '<div class="h-entry"><a class="u-url p-name" href="e{i}">e{i}</a><img class=u-photo src=p{i}.png></div>'
@@ -166,3 +168,49 @@ def test_include_id_of_an_earlier_element_is_not_taken_from_the_root_itself() ->
     dom = parse_dom(parse_document(own), URL, Options())["items"]
     events, errors = _events([own])
     assert _result(events)["items"] == dom and not errors
+
+
+# ------------------------------------------------------------- stream_children and <base>
+
+BASE_DOCS = [
+    "<div class='h-y'><a href=l rel=r>d<a><base href=/>",
+    "<div class='h-feed'><div class=h-entry><a href=a rel=tag>t</a></div><div class=h-entry>2</div>"
+    "<base href=/x/><a href=b rel=me>m</a></div><a href=c rel=tag>c</a>",
+    "<base href=/first/><div class='h-feed'><div class=h-entry><a href=a rel=tag>t</a></div>"
+    "<base href=/second/><a href=b rel=me>m</a></div>",
+    "<div class='h-feed'><a href=a rel=tag>t</a></div><base href=/late/><a href=b rel=tag>b</a>",
+]
+
+
+@pytest.mark.parametrize("doc", BASE_DOCS)
+def test_stream_children_equals_default_with_a_late_base(doc: str) -> None:
+    # Children stay in their container while no <base href> has been seen (up to
+    # max_held_children), so a late <base> resolves them as the whole parse does.
+    expected = orjson.dumps(stream_mf2.parse(doc, URL))
+    for mode in (True, frozenset({"h-feed"})):
+        for label, chunks in [("parse", [doc]), *chunkings(doc, splits=False)]:
+            got = _parse_chunks(chunks, URL, stream_children=mode)
+            assert orjson.dumps(got) == expected, f"{label} stream_children={mode}"
+
+
+def test_late_base_after_a_streamed_child_is_noted() -> None:
+    # max_held_children=0: children stream at once, so a later first <base> cannot reach
+    # the two already yielded; Parser.errors says so.
+    parser = Parser(URL, stream_children=True, max_held_children=0)
+    parser.feed(BASE_DOCS[1])
+    parser.close()
+    assert any("<base href> after 2 child item(s) were streamed" in e for e in parser.errors)
+    for doc in BASE_DOCS:
+        quiet = Parser(URL, stream_children=True)
+        quiet.feed(doc)
+        quiet.close()
+        assert not quiet.errors
+
+
+def test_issue_example_resolves_against_the_base() -> None:
+    doc = BASE_DOCS[0]
+    assert stream_mf2.parse(doc, URL, stream_children=True)["rels"] == {"r": ["http://example.com/l"]}
+
+
+def _parse_chunks(chunks: list[bytes] | list[str], url: str | None = None, **options: Any) -> dict[str, Any]:
+    return stream_events(chunks, url, **options)[0]

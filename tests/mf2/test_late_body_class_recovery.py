@@ -21,7 +21,7 @@ import stream_mf2
 from stream_mf2 import Parser, reassemble
 from stream_mf2.core.events import Event
 from stream_mf2.events import ItemEvent
-from tests.chunking import chunkings
+from tests.support.chunking import chunkings
 
 URL = "http://e.com/"
 NOTE = (

@@ -20,8 +20,8 @@ import stream_mf2
 from stream_mf2 import Parser, reassemble
 from stream_mf2.html.testing import parse_document
 from stream_mf2.mf2 import Options, parse_dom
-from tests.chunking import chunkings
-from tests.streamed import feed_events
+from tests.support.chunking import chunkings
+from tests.support.streamed import feed_events
 
 URL = "http://example.com/dir/page.html"
 ENTRIES = "".join(f"<p class=h-entry>{i}</p>" for i in range(70))

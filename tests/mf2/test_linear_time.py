@@ -4,7 +4,7 @@ Nested property values each need the text of their own subtree; the text
 index (:class:`stream_mf2.mf2.text.TextIndex`) must answer them without
 walking a subtree again per level. Work is measured deterministically, as
 lines of the package executed (``sys.settrace``, see
-``tests/test_hardening_dos.py``), not time, so the checks cannot flake on a
+``tests/support/work.py``), not time, so the checks cannot flake on a
 loaded machine: at n, 2n and 4n nesting levels linear work doubles with each
 step (about 1.95 here), the quadratic walks this guards against gave 3 and
 more; the bound is 2.6 per doubling. Line tracing sees only Python code, so
@@ -21,7 +21,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,16 +29,17 @@ from stream_mf2 import parse
 from stream_mf2.html.dom import Comment, Element, Node, ParentNode, Text, iter_descendants
 from stream_mf2.html.serialize import serialize_children
 from stream_mf2.html.testing import parse_document
-from stream_mf2.mf2 import Mf2Context, Options, document_context, items_from_subtree, parse_dom
+from stream_mf2.mf2 import Options, document_context, items_from_subtree, parse_dom
 from stream_mf2.mf2 import text as text_module
 from stream_mf2.mf2.properties import e_html
 from stream_mf2.mf2.text import TextIndex, element_text, raw_text, trim
 from stream_mf2.mf2.urls import resolve
-from tests.builds import pure_only
-from tests.test_hardening_dos import lines_executed
+from tests.support.builds import pure_only
+from tests.support.suites import REPO
+from tests.support.work import lines_executed
 
 BASE = "http://example.com/dir/"
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "bench"
+FIXTURES = REPO / "fixtures" / "bench"
 
 # Growth of the work per doubling of the nesting at which it is called superlinear.
 MAX_GROWTH = 2.6
@@ -508,18 +508,6 @@ def test_e_html_matches_the_serialiser() -> None:
         copy = _absolute_copy(element, BASE)
         assert isinstance(copy, Element)
         assert e_html(element, BASE) == trim(serialize_children(copy)), element
-
-
-def test_broken_base_href_uses_document_url() -> None:
-    ctx = Mf2Context(BASE)
-    ctx.set_base("http://[::1")
-    assert ctx.has_base
-    assert ctx.base_url == BASE
-    ctx.set_base("http://other.example/")  # only the first base element counts
-    assert ctx.base_url == BASE
-    ok = Mf2Context(BASE)
-    ok.set_base("/b/")
-    assert ok.base_url == "http://example.com/b/"
 
 
 # The same blank levels in the default "spec" mode (textContent, trimmed): every

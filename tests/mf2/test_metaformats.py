@@ -13,7 +13,7 @@ import pytest
 
 from stream_mf2.html.dom import Element
 from stream_mf2.mf2 import Options, parse_dom
-from tests.mf2_suite import document, el
+from tests.support.mf2_suite import document, el
 
 BASE = "http://example.com/a/"
 

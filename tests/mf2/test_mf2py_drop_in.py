@@ -22,8 +22,8 @@ import pytest
 import stream_mf2
 import stream_mf2.mf2py as compat
 from stream_mf2.cli.conformance import json_diff
-from tests.api_server import PAGE, LocalServer, local_server
-from tests.suites import mf2_pages
+from tests.support.api_server import PAGE, LocalServer, local_server
+from tests.support.suites import mf2_pages
 
 mf2py = pytest.importorskip("mf2py")
 
@@ -97,6 +97,7 @@ def server() -> Iterator[LocalServer]:
         yield s
 
 
+@pytest.mark.network_local
 def test_url_without_doc_is_fetched(server: LocalServer) -> None:
     url = server.base + "/page"
     got = compat.parse(url=url)

@@ -36,12 +36,12 @@ from stream_mf2.html.tokenizer import Tokenizer
 from stream_mf2.html.treebuilder import TreeBuilder
 from stream_mf2.mf2 import Options, parse_dom
 from stream_mf2.mf2.options import DEFAULT_MAX_OUTPUT_RATIO, DEFAULT_OUTPUT_FLOOR_CHARS
-from tests.chunking import chunkings
 from tests.fuzz.growth import output_size
-from tests.streamed import stream_events
+from tests.support.chunking import chunkings
+from tests.support.streamed import stream_events
+from tests.support.suites import REPO
 
 URL = "http://example.com/"
-REPO = Path(__file__).resolve().parent.parent
 ALLOWANCE = "output allowance"
 OFF = {"max_output_ratio": 10**9}  # the allowance out of the way
 

@@ -24,8 +24,8 @@ from stream_mf2.mf2 import (
     keeps,
 )
 from stream_mf2.mf2.include import include_references
-from tests.mf2_suite import document, el
-from tests.suites import mf2_pages
+from tests.support.mf2_suite import document, el
+from tests.support.suites import mf2_pages
 
 
 def _elements(root: Node) -> list[Element]:

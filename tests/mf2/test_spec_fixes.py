@@ -17,7 +17,7 @@ import pytest
 import stream_mf2
 from stream_mf2.html.testing import parse_document
 from stream_mf2.mf2 import Options, parse_dom
-from tests.chunking import chunkings
+from tests.support.chunking import chunkings
 
 URL = "http://example.com/dir/page.html"
 TEXT_MODES = ("spec", "normalized")

@@ -21,8 +21,8 @@ from stream_mf2 import ItemEvent, reassemble
 from stream_mf2.core.events import Event
 from stream_mf2.html.testing import parse_document
 from stream_mf2.mf2 import Options, parse_dom
-from tests.chunking import chunkings
-from tests.streamed import feed_events
+from tests.support.chunking import chunkings
+from tests.support.streamed import feed_events
 
 URL = "http://example.com/dir/page.html"
 ENTRIES = "".join(f"<i class=h-x>{i}</i>" for i in range(70))

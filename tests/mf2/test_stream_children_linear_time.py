@@ -8,7 +8,8 @@ Each climbed every ancestor: quadratic for n nested roots. They now share a
 last element asked about.
 
 Work is the number of lines executed (deterministic, see
-``tests/test_hardening_dos.py``) at n, 2n and 4n: of the mf2 layer and the
+``tests/support/work.py``) at n, 2n and 4n of the patterns in
+``tests/support/nesting_patterns.py``: of the mf2 layer and the
 capture for every pattern, and of the whole package for the patterns whose tree
 building is linear too. Output is checked against the full-DOM parse, whole and
 in every chunking, with and without ``stream_children``. A white-box check
@@ -32,65 +33,23 @@ from stream_mf2.mf2 import items as items_module
 from stream_mf2.mf2.classes import class_list
 from stream_mf2.mf2.items import ScopeChain
 from stream_mf2.mf2.rels import is_rel_link
-from tests import chunking
-from tests.builds import pure_only
-from tests.streamed import stream_events
-from tests.test_bounded_sink import _tag_soup
-from tests.test_hardening_dos import lines_executed
+from tests.support import chunking
+from tests.support.bounded_sink import tag_soup
+from tests.support.builds import pure_only
+from tests.support.nesting_patterns import PATTERNS
+from tests.support.streamed import stream_events
+from tests.support.work import lines_executed
 
 URL = "http://example.com/"
-
-#: Nested roots and rel links handed over one by one with ``stream_children``.
-PATTERNS: dict[str, Callable[[int], str]] = {
-    "nested-roots": lambda n: "x" + "<div class=h-x>" * n + "<i class=h-y></i></div>" * n,
-    "nested-spans": lambda n: "x" + "<span class=h-x>" * n + "<i class=h-y></i></span>" * n,
-    # roots that are property values of the one above (fold_nested refuses them)
-    "nested-property-roots": lambda n: "x<div class=h-x>" + '<div class="p-a h-y">' * n + "<i class=h-z></i></div>" * n,
-    "nested-roots-property-children": lambda n: "x" + "<div class=h-x>" * n + '<i class="p-a h-y"></i></div>' * n,
-    # rel links that are roots, and roots inside rel links
-    "nested-rel-roots": lambda n: "x" + "<div class=h-x>" * n + "<a rel=me class=h-y href=/a></a></div>" * n,
-    "roots-in-rel-links": lambda n: "x<div class=h-x>" + "<a rel=me href=/a>" * n + "<i class=h-y></i></a>" * n,
-    "nested-roots-tables": lambda n: "x<div class=h-x><table>"
-    + "<tr><td><div class=h-y><table>" * n
-    + "<tr><td><i class=h-z></i></td></tr></table></div></td></tr>" * n,
-    # nested <a>: the adoption agency algorithm moves the open elements at each link
-    "nested-rel-links-moved": lambda n: "x" + "<div class=h-x><a rel=me href=/a>" * n + "<i class=h-y></i></a></div>" * n,
-    # each misnested </b> moves the open <div>s out of an item and into a clone of it
-    "adoption-agency-moves-out-of-h-b": lambda n: "x<b class=h-x>" + "<div>" * n + "</b><i class=h-y></i>" * n,
-    # ... inside a feed, with text between the end tags, and an h-* <b> in another
-    "adoption-agency-moves-out-of-h-b-in-h-feed": lambda n: "x<div class=h-feed><b class=h-x>"
-    + "<div>" * n
-    + "</b><i class=h-y></i>" * n,
-    "adoption-agency-moves-out-of-h-b-text-between": lambda n: "x<b class=h-x>" + "<div>" * n + "</b>t<i class=h-y></i>t" * n,
-    "adoption-agency-moves-out-of-nested-h-b": lambda n: "x<b class=h-x><b class=h-z>"
-    + "<div>" * n
-    + "</b><i class=h-y></i>" * n,
-    "adoption-agency-moves-in-h-feed": lambda n: "x<div class=h-feed><b>" + "<div>" * n + "</b><i class=h-y></i>" * n,
-    # items under n open elements of one container
-    "items-under-open-divs-in-feed": lambda n: "x<div class=h-feed>" + "<div>" * n + "<i class=h-y></i>" * n,
-    "items-under-closing-divs-in-feed": lambda n: "x<div class=h-feed>" + "<div>" * n + "<i class=h-y></i></div>" * n,
-    # items in nested tables, woken together (outermost first) at the outer table's pop,
-    # with open elements left inside an item by the adoption agency algorithm (4n: the
-    # quadratic term shows only from there)
-    "items-in-nested-tables-woken-together": lambda n: "<div class=h-feed>x<b class=h-y>"
-    + "<div><span>" * (4 * n)
-    + "</b><table><td class=h-x>" * (4 * n),
-    # sibling items held by an open table, then removed one by one from one long child list
-    "sibling-items-removed-after-a-table": lambda n: "<div class=h-feed><table><td>x<a>"
-    + "<li>" * (4 * n)
-    + "</a><i class=h-x></i>" * (4 * n),
-    # an open table holding nested items (rows), one group each, while as many are handed
-    # over one by one in front of it, after nested items below moved formatting elements (4n)
-    "rows-held-by-a-table-while-items-go": lambda n: "<div class=h-feed><table><td>x<b><i>"
-    + "<div class=h-z>" * (4 * n)
-    + "</b><i class=h-x></i><tr class=h-x>" * (4 * n),
-}
 
 #: Patterns whose tree building (the bounded sink) is not linear yet: only the mf2
 #: layer and the capture are measured for them.
 SINK_BOUND: frozenset[str] = frozenset()
 
 MAX_GROWTH = 2.6
+
+#: Patterns built at 4n: counting the lines of the whole parse takes seconds (``slow``).
+SLOW_WHOLE_PARSE = frozenset(("items-in-nested-tables-woken-together", "rows-held-by-a-table-while-items-go"))
 _MF2_LAYER = ("/stream_mf2/mf2/", "/stream_mf2/mf2/capture.py")
 
 
@@ -109,7 +68,9 @@ def test_mf2_layer_work_grows_linearly(name: str) -> None:
 
 
 @pure_only  # counts executed Python lines
-@pytest.mark.parametrize("name", sorted(set(PATTERNS) - SINK_BOUND))
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW_WHOLE_PARSE else n for n in sorted(set(PATTERNS) - SINK_BOUND)]
+)
 def test_whole_parse_work_grows_linearly(name: str) -> None:
     work, ratios = _growth(PATTERNS[name], ("/stream_mf2/",))
     assert max(ratios) < MAX_GROWTH, f"{name}: lines executed {work}, ratios {ratios}"
@@ -252,7 +213,7 @@ def _soup(rng: random.Random) -> str:
 def test_scope_chain_equals_plain_climbs(seed: int) -> None:
     rng = random.Random(seed)
     checked = 0
-    docs = [_soup(rng) for _ in range(80)] + [_tag_soup(rng) for _ in range(40)]
+    docs = [_soup(rng) for _ in range(80)] + [tag_soup(rng) for _ in range(40)]
     docs += [make(4) for make in PATTERNS.values()]
     for html in docs:
         checked += _check_document(parse_document(html), rng)

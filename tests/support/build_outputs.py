@@ -3,8 +3,8 @@
 Every official suite page and every fixture, parsed with every option set, as
 JSON lines: the ``parse()`` result, and the event stream of a :class:`Parser`
 with parse errors collected (events, ``errors``, encoding). Run as
-``python -m tests.build_outputs OUT`` to write them with whichever
-``stream_mf2`` the interpreter imports (``tests/test_build_identical.py`` runs
+``python -m tests.support.build_outputs OUT`` to write them with whichever
+``stream_mf2`` the interpreter imports (``tests/architecture/test_build_identical.py`` runs
 it once in process and once with the pure source in a subprocess).
 """
 
@@ -17,7 +17,7 @@ from typing import IO, Any
 import orjson
 
 import stream_mf2
-from tests.suites import mf2_pages
+from tests.support.suites import mf2_pages
 
 #: The option sets compared: each option on, and all of them together.
 OPTION_SETS: list[dict[str, Any]] = [

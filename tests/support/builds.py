@@ -1,7 +1,7 @@
 """Which build the tests run against, and the marker for the few white-box tests that need the pure one.
 
 ``STREAM_MF2_EXPECT_COMPILED=1`` (set by CI for its compiled-build run) makes
-``tests/test_build.py`` fail when the package imported is not the compiled one.
+``tests/architecture/test_build.py`` fail when the package imported is not the compiled one.
 """
 
 from __future__ import annotations

@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+#: The checkout: the folder that holds ``tests/`` (this file is ``tests/support/suites.py``).
+REPO = Path(__file__).resolve().parents[2]
 ENV_VAR = "STREAM_MF2_TESTSUITES"
 
 
@@ -49,6 +50,10 @@ def require_suite(name: str) -> Path:
 
 MF2_SUITE = "microformats-tests"
 
+#: Fixture pages larger than this (the big ``fixtures/bench`` pages) make a whole-page
+#: test ``slow``: streamed in every chunking, each takes seconds.
+SLOW_PAGE_BYTES = 500_000
+
 
 def mf2_base_url(path: Path) -> str:
     """The base URL an official microformats case assumes (see the suite's SOURCE.txt)."""
@@ -64,4 +69,7 @@ def mf2_pages() -> Iterator[Any]:
             if html.with_suffix(".json").exists():
                 yield pytest.param(html, mf2_base_url(html), id=str(html.relative_to(root / "tests")))
     for html in sorted((REPO / "fixtures").rglob("*.html")):
-        yield pytest.param(html, "https://fixture.example/", id="fixtures/" + str(html.relative_to(REPO / "fixtures")))
+        marks = [pytest.mark.slow] if html.stat().st_size > SLOW_PAGE_BYTES else []
+        yield pytest.param(
+            html, "https://fixture.example/", id="fixtures/" + str(html.relative_to(REPO / "fixtures")), marks=marks
+        )

@@ -27,13 +27,14 @@ import pytest
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
+from tests.support.suites import REPO
+
 distributed = pytest.importorskip("distributed", reason="the dask extra (distributed) is not installed")
 fsspec = pytest.importorskip("fsspec", reason="the dask extra (fsspec) is not installed")
 
 from stream_mf2.warc import dask as _dask  # noqa: E402
-from tests.servers import S3Server, s3_server  # noqa: E402
+from tests.support.servers import S3Server, s3_server  # noqa: E402
 
-REPO = Path(__file__).resolve().parent.parent
 #: Upper bound for any wait on another thread or process (a hang fails the test instead of CI).
 WAIT = 120.0
 
@@ -245,6 +246,8 @@ def test_part_names_are_stable_and_distinct() -> None:
         _dask.part_name("x.warc.gz", "csv")
 
 
+@pytest.mark.network_local
+@pytest.mark.dask
 def test_merged_parts_equal_the_single_process_output(client: Any, warcs: list[Path], tmp_path: Path) -> None:
     out = tmp_path / "out"
     summary = _dask.run_warc_dask(client, [str(p) for p in warcs], str(out))
@@ -267,6 +270,8 @@ def test_merged_parts_equal_the_single_process_output(client: Any, warcs: list[P
     assert {n: os.stat(out / n).st_ino for n in parts} == stats
 
 
+@pytest.mark.network_local
+@pytest.mark.dask
 def test_a_damaged_part_is_redone(client: Any, warcs: list[Path], tmp_path: Path) -> None:
     out = tmp_path / "out"
     first = _dask.run_warc_dask(client, [str(warcs[0]), str(warcs[1])], str(out))
@@ -277,6 +282,8 @@ def test_a_damaged_part_is_redone(client: Any, warcs: list[Path], tmp_path: Path
     assert second.parts[0]["sha256"] == first.parts[0]["sha256"]
 
 
+@pytest.mark.network_local
+@pytest.mark.dask
 def test_bad_inputs_fail_only_their_own_task(client: Any, warcs: list[Path], tmp_path: Path) -> None:
     missing = tmp_path / "missing.warc.gz"
     garbage = tmp_path / "garbage.warc.gz"
@@ -305,6 +312,8 @@ def test_bad_inputs_fail_only_their_own_task(client: Any, warcs: list[Path], tmp
     assert [p["status"] for p in again.parts] == ["skipped", "failed", "skipped", "failed", "skipped"]
 
 
+@pytest.mark.network_local
+@pytest.mark.dask
 def test_a_worker_killed_mid_task_loses_and_duplicates_nothing(client: Any, warcs: list[Path], tmp_path: Path) -> None:
     files = {p.name: p.read_bytes() for p in warcs}
     out = tmp_path / "out"
@@ -345,6 +354,9 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[bytes]:
                           env=_env(), timeout=WAIT * 2, check=False)
 
 
+@pytest.mark.network_local
+@pytest.mark.dask
+@pytest.mark.slow
 def test_cli_run_killed_then_rerun_completes_without_duplicates(warcs: list[Path], tmp_path: Path) -> None:
     out = tmp_path / "out"
     files = {warcs[2].name: warcs[2].read_bytes()}
@@ -403,6 +415,9 @@ def s3() -> Iterator[S3Server]:
         yield server
 
 
+@pytest.mark.network_local
+@pytest.mark.dask
+@pytest.mark.slow
 def test_inputs_from_s3_and_http_parts_to_s3(client: Any, warcs: list[Path], s3: S3Server, tmp_path: Path) -> None:
     for p in warcs[:2]:
         s3.put(f"archive/in/{p.name}", p.read_bytes())
@@ -445,6 +460,8 @@ def test_without_the_extra_the_core_works_and_dask_says_what_to_install(warcs: l
     assert "pip install 'stream-mf2[dask]'" in err and "Traceback" not in err
 
 
+@pytest.mark.network_local
+@pytest.mark.dask
 def test_parquet_parts_with_parse_options_equal_the_single_process_parquet(
     client: Any, warcs: list[Path], tmp_path: Path
 ) -> None:
@@ -497,6 +514,8 @@ def test_cli_option_errors_are_one_line(warcs: list[Path], args: list[str], mess
     assert exit_info.value.code == 2 and message in err and len(err.strip().splitlines()) == 1, err
 
 
+@pytest.mark.network_local
+@pytest.mark.dask
 def test_the_same_task_run_twice_at_once_leaves_one_part(client: Any, warcs: list[Path], tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()
@@ -542,6 +561,9 @@ def _run_on_a_terminal(args: list[str]) -> tuple[int, str]:
     return proc.wait(WAIT), shown.decode("utf-8", "replace")
 
 
+@pytest.mark.network_local
+@pytest.mark.dask
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 def test_progress_bar_on_a_terminal_and_not_with_no_progress(warcs: list[Path], tmp_path: Path) -> None:
     inputs = [str(w) for w in warcs[:3]]

@@ -43,8 +43,8 @@ import pytest
 
 import stream_mf2
 from stream_mf2 import WarcError, WarcItem, iter_warc, iter_warc_parallel
-from tests.chunking import Pipe
 from tests.fuzz import warcs
+from tests.support.chunking import Pipe
 
 PAGE = b'<div class="h-entry"><a class="p-name u-url" href="/e{i}">entry {i}</a></div>'
 

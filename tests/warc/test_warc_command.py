@@ -1,7 +1,7 @@
 """``stream-mf2 warc`` as a user runs it: the line schema, inputs, outputs, exit statuses, resuming.
 
 Archives are written with warcio in the tests; the CLI runs as a subprocess;
-HTTP and S3 inputs come from real servers on 127.0.0.1 (``tests/servers.py``).
+HTTP and S3 inputs come from real servers on 127.0.0.1 (``tests/support/servers.py``).
 """
 
 from __future__ import annotations
@@ -11,10 +11,8 @@ import io
 import json
 import os
 import random
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,32 +24,16 @@ from warcio.warcwriter import WARCWriter
 from stream_mf2.core.parser import parse
 from stream_mf2.warc.reader import WarcError, WarcItem, WarcRecord, iter_warc, iter_warc_parallel
 from stream_mf2.warc.runner import EXIT_ALL_FAILED, EXIT_OK, EXIT_SOME_FAILED, SCHEMA_VERSION
-from tests.chunking import Pipe
-from tests.test_warc import Rec, expected_items, response, standard_records, write_archive, write_record
+from tests.support.chunking import Pipe
+from tests.support.cli import killed_runs, lines, run_warc
+from tests.support.suites import REPO
+from tests.support.warc_records import Rec, expected_items, response, standard_records, write_archive, write_record
 
 if TYPE_CHECKING:
-    from tests.servers import RangeServer, S3Server
+    from tests.support.servers import RangeServer, S3Server
 
-ROOT = Path(__file__).resolve().parent.parent
 #: The servers' fixtures (http_files, s3).
-pytest_plugins = ("tests.servers",)
-
-
-def run_cli(*args: str, stdin: bytes | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
-    full_env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
-    return subprocess.run(
-        [sys.executable, "-m", "stream_mf2", "warc", *args],
-        input=stdin,
-        capture_output=True,
-        env=full_env,
-        cwd=ROOT,
-        timeout=300,
-        check=False,
-    )
-
-
-def lines(data: bytes) -> list[dict[str, Any]]:
-    return [json.loads(x) for x in data.splitlines()]
+pytest_plugins = ("tests.support.servers",)
 
 
 FEED = (
@@ -116,7 +98,7 @@ def check_schema(out: list[dict[str, Any]], recs: list[Rec], warc_file: str) -> 
 def test_cli_writes_one_record_line_per_html_record(archives: dict[str, Path]) -> None:
     recs = researcher_records()
     for kind in ("gz", "plain"):
-        r = run_cli(str(archives[kind]))
+        r = run_warc(str(archives[kind]))
         assert r.returncode == EXIT_OK, r.stderr
         out = lines(r.stdout)
         check_schema(out, recs, str(archives[kind]))
@@ -136,9 +118,9 @@ def test_record_positions_read_back_one_record(archives: dict[str, Path]) -> Non
     # offset and length of a record line pick that record out again, through the CLI and the API.
     for kind in ("gz", "plain"):
         path = archives[kind]
-        out = lines(run_cli(str(path)).stdout)
+        out = lines(run_warc(str(path)).stdout)
         feed = next(x for x in out if x["kind"] == "record" and x["uri"] == "http://b.example/feed")
-        r = run_cli(str(path), "--offset", str(feed["offset"]), "--length", str(feed["length"]))
+        r = run_warc(str(path), "--offset", str(feed["offset"]), "--length", str(feed["length"]))
         assert r.returncode == EXIT_OK, r.stderr
         one = lines(r.stdout)
         assert [x for x in one if x["kind"] == "record"] == [feed]
@@ -149,12 +131,12 @@ def test_record_positions_read_back_one_record(archives: dict[str, Path]) -> Non
 
 
 def test_metaformats_and_parse_options_apply(archives: dict[str, Path]) -> None:
-    plain = lines(run_cli(str(archives["gz"])).stdout)
-    meta = lines(run_cli(str(archives["gz"]), "--metaformats").stdout)
+    plain = lines(run_warc(str(archives["gz"])).stdout)
+    meta = lines(run_warc(str(archives["gz"]), "--metaformats").stdout)
     feed = next(x for x in meta if x["kind"] == "record" and x["uri"] == "http://b.example/feed")
     assert feed["meta-item"] == parse(FEED, "http://b.example/feed", metaformats=True)["meta-item"]
     assert plain != meta
-    normalized = lines(run_cli(str(archives["gz"]), "--text", "normalized", "--lang").stdout)
+    normalized = lines(run_warc(str(archives["gz"]), "--text", "normalized", "--lang").stdout)
     want = parse(FEED, "http://b.example/feed", text="normalized", lang=True)["items"]
     assert [x["item"] for x in normalized if x["kind"] == "item" and x["uri"] == "http://b.example/feed"] == want
 
@@ -181,7 +163,7 @@ def test_type_selection_at_any_depth_with_and_without_streamed_children(archives
     want = _walk_types(parse(FEED, "http://b.example/feed")["items"], {"h-entry", "h-card"})
     assert [p for p, _ in want] == [[0, "children", 0], [0, "children", 0, "properties", "author", 0], [0, "children", 1]]
     for extra in ([], ["--stream-children"], ["--stream-children", "h-feed"]):
-        out = lines(run_cli(str(archives["gz"]), "--type", "h-entry,h-card", *extra).stdout)
+        out = lines(run_warc(str(archives["gz"]), "--type", "h-entry,h-card", *extra).stdout)
         got = [(x["path"], x["item"]) for x in out if x["kind"] == "item" and x["uri"] == "http://b.example/feed"]
         assert sorted(map(json.dumps, got)) == sorted(map(json.dumps, want)), extra
         assert all(set(x["item"]["type"]) & {"h-entry", "h-card"} for x in out if x["kind"] == "item")
@@ -191,7 +173,7 @@ def test_type_selection_at_any_depth_with_and_without_streamed_children(archives
         (0, "children", 0),
         (0, "children", 1),
     ]
-    streamed = lines(run_cli(str(archives["gz"]), "--stream-children").stdout)
+    streamed = lines(run_warc(str(archives["gz"]), "--stream-children").stdout)
     feed_lines = [x for x in streamed if x["kind"] == "item" and x["uri"] == "http://b.example/feed"]
     assert [x["path"] for x in feed_lines] == [[0, "children", 0], [0, "children", 1], [0]]
     assert feed_lines[-1]["children-streamed"] == 2 and "children" not in feed_lines[-1]["item"]
@@ -203,7 +185,7 @@ def test_outputs_parquet_gzip_zstd_match_jsonl(archives: dict[str, Path], tmp_pa
     args = [str(archives["gz"]), str(archives["plain"]), "--metaformats"]
     outs = {}
     for name in ("o.jsonl", "o.jsonl.gz", "o.jsonl.zst", "o.parquet"):
-        r = run_cli(*args, "-o", str(tmp_path / name))
+        r = run_warc(*args, "-o", str(tmp_path / name))
         assert r.returncode == EXIT_OK, r.stderr
         assert r.stdout == b""
         outs[name] = tmp_path / name
@@ -244,7 +226,7 @@ def test_many_inputs_globs_lists_stdin_and_exit_statuses(archives: dict[str, Pat
         (d / f"c{i}.warc.gz").write_bytes(archives["gz"].read_bytes())
     listing = tmp_path / "paths.txt.gz"
     listing.write_bytes(gzip.compress(f"# crawl\n{d / 'c1.warc.gz'}\n\n{archives['plain']}\n".encode()))
-    r = run_cli(str(d / "*.warc.gz"), "--input-list", str(listing), "--summary-json", str(tmp_path / "s.json"))
+    r = run_warc(str(d / "*.warc.gz"), "--input-list", str(listing), "--summary-json", str(tmp_path / "s.json"))
     assert r.returncode == EXIT_OK, r.stderr
     out = lines(r.stdout)
     names = [str(d / "c0.warc.gz"), str(d / "c1.warc.gz"), str(d / "c2.warc.gz"), str(d / "c1.warc.gz")]
@@ -259,40 +241,41 @@ def test_many_inputs_globs_lists_stdin_and_exit_statuses(archives: dict[str, Pat
     assert all(f["records"] == len(researcher_records()) and f["bytes"] > 0 and f["seconds"] >= 0 for f in summary["files"])
     assert summary["total"] == out[-1]
     # Standard input.
-    r = run_cli("-", stdin=archives["gz"].read_bytes())
+    r = run_warc("-", stdin=archives["gz"].read_bytes())
     assert r.returncode == EXIT_OK and lines(r.stdout)[-1]["records"] == len(researcher_records())
     # A missing input is an error line for it; the others are read.
-    r = run_cli(str(tmp_path / "missing.warc.gz"), str(archives["gz"]))
+    r = run_warc(str(tmp_path / "missing.warc.gz"), str(archives["gz"]))
     assert r.returncode == EXIT_SOME_FAILED
     first = lines(r.stdout)[0]
     assert first["kind"] == "error" and first["scope"] == "file" and "cannot open" in first["error"]
     assert lines(r.stdout)[-1]["files_failed"] == 1
     page = tmp_path / "page.html"
     page.write_bytes(FEED)
-    r = run_cli(str(tmp_path / "missing.warc.gz"), str(page))
+    r = run_warc(str(tmp_path / "missing.warc.gz"), str(page))
     assert r.returncode == EXIT_ALL_FAILED and b"Traceback" not in r.stderr
     empty = tmp_path / "empty.warc"
     empty.write_bytes(b"")
-    assert run_cli(str(empty)).returncode == EXIT_OK  # nothing to read is not a failure
+    assert run_warc(str(empty)).returncode == EXIT_OK  # nothing to read is not a failure
     for bad in (["--offset", "-1", str(empty)], ["--type", ",", str(empty)], [str(empty), str(empty), "--offset", "3"]):
-        r = run_cli(*bad)
+        r = run_warc(*bad)
         assert r.returncode == 2 and b"Traceback" not in r.stderr, bad
 
 
 def test_help_documents_schema_options_and_exit_statuses() -> None:
-    r = run_cli("--help")
+    r = run_warc("--help")
     text = r.stdout.decode()
     for word in ('"kind": "record"', '"kind": "item"', '"kind": "error"', '"kind": "summary"', "rel-urls", "exit status",
                  "--resume", "--type", "--offset", "--input-list", ".parquet", ".jsonl.zst", "s3://"):
         assert word in text, word
 
 
+@pytest.mark.network_local
 def test_http_input_streamed_and_by_range(archives: dict[str, Path], http_files: RangeServer) -> None:
     for kind in ("gz", "plain"):
         name = archives[kind].name
         (http_files.root / name).write_bytes(archives[kind].read_bytes())
-        local = lines(run_cli(str(archives[kind])).stdout)
-        r = run_cli(http_files.url(name))
+        local = lines(run_warc(str(archives[kind])).stdout)
+        r = run_warc(http_files.url(name))
         assert r.returncode == EXIT_OK, r.stderr
         remote = lines(r.stdout)
         for x in local + remote:
@@ -300,32 +283,33 @@ def test_http_input_streamed_and_by_range(archives: dict[str, Path], http_files:
         assert remote == local
         rec = next(x for x in local if x["kind"] == "record" and x["uri"] == "http://b.example/feed")
         http_files.requests.clear()
-        r = run_cli(http_files.url(name), "--offset", str(rec["offset"]), "--length", str(rec["length"]))
+        r = run_warc(http_files.url(name), "--offset", str(rec["offset"]), "--length", str(rec["length"]))
         one = lines(r.stdout)
         assert next(x for x in one if x["kind"] == "record")["offset"] == rec["offset"]
         assert http_files.requests == [(f"/{name}", f"bytes={rec['offset']}-{rec['offset'] + rec['length'] - 1}")]
-    r = run_cli(http_files.url("missing.warc.gz"))
+    r = run_warc(http_files.url("missing.warc.gz"))
     assert r.returncode == EXIT_ALL_FAILED and "HTTP 404" in lines(r.stdout)[0]["error"]
     # A Common Crawl style list: relative paths under a URL prefix.
     listing = http_files.root.parent / "warc.paths.gz"
     listing.write_bytes(gzip.compress(f"{archives['gz'].name}\n{archives['plain'].name}\n".encode()))
-    r = run_cli("--input-list", str(listing), "--input-prefix", http_files.base + "/")
+    r = run_warc("--input-list", str(listing), "--input-prefix", http_files.base + "/")
     assert r.returncode == EXIT_OK, r.stderr
     assert lines(r.stdout)[-1]["files"] == 2 and lines(r.stdout)[-1]["records"] == 2 * len(researcher_records())
 
 
+@pytest.mark.network_local
 def test_s3_input_through_fsspec(archives: dict[str, Path], s3: S3Server) -> None:
     url = s3.put("crawl/seg/r.warc.gz", archives["gz"].read_bytes())
     s3.put("crawl/seg/r2.warc.gz", archives["gz"].read_bytes())
-    local = lines(run_cli(str(archives["gz"])).stdout)
-    r = run_cli(url, env=s3.env)
+    local = lines(run_warc(str(archives["gz"])).stdout)
+    r = run_warc(url, env=s3.env)
     assert r.returncode == EXIT_OK, r.stderr
     remote = lines(r.stdout)
     assert all(x["warc_file"] == url for x in remote if "warc_file" in x)
     for x in local + remote:
         x.pop("warc_file", None)
     assert remote == local
-    r = run_cli("s3://crawl/seg/*.warc.gz", env=s3.env)
+    r = run_warc("s3://crawl/seg/*.warc.gz", env=s3.env)
     assert r.returncode == EXIT_OK, r.stderr
     assert lines(r.stdout)[-1]["files"] == 2
     # In-process too: process_input over the same URL.
@@ -339,7 +323,7 @@ def test_s3_input_through_fsspec(archives: dict[str, Path], s3: S3Server) -> Non
 
     fs = process_input(url, Collect())
     assert fs.records == len(researcher_records()) and not fs.failed
-    assert [x for x in got if x["kind"] == "item"] == [x for x in lines(run_cli(url, env=s3.env).stdout) if x["kind"] == "item"]
+    assert [x for x in got if x["kind"] == "item"] == [x for x in lines(run_warc(url, env=s3.env).stdout) if x["kind"] == "item"]
 
 
 # -- damage: issue items (head of a .warc.gz, Content-Length) ------------------------------------
@@ -471,13 +455,13 @@ def test_decompression_bomb_stops_its_record_and_reading_goes_on(tmp_path: Path)
     entries = list(iter_warc(path, max_expansion=None, max_decoded_bytes=None))
     assert not [e for e in entries if isinstance(e, WarcError)]
     # The CLI options.
-    r = run_cli(str(path), "--max-expansion", "0", "--max-decoded-bytes", "1000000")
+    r = run_warc(str(path), "--max-expansion", "0", "--max-decoded-bytes", "1000000")
     assert r.returncode == EXIT_OK
     errs = [x for x in lines(r.stdout) if x["kind"] == "error"]
     assert len(errs) == 1 and "max_decoded_bytes" in errs[0]["error"]
-    r = run_cli(str(path), "--max-expansion", "0", "--max-decoded-bytes", "0", "--type", "h-card")
+    r = run_warc(str(path), "--max-expansion", "0", "--max-decoded-bytes", "0", "--type", "h-card")
     assert [x for x in lines(r.stdout) if x["kind"] == "error"] == []
-    r = run_cli(str(path), "--type", "h-card")
+    r = run_warc(str(path), "--type", "h-card")
     errs = [x for x in lines(r.stdout) if x["kind"] == "error"]
     assert len(errs) == 1 and "max_expansion" in errs[0]["error"]
 
@@ -504,58 +488,14 @@ def _resume_inputs(tmp_path: Path) -> list[str]:
     return names
 
 
-def _killed_runs(
-    args: list[str], out: Path, rng: random.Random, final_size: int, command: tuple[str, ...] = ("warc",)
-) -> tuple[int, int]:
-    """Run ``stream-mf2 COMMAND`` with --resume, killing the process at random moments, until one run completes.
-
-    Returns the number of kills and of restarts from a checkpoint inside an input.
-    """
-    kills = 0
-    inside = 0
-    checkpoint = Path(str(out) + ".checkpoint.json")
-    partial = Path(str(out) + ".partial")
-    parts = Path(str(out) + ".partial.d")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    while True:
-        if checkpoint.exists() and json.loads(checkpoint.read_text())["current"] is not None:
-            inside += 1
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "stream_mf2", *command, *args, "-o", str(out), "--resume", "--checkpoint-records", "3"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            env=env,
-            cwd=ROOT,
-        )
-        if kills < 6:
-            # Kill once the output has grown past a random point (or right away), whatever the process is doing.
-            target = rng.choice([0, rng.randrange(max(1, final_size))])
-            while proc.poll() is None:
-                size = partial.stat().st_size if partial.exists() else 0
-                if parts.exists():
-                    size = sum(p.stat().st_size for p in parts.iterdir() if p.exists()) if parts.exists() else 0
-                if size >= target:
-                    break
-                time.sleep(0.002)  # polling the output's progress
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGKILL)
-                proc.wait()
-                proc.stderr.close()  # type: ignore[union-attr]
-                kills += 1
-                continue
-        _, err = proc.communicate(timeout=300)
-        assert proc.returncode == EXIT_OK, err
-        return kills, inside
-
-
 def test_resume_after_kills_gives_the_uninterrupted_output(tmp_path: Path) -> None:
     inputs = _resume_inputs(tmp_path)
     ref = tmp_path / "ref.jsonl"
-    r = run_cli(*inputs, "-o", str(ref))
+    r = run_warc(*inputs, "-o", str(ref))
     assert r.returncode == EXIT_OK, r.stderr
     rng = random.Random(11)
     out = tmp_path / "out.jsonl"
-    kills, inside = _killed_runs(inputs, out, rng, ref.stat().st_size)
+    kills, inside = killed_runs(inputs, out, rng, ref.stat().st_size)
     assert kills > 0 and inside > 0
     assert out.read_bytes() == ref.read_bytes()
     assert not Path(str(out) + ".checkpoint.json").exists() and not Path(str(out) + ".partial").exists()
@@ -566,11 +506,11 @@ def test_resume_compressed_and_parquet_outputs(tmp_path: Path, suffix: str) -> N
     pq = pytest.importorskip("pyarrow.parquet")
     inputs = _resume_inputs(tmp_path)
     ref = tmp_path / f"ref{suffix}"
-    assert run_cli(*inputs, "-o", str(ref)).returncode == EXIT_OK
+    assert run_warc(*inputs, "-o", str(ref)).returncode == EXIT_OK
     out = tmp_path / f"out{suffix}"
     rng = random.Random(5)
     size = ref.stat().st_size
-    _killed_runs(inputs, out, rng, size)
+    killed_runs(inputs, out, rng, size)
     if suffix == ".jsonl.gz":
         assert gzip.decompress(out.read_bytes()) == gzip.decompress(ref.read_bytes())
     else:
@@ -583,7 +523,7 @@ def test_resume_compressed_and_parquet_outputs(tmp_path: Path, suffix: str) -> N
 def test_resume_refuses_another_runs_checkpoint(tmp_path: Path, archives: dict[str, Path]) -> None:
     out = tmp_path / "o.jsonl"
     Path(str(out) + ".checkpoint.json").write_text(json.dumps({"key": {"inputs": ["other"]}, "token": 0, "done": []}))
-    r = run_cli(str(archives["gz"]), "-o", str(out), "--resume")
+    r = run_warc(str(archives["gz"]), "-o", str(out), "--resume")
     assert r.returncode == 1 and b"other inputs" in r.stderr
 
 
@@ -594,7 +534,7 @@ def test_writer_of_a_warcio_archive_with_no_html(tmp_path: Path) -> None:
     w.write_record(w.create_warc_record("http://x.example/a.png", "resource", payload=io.BytesIO(b"\x89PNG"), warc_content_type="image/png"))
     path = tmp_path / "img.warc.gz"
     path.write_bytes(buf.getvalue())
-    r = run_cli(str(path))
+    r = run_warc(str(path))
     assert r.returncode == EXIT_OK
     assert [x["kind"] for x in lines(r.stdout)] == ["summary"]
     assert lines(r.stdout)[0]["records"] == 1
@@ -610,17 +550,18 @@ def test_wrong_source_or_option_fails_at_call_time(tmp_path: Path) -> None:
         iter_warc(None)  # type: ignore[arg-type]
 
 
+@pytest.mark.network_local
 def test_decompression_cap_applies_to_http_responses(http_files: RangeServer) -> None:
     # The same cap stops a compressed page fetched over HTTP: a clear error, no 30 MB parse.
     bomb = gzip.compress(b"<html><body>" + b" " * (30 * 1024 * 1024), 9)
     (http_files.root / "bomb.html").write_bytes(bomb)
     http_files.headers["bomb.html"] = {"Content-Encoding": "gzip", "Content-Type": "text/html"}
-    full_env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    full_env = {**os.environ, "PYTHONPATH": str(REPO)}
     r = subprocess.run(
         [sys.executable, "-m", "stream_mf2", http_files.url("bomb.html")],
         capture_output=True,
         env=full_env,
-        cwd=ROOT,
+        cwd=REPO,
         timeout=300,
         check=False,
     )

@@ -1,7 +1,7 @@
 """``stream-mf2 wpt`` over WARC archives: the WARC runner with the WPT line consumer.
 
 Archives are written with warcio; the CLI runs as a subprocess; HTTP (range
-requests) and S3 inputs come from real servers on 127.0.0.1 (``tests/servers.py``).
+requests) and S3 inputs come from real servers on 127.0.0.1 (``tests/support/servers.py``).
 Every WPT line is checked against ``parse(page, uri, wpt=...)`` of the record's page.
 """
 
@@ -20,18 +20,16 @@ from stream_mf2.warc.reader import WarcExtra, WarcItem, WarcRecord, iter_warc, i
 from stream_mf2.warc.runner import EXIT_OK, Options, process_input, run
 from stream_mf2.wpt import load
 from stream_mf2.wpt.lines import WptLines
-from tests.suites import REPO
-from tests.test_cli import assert_user_error
-from tests.test_cli import run_cli as run_main
-from tests.test_warc import Rec, response, write_archive
-from tests.test_warc_run import _killed_runs, lines, run_cli
+from tests.support.cli import assert_user_error, killed_runs, lines, run_cli, run_warc
+from tests.support.suites import REPO
+from tests.support.warc_records import Rec, response, write_archive
 
 if TYPE_CHECKING:
-    from tests.servers import RangeServer, S3Server
+    from tests.support.servers import RangeServer, S3Server
 
 pytest.importorskip("defusedxml")
 pytest.importorskip("regex")
-pytest_plugins = ("tests.servers",)
+pytest_plugins = ("tests.support.servers",)
 
 FIX = REPO / "fixtures" / "wpt"
 TEMPLATE = FIX / "artist.xml"
@@ -88,7 +86,7 @@ def _strip(line: dict[str, Any], keys: tuple[str, ...] = POSITION) -> dict[str, 
 
 
 def test_wpt_over_several_archives_equals_the_page_parse(archives: list[Path]) -> None:
-    r = run_main("wpt", str(TEMPLATE), *map(str, archives))
+    r = run_cli("wpt", str(TEMPLATE), *map(str, archives))
     assert r.returncode == EXIT_OK, r.stderr.decode()
     out = lines(r.stdout)
     want: list[tuple[str, dict[str, Any]]] = []
@@ -114,9 +112,9 @@ def test_wpt_over_several_archives_equals_the_page_parse(archives: list[Path]) -
 
 
 def test_items_and_wpt_lines_come_from_one_parse(archives: list[Path]) -> None:
-    both = lines(run_main("wpt", str(TEMPLATE), str(archives[0]), "--items").stdout)
-    items_only = lines(run_cli(str(archives[0])).stdout)
-    wpt_only = lines(run_main("wpt", str(TEMPLATE), str(archives[0])).stdout)
+    both = lines(run_cli("wpt", str(TEMPLATE), str(archives[0]), "--items").stdout)
+    items_only = lines(run_warc(str(archives[0])).stdout)
+    wpt_only = lines(run_cli("wpt", str(TEMPLATE), str(archives[0])).stdout)
     assert [x for x in both if x["kind"] != "wpt"][:-1] == items_only[:-1]  # same item and record lines
     assert [x for x in both if x["kind"] != "item"] == wpt_only
     assert both[-1] == {**items_only[-1], "wpt": wpt_only[-1]["wpt"]}
@@ -126,8 +124,8 @@ def test_items_and_wpt_lines_come_from_one_parse(archives: list[Path]) -> None:
 def test_parquet_tables_hold_the_jsonl_lines(archives: list[Path], tmp_path: Path, matches: bool) -> None:
     pq = pytest.importorskip("pyarrow.parquet")
     flags = ["--matches"] if matches else []
-    ref = lines(run_main("wpt", str(TEMPLATE), *map(str, archives), "--items", *flags).stdout)
-    r = run_main("wpt", str(TEMPLATE), *map(str, archives), "--items", *flags, "-o", str(tmp_path / "x.parquet"))
+    ref = lines(run_cli("wpt", str(TEMPLATE), *map(str, archives), "--items", *flags).stdout)
+    r = run_cli("wpt", str(TEMPLATE), *map(str, archives), "--items", *flags, "-o", str(tmp_path / "x.parquet"))
     assert r.returncode == EXIT_OK, r.stderr.decode()
     table = "wpt-matches" if matches else "wpt"
     names = {p.name for p in tmp_path.iterdir()}
@@ -151,8 +149,8 @@ def test_parquet_tables_hold_the_jsonl_lines(archives: list[Path], tmp_path: Pat
 @pytest.mark.parametrize("flags", [[], ["--matches", "--items"]])
 def test_two_workers_write_what_one_process_writes(archives: list[Path], tmp_path: Path, flags: list[str]) -> None:
     one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
-    assert run_main("wpt", str(TEMPLATE), *map(str, archives), *flags, "-o", str(one)).returncode == EXIT_OK
-    r = run_main("wpt", str(TEMPLATE), *map(str, archives), *flags, "--workers", "2", "-o", str(two))
+    assert run_cli("wpt", str(TEMPLATE), *map(str, archives), *flags, "-o", str(one)).returncode == EXIT_OK
+    r = run_cli("wpt", str(TEMPLATE), *map(str, archives), *flags, "--workers", "2", "-o", str(two))
     assert r.returncode == EXIT_OK, r.stderr.decode()
     assert two.read_bytes() == one.read_bytes()
     assert b'"kind":"wpt' in one.read_bytes()
@@ -161,9 +159,9 @@ def test_two_workers_write_what_one_process_writes(archives: list[Path], tmp_pat
 def test_resume_after_kills_gives_the_uninterrupted_output(archives: list[Path], tmp_path: Path) -> None:
     inputs = [str(p) for p in archives]
     ref = tmp_path / "ref.jsonl.gz"
-    assert run_main("wpt", str(TEMPLATE), *inputs, "-o", str(ref)).returncode == EXIT_OK
+    assert run_cli("wpt", str(TEMPLATE), *inputs, "-o", str(ref)).returncode == EXIT_OK
     out = tmp_path / "out.jsonl.gz"
-    kills, _inside = _killed_runs(inputs, out, random.Random(3), ref.stat().st_size, command=("wpt", str(TEMPLATE)))
+    kills, _inside = killed_runs(inputs, out, random.Random(3), ref.stat().st_size, command=("wpt", str(TEMPLATE)))
     assert kills > 0
     assert gzip.decompress(out.read_bytes()) == gzip.decompress(ref.read_bytes())
     got = lines(gzip.decompress(out.read_bytes()))
@@ -200,18 +198,20 @@ def test_resume_in_process_and_a_checkpoint_of_another_template(archives: list[P
     assert result.status == EXIT_OK and out.read_bytes() == ref.read_bytes()
 
 
+@pytest.mark.network_local
+@pytest.mark.slow
 def test_http_range_requests_and_s3_inputs(archives: list[Path], http_files: RangeServer, s3: S3Server) -> None:
     path = archives[0]
     (http_files.root / path.name).write_bytes(path.read_bytes())
-    local = lines(run_main("wpt", str(TEMPLATE), str(path)).stdout)
-    r = run_main("wpt", str(TEMPLATE), http_files.url(path.name))
+    local = lines(run_cli("wpt", str(TEMPLATE), str(path)).stdout)
+    r = run_cli("wpt", str(TEMPLATE), http_files.url(path.name))
     assert r.returncode == EXIT_OK, r.stderr.decode()
     remote = lines(r.stdout)
     assert [_strip(x, ("warc_file",)) for x in remote] == [_strip(x, ("warc_file",)) for x in local]
     # One record by position, as a CDX index gives it: a range request.
     rec = next(x for x in local if x["kind"] == "record" and "/ar-" in x["uri"])
     http_files.requests.clear()
-    r = run_main("wpt", str(TEMPLATE), http_files.url(path.name), "--offset", str(rec["offset"]),
+    r = run_cli("wpt", str(TEMPLATE), http_files.url(path.name), "--offset", str(rec["offset"]),
                  "--length", str(rec["length"]))
     one = [x for x in lines(r.stdout) if x["kind"] == "wpt"]
     assert one == [x | {"warc_file": http_files.url(path.name)} for x in local if x["kind"] == "wpt" and x["offset"] == rec["offset"]]
@@ -249,26 +249,27 @@ def test_python_api_yields_wpt_lines_beside_items(archives: list[Path]) -> None:
     assert any(isinstance(e, WarcItem) for e in plain)
 
 
+@pytest.mark.slow
 def test_command_line_choices(archives: list[Path], tmp_path: Path) -> None:
     page = str(FIX / "artist.html")
-    assert_user_error(run_main("wpt", str(TEMPLATE), str(archives[0]), page), 1, "either WARC archives or HTML pages")
-    assert_user_error(run_main("wpt", str(TEMPLATE), str(archives[0]), "--url", "http://x/"), 1, "--url applies to HTML")
-    assert_user_error(run_main("wpt", str(TEMPLATE), page, "--resume", "-o", str(tmp_path / "o.jsonl")), 1,
+    assert_user_error(run_cli("wpt", str(TEMPLATE), str(archives[0]), page), 1, "either WARC archives or HTML pages")
+    assert_user_error(run_cli("wpt", str(TEMPLATE), str(archives[0]), "--url", "http://x/"), 1, "--url applies to HTML")
+    assert_user_error(run_cli("wpt", str(TEMPLATE), page, "--resume", "-o", str(tmp_path / "o.jsonl")), 1,
                       "--resume applies to WARC inputs")
-    assert_user_error(run_main("wpt", str(TEMPLATE), str(archives[0]), "--max-pattern-chars", "0"), 1,
+    assert_user_error(run_cli("wpt", str(TEMPLATE), str(archives[0]), "--max-pattern-chars", "0"), 1,
                       "--max-pattern-chars must be at least 1")
     # --warc reads any name (here standard input) as an archive
-    r = run_main("wpt", str(TEMPLATE), "-", "--warc", stdin=archives[0].read_bytes())
+    r = run_cli("wpt", str(TEMPLATE), "-", "--warc", stdin=archives[0].read_bytes())
     assert r.returncode == EXIT_OK and lines(r.stdout)[-1]["wpt"] == 9
     # a glob and a list file (one name relative to --input-prefix), as 'stream-mf2 warc' expands them
     listing = tmp_path / "paths.txt"
     listing.write_text(f"# crawl\n{archives[1].name}\n")
-    r = run_main("wpt", str(TEMPLATE), str(archives[0].parent / "crawl[02].warc.gz"), "--input-list", str(listing),
+    r = run_cli("wpt", str(TEMPLATE), str(archives[0].parent / "crawl[02].warc.gz"), "--input-list", str(listing),
                  "--input-prefix", f"{archives[1].parent}/")
     summary = lines(r.stdout)[-1]
     assert r.returncode == EXIT_OK and summary["files"] == 3 and summary["wpt"] == 27
     # missing inputs: the runner's error lines and exit statuses
-    r = run_main("wpt", str(TEMPLATE), str(archives[0]), str(tmp_path / "none.warc.gz"))
+    r = run_cli("wpt", str(TEMPLATE), str(archives[0]), str(tmp_path / "none.warc.gz"))
     assert r.returncode == 3 and lines(r.stdout)[-2]["kind"] == "error"
-    r = run_main("wpt", "--help")
+    r = run_cli("wpt", "--help")
     assert b'"kind": "wpt"' in r.stdout and b"--resume" in r.stdout and b"--workers" in r.stdout

@@ -12,8 +12,8 @@ import pytest
 from stream_mf2 import Parser, parse
 from stream_mf2.html.dom import Element
 from stream_mf2.wpt import TemplateError, WptMatchEvent, WptPageEnd, collect_pages, load
-from tests import chunking
-from tests.suites import REPO
+from tests.support import chunking
+from tests.support.suites import REPO
 
 pytest.importorskip("defusedxml")
 pytest.importorskip("regex")

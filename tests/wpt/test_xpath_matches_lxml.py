@@ -38,8 +38,8 @@ from stream_mf2.html.tokenizer import Tokenizer
 from stream_mf2.html.treebuilder import TreeBuilder
 from stream_mf2.wpt import Block, Template, collect_pages
 from stream_mf2.wpt._compile import compile_xpath
-from tests import chunking
-from tests.suites import REPO, suite_dir
+from tests.support import chunking
+from tests.support.suites import REPO, suite_dir
 
 etree = pytest.importorskip("lxml.etree")
 

@@ -1,4 +1,4 @@
-"""Checked by mypy (tests/test_api_options.py): a misspelled parse option is a type error.
+"""Checked by mypy (tests/core/test_typed_options.py): a misspelled parse option is a type error.
 
 Each ``# type: ignore[...]`` below must be needed (``Parser`` takes ``**unknown: Never``, so
 a misspelling there is an ``arg-type`` error): the check runs mypy with

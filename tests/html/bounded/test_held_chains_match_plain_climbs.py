@@ -6,7 +6,7 @@ clone of the outer ``<b>`` down that line at every misnested end tag. Such
 groups are held as one chain and woken as a whole. Each time a chain is held,
 every candidate in it must be one a climb of its own would hold for the same
 blocker, and the chain's elements must lie each below the next; the shortcuts
-checked by ``tests/test_sink_order_proxies.py`` (a chain's top element is its
+checked by ``tests/html/bounded/test_held_item_shortcuts.py`` (a chain's top element is its
 blocker's proxy) are checked too.
 """
 
@@ -21,12 +21,12 @@ import pytest
 from stream_mf2.html.bounded import sink as bs
 from stream_mf2.html.dom import Element, ParentNode
 from stream_mf2.html.testing.tree import build
-from tests import chunking
-from tests.builds import pure_only
-from tests.test_bounded_sink import KEEPS
-from tests.test_sink_order_proxies import CheckedSink
+from tests.support import chunking
+from tests.support.bounded_sink import KEEPS
+from tests.support.builds import pure_only
+from tests.support.sink_shortcuts import CheckedSink
 
-# White-box: a subclass reading the sink's private state (see tests/builds.py).
+# White-box: a subclass reading the sink's private state (see tests/support/builds.py).
 pytestmark = pure_only
 
 

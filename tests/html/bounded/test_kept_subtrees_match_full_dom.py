@@ -6,7 +6,8 @@ document-order walk) and with :class:`BoundedSink` (collecting what
 ``on_complete`` receives). Both lists of tree dumps must be equal. Two keep
 predicates: mf2-like (a class token starting with ``h-``) and a stress one that
 keeps every HTML ``b``, ``a`` and ``div`` (so misnested formatting around kept
-roots is exercised by the whole suite).
+roots is exercised by the whole suite). The predicates, both builds and the tag soup are in
+:mod:`tests.support.bounded_sink`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from __future__ import annotations
 import gc
 import random
 import resource
-from collections.abc import Callable
 from functools import partial
 
 import pytest
@@ -22,70 +22,21 @@ import pytest
 from stream_mf2.errors import LimitExceeded
 from stream_mf2.html.bounded import BoundedSink
 from stream_mf2.html.bounded.sink import NOTE_CLONED_ITEMS
-from stream_mf2.html.dom import HTML_NS, DocumentFragment, Element, ParentNode
+from stream_mf2.html.dom import Element
 from stream_mf2.html.sink import DomSink
 from stream_mf2.html.testing import tree_for_test
-from stream_mf2.html.testing.tree import build, context_element, dump_tree
-from tests import chunking
-from tests.builds import pure_only
-from tests.test_hardening_dos import lines_executed
-from tests.test_tree_conformance import CASES
-
-Keep = Callable[[Element], bool]
-
-
-def keep_h(el: Element) -> bool:
-    return any(t.startswith("h-") for t in el.attrs.get("class", "").split())
-
-
-def keep_bad(el: Element) -> bool:
-    return el.namespace == HTML_NS and el.name in ("b", "a", "div")
-
-
-KEEPS: dict[str, Keep] = {"h-class": keep_h, "b-a-div": keep_bad}
+from stream_mf2.html.testing.tree import build
+from tests.support import chunking
+from tests.support.bounded_sink import KEEPS, bounded, expected, keep_bad, keep_h, tag_soup
+from tests.support.builds import pure_only
+from tests.support.tree_cases import CASES
+from tests.support.work import lines_executed
 
 #: Cases whose difference is documented in stream_mf2/html/bounded/sink.py:
 #: "maybe clone an option into selectedcontent" makes DOM copies of <b>
 #: elements that are not parser-created, so the bounded sink does not report them
 #: (its notes say so).
 KNOWN = {("webkit02.dat:45", "b-a-div")}
-
-
-def dump_one(el: Element) -> str:
-    holder = DocumentFragment()
-    holder.children = [el]  # not re-parented: the dump only reads children
-    return dump_tree(holder)
-
-
-def outermost_kept(root: ParentNode, keep: Keep) -> list[str]:
-    out: list[str] = []
-    stack = list(reversed(root.children))
-    while stack:
-        n = stack.pop()
-        if isinstance(n, Element):
-            if keep(n):
-                out.append(dump_one(n))
-            else:
-                stack.extend(reversed(n.children))
-    return out
-
-
-def expected(chunks: list[str], keep: Keep, fragment: str | None = None) -> list[str]:
-    sink = DomSink()
-    build(chunks, sink, context_element(fragment) if fragment else None)
-    root: ParentNode = sink.document
-    if fragment:
-        first = sink.document.children[0]
-        assert isinstance(first, Element)
-        root = first
-    return outermost_kept(root, keep)
-
-
-def bounded(chunks: list[str], keep: Keep, fragment: str | None = None, **kw: int) -> tuple[list[str], BoundedSink]:
-    got: list[str] = []
-    sink = BoundedSink(keep, lambda el: got.append(dump_one(el)), **kw)
-    build(chunks, sink, context_element(fragment) if fragment else None)
-    return got, sink
 
 
 @pytest.mark.parametrize("keep_name", list(KEEPS))
@@ -211,6 +162,7 @@ def test_memory_does_not_grow_with_flat_document() -> None:
     tok.close()
 
 
+@pytest.mark.slow
 def test_deep_nesting_no_recursion() -> None:
     depth = 100_000
     html = "<div class=h-x>" + "<div>" * depth + "x" + "</div>" * depth + "</div>"
@@ -257,89 +209,18 @@ def test_max_pending_forces_handover() -> None:
 @pure_only  # counts executed Python lines (sys.settrace), which compiled code does not report
 def test_many_unclosed_p_fast() -> None:
     """Unclosed <p> items: engine lines executed at n, 2n, 4n grow linearly (deterministic,
-    see tests/test_hardening_dos.py)."""
+    see tests/support/work.py)."""
     work = [lines_executed(partial(bounded, ["<div>" + "<p class=h-x>x" * n], keep_h)) for n in (1_000, 2_000, 4_000)]
     ratios = [work[1] / work[0], work[2] / work[1]]
     assert max(ratios) < 2.6, (work, ratios)
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss > 0
 
 
-_SOUP_TAGS = [
-    "a",
-    "b",
-    "i",
-    "p",
-    "div",
-    "table",
-    "tr",
-    "td",
-    "th",
-    "tbody",
-    "caption",
-    "span",
-    "li",
-    "ul",
-    "select",
-    "option",
-    "template",
-    "svg",
-    "math",
-    "mi",
-    "foreignObject",
-    "em",
-    "font",
-    "nobr",
-    "button",
-    "form",
-    "h1",
-    "pre",
-    "textarea",
-    "frameset",
-    "body",
-    "html",
-    "head",
-    "title",
-    "col",
-    "colgroup",
-    "hr",
-    "br",
-    "img",
-    "input",
-    "dd",
-    "dt",
-    "object",
-    "marquee",
-    "ruby",
-    "rt",
-    "plaintext",
-    "noscript",
-    "style",
-    "script",
-    "desc",
-]
-
-
-def _tag_soup(rng: random.Random) -> str:
-    out: list[str] = []
-    for _ in range(rng.randint(1, 40)):
-        r = rng.random()
-        tag = rng.choice(_SOUP_TAGS)
-        if r < 0.5:
-            # No class on html/body: merged attributes are a documented difference.
-            cls = f' class="h-{rng.randint(0, 3)}"' if rng.random() < 0.4 and tag not in ("html", "body") else ""
-            out.append(f"<{tag}{cls}>")
-        elif r < 0.8:
-            out.append(f"</{tag}>")
-        else:
-            out.append(rng.choice(["x", " ", "text ", "\n", "&amp;", "<!--c-->"]))
-    return "".join(out)
-
-
 @pytest.mark.parametrize("seed", range(chunking.SEED, chunking.SEED + 8))
 def test_random_tag_soup(seed: int) -> None:
     rng = random.Random(seed)
     for _ in range(150):
-        html = _tag_soup(rng)
+        html = tag_soup(rng)
         chunks = chunking.random_chunks(html, rng.randint(0, 10**6))
         for keep in (keep_h, keep_bad):
             assert bounded(chunks, keep)[0] == expected(chunks, keep), f"seed={seed} {html!r}"

@@ -20,8 +20,8 @@ from stream_mf2 import Parser
 from stream_mf2.html.dom import Element
 from stream_mf2.html.testing import parse_document
 from stream_mf2.mf2 import Options, parse_dom
-from tests.chunking import chunkings
-from tests.streamed import stream_events
+from tests.support.chunking import chunkings
+from tests.support.streamed import stream_events
 
 URL = "http://example.com/"
 

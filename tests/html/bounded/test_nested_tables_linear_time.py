@@ -9,7 +9,7 @@ the outermost open table, runs of popped ancestors are climbed once, and items
 are put in document order by one walk of their ancestors.
 
 Work is the number of engine lines executed (deterministic, see
-``tests/test_hardening_dos.py``) at n, 2n and 4n; output is checked against the
+``tests/support/work.py``) at n, 2n and 4n; output is checked against the
 full-DOM parse and in every chunking.
 """
 
@@ -23,9 +23,9 @@ import pytest
 import stream_mf2
 from stream_mf2.html.testing import parse_document
 from stream_mf2.mf2 import Options, parse_dom
-from tests import chunking
-from tests.builds import pure_only
-from tests.test_hardening_dos import lines_executed
+from tests.support import chunking
+from tests.support.builds import pure_only
+from tests.support.work import lines_executed
 
 _FUZZ_FIRST = "<th>text<keygen><table><tr><td>\t\r"
 _FUZZ_SECOND = (

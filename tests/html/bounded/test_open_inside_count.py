@@ -23,15 +23,15 @@ from stream_mf2.html.bounded import BoundedSink
 from stream_mf2.html.bounded import sink as bs
 from stream_mf2.html.dom import Element, Node
 from stream_mf2.html.testing.tree import build, context_element
-from tests import chunking
-from tests.builds import pure_only
-from tests.test_bounded_sink import KEEPS, _tag_soup
-from tests.test_tree_conformance import CASES
+from tests.support import chunking
+from tests.support.bounded_sink import KEEPS, tag_soup
+from tests.support.builds import pure_only
+from tests.support.tree_cases import CASES
 
 _OPEN_INSIDE = bs._OPEN | bs._INSIDE
 
 
-# White-box: a subclass reading the sink's private count (see tests/builds.py).
+# White-box: a subclass reading the sink's private count (see tests/support/builds.py).
 pytestmark = pure_only
 
 
@@ -133,7 +133,7 @@ def test_counts_tree_construction(keep_name: str, mode: int) -> None:
 def test_counts_random_tag_soup(mode: int) -> None:
     rng = random.Random(chunking.SEED + mode)
     for _ in range(300):
-        html = _tag_soup(rng)
+        html = tag_soup(rng)
         chunks = chunking.random_chunks(html, rng.randint(0, 10**6))
         for keep_name in KEEPS:
             _run(chunks, keep_name, None, mode)

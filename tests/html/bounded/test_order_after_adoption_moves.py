@@ -21,7 +21,7 @@ import pytest
 import stream_mf2
 from stream_mf2.html.testing import parse_document
 from stream_mf2.mf2 import Options, parse_dom
-from tests import chunking
+from tests.support import chunking
 
 URL = "http://example.com/"
 

@@ -21,11 +21,11 @@ from stream_mf2.errors import LimitExceeded
 from stream_mf2.html.dom import HTML_NS, Document, DocumentFragment, Element, Node
 from stream_mf2.html.testing import parse_document, tree_for_test
 from stream_mf2.mf2 import Options, parse_dom
-from tests.builds import pure_only
-from tests.chunking import chunkings
 from tests.fuzz.inputs import select_soup
 from tests.fuzz.invariants import full_dom_applies, random_chunks
-from tests.test_hardening_dos import lines_executed
+from tests.support.builds import pure_only
+from tests.support.chunking import chunkings
+from tests.support.work import lines_executed
 
 SELF = "<select><option>a<selectedcontent>b</select>"
 FUZZ = (

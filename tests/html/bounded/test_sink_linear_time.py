@@ -13,7 +13,7 @@
   now kept in document order as they come.
 
 Work is the number of engine lines executed (deterministic, see
-``tests/test_hardening_dos.py``) at n, 2n and 4n; output is checked against the
+``tests/support/work.py``) at n, 2n and 4n; output is checked against the
 full-DOM parse, whole and in every chunking, with and without
 ``stream_children``. A white-box sink checks every remembered climb against a
 plain walk, every group passed on against the classification each of its
@@ -36,11 +36,11 @@ from stream_mf2.html.testing import parse_document
 from stream_mf2.html.testing.tree import build, context_element
 from stream_mf2.html.tree_tables import FORMATTING
 from stream_mf2.mf2 import Options, parse_dom
-from tests import chunking
-from tests.builds import pure_only
-from tests.test_bounded_sink import KEEPS, _tag_soup, bounded, expected
-from tests.test_hardening_dos import lines_executed
-from tests.test_tree_conformance import CASES
+from tests.support import chunking
+from tests.support.bounded_sink import KEEPS, bounded, expected, tag_soup
+from tests.support.builds import pure_only
+from tests.support.tree_cases import CASES
+from tests.support.work import lines_executed
 
 _FUZZ_F7 = (
     '<svg class="dt-end"><input class="h-x-y h-event p-a" id="i" itemref="id2 id1"/><s lang="" headers="id2"'
@@ -306,7 +306,7 @@ def reference_climb(start: ParentNode | None) -> tuple[int, Element | None, bool
     return bs._NOT_BLOCKED, top, crossed, node
 
 
-# White-box: a subclass reading the sink's private state (see tests/builds.py).
+# White-box: a subclass reading the sink's private state (see tests/support/builds.py).
 class CheckedSink(bs.BoundedSink):
     """Checks remembered climbs, groups passed on, and the kept order as it goes."""
 
@@ -414,7 +414,7 @@ def test_checked_tree_construction(inline_open: int) -> None:
 def test_checked_tag_soup_and_patterns(inline_open: int) -> None:
     rng = random.Random(chunking.SEED + inline_open)
     passed_on = tables = 0
-    docs = [_tag_soup(rng) for _ in range(300)] + [_table_soup(rng) for _ in range(150)]
+    docs = [tag_soup(rng) for _ in range(300)] + [_table_soup(rng) for _ in range(150)]
     docs += [make(12) for make in (*PATTERNS.values(), *NESTED_PATTERNS.values())]
     inline_tables = 2 if inline_open else 0  # (0: _outer_table never calls _next_table)
     for html in docs:
@@ -433,7 +433,7 @@ def test_deep_tag_soup_equals_the_full_dom(seed: int) -> None:
     # soups under 20 open elements: the remembered climbs decide every item
     rng = random.Random(seed)
     for _ in range(60):
-        html = "<div><span><s><fieldset>" * 5 + _tag_soup(rng) + "<b><p>" * 3 + _tag_soup(rng)
+        html = "<div><span><s><fieldset>" * 5 + tag_soup(rng) + "<b><p>" * 3 + tag_soup(rng)
         chunks = chunking.random_chunks(html, rng.randint(0, 10**6))
         for keep in KEEPS.values():
             assert bounded(chunks, keep)[0] == expected(chunks, keep), f"seed={seed} {html!r}"

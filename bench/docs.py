@@ -8,7 +8,7 @@ Usage::
 
 The page is never written by hand: every number in it comes from the one
 results file it names (written by ``python -m bench``), and
-``tests/test_performance_doc.py`` regenerates it from that file and compares.
+``tests/architecture/test_performance_doc.py`` regenerates it from that file and compares.
 A run is *complete* when its throughput section has every runner (the pure
 build, the compiled build, every peer) and its fixed-cost section has both
 builds, each the build it claims to be (:func:`missing`). Without an argument

@@ -2,7 +2,7 @@
 
 Every page comes from its own ``random.Random`` seeded with a fixed string, so
 running the generator again reproduces the checked-in files byte for byte
-(``tests/test_bench_smoke.py`` checks that). Only operations whose output is
+(``tests/architecture/test_bench_smoke.py`` checks that). Only operations whose output is
 stable across Python versions are used: ``randrange``, ``choice``,
 ``shuffle`` and ``randbytes``; no set iteration, no clocks, no hashing of
 ``str``.

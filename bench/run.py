@@ -94,7 +94,7 @@ class Cell:
 
 
 def suites_root() -> Path:
-    """Same lookup as ``tests/suites.py``: ``$STREAM_MF2_TESTSUITES`` or ``../shared/testsuites``."""
+    """Same lookup as ``tests/support/suites.py``: ``$STREAM_MF2_TESTSUITES`` or ``../shared/testsuites``."""
     env = os.environ.get(SUITES_ENV)
     return Path(env).resolve() if env else (REPO.parent / "shared" / "testsuites").resolve()
 

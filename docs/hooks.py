@@ -11,7 +11,7 @@ A page asks for generated Markdown with a marker on a line of its own:
     read from the parsers.
 
 An unknown marker, or a table that does not name every option, stops the build.
-``tests/test_docs.py`` imports this module to check the same things without MkDocs.
+``tests/architecture/test_docs.py`` imports this module to check the same things without MkDocs.
 """
 
 from __future__ import annotations

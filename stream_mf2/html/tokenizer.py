@@ -192,7 +192,7 @@ class _ForwardedTokens(TokenCalls):
 # Standard (13.2.5.1-13.2.5.80) and its anchor in parsing.html; its end-of-file steps are the _eof_*
 # method paired with it there. The character reference, named character reference and numeric
 # character reference end states have no constant here: their anchors are at _charref and
-# _numeric_end. tests/test_spec_anchors.py checks that every state has exactly one anchor.
+# _numeric_end. tests/html/test_spec_anchors.py checks that every state has exactly one anchor.
 DATA: Final = 0
 RCDATA: Final = 1
 RAWTEXT: Final = 2

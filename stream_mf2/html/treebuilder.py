@@ -93,7 +93,7 @@ DEFAULT_MAX_FORMATTING_ELEMENTS: Final = 64
 # below the class); comment(), doctype() and eof() take those tokens for every mode. The numbers are
 # those of the Standard since the 2025 <select> parsing change removed "in select" and "in select in
 # table" (13.2.6.4.1-13.2.6.4.21; before it, "in template" was 13.2.6.4.18 and "after after frameset"
-# 13.2.6.4.23). tests/test_spec_anchors.py checks that every mode has exactly one anchor.
+# 13.2.6.4.23). tests/html/test_spec_anchors.py checks that every mode has exactly one anchor.
 INITIAL: Final = 0
 BEFORE_HTML: Final = 1
 BEFORE_HEAD: Final = 2

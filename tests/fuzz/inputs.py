@@ -10,7 +10,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from tests.suites import suite_dir
+from tests.support.suites import suite_dir
 
 TAGS = (
     "html", "head", "body", "title", "base", "meta", "link", "script", "style", "template", "noscript", "p", "div",

@@ -1,0 +1,1 @@
+"""The project as a whole: layers, public paths, lint and types, both builds, examples, bench."""

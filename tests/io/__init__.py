@@ -1,0 +1,1 @@
+"""Tests of stream_mf2/io: sources, fetch, client responses, async, JSON output."""

@@ -22,6 +22,17 @@ from stream_mf2.cli._common import (
 from stream_mf2.errors import StreamMF2Error
 
 
+def _seconds(text: str) -> float:
+    """A positive, finite number of seconds (argparse type)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not (0 < value < float("inf")):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
+    return value
+
+
 def _parse_command_parser() -> argparse.ArgumentParser:
     p = ArgumentParser(
         prog=PROG,
@@ -55,7 +66,16 @@ def _parse_command_parser() -> argparse.ArgumentParser:
         "TYPES (comma-separated, e.g. h-feed) limits which containers (default: every top-level item)",
     )
     http = p.add_argument_group("fetching (for an http(s):// URL)")
-    http.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for the server (default 30)")
+    http.add_argument(
+        "--timeout", type=_seconds, default=30.0, metavar="S", help="seconds to wait for each read (default 30)"
+    )
+    http.add_argument(
+        "--deadline",
+        type=_seconds,
+        default=600.0,
+        metavar="S",
+        help="seconds for the whole request, however slowly the server sends (default 600)",
+    )
     http.add_argument("--user-agent", metavar="UA", help="User-Agent header (default stream-mf2/VERSION)")
     http.add_argument(
         "--header",
@@ -93,6 +113,7 @@ def _open_source(ns: argparse.Namespace) -> tuple[Any, str | None, Callable[[], 
             headers=headers(ns.header),
             user_agent=ns.user_agent,
             timeout=ns.timeout,
+            deadline=ns.deadline,
             max_redirects=ns.max_redirects,
             max_bytes=DEFAULT_MAX_BYTES if ns.max_bytes is None else ns.max_bytes,
         )

@@ -24,7 +24,7 @@ it when the body has been read or iteration stops.
 
 from __future__ import annotations
 
-import asyncio
+import functools
 import http.client
 import socket
 import urllib.error
@@ -37,6 +37,7 @@ from typing import IO, Any, TypedDict, Unpack
 from stream_mf2.errors import LimitExceeded, SourceError
 from stream_mf2.io.deadline import Deadline
 from stream_mf2.io.payload import HTML_TYPES, BodyDecoder, PayloadError, media_type
+from stream_mf2.io.threads import run_in_thread
 
 #: Seconds to wait for the connection and for each read.
 DEFAULT_TIMEOUT = 30.0
@@ -374,9 +375,10 @@ class FetchOptions(TypedDict, total=False):
 
 
 async def afetch(url: str, **options: Unpack[FetchOptions]) -> UrlResponse:
-    """Async :func:`fetch` (same options, :class:`FetchOptions`): the request runs in a worker thread.
+    """Async :func:`fetch` (same options, :class:`FetchOptions`): the request runs in one of the
+    library's worker threads (:mod:`stream_mf2.io.threads`, not asyncio's default executor).
 
     The event loop stays free. Pass the response to ``aiter_items``/``aiter_events``,
     which read its body in a worker thread too, with the stall rule of the async sources.
     """
-    return await asyncio.to_thread(fetch, url, **options)
+    return await run_in_thread(functools.partial(fetch, url, **options))

@@ -80,9 +80,11 @@ def dripping(request: pytest.FixtureRequest) -> Iterator[str]:
 
 
 def test_deadline_ends_a_dripping_server(dripping: str) -> None:
-    with pytest.raises(SourceError, match=r"within the deadline of 0.5 s \(deadline\)"):
-        with stream_mf2.fetch(dripping, timeout=10, deadline=0.5) as resp:
-            list(stream_mf2.iter_items(resp))
+    with (
+        pytest.raises(SourceError, match=r"within the deadline of 0.5 s \(deadline\)"),
+        stream_mf2.fetch(dripping, timeout=10, deadline=0.5) as resp,
+    ):
+        list(stream_mf2.iter_items(resp))
 
 
 def test_deadline_flag_of_the_page_command(dripping: str) -> None:

@@ -11,6 +11,7 @@ import time
 from collections.abc import Sequence
 from typing import IO, Any, NoReturn
 
+from stream_mf2.cli._common import ArgumentParser, nonneg_int, positive_number, positive_seconds
 from stream_mf2.errors import StreamMF2Error
 from stream_mf2.io.payload import DEFAULT_MAX_DECODED_BYTES, DEFAULT_MAX_EXPANSION
 
@@ -50,20 +51,8 @@ exit status:
 """
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        print(f"{self.prog}: error: {message} (see '{self.prog} --help')", file=sys.stderr)
-        raise SystemExit(2)
-
-
-def _nonneg_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0: {text!r}")
-    return value
+_Parser = ArgumentParser
+_nonneg_int = nonneg_int
 
 
 def add_run_arguments(p: argparse.ArgumentParser) -> None:
@@ -83,7 +72,7 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
         "--checkpoint-records", type=int, default=1000, metavar="N", help="with --resume, checkpoint every N records"
     )
     p.add_argument("--workers", type=int, default=1, metavar="N", help="parse a local file's records in N processes (checkpointed per file)")
-    p.add_argument("--timeout", type=float, default=60.0, metavar="S", help="seconds to wait for a remote server")
+    p.add_argument("--timeout", type=positive_seconds, default=60.0, metavar="S", help="seconds to wait for a remote server")
     p.add_argument(
         "--max-decoded-bytes",
         type=_nonneg_int,
@@ -93,7 +82,7 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--max-expansion",
-        type=float,
+        type=positive_number,
         default=DEFAULT_MAX_EXPANSION,
         metavar="X",
         help=f"stop a record whose compressed body expands more than X times (default {DEFAULT_MAX_EXPANSION:g})",
@@ -119,7 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="TYPES",
         help="write the children of container items (e.g. a page-wide h-feed) as they close, before the container "
-        "(TYPES limits which containers)",
+        "(--stream-children=TYPES, attached with =, limits which containers)",
     )
     # The parse options are those of 'stream-mf2 FILE' (one declaration); a record's URL is its target URI.
     add_parser_options(p, url=False)
@@ -316,7 +305,7 @@ def run(ns: argparse.Namespace, inputs: Sequence[str], options: Any, out: IO[byt
     total = warc_run.summary_line(files)
     for fs in files:
         if fs.failed:
-            print(f"{prog}: {fs.warc_file}: could not be read (see its error line)", file=sys.stderr)
+            print(f"{prog}: {fs.warc_file}: could not be read: {fs.reason or 'see its error line'}", file=sys.stderr)
     extra = "".join(f"{n} {kind} lines, " for kind, n in total.items() if kind not in _SUMMARY_KEYS)
     print(
         f"{prog}: {total['records']} records, {total['html_records']} HTML records, {total['items']} items, "

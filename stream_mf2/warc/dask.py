@@ -49,7 +49,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, cast
 
-from stream_mf2.errors import StreamMF2Error
+from stream_mf2.errors import MissingExtra
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -70,7 +70,7 @@ _TMP_MARK = ".tmp-"
 _EXTRA_HINT = "the Dask runner needs the 'dask' extra: pip install 'stream-mf2[dask]'"
 
 
-class MissingExtraError(StreamMF2Error):
+class MissingExtraError(MissingExtra):
     """``distributed`` or ``fsspec`` is not installed."""
 
 
@@ -80,7 +80,7 @@ def require_extra() -> None:
         import distributed  # noqa: F401
         import fsspec  # noqa: F401
     except ImportError as e:
-        raise MissingExtraError(f"{_EXTRA_HINT} ({e})") from None
+        raise MissingExtraError(f"{_EXTRA_HINT} ({e})", extra="dask") from None
 
 
 # -- part names ---------------------------------------------------------------------------------

@@ -41,6 +41,7 @@ import zlib
 from collections.abc import Sequence
 from typing import IO, Any
 
+from stream_mf2.errors import MissingExtra
 from stream_mf2.io.json_output import dumps
 from stream_mf2.warc.target import PARTIAL, OutputError, OutputTarget, open_stream, resolve_output
 
@@ -53,8 +54,12 @@ ROW_GROUP_BYTES = 32 * 1024 * 1024
 Token = dict[str, Any]
 
 
+class OutputExtraMissing(OutputError, MissingExtra):
+    """Writing this output format needs an extra that is not installed."""
+
+
 def _missing(what: str, extra: str, module: str) -> OutputError:
-    return OutputError(f"writing {what} needs {module}: pip install 'stream-mf2[{extra}]'")
+    return OutputExtraMissing(f"writing {what} needs {module}: pip install 'stream-mf2[{extra}]'", extra=extra)
 
 
 def _fsync_dir(path: str) -> None:

@@ -113,6 +113,8 @@ class FileSummary:
     bytes: int = 0  #: bytes read from the input
     seconds: float = 0.0
     failed: bool = False
+    #: why the input failed, in one line (``None`` when it did not)
+    reason: str | None = None
     #: consumer lines written, by kind (empty without a consumer)
     extra: dict[str, int] = field(default_factory=dict)
 
@@ -253,11 +255,13 @@ def process_input(
         summary.errors += 1
         summary.failed = True
         message = " ".join(str(e).split()) or type(e).__name__
+        summary.reason = message
         write(error_line(WarcError(None, position, None, message, source, "file")))
         return summary
     update()
     if summary.records == 0 and summary.errors:
         summary.failed = True  # nothing in it was a WARC record
+        summary.reason = f"no WARC record found in it ({summary.errors} damaged stretches: see its error lines)"
     return summary
 
 

@@ -8,6 +8,7 @@ Each subcommand module imports from here, never from the dispatcher
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Iterable
 from typing import Any, NoReturn, TypeVar, overload
@@ -32,9 +33,33 @@ COMMAND_HELP: dict[str, str] = {
     "tree": "tree-construction dump in html5lib-tests format (debugging)",
 }
 
-#: Flags whose value is optional: the value must be attached (``--stream-children=h-feed``), so
-#: that ``--stream-children page.html`` never takes the input's name as the flag's value.
+#: Flags whose value is optional. The value is attached (``--stream-children=h-feed``) or, as a
+#: separate argument, a comma-separated list of ``h-*`` names (``--stream-children h-feed,h-entry``):
+#: anything else after the flag (``--stream-children page.html``) is the next argument, not its value.
 ATTACHED_VALUE_FLAGS = ("--stream-children", "--filter-roots")
+_TYPE_LIST = re.compile(r"h-[a-z0-9]+(?:-[a-z0-9]+)*(?:,h-[a-z0-9]+(?:-[a-z0-9]+)*)*\Z")
+
+
+def attach_values(args: Iterable[str]) -> list[str]:
+    """``args`` with the value of each :data:`ATTACHED_VALUE_FLAGS` flag attached (``flag=value``)."""
+    out: list[str] = []
+    rest = iter(args)
+    for arg in rest:
+        if arg == "--":
+            out.append(arg)
+            out.extend(rest)
+            break
+        if arg not in ATTACHED_VALUE_FLAGS:
+            out.append(arg)
+            continue
+        value = next(rest, None)
+        if value is not None and _TYPE_LIST.match(value):
+            out.append(f"{arg}={value}")
+        else:
+            out.append(f"{arg}=")
+            if value is not None:
+                out.append(value)
+    return out
 
 
 class UserError(Exception):
@@ -48,8 +73,8 @@ class UsageError(UserError):
 class ArgumentParser(argparse.ArgumentParser):
     """argparse with a one-line error message (the full usage is one ``--help`` away), exit status 2.
 
-    A flag of :data:`ATTACHED_VALUE_FLAGS` written alone takes no value from the next
-    argument: ``--stream-children page.html`` is the flag and the input.
+    A flag of :data:`ATTACHED_VALUE_FLAGS` takes the next argument as its value only when
+    it is a list of ``h-*`` names: ``--stream-children page.html`` is the flag and the input.
     """
 
     def error(self, message: str) -> NoReturn:
@@ -68,8 +93,7 @@ class ArgumentParser(argparse.ArgumentParser):
     def parse_known_args(self, args: Iterable[str] | None = None, namespace: Any = None) -> tuple[Any, list[str]]:
         if args is None:
             args = sys.argv[1:]
-        args = [f"{a}=" if a in ATTACHED_VALUE_FLAGS else a for a in args]
-        return super().parse_known_args(args, namespace)
+        return super().parse_known_args(attach_values(args), namespace)
 
 
 def positive_seconds(text: str) -> float:
@@ -77,18 +101,18 @@ def positive_seconds(text: str) -> float:
     return _positive(text, "a number of seconds")
 
 
-def positive_number(text: str) -> float:
-    """argparse type: a finite number above 0."""
-    return _positive(text, "a number")
+def nonneg_number(text: str) -> float:
+    """argparse type: a finite number, 0 or more."""
+    return _positive(text, "a number", zero=True)
 
 
-def _positive(text: str, what: str) -> float:
+def _positive(text: str, what: str, *, zero: bool = False) -> float:
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not {what}: {text!r}") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be {what} above 0, not {text}")
+    if not (value >= 0 if zero else value > 0) or not value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be {what} {'of 0 or more' if zero else 'above 0'}, not {text}")
     return value
 
 
@@ -142,7 +166,7 @@ def add_parser_options(p: argparse.ArgumentParser, *, url: bool = True) -> None:
         default=None,
         metavar="NAMES",
         help="ignore root class names that are utility CSS (Tailwind's h-full, h-screen, ...); "
-        "--filter-roots=NAMES (comma-separated, attached with =) gives your own list instead",
+        "--filter-roots=NAMES (comma-separated h-* names) gives your own list instead",
     )
     lim = p.add_argument_group("limits (max-token-chars, max-depth, max-kept-nodes stop with an error naming them; the others are recoveries)")
     for flag, _, what in LIMIT_FLAGS:

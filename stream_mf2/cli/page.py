@@ -50,7 +50,7 @@ def _parse_command_parser() -> argparse.ArgumentParser:
         metavar="TYPES",
         help="with --jsonl, print the children of a container item (e.g. a page-wide h-feed) as they close, as "
         'item lines with a "path" [i, j], and the container later with "children-streamed": N; '
-        "--stream-children=TYPES (comma-separated, e.g. h-feed; attached with =) limits which containers "
+        "--stream-children=TYPES (comma-separated, e.g. h-feed; or as the next argument) limits which containers "
         "(default: every top-level item)",
     )
     http = p.add_argument_group("fetching (for an http(s):// URL)")

@@ -11,7 +11,7 @@ import time
 from collections.abc import Sequence
 from typing import IO, Any, NoReturn
 
-from stream_mf2.cli._common import ArgumentParser, nonneg_int, positive_number, positive_seconds
+from stream_mf2.cli._common import ArgumentParser, nonneg_int, nonneg_number, positive_seconds
 from stream_mf2.errors import StreamMF2Error
 from stream_mf2.io.payload import DEFAULT_MAX_DECODED_BYTES, DEFAULT_MAX_EXPANSION
 
@@ -82,10 +82,10 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--max-expansion",
-        type=positive_number,
+        type=nonneg_number,
         default=DEFAULT_MAX_EXPANSION,
         metavar="X",
-        help=f"stop a record whose compressed body expands more than X times (default {DEFAULT_MAX_EXPANSION:g})",
+        help=f"stop a record whose compressed body expands more than X times (default {DEFAULT_MAX_EXPANSION:g}; 0: no limit)",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
 
@@ -108,7 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="TYPES",
         help="write the children of container items (e.g. a page-wide h-feed) as they close, before the container "
-        "(--stream-children=TYPES, attached with =, limits which containers)",
+        "(--stream-children=TYPES or --stream-children TYPES limits which containers)",
     )
     # The parse options are those of 'stream-mf2 FILE' (one declaration); a record's URL is its target URI.
     add_parser_options(p, url=False)

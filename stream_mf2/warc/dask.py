@@ -313,12 +313,14 @@ class _Lines:
 class PartTask:
     """What one task needs: all plain data, so it pickles small."""
 
-    input: str
+    input: str  #: the canonical input (absolute path or URL), what the worker reads
     output_dir: str
     part: str
     fmt: str
     options: Options
     storage_options: dict[str, dict[str, Any]]
+    #: the input as the user named it: the ``warc_file`` of its lines, as in a single-process run
+    name: str = ""
 
 
 def part_files(part: str) -> list[str]:
@@ -385,7 +387,7 @@ def _write_part(task: PartTask, folder: _Folder) -> tuple[FileSummary, list[str]
         writer = open_writer(local)
         lines = _Lines(writer)
         try:
-            summary = process_input(task.input, lines, task.options)
+            summary = process_input(task.input, lines, task.options, warc_file=task.name or task.input)
         except BaseException:
             writer.abandon()
             raise
@@ -535,7 +537,7 @@ def plan(inputs: Sequence[str], output_dir: str, fmt: str = "jsonl.gz", *,
         if canon in seen:
             continue  # the same input twice is one part
         seen.add(canon)
-        tasks.append(PartTask(canon, output_dir, part_name(canon, fmt), fmt, opts, dict(storage_options or {})))
+        tasks.append(PartTask(canon, output_dir, part_name(canon, fmt), fmt, opts, dict(storage_options or {}), name))
     return tasks
 
 

@@ -178,8 +178,13 @@ def process_input(
     resume_at: tuple[int, bool] | None = None,
     resume_summary: FileSummary | None = None,
     on_unit: OnUnit | None = None,
+    warc_file: str | None = None,
 ) -> FileSummary:
     """Read one input (path, URL, ``-``) and write its schema lines to ``writer``; return its counts.
+
+    ``warc_file``, the name the lines and the summary give the input, is the input's
+    name as the user gave it (default: ``source``); a distributed run reads the
+    absolute path but names the input as given, so every runner writes the same lines.
 
     A file that cannot be opened or read on is one ``error`` line (``scope``
     ``file``) and a summary with ``failed`` set; nothing is raised for it.
@@ -187,8 +192,9 @@ def process_input(
     ``on_unit``) with ``resume_summary`` continues an input read up to there.
     """
     opts = options or Options()
-    summary = resume_summary if resume_summary is not None else FileSummary(source)
-    base = FileSummary(source, **{k: getattr(summary, k) for k in FileSummary.COUNTS})
+    name = source if warc_file is None else warc_file
+    summary = resume_summary if resume_summary is not None else FileSummary(name)
+    base = FileSummary(name, **{k: getattr(summary, k) for k in FileSummary.COUNTS})
     t0 = time.perf_counter()
     extra = summary.extra  # counted as lines are written, so it is right at every checkpoint
     items = opts.items
@@ -230,7 +236,7 @@ def process_input(
         if opts.length is not None:
             length = max(0, opts.offset or 0) + opts.length - start
         if opts.workers > 1 and resume_at is None and opts.offset is None and opts.length is None and _is_local(source):
-            par = iter_warc_parallel(source, opts.workers, warc_file=source, **opts.reader_kwargs())
+            par = iter_warc_parallel(source, opts.workers, warc_file=name, **opts.reader_kwargs())
             for found in par:
                 write_entry(found)
             s = par.summary
@@ -238,7 +244,7 @@ def process_input(
             summary.errors, summary.skipped, summary.bytes = s.errors, s.skipped, s.bytes_read
         else:
             with open_input(source, offset=start, length=length, timeout=opts.timeout) as f:
-                reader = WarcReader(f, warc_file=source, gzip=gzip, **opts.reader_kwargs())
+                reader = WarcReader(f, warc_file=name, gzip=gzip, **opts.reader_kwargs())
                 for entry in reader.iter_with_positions():
                     if isinstance(entry, int):
                         position = entry
@@ -256,7 +262,7 @@ def process_input(
         summary.failed = True
         message = " ".join(str(e).split()) or type(e).__name__
         summary.reason = message
-        write(error_line(WarcError(None, position, None, message, source, "file")))
+        write(error_line(WarcError(None, position, None, message, name, "file")))
         return summary
     update()
     if summary.records == 0 and summary.errors:

@@ -80,3 +80,22 @@ def test_help_lists_every_subcommand() -> None:
     assert r.returncode == 0
     for name in COMMANDS:
         assert f"\n  {name} " in r.stdout, name
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--stream-children", "page.html"], ["--stream-children=", "page.html"]),
+        (["--stream-children", "h-feed", "page.html"], ["--stream-children=h-feed", "page.html"]),
+        (["--stream-children", "h-feed,h-entry"], ["--stream-children=h-feed,h-entry"]),
+        (["--stream-children"], ["--stream-children="]),
+        (["--filter-roots", "h-full,h-screen", "x"], ["--filter-roots=h-full,h-screen", "x"]),
+        (["--filter-roots", "-"], ["--filter-roots=", "-"]),
+        (["--", "--stream-children"], ["--", "--stream-children"]),
+        (["--stream-children=h-x", "y"], ["--stream-children=h-x", "y"]),
+    ],
+)
+def test_optional_values_are_taken_only_when_they_are_type_names(args: list[str], expected: list[str]) -> None:
+    from stream_mf2.cli._common import attach_values
+
+    assert attach_values(args) == expected

@@ -233,6 +233,8 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
     types = _names(ns.type) or None
     if ns.type is not None and types is None:
         _fail(PROG, "--type needs at least one type, e.g. --type h-entry")
+    if types is not None:
+        _check_types(types)
     inputs = run_inputs(ns, PROG)
     options = run_options(ns, parser_opts, types=types)
     if ns.dask:
@@ -241,6 +243,19 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
         except StreamMF2Error as e:
             _fail(PROG, " ".join(str(e).split()), 1)
     return run(ns, inputs, options, out, PROG)
+
+
+def _check_types(types: frozenset[str]) -> None:
+    """Say which ``--type`` names can never match (item types are ``h-*`` names); exit 2 if none can."""
+    from stream_mf2.mf2.backcompat_data import ROOT_CLASSES
+
+    never = sorted(t for t in types if not t.startswith("h-") or len(t) < 3)
+    for name in never:
+        mf1 = ROOT_CLASSES.get(name)
+        hint = f"; classic {name} items are typed {mf1}" if mf1 else ""
+        print(f"{PROG}: warning: --type {name} can never match: item types are h-* names{hint}", file=sys.stderr)
+    if len(never) == len(types):
+        _fail(PROG, "no --type can match (give h-* types, e.g. --type h-entry)")
 
 
 def run(ns: argparse.Namespace, inputs: Sequence[str], options: Any, out: IO[bytes], prog: str) -> int:

@@ -99,3 +99,12 @@ def test_optional_values_are_taken_only_when_they_are_type_names(args: list[str]
     from stream_mf2.cli._common import attach_values
 
     assert attach_values(args) == expected
+
+
+def test_a_type_that_can_never_match_is_named(tmp_path: Path) -> None:
+    r = _cli("warc", str(tmp_path / "x.warc"), "--type", "hentry", "--no-progress")
+    assert r.returncode == 2
+    assert "--type hentry can never match" in r.stderr and "classic hentry items are typed h-entry" in r.stderr
+    r = _cli("warc", str(tmp_path / "x.warc"), "--type", "hentry,h-card", "--no-progress")
+    assert r.returncode == 4  # the run goes on with h-card (and finds the input missing)
+    assert "--type hentry can never match" in r.stderr

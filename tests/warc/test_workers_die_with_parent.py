@@ -8,6 +8,7 @@ to exit; a bound only turns a hang into a failure.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -59,10 +60,8 @@ def test_workers_exit_when_their_parent_is_killed(tmp_path: Path, sig: signal.Si
         assert len(workers) == 2
         fds = []
         for pid in workers:
-            try:
+            with contextlib.suppress(ProcessLookupError):  # gone already
                 fds.append(os.pidfd_open(pid))
-            except ProcessLookupError:
-                pass  # gone already
         child.send_signal(sig)
         child.wait(60)
         for fd in fds:

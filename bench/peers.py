@@ -184,7 +184,7 @@ def stream_mf2_runner() -> Runner:
 
 
 class _NullTokenSink:
-    """A TokenSink (ARCHITECTURE.md) that only counts calls: the tokenizer alone."""
+    """A :class:`stream_mf2.html.tokenizer.TokenSink` that only counts calls: the tokenizer alone."""
 
     __slots__ = ("count",)
 

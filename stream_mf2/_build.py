@@ -4,7 +4,7 @@
 (``setup.py`` reads it without importing the package). It holds every module on
 the parse path; the I/O, CLI, async, WARC, JSON and test-format modules stay pure
 Python (they import optional or heavy third-party modules, or gain nothing from
-compilation). ``ARCHITECTURE.md`` explains the choice.
+compilation). ``docs/internals/layout.md`` explains the choice.
 """
 
 from __future__ import annotations

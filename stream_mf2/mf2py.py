@@ -20,7 +20,7 @@ puts BeautifulSoup elements into the output; there is no DOM to expose).
 image objects into plain URLs.
 
 Where mf2py contradicts the microformats2 parsing spec, this module follows
-the spec. Every known difference (README, "Coming from mf2py"):
+the spec. Every known difference (docs/guides/from-mf2py.md):
 
 * fractional seconds are kept (``2024-01-02T03:04:05.678Z``; mf2py drops them);
 * ``rel=""`` (no rel values) links are not listed in ``rel-urls`` (mf2py lists

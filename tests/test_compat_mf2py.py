@@ -2,7 +2,7 @@
 
 mf2py 2.0's README calls run unchanged against the drop-in. On every official suite page
 and fixture, the drop-in's output is compared with mf2py's own: each difference must fall
-into one of the documented categories below (README, "Coming from mf2py"), and each page
+into one of the documented categories below (docs/guides/from-mf2py.md), and each page
 where a category is used only because mf2py gets a case of the official test suite wrong is
 checked to be a case our parser passes.
 """
@@ -157,7 +157,7 @@ def _classic_id(page: bytes, value: str) -> bool:
     return False
 
 
-#: The documented categories of differences (README, "Coming from mf2py"), each a test on one
+#: The documented categories of differences (docs/guides/from-mf2py.md), each a test on one
 #: leaf: (page bytes, path, mf2py's value, ours; None where absent) -> is it this difference?
 CATEGORIES: dict[str, Callable[[bytes, str, Any, Any], bool]] = {
     # mf2py rewrites datetimes (drops fractional seconds, writes +hhmm, pads the hour); we keep

@@ -12,7 +12,7 @@ from tests.fuzz import growth, runner, warcs
 from tests.fuzz.invariants import Finding, check_document, first_difference
 from tests.fuzz.known import KNOWN_DEFECTS, known
 
-#: The CI budget and seed; the long run is documented in the README. The budget is a number
+#: The CI budget and seed; the long run is documented in docs/development.md. The budget is a number
 #: of rounds (the same inputs on every machine), with a time cap far above what it takes.
 CI_ROUNDS = 120
 CI_MINUTES = 8.0

@@ -385,7 +385,7 @@ def _foreign_template(doc: str) -> bool:
     return False
 
 
-#: Targeted soups in the seeded CI run (about 2 ms each; the long run is in the README).
+#: Targeted soups in the seeded CI run (about 2 ms each; the long run is in docs/development.md).
 SOUPS = 2500
 
 

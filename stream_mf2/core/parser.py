@@ -4,7 +4,15 @@ One :class:`Parser` per document. It wires the stages together and owns the
 error state; it does no I/O, so every source (files, sockets, async streams,
 WARC records, the CLI) is a thin loop around :meth:`Parser.feed`.
 
-    decoder → tokenizer → tree builder → bounded sink → capture → mf2
+    decoder → tokenizer → tree builder → bounded sink → consumers (capture → mf2; WPT)
+
+A ``<meta>`` that changes the encoding after non-ASCII input makes the parser
+start again from the bytes it holds, but only while no event has been produced
+and the tag ends within ``max_reparse_bytes``: both are stream positions, so the
+result is the same in every chunking. Otherwise the first encoding stays, with a
+note in :attr:`Parser.errors`. After :meth:`Parser.close` (or a failed feed) the
+parser breaks the links between its stages (``_release``), so reference
+counting frees the document at once instead of the cyclic garbage collector.
 
 Feeding after :meth:`Parser.close`, or after a fatal error (a limit was
 exceeded), raises :class:`~stream_mf2.errors.ParserStateError`: the parser never
@@ -92,7 +100,7 @@ class Parser:
     ``max_token_chars`` (one unfinished tag, attribute value, comment or doctype),
     ``max_depth`` (the stack of open elements), ``max_formatting_elements``
     (active formatting elements reopened after each block, a recovery recorded
-    in :attr:`errors`, not an error: see the README's Limits), ``max_kept_nodes`` (one kept
+    in :attr:`errors`, not an error: see docs/reference/limits.md), ``max_kept_nodes`` (one kept
     subtree), ``max_held_items`` (items waiting for include targets; a recovery,
     not an error: see :mod:`stream_mf2.mf2.capture`), ``max_held_children`` (with
     ``stream_children``: children kept in their container, not streamed, while

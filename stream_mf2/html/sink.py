@@ -46,7 +46,12 @@ class TreeSink(Protocol):
 
     ``document`` is the document node the sink builds under. Elements returned
     by :meth:`create_element` must expose ``name``, ``namespace``, ``attrs``
-    and ``parent``; the tree builder reads them and never writes them.
+    and ``parent``; the tree builder reads them and never writes them (a later
+    ``<html>``/``<body>`` tag adds attributes through :meth:`add_attrs_if_missing`).
+
+    :meth:`pop` is the completion signal: it comes once the token that closed the
+    element has been processed completely. It can come twice for ``head`` (the
+    "after head" insertion mode pushes it back); sinks ignore the second call.
 
     Optional: a sink with an ``attach_tree_builder(builder)`` method gets the
     tree builder once, at construction, and may read (never change) its state
@@ -61,7 +66,8 @@ class TreeSink(Protocol):
     Optional: ``append_leaf(parent, name, namespace, attrs, text)`` does
     ``create_element_in``, then ``append_text`` of ``text`` to the new element
     when ``text`` is not empty, then ``pop`` of it: a leaf element that holds
-    only text, in one call (the tree builder's ``start_text_end``).
+    only text, in one call (the tree builder's ``start_text_end``, and void
+    elements inserted at the current node).
     """
 
     document: Document

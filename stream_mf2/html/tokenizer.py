@@ -89,7 +89,18 @@ DEFAULT_MAX_TOKEN_CHARS: Final = 16 * 1024 * 1024
 
 
 class TokenSink(Protocol):
-    """What the tokenizer calls as tokens complete (see ARCHITECTURE.md)."""
+    """What the tokenizer calls as tokens complete.
+
+    Text is flushed (``characters``) before every other token and at the end of
+    each ``feed()``, so a sink never waits for text that has arrived. From inside
+    a call the sink may drive the tokenizer back: :meth:`Tokenizer.switch_to`
+    with an html5lib-tests state name and :attr:`Tokenizer.last_start_tag` (the
+    tree builder does, for RCDATA, RAWTEXT, script data and PLAINTEXT), or
+    :meth:`Tokenizer.suspend` (the encoding change a ``<meta>`` can cause).
+    :attr:`Tokenizer.markup_end` and ``markup_before`` are set before the sink
+    hears of a tag, comment or DOCTYPE. ``docs/internals/pipeline.md`` has the
+    whole contract.
+    """
 
     def start_tag(self, name: str, attrs: dict[str, str], self_closing: bool) -> None:
         """A start tag; ``name`` is lowercased, the first of duplicate attributes wins."""
@@ -174,6 +185,11 @@ class _ForwardedTokens(TokenCalls):
 
 # --- states ---------------------------------------------------------------------------
 # (one Final constant a line: compiled code reads them as native ints)
+# Each state's handler (see _build_tables) has a comment naming the state's section of the HTML
+# Standard (13.2.5.1-13.2.5.80) and its anchor in parsing.html; its end-of-file steps are the _eof_*
+# method paired with it there. The character reference, named character reference and numeric
+# character reference end states have no constant here: their anchors are at _charref and
+# _numeric_end. tests/test_spec_anchors.py checks that every state has exactly one anchor.
 DATA: Final = 0
 RCDATA: Final = 1
 RAWTEXT: Final = 2
@@ -995,6 +1011,13 @@ class Tokenizer:
 
     # --- character references (13.2.5.72 ff.) -----------------------------------------
 
+    # 13.2.5.72 Character reference state
+    # https://html.spec.whatwg.org/multipage/parsing.html#character-reference-state
+    # 13.2.5.73 Named character reference state
+    # https://html.spec.whatwg.org/multipage/parsing.html#named-character-reference-state
+    # Neither is a state here: the states that meet an "&" call this method, which looks the
+    # name up with match_named; a numeric reference goes on in the numeric character reference
+    # state. In text, _named_ref_end first takes a known name written with its ";" (fast path).
     def _charref(self, in_attr: bool, return_state: int) -> bool:
         """Handle the ``&`` at ``_buf[_pos]``; ``False`` if more input is needed to decide."""
         buf = self._buf
@@ -1052,6 +1075,8 @@ class Tokenizer:
         else:
             self._text.append(s)
 
+    # 13.2.5.75 Numeric character reference state
+    # https://html.spec.whatwg.org/multipage/parsing.html#numeric-character-reference-state
     def _s_numeric_charref(self) -> bool:
         c = self._buf[self._pos]
         if c == "x" or c == "X":
@@ -1066,6 +1091,8 @@ class Tokenizer:
         self._state = DEC_CHARREF_START
         return True
 
+    # 13.2.5.76 Hexadecimal character reference start state
+    # https://html.spec.whatwg.org/multipage/parsing.html#hexadecimal-character-reference-start-state
     def _s_hex_charref_start(self) -> bool:
         if self._buf[self._pos] in _HEX_DIGITS:
             self._state = HEX_CHARREF
@@ -1073,6 +1100,8 @@ class Tokenizer:
             self._no_digits()
         return True
 
+    # 13.2.5.77 Decimal character reference start state
+    # https://html.spec.whatwg.org/multipage/parsing.html#decimal-character-reference-start-state
     def _s_dec_charref_start(self) -> bool:
         if self._buf[self._pos] in _DEC_DIGITS:
             self._state = DEC_CHARREF
@@ -1086,9 +1115,15 @@ class Tokenizer:
         self._state = self._return_state
         return True
 
+    # 13.2.5.78 Hexadecimal character reference state
+    # https://html.spec.whatwg.org/multipage/parsing.html#hexadecimal-character-reference-state
+    # Read by _charref_digits below (shared with the decimal state).
     def _s_hex_charref(self) -> bool:
         return self._charref_digits(_HEX_RUN, 16)
 
+    # 13.2.5.79 Decimal character reference state
+    # https://html.spec.whatwg.org/multipage/parsing.html#decimal-character-reference-state
+    # Read by _charref_digits below (shared with the hexadecimal state).
     def _s_dec_charref(self) -> bool:
         return self._charref_digits(_DEC_RUN, 10)
 
@@ -1123,6 +1158,9 @@ class Tokenizer:
         self._numeric_end()
         return True
 
+    # 13.2.5.80 Numeric character reference end state
+    # https://html.spec.whatwg.org/multipage/parsing.html#numeric-character-reference-end-state
+    # Not a state here: run where the digits end (_charref_digits, _eof_charref_digits).
     def _numeric_end(self) -> None:
         text, error = numeric_reference(self._charref_code)
         if error is not None:
@@ -1130,6 +1168,8 @@ class Tokenizer:
         self._charref_out(text, self._return_state in _ATTR_VALUE_STATES)
         self._state = self._return_state
 
+    # 13.2.5.74 Ambiguous ampersand state
+    # https://html.spec.whatwg.org/multipage/parsing.html#ambiguous-ampersand-state
     def _s_ambiguous_ampersand(self) -> bool:
         buf = self._buf
         pos = self._pos
@@ -1152,6 +1192,10 @@ class Tokenizer:
 
     # --- text states ------------------------------------------------------------------
 
+    # 13.2.5.1 Data state — https://html.spec.whatwg.org/multipage/parsing.html#data-state
+    # Its fast path reads plainly written tags (and the text and end tag after one), comments
+    # and DOCTYPEs whole, and named references with their ";" (_named_ref_end); the tag,
+    # comment and DOCTYPE states below are the exact fallback.
     def _s_data(self) -> bool:
         buf = self._buf
         pos = self._pos
@@ -1456,6 +1500,8 @@ class Tokenizer:
         self._state = TAG_OPEN
         return True
 
+    # 13.2.5.2 RCDATA state — https://html.spec.whatwg.org/multipage/parsing.html#rcdata-state
+    # A "<" is first tried as the appropriate end tag without the states (_lt_in_text).
     def _s_rcdata(self) -> bool:
         buf = self._buf
         pos = self._pos
@@ -1648,12 +1694,17 @@ class Tokenizer:
         self._text.append(m.group())
         return end
 
+    # 13.2.5.3 RAWTEXT state — https://html.spec.whatwg.org/multipage/parsing.html#rawtext-state
+    # Read by _rawtext_like above (shared with script data; its fast path is _rawtext_fast).
     def _s_rawtext(self) -> bool:
         return self._rawtext_like(RAWTEXT_LT)
 
+    # 13.2.5.4 Script data state — https://html.spec.whatwg.org/multipage/parsing.html#script-data-state
+    # Read by _rawtext_like above (shared with RAWTEXT; its fast path is _rawtext_fast).
     def _s_script_data(self) -> bool:
         return self._rawtext_like(SCRIPT_LT)
 
+    # 13.2.5.5 PLAINTEXT state — https://html.spec.whatwg.org/multipage/parsing.html#plaintext-state
     def _s_plaintext(self) -> bool:
         buf = self._buf
         pos = self._pos
@@ -1675,6 +1726,8 @@ class Tokenizer:
 
     # --- tags -------------------------------------------------------------------------
 
+    # 13.2.5.6 Tag open state — https://html.spec.whatwg.org/multipage/parsing.html#tag-open-state
+    # Most tags do not come here: the data state's fast path reads a plainly written one whole.
     def _s_tag_open(self) -> bool:
         pos = self._pos
         c = self._buf[pos]
@@ -1702,6 +1755,8 @@ class Tokenizer:
         self._text.append("<")
         return False
 
+    # 13.2.5.7 End tag open state — https://html.spec.whatwg.org/multipage/parsing.html#end-tag-open-state
+    # A plainly written end tag in the data state is read whole by that state's fast path.
     def _s_end_tag_open(self) -> bool:
         pos = self._pos
         c = self._buf[pos]
@@ -1723,6 +1778,7 @@ class Tokenizer:
         self._text.append("</")
         return False
 
+    # 13.2.5.8 Tag name state — https://html.spec.whatwg.org/multipage/parsing.html#tag-name-state
     def _s_tag_name(self) -> bool:
         buf = self._buf
         pos = self._pos
@@ -1751,6 +1807,8 @@ class Tokenizer:
         self._err("eof-in-tag", self._pos)
         return False
 
+    # 13.2.5.32 Before attribute name state
+    # https://html.spec.whatwg.org/multipage/parsing.html#before-attribute-name-state
     def _s_before_attr_name(self) -> bool:
         buf = self._buf
         pos = self._pos
@@ -1772,6 +1830,7 @@ class Tokenizer:
             self._state = ATTR_NAME
         return True
 
+    # 13.2.5.33 Attribute name state — https://html.spec.whatwg.org/multipage/parsing.html#attribute-name-state
     def _s_attr_name(self) -> bool:
         buf = self._buf
         pos = self._pos
@@ -1804,6 +1863,8 @@ class Tokenizer:
         self._state = AFTER_ATTR_NAME
         return True
 
+    # 13.2.5.34 After attribute name state
+    # https://html.spec.whatwg.org/multipage/parsing.html#after-attribute-name-state
     def _s_after_attr_name(self) -> bool:
         buf = self._buf
         pos = self._pos
@@ -1828,6 +1889,8 @@ class Tokenizer:
             self._state = ATTR_NAME
         return True
 
+    # 13.2.5.35 Before attribute value state
+    # https://html.spec.whatwg.org/multipage/parsing.html#before-attribute-value-state
     def _s_before_attr_value(self) -> bool:
         buf = self._buf
         pos = self._pos
@@ -1887,12 +1950,20 @@ class Tokenizer:
                     self._pos = pos
                     return True
 
+    # 13.2.5.36 Attribute value (double-quoted) state
+    # https://html.spec.whatwg.org/multipage/parsing.html#attribute-value-(double-quoted)-state
+    # Read by _attr_value_quoted above (shared with the single-quoted state).
     def _s_attr_value_dq(self) -> bool:
         return self._attr_value_quoted(_ATTR_DQ_RUN, '"', ATTR_VALUE_DQ)
 
+    # 13.2.5.37 Attribute value (single-quoted) state
+    # https://html.spec.whatwg.org/multipage/parsing.html#attribute-value-(single-quoted)-state
+    # Read by _attr_value_quoted above (shared with the double-quoted state).
     def _s_attr_value_sq(self) -> bool:
         return self._attr_value_quoted(_ATTR_SQ_RUN, "'", ATTR_VALUE_SQ)
 
+    # 13.2.5.38 Attribute value (unquoted) state
+    # https://html.spec.whatwg.org/multipage/parsing.html#attribute-value-(unquoted)-state
     def _s_attr_value_uq(self) -> bool:
         buf = self._buf
         pos = self._pos
@@ -1922,6 +1993,8 @@ class Tokenizer:
             self._pos = pos + 1
         return True
 
+    # 13.2.5.39 After attribute value (quoted) state
+    # https://html.spec.whatwg.org/multipage/parsing.html#after-attribute-value-(quoted)-state
     def _s_after_attr_value_quoted(self) -> bool:
         pos = self._pos
         c = self._buf[pos]
@@ -1940,6 +2013,8 @@ class Tokenizer:
             self._state = BEFORE_ATTR_NAME
         return True
 
+    # 13.2.5.40 Self-closing start tag state
+    # https://html.spec.whatwg.org/multipage/parsing.html#self-closing-start-tag-state
     def _s_self_closing_start_tag(self) -> bool:
         pos = self._pos
         c = self._buf[pos]
@@ -1955,6 +2030,11 @@ class Tokenizer:
 
     # --- RCDATA / RAWTEXT / script data end tags ----------------------------------------
 
+    # 13.2.5.9 RCDATA less-than sign state
+    # https://html.spec.whatwg.org/multipage/parsing.html#rcdata-less-than-sign-state
+    # 13.2.5.12 RAWTEXT less-than sign state
+    # https://html.spec.whatwg.org/multipage/parsing.html#rawtext-less-than-sign-state
+    # One handler for both states; the state number says which (see _LT_RETURN).
     def _s_text_lt(self) -> bool:
         # RCDATA, RAWTEXT and script data escaped "<" states share this shape.
         pos = self._pos
@@ -1973,6 +2053,15 @@ class Tokenizer:
         self._state = _LT_RETURN[self._state]
         return True
 
+    # 13.2.5.10 RCDATA end tag open state
+    # https://html.spec.whatwg.org/multipage/parsing.html#rcdata-end-tag-open-state
+    # 13.2.5.13 RAWTEXT end tag open state
+    # https://html.spec.whatwg.org/multipage/parsing.html#rawtext-end-tag-open-state
+    # 13.2.5.16 Script data end tag open state
+    # https://html.spec.whatwg.org/multipage/parsing.html#script-data-end-tag-open-state
+    # 13.2.5.24 Script data escaped end tag open state
+    # https://html.spec.whatwg.org/multipage/parsing.html#script-data-escaped-end-tag-open-state
+    # One handler for the four states; the state number says which (see _LT_RETURN).
     def _s_text_end_tag_open(self) -> bool:
         state = self._state
         if self._buf[self._pos] in _ALPHA:
@@ -1988,6 +2077,15 @@ class Tokenizer:
         self._state = _LT_RETURN[self._state]
         return True
 
+    # 13.2.5.11 RCDATA end tag name state
+    # https://html.spec.whatwg.org/multipage/parsing.html#rcdata-end-tag-name-state
+    # 13.2.5.14 RAWTEXT end tag name state
+    # https://html.spec.whatwg.org/multipage/parsing.html#rawtext-end-tag-name-state
+    # 13.2.5.17 Script data end tag name state
+    # https://html.spec.whatwg.org/multipage/parsing.html#script-data-end-tag-name-state
+    # 13.2.5.25 Script data escaped end tag name state
+    # https://html.spec.whatwg.org/multipage/parsing.html#script-data-escaped-end-tag-name-state
+    # One handler for the four states; the state number says which (see _LT_RETURN).
     def _s_text_end_tag_name(self) -> bool:
         buf = self._buf
         pos = self._pos
@@ -2027,6 +2125,8 @@ class Tokenizer:
 
     # --- script data escapes ----------------------------------------------------------
 
+    # 13.2.5.15 Script data less-than sign state
+    # https://html.spec.whatwg.org/multipage/parsing.html#script-data-less-than-sign-state
     def _s_script_lt(self) -> bool:
         pos = self._pos
         c = self._buf[pos]
@@ -2043,6 +2143,8 @@ class Tokenizer:
             self._state = SCRIPT_DATA
         return True
 
+    # 13.2.5.18 Script data escape start state
+    # https://html.spec.whatwg.org/multipage/parsing.html#script-data-escape-start-state
     def _s_script_escape_start(self) -> bool:
         if self._buf[self._pos] == "-":
             self._pos += 1
@@ -2052,6 +2154,8 @@ class Tokenizer:
             self._state = SCRIPT_DATA
         return True
 
+    # 13.2.5.19 Script data escape start dash state
+    # https://html.spec.whatwg.org/multipage/parsing.html#script-data-escape-start-dash-state
     def _s_script_escape_start_dash(self) -> bool:
         if self._buf[self._pos] == "-":
             self._pos += 1
@@ -2079,6 +2183,8 @@ class Tokenizer:
             return self._pos >= len(buf)
         return False
 
+    # 13.2.5.20 Script data escaped state
+    # https://html.spec.whatwg.org/multipage/parsing.html#script-data-escaped-state
     def _s_script_escaped(self) -> bool:
         if self._escaped_run():
             return True
@@ -2096,6 +2202,8 @@ class Tokenizer:
             self._text.append("\ufffd")
         return True
 
+    # 13.2.5.21 Script data escaped dash state
+    # https://html.spec.whatwg.org/multipage/parsing.html#script-data-escaped-dash-state
     def _s_script_escaped_dash(self) -> bool:
         pos = self._pos
         c = self._buf[pos]
@@ -2115,6 +2223,8 @@ class Tokenizer:
             self._state = SCRIPT_ESCAPED
         return True
 
+    # 13.2.5.22 Script data escaped dash dash state
+    # https://html.spec.whatwg.org/multipage/parsing.html#script-data-escaped-dash-dash-state
     def _s_script_escaped_dash_dash(self) -> bool:
         pos = self._pos
         c = self._buf[pos]
@@ -2136,6 +2246,8 @@ class Tokenizer:
             self._state = SCRIPT_ESCAPED
         return True
 
+    # 13.2.5.23 Script data escaped less-than sign state
+    # https://html.spec.whatwg.org/multipage/parsing.html#script-data-escaped-less-than-sign-state
     def _s_script_escaped_lt(self) -> bool:
         pos = self._pos
         c = self._buf[pos]
@@ -2152,9 +2264,15 @@ class Tokenizer:
             self._state = SCRIPT_ESCAPED
         return True
 
+    # 13.2.5.26 Script data double escape start state
+    # https://html.spec.whatwg.org/multipage/parsing.html#script-data-double-escape-start-state
+    # Read by _double_escape_boundary below (shared with the double escape end state).
     def _s_script_double_escape_start(self) -> bool:
         return self._double_escape_boundary(SCRIPT_DOUBLE_ESCAPED, SCRIPT_ESCAPED)
 
+    # 13.2.5.31 Script data double escape end state
+    # https://html.spec.whatwg.org/multipage/parsing.html#script-data-double-escape-end-state
+    # Read by _double_escape_boundary below (shared with the double escape start state).
     def _s_script_double_escape_end(self) -> bool:
         return self._double_escape_boundary(SCRIPT_ESCAPED, SCRIPT_DOUBLE_ESCAPED)
 
@@ -2186,6 +2304,8 @@ class Tokenizer:
         self._state = SCRIPT_DOUBLE_ESCAPED
         return True
 
+    # 13.2.5.27 Script data double escaped state
+    # https://html.spec.whatwg.org/multipage/parsing.html#script-data-double-escaped-state
     def _s_script_double_escaped(self) -> bool:
         if self._escaped_run():
             return True
@@ -2203,6 +2323,8 @@ class Tokenizer:
             self._text.append("\ufffd")
         return True
 
+    # 13.2.5.28 Script data double escaped dash state
+    # https://html.spec.whatwg.org/multipage/parsing.html#script-data-double-escaped-dash-state
     def _s_script_double_escaped_dash(self) -> bool:
         pos = self._pos
         c = self._buf[pos]
@@ -2222,6 +2344,8 @@ class Tokenizer:
             self._state = SCRIPT_DOUBLE_ESCAPED
         return True
 
+    # 13.2.5.29 Script data double escaped dash dash state
+    # https://html.spec.whatwg.org/multipage/parsing.html#script-data-double-escaped-dash-dash-state
     def _s_script_double_escaped_dash_dash(self) -> bool:
         pos = self._pos
         c = self._buf[pos]
@@ -2243,6 +2367,8 @@ class Tokenizer:
             self._state = SCRIPT_DOUBLE_ESCAPED
         return True
 
+    # 13.2.5.30 Script data double escaped less-than sign state
+    # https://html.spec.whatwg.org/multipage/parsing.html#script-data-double-escaped-less-than-sign-state
     def _s_script_double_escaped_lt(self) -> bool:
         if self._buf[self._pos] == "/":
             self._pos += 1
@@ -2255,6 +2381,8 @@ class Tokenizer:
 
     # --- comments ---------------------------------------------------------------------
 
+    # 13.2.5.42 Markup declaration open state
+    # https://html.spec.whatwg.org/multipage/parsing.html#markup-declaration-open-state
     def _s_markup_declaration_open(self) -> bool:
         buf = self._buf
         pos = self._pos
@@ -2292,6 +2420,7 @@ class Tokenizer:
         self._state = BOGUS_COMMENT
         return True
 
+    # 13.2.5.41 Bogus comment state — https://html.spec.whatwg.org/multipage/parsing.html#bogus-comment-state
     def _s_bogus_comment(self) -> bool:
         buf = self._buf
         pos = self._pos
@@ -2315,6 +2444,7 @@ class Tokenizer:
         self._emit_comment()
         return False
 
+    # 13.2.5.43 Comment start state — https://html.spec.whatwg.org/multipage/parsing.html#comment-start-state
     def _s_comment_start(self) -> bool:
         pos = self._pos
         c = self._buf[pos]
@@ -2330,6 +2460,7 @@ class Tokenizer:
             self._state = COMMENT
         return True
 
+    # 13.2.5.44 Comment start dash state — https://html.spec.whatwg.org/multipage/parsing.html#comment-start-dash-state
     def _s_comment_start_dash(self) -> bool:
         pos = self._pos
         c = self._buf[pos]
@@ -2346,6 +2477,8 @@ class Tokenizer:
             self._state = COMMENT
         return True
 
+    # 13.2.5.45 Comment state — https://html.spec.whatwg.org/multipage/parsing.html#comment-state
+    # A comment without "--", "<!--" or NUL inside is read whole by the data state's fast path.
     def _s_comment(self) -> bool:
         buf = self._buf
         pos = self._pos
@@ -2386,6 +2519,8 @@ class Tokenizer:
         self._state = COMMENT_END
         return True
 
+    # 13.2.5.46 Comment less-than sign state
+    # https://html.spec.whatwg.org/multipage/parsing.html#comment-less-than-sign-state
     def _s_comment_lt(self) -> bool:
         c = self._buf[self._pos]
         if c == "!":
@@ -2399,6 +2534,8 @@ class Tokenizer:
             self._state = COMMENT
         return True
 
+    # 13.2.5.47 Comment less-than sign bang state
+    # https://html.spec.whatwg.org/multipage/parsing.html#comment-less-than-sign-bang-state
     def _s_comment_lt_bang(self) -> bool:
         if self._buf[self._pos] == "-":
             self._pos += 1
@@ -2407,6 +2544,8 @@ class Tokenizer:
             self._state = COMMENT
         return True
 
+    # 13.2.5.48 Comment less-than sign bang dash state
+    # https://html.spec.whatwg.org/multipage/parsing.html#comment-less-than-sign-bang-dash-state
     def _s_comment_lt_bang_dash(self) -> bool:
         if self._buf[self._pos] == "-":
             self._pos += 1
@@ -2415,12 +2554,15 @@ class Tokenizer:
             self._state = COMMENT_END_DASH
         return True
 
+    # 13.2.5.49 Comment less-than sign bang dash dash state
+    # https://html.spec.whatwg.org/multipage/parsing.html#comment-less-than-sign-bang-dash-dash-state
     def _s_comment_lt_bang_dash_dash(self) -> bool:
         if self._buf[self._pos] != ">":
             self._err("nested-comment", self._pos)
         self._state = COMMENT_END
         return True
 
+    # 13.2.5.50 Comment end dash state — https://html.spec.whatwg.org/multipage/parsing.html#comment-end-dash-state
     def _s_comment_end_dash(self) -> bool:
         if self._buf[self._pos] == "-":
             self._pos += 1
@@ -2430,6 +2572,7 @@ class Tokenizer:
             self._state = COMMENT
         return True
 
+    # 13.2.5.51 Comment end state — https://html.spec.whatwg.org/multipage/parsing.html#comment-end-state
     def _s_comment_end(self) -> bool:
         pos = self._pos
         c = self._buf[pos]
@@ -2448,6 +2591,7 @@ class Tokenizer:
             self._state = COMMENT
         return True
 
+    # 13.2.5.52 Comment end bang state — https://html.spec.whatwg.org/multipage/parsing.html#comment-end-bang-state
     def _s_comment_end_bang(self) -> bool:
         pos = self._pos
         c = self._buf[pos]
@@ -2467,6 +2611,8 @@ class Tokenizer:
 
     # --- DOCTYPE ----------------------------------------------------------------------
 
+    # 13.2.5.53 DOCTYPE state — https://html.spec.whatwg.org/multipage/parsing.html#doctype-state
+    # A plain "<!DOCTYPE name>" is read whole by the data state's fast path.
     def _s_doctype(self) -> bool:
         pos = self._pos
         c = self._buf[pos]
@@ -2490,6 +2636,8 @@ class Tokenizer:
         self._emit_doctype()
         return False
 
+    # 13.2.5.54 Before DOCTYPE name state
+    # https://html.spec.whatwg.org/multipage/parsing.html#before-doctype-name-state
     def _s_before_doctype_name(self) -> bool:
         buf = self._buf
         pos = self._pos
@@ -2515,6 +2663,7 @@ class Tokenizer:
         self._state = DOCTYPE_NAME
         return True
 
+    # 13.2.5.55 DOCTYPE name state — https://html.spec.whatwg.org/multipage/parsing.html#doctype-name-state
     def _s_doctype_name(self) -> bool:
         buf = self._buf
         pos = self._pos
@@ -2536,6 +2685,7 @@ class Tokenizer:
             self._dt_part(0).append("\ufffd")
         return True
 
+    # 13.2.5.56 After DOCTYPE name state — https://html.spec.whatwg.org/multipage/parsing.html#after-doctype-name-state
     def _s_after_doctype_name(self) -> bool:
         buf = self._buf
         pos = self._pos
@@ -2597,9 +2747,15 @@ class Tokenizer:
             self._dt_system = []
             self._state = DOCTYPE_SYSTEM_ID_DQ if quote == '"' else DOCTYPE_SYSTEM_ID_SQ
 
+    # 13.2.5.57 After DOCTYPE public keyword state
+    # https://html.spec.whatwg.org/multipage/parsing.html#after-doctype-public-keyword-state
+    # Read by _after_doctype_keyword above (shared with the system keyword state).
     def _s_after_doctype_public_keyword(self) -> bool:
         return self._after_doctype_keyword(True)
 
+    # 13.2.5.63 After DOCTYPE system keyword state
+    # https://html.spec.whatwg.org/multipage/parsing.html#after-doctype-system-keyword-state
+    # Read by _after_doctype_keyword above (shared with the public keyword state).
     def _s_after_doctype_system_keyword(self) -> bool:
         return self._after_doctype_keyword(False)
 
@@ -2627,9 +2783,15 @@ class Tokenizer:
             self._state = BOGUS_DOCTYPE
         return True
 
+    # 13.2.5.58 Before DOCTYPE public identifier state
+    # https://html.spec.whatwg.org/multipage/parsing.html#before-doctype-public-identifier-state
+    # Read by _before_doctype_id above (shared with the system identifier state).
     def _s_before_doctype_public_id(self) -> bool:
         return self._before_doctype_id(True)
 
+    # 13.2.5.64 Before DOCTYPE system identifier state
+    # https://html.spec.whatwg.org/multipage/parsing.html#before-doctype-system-identifier-state
+    # Read by _before_doctype_id above (shared with the public identifier state).
     def _s_before_doctype_system_id(self) -> bool:
         return self._before_doctype_id(False)
 
@@ -2659,18 +2821,29 @@ class Tokenizer:
             self._dt_part(1 if public else 2).append("\ufffd")
         return True
 
+    # 13.2.5.59 DOCTYPE public identifier (double-quoted) state
+    # https://html.spec.whatwg.org/multipage/parsing.html#doctype-public-identifier-(double-quoted)-state
+    # This and the next three: read by _doctype_id above.
     def _s_doctype_public_id_dq(self) -> bool:
         return self._doctype_id(True, _DQ_ID_RUN, '"')
 
+    # 13.2.5.60 DOCTYPE public identifier (single-quoted) state
+    # https://html.spec.whatwg.org/multipage/parsing.html#doctype-public-identifier-(single-quoted)-state
     def _s_doctype_public_id_sq(self) -> bool:
         return self._doctype_id(True, _SQ_ID_RUN, "'")
 
+    # 13.2.5.65 DOCTYPE system identifier (double-quoted) state
+    # https://html.spec.whatwg.org/multipage/parsing.html#doctype-system-identifier-(double-quoted)-state
     def _s_doctype_system_id_dq(self) -> bool:
         return self._doctype_id(False, _DQ_ID_RUN, '"')
 
+    # 13.2.5.66 DOCTYPE system identifier (single-quoted) state
+    # https://html.spec.whatwg.org/multipage/parsing.html#doctype-system-identifier-(single-quoted)-state
     def _s_doctype_system_id_sq(self) -> bool:
         return self._doctype_id(False, _SQ_ID_RUN, "'")
 
+    # 13.2.5.61 After DOCTYPE public identifier state
+    # https://html.spec.whatwg.org/multipage/parsing.html#after-doctype-public-identifier-state
     def _s_after_doctype_public_id(self) -> bool:
         pos = self._pos
         c = self._buf[pos]
@@ -2690,6 +2863,8 @@ class Tokenizer:
             self._state = BOGUS_DOCTYPE
         return True
 
+    # 13.2.5.62 Between DOCTYPE public and system identifiers state
+    # https://html.spec.whatwg.org/multipage/parsing.html#between-doctype-public-and-system-identifiers-state
     def _s_between_doctype_ids(self) -> bool:
         buf = self._buf
         pos = self._pos
@@ -2711,6 +2886,8 @@ class Tokenizer:
             self._state = BOGUS_DOCTYPE
         return True
 
+    # 13.2.5.67 After DOCTYPE system identifier state
+    # https://html.spec.whatwg.org/multipage/parsing.html#after-doctype-system-identifier-state
     def _s_after_doctype_system_id(self) -> bool:
         buf = self._buf
         pos = self._pos
@@ -2728,6 +2905,7 @@ class Tokenizer:
             self._state = BOGUS_DOCTYPE
         return True
 
+    # 13.2.5.68 Bogus DOCTYPE state — https://html.spec.whatwg.org/multipage/parsing.html#bogus-doctype-state
     def _s_bogus_doctype(self) -> bool:
         buf = self._buf
         pos = self._pos
@@ -2750,6 +2928,7 @@ class Tokenizer:
 
     # --- CDATA sections ---------------------------------------------------------------
 
+    # 13.2.5.69 CDATA section state — https://html.spec.whatwg.org/multipage/parsing.html#cdata-section-state
     def _s_cdata_section(self) -> bool:
         buf = self._buf
         pos = self._pos
@@ -2768,6 +2947,8 @@ class Tokenizer:
         self._err("eof-in-cdata", self._pos)
         return False
 
+    # 13.2.5.70 CDATA section bracket state
+    # https://html.spec.whatwg.org/multipage/parsing.html#cdata-section-bracket-state
     def _s_cdata_section_bracket(self) -> bool:
         if self._buf[self._pos] == "]":
             self._pos += 1
@@ -2782,6 +2963,7 @@ class Tokenizer:
         self._state = CDATA_SECTION
         return True
 
+    # 13.2.5.71 CDATA section end state — https://html.spec.whatwg.org/multipage/parsing.html#cdata-section-end-state
     def _s_cdata_section_end(self) -> bool:
         c = self._buf[self._pos]
         if c == "]":

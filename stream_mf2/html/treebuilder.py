@@ -1,7 +1,7 @@
 """WHATWG tree construction (HTML 13.2.6), scripting disabled.
 
 :class:`TreeBuilder` receives tokens from the tokenizer through the
-``TokenSink`` callbacks (see ARCHITECTURE.md) and builds a tree through a
+``TokenSink`` callbacks (:class:`~stream_mf2.html.tokenizer.TokenSink`) and builds a tree through a
 :class:`~stream_mf2.html.sink.TreeSink`. It owns the parser state of the spec:
 insertion mode, stack of open elements, list of active formatting elements,
 template insertion modes, head and form element pointers, frameset-ok flag,
@@ -16,6 +16,22 @@ Implementation notes:
   open HTML elements, so the common negative answer costs O(1) even with a
   very deep stack; positive answers scan down from the current node and stop
   at the first scope boundary.
+* Scope walks that went far are remembered (``_walked``) with the element
+  that stopped them and the open counts of every name that could stop them
+  sooner; while those are unchanged and that element is still at its index the
+  answer is the same. The walk of "any other end tag" and "reset the insertion
+  mode appropriately" follow the same rule, and repeated adoption agency runs
+  remember the element re-created last and the topmost scope boundary
+  (``_adoption_scope``, ``_scope_floor``). So hostile misnesting stays linear
+  (``docs/internals/linear-time.md`` lists the patterns and their tests).
+* Fast paths, all exact: the tokenizer's fused ``start_text_end`` call is taken
+  only for an element the "in body" rules (or "in row", for a cell) would just
+  insert under an HTML current node, fill with the text and pop (nothing to
+  reconstruct, no foster parenting, no ``p``, list item or heading to close, no
+  same-named active formatting element, the end tag names the element); void
+  elements whose insertion place is the current node go to the sink's
+  ``append_leaf`` in one call (``_insert_void``); under "in body" with an HTML
+  current node, tokens skip the foreign-content test and the mode dispatch.
 * Elements leaving the stack of open elements are queued and reported to the
   sink with ``pop`` once the current token has been processed completely.
 * Parse errors are not reported: they never change the tree.
@@ -71,6 +87,13 @@ DEFAULT_MAX_DEPTH: Final = 100_000
 DEFAULT_MAX_FORMATTING_ELEMENTS: Final = 64
 
 # Insertion modes (13.2.4.1).
+# Each mode's rules have a comment naming its section of the HTML Standard and its anchor in
+# parsing.html, above its start tag handler _start_<mode> ("in table text": above _chars_in_table_text).
+# Its end tag and character handlers are _end_<mode> and _chars_<mode> (some shared, see the tables
+# below the class); comment(), doctype() and eof() take those tokens for every mode. The numbers are
+# those of the Standard since the 2025 <select> parsing change removed "in select" and "in select in
+# table" (13.2.6.4.1-13.2.6.4.21; before it, "in template" was 13.2.6.4.18 and "after after frameset"
+# 13.2.6.4.23). tests/test_spec_anchors.py checks that every mode has exactly one anchor.
 INITIAL: Final = 0
 BEFORE_HTML: Final = 1
 BEFORE_HEAD: Final = 2
@@ -177,12 +200,14 @@ class _Forwarded(SinkCalls):
         self._sink.pop(element)
 
 
+# 13.2.4.2 The "special" category — https://html.spec.whatwg.org/multipage/parsing.html#special
 def _is_special(el: Element) -> bool:
     if el.namespace == HTML_NS:
         return el.name in SPECIAL_HTML
     return (el.namespace, el.name) in SPECIAL_FOREIGN
 
 
+# 13.2.6 HTML integration point — https://html.spec.whatwg.org/multipage/parsing.html#html-integration-point
 def _is_html_integration_point(el: Element) -> bool:
     ns = el.namespace
     if ns == SVG_NS:
@@ -193,6 +218,8 @@ def _is_html_integration_point(el: Element) -> bool:
     return False
 
 
+# 13.2.6.1 Adjust MathML attributes — https://html.spec.whatwg.org/multipage/parsing.html#adjust-mathml-attributes
+# 13.2.6.1 Adjust SVG attributes — https://html.spec.whatwg.org/multipage/parsing.html#adjust-svg-attributes
 def _adjust_foreign_attrs(attrs: Attrs, namespace: str) -> Attrs:
     """Adjust MathML/SVG attribute case (the qualified names stay the keys)."""
     if namespace == SVG_NS:
@@ -675,6 +702,7 @@ class TreeBuilder(TokenCalls):
                     self._reset_insertion_mode()
                     continue
             break
+        # 13.2.7 Stop parsing — https://html.spec.whatwg.org/multipage/parsing.html#stop-parsing
         # Stop parsing: pop every node off the stack of open elements.
         while self.open:
             self._pop()
@@ -796,6 +824,7 @@ class TreeBuilder(TokenCalls):
         cur = self.open[-1]
         return cur.name == name and cur.namespace == HTML_NS
 
+    # 13.2.4.2 Adjusted current node — https://html.spec.whatwg.org/multipage/parsing.html#adjusted-current-node
     def _adjusted_current(self) -> Element:
         if self._context is not None and len(self.open) == 1:
             return self._context
@@ -803,6 +832,16 @@ class TreeBuilder(TokenCalls):
 
     # ------------------------------------------------------------ scopes
 
+    # 13.2.4.2 Has an element in the specific scope
+    # https://html.spec.whatwg.org/multipage/parsing.html#has-an-element-in-the-specific-scope
+    # 13.2.4.2 Has an element in scope — https://html.spec.whatwg.org/multipage/parsing.html#has-an-element-in-scope
+    # 13.2.4.2 Has an element in button scope
+    # https://html.spec.whatwg.org/multipage/parsing.html#has-an-element-in-button-scope
+    # 13.2.4.2 Has an element in list item scope
+    # https://html.spec.whatwg.org/multipage/parsing.html#has-an-element-in-list-item-scope
+    # ``boundary`` picks the variant (SCOPE_HTML, BUTTON_SCOPE_HTML, LIST_ITEM_SCOPE_HTML, and
+    # TABLE_SCOPE_HTML without the foreign boundaries: _in_table_scope); _any_in_scope asks the
+    # same of several names at once, _node_in_scope of one node.
     def _in_scope(self, name: str, boundary: frozenset[str] = SCOPE_HTML, foreign: bool = True) -> bool:
         if not self._counts.get(name):
             return False
@@ -872,6 +911,8 @@ class TreeBuilder(TokenCalls):
         del self._scope_memo[key]
         return None
 
+    # 13.2.4.2 Has an element in table scope
+    # https://html.spec.whatwg.org/multipage/parsing.html#has-an-element-in-table-scope
     def _in_table_scope(self, name: str) -> bool:
         return self._in_scope(name, TABLE_SCOPE_HTML, False)
 
@@ -974,6 +1015,7 @@ class TreeBuilder(TokenCalls):
             return guess
         return self._stack_index(el)
 
+    # 13.2.6.3 Generate implied end tags — https://html.spec.whatwg.org/multipage/parsing.html#generate-implied-end-tags
     def _generate_implied_end_tags(self, exclude: str | None = None) -> None:
         stack = self.open
         while stack:
@@ -982,6 +1024,8 @@ class TreeBuilder(TokenCalls):
                 return
             self._pop()
 
+    # 13.2.6.3 Generate all implied end tags thoroughly
+    # https://html.spec.whatwg.org/multipage/parsing.html#generate-all-implied-end-tags-thoroughly
     def _generate_all_implied_end_tags(self) -> None:
         stack = self.open
         while stack:
@@ -990,6 +1034,7 @@ class TreeBuilder(TokenCalls):
                 return
             self._pop()
 
+    # 13.2.6.4.7 Close a p element — https://html.spec.whatwg.org/multipage/parsing.html#close-a-p-element
     def _close_p(self) -> None:
         self._generate_implied_end_tags("p")
         self._pop_until_name("p")
@@ -1000,6 +1045,9 @@ class TreeBuilder(TokenCalls):
 
     # ------------------------------------------------------------ insertion
 
+    # 13.2.6.1 Appropriate place for inserting a node
+    # https://html.spec.whatwg.org/multipage/parsing.html#appropriate-place-for-inserting-a-node
+    # 13.2.6.1 Foster parenting — https://html.spec.whatwg.org/multipage/parsing.html#foster-parent
     def _appropriate_place(self, override: Element | None = None) -> tuple[ParentNode, Node | None]:
         target = override if override is not None else self.open[-1]
         if self._foster and target.namespace == HTML_NS and target.name in FOSTER_TARGETS:
@@ -1033,6 +1081,11 @@ class TreeBuilder(TokenCalls):
         else:
             self.sink.insert_before(parent, node, ref)
 
+    # 13.2.6.1 Insert an HTML element — https://html.spec.whatwg.org/multipage/parsing.html#insert-an-html-element
+    # 13.2.6.1 Create an element for the token
+    # https://html.spec.whatwg.org/multipage/parsing.html#create-an-element-for-the-token
+    # The element itself is made by the sink (create_element_in, or create_element and
+    # _insert_node where the appropriate place is not simply the current node).
     def _insert_html(self, name: str, attrs: Attrs) -> Element:
         stack = self.open
         target = stack[-1]
@@ -1050,6 +1103,7 @@ class TreeBuilder(TokenCalls):
             self._depth_exceeded()
         return el
 
+    # 13.2.6.1 Insert a foreign element — https://html.spec.whatwg.org/multipage/parsing.html#insert-a-foreign-element
     def _insert_foreign(self, name: str, namespace: str, attrs: Attrs) -> Element:
         el = self.sink.create_element(name, namespace, attrs)
         self._insert_node(el, self._appropriate_place())
@@ -1061,6 +1115,8 @@ class TreeBuilder(TokenCalls):
         self.sink.append(self.sink.document, root)
         self._push(root)
 
+    # 13.2.6.1 Insert a character — https://html.spec.whatwg.org/multipage/parsing.html#insert-a-character
+    # (a run of character tokens at once)
     def _insert_text(self, data: str) -> None:
         if not self._foster:
             target = self.open[-1]
@@ -1077,6 +1133,7 @@ class TreeBuilder(TokenCalls):
         else:
             self.sink.insert_text_before(parent, data, ref)
 
+    # 13.2.6.1 Insert a comment — https://html.spec.whatwg.org/multipage/parsing.html#insert-a-comment
     def _insert_comment(self, data: str) -> None:
         self._insert_node(self.sink.create_comment(data), self._appropriate_place())
 
@@ -1084,6 +1141,10 @@ class TreeBuilder(TokenCalls):
         self.quirks = mode
         self.sink.set_quirks_mode(mode)
 
+    # 13.2.6.2 Generic raw text element parsing algorithm
+    # https://html.spec.whatwg.org/multipage/parsing.html#generic-raw-text-element-parsing-algorithm
+    # 13.2.6.2 Generic RCDATA element parsing algorithm
+    # https://html.spec.whatwg.org/multipage/parsing.html#generic-rcdata-element-parsing-algorithm
     def _raw_text(self, name: str, attrs: Attrs, state: str) -> None:
         """Generic raw text / RCDATA element parsing algorithms."""
         self._insert_html(name, attrs)
@@ -1096,6 +1157,8 @@ class TreeBuilder(TokenCalls):
 
     # -------------------------------------------- active formatting elements
 
+    # 13.2.4.3 Push onto the list of active formatting elements
+    # https://html.spec.whatwg.org/multipage/parsing.html#push-onto-the-list-of-active-formatting-elements
     def _push_afe(self, el: Element) -> None:
         afe = self.afe
         count = 0
@@ -1132,6 +1195,8 @@ class TreeBuilder(TokenCalls):
                 return i
         return -1
 
+    # 13.2.4.3 Reconstruct the active formatting elements
+    # https://html.spec.whatwg.org/multipage/parsing.html#reconstruct-the-active-formatting-elements
     def _reconstruct(self) -> None:
         afe = self.afe
         if not afe:
@@ -1160,6 +1225,8 @@ class TreeBuilder(TokenCalls):
         self._reconstruct()
         self._push_afe(self._insert_html(name, attrs))
 
+    # 13.2.6.4.7 Adoption agency algorithm
+    # https://html.spec.whatwg.org/multipage/parsing.html#adoption-agency-algorithm
     def _adoption_agency(self, subject: str) -> bool:
         """13.2.6.4.7 adoption agency algorithm. False: act as "any other end tag"."""
         stack = self.open
@@ -1263,6 +1330,8 @@ class TreeBuilder(TokenCalls):
 
     # ----------------------------------------------------------- mode reset
 
+    # 13.2.4.1 Reset the insertion mode appropriately
+    # https://html.spec.whatwg.org/multipage/parsing.html#reset-the-insertion-mode-appropriately
     def _reset_insertion_mode(self) -> None:
         stack = self.open
         start = len(stack) - 1
@@ -1331,6 +1400,10 @@ class TreeBuilder(TokenCalls):
 
     # ------------------------------------------------------ token dispatch
 
+    # 13.2.6 Tree construction dispatcher
+    # https://html.spec.whatwg.org/multipage/parsing.html#tree-construction-dispatcher
+    # With _use_foreign_for_start, _start and _end below; the fast paths of start_tag, end_tag and
+    # characters decide it first for the common cases.
     def _use_foreign_for_chars(self) -> bool:
         if not self.open:
             return False
@@ -1378,6 +1451,10 @@ class TreeBuilder(TokenCalls):
 
     # ----------------------------------------------------- foreign content
 
+    # 13.2.6.5 The rules for parsing tokens in foreign content
+    # https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-inforeign
+    # Characters here, start tags in _foreign_start and end tags in _foreign_end; "any other start
+    # tag" inside SVG and the current node's own end tag are also inlined in start_tag and end_tag.
     def _foreign_chars(self, data: str) -> None:
         if self.frameset_ok and data.replace("\0", "").strip(WS):
             self.frameset_ok = False
@@ -1535,6 +1612,10 @@ class TreeBuilder(TokenCalls):
             self._foster = False
         return ""
 
+    # 13.2.6.4.10 The "in table text" insertion mode
+    # https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-intabletext
+    # Its other tokens flush the pending text first (_flush_table_text, _start_in_table_text and
+    # _end_in_table_text; comment(), doctype() and eof() do the same).
     def _chars_in_table_text(self, data: str) -> str:
         if "\0" in data:
             data = data.replace("\0", "")
@@ -1595,6 +1676,9 @@ class TreeBuilder(TokenCalls):
 
     # ------------------------------------------------------------ initial etc.
 
+    # 13.2.6.4.1 The "initial" insertion mode
+    # https://html.spec.whatwg.org/multipage/parsing.html#the-initial-insertion-mode
+    # Its DOCTYPE rules are in doctype(); whitespace is skipped by _chars_initial.
     def _start_initial(self, name: str, attrs: Attrs, sc: bool) -> None:
         self._set_quirks("quirks")
         self.mode = BEFORE_HTML
@@ -1605,6 +1689,8 @@ class TreeBuilder(TokenCalls):
         self.mode = BEFORE_HTML
         self._end_before_html(name)
 
+    # 13.2.6.4.2 The "before html" insertion mode
+    # https://html.spec.whatwg.org/multipage/parsing.html#the-before-html-insertion-mode
     def _start_before_html(self, name: str, attrs: Attrs, sc: bool) -> None:
         if name == "html":
             self._insert_html_root(attrs)
@@ -1621,6 +1707,8 @@ class TreeBuilder(TokenCalls):
         self.mode = BEFORE_HEAD
         self._end_before_head(name)
 
+    # 13.2.6.4.3 The "before head" insertion mode
+    # https://html.spec.whatwg.org/multipage/parsing.html#the-before-head-insertion-mode
     def _start_before_head(self, name: str, attrs: Attrs, sc: bool) -> None:
         if name == "html":
             self._start_in_body(name, attrs, sc)
@@ -1640,6 +1728,7 @@ class TreeBuilder(TokenCalls):
         self.mode = IN_HEAD
         self._end_in_head(name)
 
+    # 13.2.6.4.4 The "in head" insertion mode — https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-inhead
     def _start_in_head(self, name: str, attrs: Attrs, sc: bool) -> None:
         if name == "html":
             self._start_in_body(name, attrs, sc)
@@ -1708,6 +1797,8 @@ class TreeBuilder(TokenCalls):
         self.template_modes.pop()
         self._reset_insertion_mode()
 
+    # 13.2.6.4.5 The "in head noscript" insertion mode
+    # https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-inheadnoscript
     def _start_in_head_noscript(self, name: str, attrs: Attrs, sc: bool) -> None:
         if name == "html":
             self._start_in_body(name, attrs, sc)
@@ -1729,6 +1820,8 @@ class TreeBuilder(TokenCalls):
             self.mode = IN_HEAD
             self._end_in_head(name)
 
+    # 13.2.6.4.6 The "after head" insertion mode
+    # https://html.spec.whatwg.org/multipage/parsing.html#the-after-head-insertion-mode
     def _start_after_head(self, name: str, attrs: Attrs, sc: bool) -> None:
         if name == "html":
             self._start_in_body(name, attrs, sc)
@@ -1762,6 +1855,9 @@ class TreeBuilder(TokenCalls):
 
     # ---------------------------------------------------------------- in body
 
+    # 13.2.6.4.7 The "in body" insertion mode — https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-inbody
+    # Start and end tags go to the _b_* and _be_* handlers through _BODY_START and _BODY_END. The
+    # common cases are inlined in start_tag, end_tag, characters and start_text_end (fast paths).
     def _start_in_body(self, name: str, attrs: Attrs, sc: bool) -> None:
         handler = _BODY_START.get(name)
         if handler is not None:
@@ -2118,6 +2214,7 @@ class TreeBuilder(TokenCalls):
 
     # ------------------------------------------------------------------ text
 
+    # 13.2.6.4.8 The "text" insertion mode — https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-incdata
     def _start_text(self, name: str, attrs: Attrs, sc: bool) -> None:
         return  # cannot happen: the tokenizer is in a text state
 
@@ -2135,15 +2232,23 @@ class TreeBuilder(TokenCalls):
                 return
             self._pop()
 
+    # 13.2.6.4.9 Clear the stack back to a table context
+    # https://html.spec.whatwg.org/multipage/parsing.html#clear-the-stack-back-to-a-table-context
     def _clear_to_table_context(self) -> None:
         self._clear_to_context(("table", "template", "html"))
 
+    # 13.2.6.4.13 Clear the stack back to a table body context
+    # https://html.spec.whatwg.org/multipage/parsing.html#clear-the-stack-back-to-a-table-body-context
     def _clear_to_table_body_context(self) -> None:
         self._clear_to_context(("tbody", "tfoot", "thead", "template", "html"))
 
+    # 13.2.6.4.14 Clear the stack back to a table row context
+    # https://html.spec.whatwg.org/multipage/parsing.html#clear-the-stack-back-to-a-table-row-context
     def _clear_to_row_context(self) -> None:
         self._clear_to_context(("tr", "template", "html"))
 
+    # 13.2.6.4.9 The "in table" insertion mode
+    # https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-intable
     def _start_in_table(self, name: str, attrs: Attrs, sc: bool) -> None:
         if name == "caption":
             self._clear_to_table_context()
@@ -2234,6 +2339,8 @@ class TreeBuilder(TokenCalls):
         self.mode = IN_TABLE
         return True
 
+    # 13.2.6.4.11 The "in caption" insertion mode
+    # https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-incaption
     def _start_in_caption(self, name: str, attrs: Attrs, sc: bool) -> None:
         if name in _CELL_OR_ROW_START:
             if self._close_caption():
@@ -2254,6 +2361,8 @@ class TreeBuilder(TokenCalls):
 
     # -------------------------------------------------------- in column group
 
+    # 13.2.6.4.12 The "in column group" insertion mode
+    # https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-incolgroup
     def _start_in_column_group(self, name: str, attrs: Attrs, sc: bool) -> None:
         if name == "html":
             self._start_in_body(name, attrs, sc)
@@ -2287,6 +2396,8 @@ class TreeBuilder(TokenCalls):
 
     # ---------------------------------------------------------- in table body
 
+    # 13.2.6.4.13 The "in table body" insertion mode
+    # https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-intbody
     def _start_in_table_body(self, name: str, attrs: Attrs, sc: bool) -> None:
         if name == "tr":
             self._clear_to_table_body_context()
@@ -2336,6 +2447,7 @@ class TreeBuilder(TokenCalls):
         self.mode = IN_TABLE_BODY
         return True
 
+    # 13.2.6.4.14 The "in row" insertion mode — https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-intr
     def _start_in_row(self, name: str, attrs: Attrs, sc: bool) -> None:
         if name in ("th", "td"):
             self._clear_to_row_context()
@@ -2366,12 +2478,14 @@ class TreeBuilder(TokenCalls):
 
     # ---------------------------------------------------------------- in cell
 
+    # 13.2.6.4.15 Close the cell — https://html.spec.whatwg.org/multipage/parsing.html#close-the-cell
     def _close_cell(self) -> None:
         self._generate_implied_end_tags()
         self._pop_until_names(frozenset(("td", "th")))
         self._clear_afe_to_marker()
         self.mode = IN_ROW
 
+    # 13.2.6.4.15 The "in cell" insertion mode — https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-intd
     def _start_in_cell(self, name: str, attrs: Attrs, sc: bool) -> None:
         if name in _CELL_OR_ROW_START:
             if not (self._in_table_scope("td") or self._in_table_scope("th")):
@@ -2401,6 +2515,9 @@ class TreeBuilder(TokenCalls):
 
     # ------------------------------------------------------------ in template
 
+    # 13.2.6.4.16 The "in template" insertion mode
+    # https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-intemplate
+    # Its end-of-file rules are in eof().
     def _start_in_template(self, name: str, attrs: Attrs, sc: bool) -> None:
         if name in _HEAD_ELEMENTS:
             self._start_in_head(name, attrs, sc)
@@ -2425,6 +2542,8 @@ class TreeBuilder(TokenCalls):
 
     # ------------------------------------------------------------- after body
 
+    # 13.2.6.4.17 The "after body" insertion mode
+    # https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-afterbody
     def _start_after_body(self, name: str, attrs: Attrs, sc: bool) -> None:
         if name == "html":
             self._start_in_body(name, attrs, sc)
@@ -2442,6 +2561,8 @@ class TreeBuilder(TokenCalls):
 
     # ------------------------------------------------------------ frameset
 
+    # 13.2.6.4.18 The "in frameset" insertion mode
+    # https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-inframeset
     def _start_in_frameset(self, name: str, attrs: Attrs, sc: bool) -> None:
         if name == "html":
             self._start_in_body(name, attrs, sc)
@@ -2462,6 +2583,8 @@ class TreeBuilder(TokenCalls):
         if self._context is None and not self._current_is("frameset"):
             self.mode = AFTER_FRAMESET
 
+    # 13.2.6.4.19 The "after frameset" insertion mode
+    # https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-afterframeset
     def _start_after_frameset(self, name: str, attrs: Attrs, sc: bool) -> None:
         if name == "html":
             self._start_in_body(name, attrs, sc)
@@ -2472,6 +2595,8 @@ class TreeBuilder(TokenCalls):
         if name == "html":
             self.mode = AFTER_AFTER_FRAMESET
 
+    # 13.2.6.4.20 The "after after body" insertion mode
+    # https://html.spec.whatwg.org/multipage/parsing.html#the-after-after-body-insertion-mode
     def _start_after_after_body(self, name: str, attrs: Attrs, sc: bool) -> None:
         if name == "html":
             self._start_in_body(name, attrs, sc)
@@ -2483,6 +2608,9 @@ class TreeBuilder(TokenCalls):
         self.mode = IN_BODY
         self._end(name)
 
+    # 13.2.6.4.21 The "after after frameset" insertion mode
+    # https://html.spec.whatwg.org/multipage/parsing.html#the-after-after-frameset-insertion-mode
+    # (its end tags are all ignored: _end_ignore below)
     def _start_after_after_frameset(self, name: str, attrs: Attrs, sc: bool) -> None:
         if name == "html":
             self._start_in_body(name, attrs, sc)

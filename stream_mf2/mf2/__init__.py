@@ -123,7 +123,10 @@ __all__ = [
 
 
 def keeps(element: Element, ctx: Mf2Context) -> bool:
-    """The keep predicate: is ``element`` a microformat root or a rel link?"""
+    """The keep predicate: is ``element`` a microformat root or a rel link?
+
+    :meth:`~stream_mf2.mf2.capture.Capture.keep` inlines it: keep the two in step.
+    """
     # asked for every element with a class or a rel: is_root and is_rel_link, inlined.
     # The common answer (a class without a root class) is one dict look-up.
     attrs = element.attrs

@@ -357,7 +357,11 @@ class Capture:
 
     # -- keep predicate ---------------------------------------------------
     def keep(self, element: Element) -> bool:
-        """Does ``element`` start a kept subtree? Also observes document metadata."""
+        """Does ``element`` start a kept subtree? Also observes document metadata.
+
+        It inlines :func:`stream_mf2.mf2.keeps` (the class value's cached
+        ``HAS_ROOT`` answer, then the rel-link test): keep the two in step.
+        """
         # Asked for every element the tree builder creates outside kept subtrees: the
         # common answers (no attributes; a class value with no root class and no rel)
         # take a few look-ups, the class value's answer is one cached dict look-up.

@@ -171,7 +171,7 @@ def streamed_early(data: bytes, options: dict[str, Any]) -> bool:
 
 
 #: The documented cases where the bounded result may differ from the full DOM's
-#: (README, "What streaming means here"): not defects, and never widened.
+#: (docs/guides/streaming.md): not defects, and never widened.
 def full_dom_applies(text: str, errors: list[str]) -> bool:
     # a <base> only applies to items completed after it (the full DOM applies the first everywhere)
     if re.search(r"<base[\s/>]", text, re.IGNORECASE):

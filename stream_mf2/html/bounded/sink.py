@@ -150,6 +150,9 @@ subtrees is released exactly as it would have been. A merge that makes a
 tentative element kept promotes it (its whole content is there); a merge that
 makes a demoted element kept makes it a kept root from then on and records in
 :attr:`notes` that its earlier content was dropped.
+
+``docs/internals/bounded-sink.md`` leads from this proof to the methods that
+implement it (held items, document order, the remembered climbs).
 """
 
 from __future__ import annotations

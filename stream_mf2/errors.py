@@ -26,3 +26,15 @@ class ParserStateError(StreamMF2Error):
 
 class SourceError(StreamMF2Error):
     """A byte source (file, socket, URL, WARC record) could not be read."""
+
+
+class MissingExtra(StreamMF2Error):
+    """An optional feature needs packages that are not installed.
+
+    The message ends with the command that installs them (``pip install
+    'stream-mf2[EXTRA]'``); ``extra`` names the extra.
+    """
+
+    def __init__(self, message: str, *, extra: str) -> None:
+        super().__init__(message)
+        self.extra = extra

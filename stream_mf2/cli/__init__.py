@@ -25,7 +25,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import IO, NoReturn
 
-from stream_mf2.cli._common import EXIT_BROKEN_PIPE, PROG, UserError
+from stream_mf2.cli._common import EXIT_BROKEN_PIPE, PROG, UsageError, UserError
 from stream_mf2.errors import StreamMF2Error
 
 __all__ = ["COMMANDS", "main"]
@@ -75,7 +75,7 @@ def _page(argv: Sequence[str], out: IO[bytes]) -> int:
     return run(argv, out)
 
 
-#: Subcommands by name; anything else is the page command (``stream-mf2 FILE``).
+#: Subcommands by name (those of ``COMMAND_HELP``); anything else is the page command (``stream-mf2 FILE``).
 COMMANDS: dict[str, Command] = {
     "warc": _warc,
     "tokens": _tokens,
@@ -112,6 +112,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
+    except UsageError as e:
+        _fail(str(e), 2)
     except UserError as e:
         _fail(str(e))
     except StreamMF2Error as e:

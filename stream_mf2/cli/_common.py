@@ -8,27 +8,123 @@ Each subcommand module imports from here, never from the dispatcher
 from __future__ import annotations
 
 import argparse
+import re
 import sys
-from typing import Any, NoReturn
+from collections.abc import Iterable
+from typing import Any, NoReturn, TypeVar, overload
 
 from stream_mf2.io.json_output import dumps
 
 PROG = "stream-mf2"
 
+_N = TypeVar("_N")
+
 #: Exit status for a closed output pipe (128 + SIGPIPE, as a shell reports it).
 EXIT_BROKEN_PIPE = 141
 
 
+#: The subcommands, with the line ``stream-mf2 --help`` shows for each (the dispatcher's keys).
+COMMAND_HELP: dict[str, str] = {
+    "warc": "items from WARC archives, as versioned JSON Lines or Parquet",
+    "wpt": "Website Parse Template blocks of pages or WARC archives",
+    "xpath": "the XPaths of a page's elements, to write templates",
+    "conformance": "pass counts on the official microformats test suites",
+    "tokens": "tokenizer output in html5lib-tests format (debugging)",
+    "tree": "tree-construction dump in html5lib-tests format (debugging)",
+}
+
+#: Flags whose value is optional. The value is attached (``--stream-children=h-feed``) or, as a
+#: separate argument, a comma-separated list of ``h-*`` names (``--stream-children h-feed,h-entry``):
+#: anything else after the flag (``--stream-children page.html``) is the next argument, not its value.
+ATTACHED_VALUE_FLAGS = ("--stream-children", "--filter-roots")
+_TYPE_LIST = re.compile(r"h-[a-z0-9]+(?:-[a-z0-9]+)*(?:,h-[a-z0-9]+(?:-[a-z0-9]+)*)*\Z")
+
+
+def attach_values(args: Iterable[str]) -> list[str]:
+    """``args`` with the value of each :data:`ATTACHED_VALUE_FLAGS` flag attached (``flag=value``)."""
+    out: list[str] = []
+    rest = iter(args)
+    for arg in rest:
+        if arg == "--":
+            out.append(arg)
+            out.extend(rest)
+            break
+        if arg not in ATTACHED_VALUE_FLAGS:
+            out.append(arg)
+            continue
+        value = next(rest, None)
+        if value is not None and _TYPE_LIST.match(value):
+            out.append(f"{arg}={value}")
+        else:
+            out.append(f"{arg}=")
+            if value is not None:
+                out.append(value)
+    return out
+
+
 class UserError(Exception):
-    """Something the user can fix; printed as one line."""
+    """Something the user can fix; printed as one line (exit status 1)."""
+
+
+class UsageError(UserError):
+    """A bad command line: an option's value or a combination of options (exit status 2)."""
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse with a one-line error message (the full usage is one ``--help`` away)."""
+    """argparse with a one-line error message (the full usage is one ``--help`` away), exit status 2.
+
+    A flag of :data:`ATTACHED_VALUE_FLAGS` takes the next argument as its value only when
+    it is a list of ``h-*`` names: ``--stream-children page.html`` is the flag and the input.
+    """
 
     def error(self, message: str) -> NoReturn:
         print(f"{self.prog}: error: {message} (see '{self.prog} --help')", file=sys.stderr)
         raise SystemExit(2)
+
+    @overload
+    def parse_known_args(
+        self, args: Iterable[str] | None = None, namespace: None = None
+    ) -> tuple[argparse.Namespace, list[str]]: ...
+    @overload
+    def parse_known_args(self, args: Iterable[str] | None, namespace: _N) -> tuple[_N, list[str]]: ...
+    @overload
+    def parse_known_args(self, *, namespace: _N) -> tuple[_N, list[str]]: ...
+
+    def parse_known_args(self, args: Iterable[str] | None = None, namespace: Any = None) -> tuple[Any, list[str]]:
+        if args is None:
+            args = sys.argv[1:]
+        return super().parse_known_args(attach_values(args), namespace)
+
+
+def positive_seconds(text: str) -> float:
+    """argparse type: a finite number of seconds above 0."""
+    return _positive(text, "a number of seconds")
+
+
+def nonneg_number(text: str) -> float:
+    """argparse type: a finite number, 0 or more."""
+    return _positive(text, "a number", zero=True)
+
+
+def _positive(text: str, what: str, *, zero: bool = False) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not {what}: {text!r}") from None
+    if not (value >= 0 if zero else value > 0) or not value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be {what} {'of 0 or more' if zero else 'above 0'}, not {text}")
+    return value
+
+
+def nonneg_int(text: str) -> int:
+    """argparse type: a whole number, 0 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0: {text!r}")
+    return value
 
 
 def dump(obj: Any, *, indent: bool = False) -> bytes:
@@ -69,8 +165,8 @@ def add_parser_options(p: argparse.ArgumentParser, *, url: bool = True) -> None:
         const="",
         default=None,
         metavar="NAMES",
-        help="ignore root class names that are utility CSS (Tailwind's h-full, h-screen, ...); NAMES "
-        "(comma-separated) gives your own list instead",
+        help="ignore root class names that are utility CSS (Tailwind's h-full, h-screen, ...); "
+        "--filter-roots=NAMES (comma-separated h-* names) gives your own list instead",
     )
     lim = p.add_argument_group("limits (max-token-chars, max-depth, max-kept-nodes stop with an error naming them; the others are recoveries)")
     for flag, _, what in LIMIT_FLAGS:
@@ -98,7 +194,7 @@ def parser_options(ns: argparse.Namespace) -> dict[str, Any]:
     try:
         check_options(opts)
     except (TypeError, ValueError) as e:
-        raise UserError("--" + str(e).replace("_", "-")) from None
+        raise UsageError("--" + str(e).replace("_", "-")) from None
     return opts
 
 
@@ -133,6 +229,6 @@ def headers(values: list[str]) -> dict[str, str]:
     for value in values:
         name, sep, rest = value.partition(":")
         if not sep or not name.strip() or name != name.strip():
-            raise UserError(f"--header wants 'NAME: VALUE', not {value!r}")
+            raise UsageError(f"--header wants 'NAME: VALUE', not {value!r}")
         headers[name] = rest.strip()
     return headers

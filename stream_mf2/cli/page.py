@@ -8,14 +8,17 @@ from collections.abc import Callable, Sequence
 from typing import IO, Any
 
 from stream_mf2.cli._common import (
+    COMMAND_HELP,
     PROG,
     ArgumentParser,
-    UserError,
+    UsageError,
     add_parser_options,
     dump,
     headers,
     jsonl_item,
+    nonneg_int,
     parser_options,
+    positive_seconds,
     stream_children_option,
     version,
 )
@@ -26,13 +29,8 @@ def _parse_command_parser() -> argparse.ArgumentParser:
     p = ArgumentParser(
         prog=PROG,
         description="Extract microformats2 from HTML as it streams in.",
-        epilog=(
-            "other commands (see 'stream-mf2 COMMAND --help'):\n"
-            "  warc FILE...        items from WARC archives, as JSON Lines\n"
-            "  tokens FILE         tokenizer output in html5lib-tests format\n"
-            "  tree FILE           tree-construction dump in html5lib-tests format\n"
-            "  conformance [PATH]  pass counts on the official microformats test suites"
-        ),
+        epilog="other commands (see 'stream-mf2 COMMAND --help'):\n"
+        + "\n".join(f"  {name:<12} {what}" for name, what in COMMAND_HELP.items()),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--version", action="version", version=version(), help="print the version and build, then exit")
@@ -52,10 +50,20 @@ def _parse_command_parser() -> argparse.ArgumentParser:
         metavar="TYPES",
         help="with --jsonl, print the children of a container item (e.g. a page-wide h-feed) as they close, as "
         'item lines with a "path" [i, j], and the container later with "children-streamed": N; '
-        "TYPES (comma-separated, e.g. h-feed) limits which containers (default: every top-level item)",
+        "--stream-children=TYPES (comma-separated, e.g. h-feed; or as the next argument) limits which containers "
+        "(default: every top-level item)",
     )
     http = p.add_argument_group("fetching (for an http(s):// URL)")
-    http.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for the server (default 30)")
+    http.add_argument(
+        "--timeout", type=positive_seconds, default=30.0, metavar="S", help="seconds to wait for each read (default 30)"
+    )
+    http.add_argument(
+        "--deadline",
+        type=positive_seconds,
+        default=600.0,
+        metavar="S",
+        help="seconds for the whole request, however slowly the server sends (default 600)",
+    )
     http.add_argument("--user-agent", metavar="UA", help="User-Agent header (default stream-mf2/VERSION)")
     http.add_argument(
         "--header",
@@ -64,10 +72,10 @@ def _parse_command_parser() -> argparse.ArgumentParser:
         metavar="'NAME: VALUE'",
         help="an extra request header (repeatable)",
     )
-    http.add_argument("--max-redirects", type=int, default=10, metavar="N", help="redirects to follow (default 10)")
+    http.add_argument("--max-redirects", type=nonneg_int, default=10, metavar="N", help="redirects to follow (default 10)")
     http.add_argument(
         "--max-bytes",
-        type=int,
+        type=nonneg_int,
         default=None,
         metavar="N",
         help="largest decoded body to read (default 256 MiB)",
@@ -87,12 +95,13 @@ def _open_source(ns: argparse.Namespace) -> tuple[Any, str | None, Callable[[], 
         from stream_mf2.io.fetch import DEFAULT_MAX_BYTES
 
         if ns.max_redirects < 0:
-            raise UserError("--max-redirects must be at least 0")
+            raise UsageError("--max-redirects must be at least 0")
         resp = _http.fetch(
             src,
             headers=headers(ns.header),
             user_agent=ns.user_agent,
             timeout=ns.timeout,
+            deadline=ns.deadline,
             max_redirects=ns.max_redirects,
             max_bytes=DEFAULT_MAX_BYTES if ns.max_bytes is None else ns.max_bytes,
         )

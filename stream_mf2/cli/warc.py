@@ -11,6 +11,7 @@ import time
 from collections.abc import Sequence
 from typing import IO, Any, NoReturn
 
+from stream_mf2.cli._common import ArgumentParser, nonneg_int, nonneg_number, positive_seconds
 from stream_mf2.errors import StreamMF2Error
 from stream_mf2.io.payload import DEFAULT_MAX_DECODED_BYTES, DEFAULT_MAX_EXPANSION
 
@@ -50,20 +51,8 @@ exit status:
 """
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        print(f"{self.prog}: error: {message} (see '{self.prog} --help')", file=sys.stderr)
-        raise SystemExit(2)
-
-
-def _nonneg_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0: {text!r}")
-    return value
+_Parser = ArgumentParser
+_nonneg_int = nonneg_int
 
 
 def add_run_arguments(p: argparse.ArgumentParser) -> None:
@@ -83,7 +72,7 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
         "--checkpoint-records", type=int, default=1000, metavar="N", help="with --resume, checkpoint every N records"
     )
     p.add_argument("--workers", type=int, default=1, metavar="N", help="parse a local file's records in N processes (checkpointed per file)")
-    p.add_argument("--timeout", type=float, default=60.0, metavar="S", help="seconds to wait for a remote server")
+    p.add_argument("--timeout", type=positive_seconds, default=60.0, metavar="S", help="seconds to wait for a remote server")
     p.add_argument(
         "--max-decoded-bytes",
         type=_nonneg_int,
@@ -93,10 +82,10 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--max-expansion",
-        type=float,
+        type=nonneg_number,
         default=DEFAULT_MAX_EXPANSION,
         metavar="X",
-        help=f"stop a record whose compressed body expands more than X times (default {DEFAULT_MAX_EXPANSION:g})",
+        help=f"stop a record whose compressed body expands more than X times (default {DEFAULT_MAX_EXPANSION:g}; 0: no limit)",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
 
@@ -119,7 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="TYPES",
         help="write the children of container items (e.g. a page-wide h-feed) as they close, before the container "
-        "(TYPES limits which containers)",
+        "(--stream-children=TYPES or --stream-children TYPES limits which containers)",
     )
     # The parse options are those of 'stream-mf2 FILE' (one declaration); a record's URL is its target URI.
     add_parser_options(p, url=False)
@@ -244,6 +233,8 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
     types = _names(ns.type) or None
     if ns.type is not None and types is None:
         _fail(PROG, "--type needs at least one type, e.g. --type h-entry")
+    if types is not None:
+        _check_types(types)
     inputs = run_inputs(ns, PROG)
     options = run_options(ns, parser_opts, types=types)
     if ns.dask:
@@ -252,6 +243,19 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
         except StreamMF2Error as e:
             _fail(PROG, " ".join(str(e).split()), 1)
     return run(ns, inputs, options, out, PROG)
+
+
+def _check_types(types: frozenset[str]) -> None:
+    """Say which ``--type`` names can never match (item types are ``h-*`` names); exit 2 if none can."""
+    from stream_mf2.mf2.backcompat_data import ROOT_CLASSES
+
+    never = sorted(t for t in types if not t.startswith("h-") or len(t) < 3)
+    for name in never:
+        mf1 = ROOT_CLASSES.get(name)
+        hint = f"; classic {name} items are typed {mf1}" if mf1 else ""
+        print(f"{PROG}: warning: --type {name} can never match: item types are h-* names{hint}", file=sys.stderr)
+    if len(never) == len(types):
+        _fail(PROG, "no --type can match (give h-* types, e.g. --type h-entry)")
 
 
 def run(ns: argparse.Namespace, inputs: Sequence[str], options: Any, out: IO[bytes], prog: str) -> int:
@@ -316,7 +320,7 @@ def run(ns: argparse.Namespace, inputs: Sequence[str], options: Any, out: IO[byt
     total = warc_run.summary_line(files)
     for fs in files:
         if fs.failed:
-            print(f"{prog}: {fs.warc_file}: could not be read (see its error line)", file=sys.stderr)
+            print(f"{prog}: {fs.warc_file}: could not be read: {fs.reason or 'see its error line'}", file=sys.stderr)
     extra = "".join(f"{n} {kind} lines, " for kind, n in total.items() if kind not in _SUMMARY_KEYS)
     print(
         f"{prog}: {total['records']} records, {total['html_records']} HTML records, {total['items']} items, "

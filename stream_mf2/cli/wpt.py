@@ -18,13 +18,17 @@ id-anchored XPaths of the elements with that id or text, to help write templates
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from stream_mf2.cli._common import PROG, ArgumentParser, UserError, add_parser_options, dump, jsonl_item, parser_options
+
+if TYPE_CHECKING:
+    from stream_mf2.warc.outputs import JsonlWriter, Writer
 
 __all__ = ["cmd_wpt", "cmd_xpath"]
 
@@ -154,13 +158,30 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
 
 def _pages(ns: argparse.Namespace, inputs: Sequence[str], lines: Any, opts_base: dict[str, Any], out: IO[bytes]) -> int:
     """WPT lines (and items with ``--items``) of HTML pages; standard output is flushed line by line."""
+    from stream_mf2.warc.outputs import JsonlWriter, open_writer
+    from stream_mf2.warc.target import OutputLock, resolve_output
+
+    target = resolve_output(ns.output)
+    stdout = JsonlWriter(None, stream=out) if target.kind == "stdout" else None
+    tables = (*(("item",) if ns.items else ()), *lines.kinds())
+    with contextlib.ExitStack() as stack:
+        if target.kind == "file":
+            stack.enter_context(OutputLock(target))  # a second run naming this output fails at once
+        writer = stdout if stdout is not None else open_writer(target, tables=tables)
+        return _write_pages(ns, inputs, lines, opts_base, writer, stdout)
+
+
+def _write_pages(
+    ns: argparse.Namespace,
+    inputs: Sequence[str],
+    lines: Any,
+    opts_base: dict[str, Any],
+    writer: Writer,
+    stdout: JsonlWriter | None,
+) -> int:
     from stream_mf2.events import ItemEvent
     from stream_mf2.io.sources import iter_events
-    from stream_mf2.warc.outputs import JsonlWriter, Writer, open_writer
 
-    stdout = JsonlWriter(None, stream=out) if ns.output is None or ns.output == "-" else None
-    tables = (*(("item",) if ns.items else ()), *lines.kinds())
-    writer: Writer = stdout if stdout is not None else open_writer(ns.output, tables=tables)
     try:
         for src in inputs:
             opts = {**opts_base, **lines.parser_options()}
@@ -210,7 +231,8 @@ def cmd_xpath(argv: Sequence[str], out: IO[bytes]) -> int:
     opts: dict[str, Any] = {}
     source, _, close = _open(ns.page, None, ns.timeout, opts)
     try:
-        data = source.read()
+        # a file or standard input has read(); a fetched URL is an iterable of body chunks
+        data = source.read() if hasattr(source, "read") else b"".join(source)
     finally:
         close()
     decoder = Decoder(ns.encoding or opts.get("encoding"))

@@ -2,11 +2,18 @@
 
 None of those libraries is imported: a response is recognised by what it
 offers, and read through its own streaming interface, so its content
-encoding (gzip, br) is undone by the client as usual.
+encoding (gzip, br) is undone by the client as usual. Each is read so that
+whatever has arrived is parsed at once: a slow server's items come out as
+their bytes come in, not when some buffer fills or the body ends.
 
-* httpx ``Response``: ``iter_bytes()`` (sync) / ``aiter_bytes()`` (async);
-* requests ``Response``: ``iter_content(n)`` (sync only);
-* aiohttp ``ClientResponse``: ``content.iter_chunked(n)`` (async only).
+* httpx ``Response``: ``iter_bytes()`` / ``aiter_bytes()`` without a size
+  (with a size, httpx holds pieces back until that many bytes have arrived);
+* requests ``Response`` (sync only): ``raw.read1()`` of urllib3, which returns
+  what one read of the socket gives (``iter_content(n)`` waits for ``n``
+  bytes or the end of a body with a ``Content-Length``); a body requests
+  has already read whole (``stream=False``) comes from memory;
+* aiohttp ``ClientResponse`` (async only): ``content.iter_chunked(n)``, which
+  returns what has arrived, at most ``n`` bytes at a time.
 
 The charset of the ``Content-Type`` header is the transport encoding and the
 response URL (after redirects) the document URL, unless the caller gives
@@ -45,7 +52,7 @@ class ClientResponse:
         resp = self.response
         if self.client == "aiohttp":
             raise TypeError("an aiohttp ClientResponse is async: use aiter_items()/aiter_events()")
-        pieces: Iterator[bytes] = resp.iter_bytes(size) if self.client == "httpx" else resp.iter_content(size)
+        pieces: Iterator[bytes] = resp.iter_bytes() if self.client == "httpx" else _requests_pieces(resp, size)
         with self._read_errors():
             for piece in pieces:
                 if piece:
@@ -56,7 +63,7 @@ class ClientResponse:
         resp = self.response
         if self.client == "requests":
             raise TypeError("a requests Response is sync: use iter_items()/iter_events()")
-        pieces = resp.aiter_bytes(size) if self.client == "httpx" else resp.content.iter_chunked(size)
+        pieces = resp.aiter_bytes() if self.client == "httpx" else resp.content.iter_chunked(size)
         with self._read_errors():
             async for piece in pieces:
                 if piece:
@@ -71,6 +78,20 @@ class ClientResponse:
             raise
         except Exception as e:
             raise SourceError(f"{self.url or 'response'}: read failed: {_one_line(e)}") from e
+
+
+def _requests_pieces(resp: Any, size: int) -> Iterator[bytes]:
+    """A requests body as it arrives: urllib3's ``read1`` on a streamed response."""
+    raw = getattr(resp, "raw", None)
+    read1 = getattr(raw, "read1", None)
+    # requests keeps no public flag for "the body was read already" (stream=False, or
+    # .content touched): its own iter_content asks _content_consumed, and so do we.
+    if read1 is None or getattr(resp, "_content_consumed", False):
+        yield from resp.iter_content(size)
+        return
+    # urllib3 returns b"" only at the end (it reads on while its decoder needs more input).
+    while piece := read1(size, decode_content=True):
+        yield piece
 
 
 def _one_line(e: BaseException) -> str:

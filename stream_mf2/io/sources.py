@@ -76,6 +76,7 @@ from stream_mf2.events import DocumentEnd, ItemEvent
 from stream_mf2.io.fetch import UrlResponse
 from stream_mf2.io.payload import HTML_TYPES
 from stream_mf2.io.responses import SNIFF_BINARY_BYTES, ClientResponse, check_html, client_response, looks_binary
+from stream_mf2.io.threads import run_in_thread
 
 #: Default read size.
 DEFAULT_CHUNK_SIZE = 64 * 1024
@@ -542,12 +543,12 @@ async def _async_from_sync(chunks: Iterable[object]) -> AsyncIterator[Chunk]:
 
 
 async def _aurl_chunks(resp: UrlResponse) -> AsyncIterator[Chunk]:
-    """A :class:`UrlResponse` read in a worker thread, one piece at a time (urllib has no async API)."""
+    """A :class:`UrlResponse` read in the library's worker threads (:mod:`stream_mf2.io.threads`), a piece at a time."""
     pieces = iter(resp)
     done = False
     try:
         while True:
-            piece = await asyncio.to_thread(next, pieces, None)
+            piece = await run_in_thread(next, pieces, None)
             if piece is None:
                 done = True
                 return

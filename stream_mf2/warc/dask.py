@@ -49,7 +49,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, cast
 
-from stream_mf2.errors import StreamMF2Error
+from stream_mf2.errors import MissingExtra
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -70,7 +70,7 @@ _TMP_MARK = ".tmp-"
 _EXTRA_HINT = "the Dask runner needs the 'dask' extra: pip install 'stream-mf2[dask]'"
 
 
-class MissingExtraError(StreamMF2Error):
+class MissingExtraError(MissingExtra):
     """``distributed`` or ``fsspec`` is not installed."""
 
 
@@ -80,7 +80,7 @@ def require_extra() -> None:
         import distributed  # noqa: F401
         import fsspec  # noqa: F401
     except ImportError as e:
-        raise MissingExtraError(f"{_EXTRA_HINT} ({e})") from None
+        raise MissingExtraError(f"{_EXTRA_HINT} ({e})", extra="dask") from None
 
 
 # -- part names ---------------------------------------------------------------------------------
@@ -313,12 +313,14 @@ class _Lines:
 class PartTask:
     """What one task needs: all plain data, so it pickles small."""
 
-    input: str
+    input: str  #: the canonical input (absolute path or URL), what the worker reads
     output_dir: str
     part: str
     fmt: str
     options: Options
     storage_options: dict[str, dict[str, Any]]
+    #: the input as the user named it: the ``warc_file`` of its lines, as in a single-process run
+    name: str = ""
 
 
 def part_files(part: str) -> list[str]:
@@ -385,7 +387,7 @@ def _write_part(task: PartTask, folder: _Folder) -> tuple[FileSummary, list[str]
         writer = open_writer(local)
         lines = _Lines(writer)
         try:
-            summary = process_input(task.input, lines, task.options)
+            summary = process_input(task.input, lines, task.options, warc_file=task.name or task.input)
         except BaseException:
             writer.abandon()
             raise
@@ -535,7 +537,7 @@ def plan(inputs: Sequence[str], output_dir: str, fmt: str = "jsonl.gz", *,
         if canon in seen:
             continue  # the same input twice is one part
         seen.add(canon)
-        tasks.append(PartTask(canon, output_dir, part_name(canon, fmt), fmt, opts, dict(storage_options or {})))
+        tasks.append(PartTask(canon, output_dir, part_name(canon, fmt), fmt, opts, dict(storage_options or {}), name))
     return tasks
 
 

@@ -25,6 +25,7 @@ import re
 import sys
 import urllib.error
 import urllib.request
+import zlib
 from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
@@ -204,20 +205,73 @@ def open_input(
                 f.close()
 
 
+#: Longest line of an input list, in bytes (a longer one is not a name: the list is refused).
+MAX_LIST_LINE = 64 * 1024
+#: Most names one input list may hold.
+MAX_LIST_NAMES = 1_000_000
+
+
 def _read_list(name: str, timeout: float) -> list[str]:
+    """The names of an input list, read as a stream (a ``.gz`` list is decompressed as it is read).
+
+    Memory is bounded by the names kept: a line longer than :data:`MAX_LIST_LINE` or more than
+    :data:`MAX_LIST_NAMES` names is an error, whatever the list decompresses to.
+    """
+    names: list[str] = []
     with open_input(name, timeout=timeout) as raw:
-        data = raw.read()
-    if name.endswith(".gz") or data[:2] == b"\x1f\x8b":
+        head = raw.read(2)
+        stream: io.BufferedIOBase = io.BufferedReader(_Prefixed(head, raw))
+        if name.endswith(".gz") or head == b"\x1f\x8b":
+            stream = gzip.GzipFile(fileobj=stream)
         try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, ValueError) as e:
+            rest = b""
+            while block := stream.read(1 << 16):
+                data = rest + block
+                end = data.rfind(b"\n") + 1
+                # Runs of blank lines are skipped by the regex engine, not line by line in Python.
+                for m in _LIST_LINE.finditer(data, 0, end):
+                    _add_name(names, m.group(), name)
+                rest = data[end:]
+                if len(rest) > MAX_LIST_LINE:
+                    raise SourceError(f"cannot read the list {name}: a line longer than {MAX_LIST_LINE} bytes")
+            if rest:
+                _add_name(names, rest, name)
+        except (OSError, EOFError, zlib.error) as e:
             raise SourceError(f"cannot read the list {name}: {e}") from None
-    names = []
-    for line in data.decode("utf-8", "replace").splitlines():
-        line = line.strip()
-        if line and not line.startswith("#"):
-            names.append(line)
     return names
+
+
+_LIST_LINE = re.compile(rb"[^\n]+")
+
+
+def _add_name(names: list[str], raw: bytes, list_name: str) -> None:
+    line = raw.decode("utf-8", "replace").strip()
+    if line and not line.startswith("#"):
+        if len(names) >= MAX_LIST_NAMES:
+            raise SourceError(f"cannot read the list {list_name}: more than {MAX_LIST_NAMES} names")
+        names.append(line)
+
+
+class _Prefixed(io.RawIOBase):
+    """``head`` (bytes already read) followed by the rest of ``raw``, as one readable stream."""
+
+    def __init__(self, head: bytes, raw: IO[bytes]) -> None:
+        self._head = head
+        self._raw = raw
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer).cast("B")
+        if self._head:
+            n = min(len(view), len(self._head))
+            view[:n] = self._head[:n]
+            self._head = self._head[n:]
+            return n
+        data = self._raw.read(len(view))
+        view[: len(data)] = data
+        return len(data)
 
 
 def _expand(name: str) -> list[str]:
@@ -245,6 +299,7 @@ def expand_inputs(
 ) -> list[str]:
     """Inputs from command-line names (globs expanded) followed by those of the list files.
 
+    The lines of a list file are names as they are (no glob is expanded in them).
     ``prefix`` is put in front of the relative names of list files (Common Crawl's
     ``warc.paths.gz`` holds ``crawl-data/…`` paths, relative to ``https://data.commoncrawl.org/``).
     """
@@ -252,8 +307,9 @@ def expand_inputs(
     for name in names:
         out.extend(_expand(name))
     for list_name in input_lists:
+        # A list's lines are names, never globs: a name with * or ? in it is read as it is.
         for name in _read_list(list_name, timeout):
             if prefix and url_scheme(name) is None and not os.path.isabs(name) and name != STDIN:
                 name = prefix + name
-            out.extend(_expand(name))
+            out.append(name)
     return out

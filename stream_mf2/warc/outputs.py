@@ -14,18 +14,25 @@
   (:data:`WPT_COLUMNS`), ``X.wpt-matches.parquet`` the ``wpt-match`` lines and
   the ``wpt-errors`` lines of ``--matches`` (:data:`WPT_MATCH_COLUMNS`).
 
-Every file is written under a temporary name (``<name>.partial``) and renamed
-into place, after an ``fsync``, only when the run completes: a reader never
-sees a half-written output. :meth:`Writer.checkpoint` makes everything written
-so far durable and returns a token; :func:`open_writer` with ``resume=token``
-reopens the temporary output exactly at that point (compressed outputs end a
-gzip member / zstd frame at each checkpoint, Parquet ends a part file), so a
-killed run can go on where it was checkpointed.
+Which of these a name means, and where it is written, is decided once by
+:func:`stream_mf2.warc.target.resolve_output`. A regular file is written under a
+temporary name (``<name>.partial``) and renamed into place, after an ``fsync``,
+only when the run completes: a reader never sees a half-written output. A FIFO
+or a character device is written in place, as a stream.
+
+:meth:`Writer.checkpoint` makes everything written so far durable and returns a
+token (a JSON object); :func:`open_writer` with ``resume=token`` reopens the
+temporary output exactly at that point (compressed outputs end a gzip member /
+zstd frame at each checkpoint, Parquet ends a part file), so a killed run can go
+on where it was checkpointed. The token holds the size and SHA-256 of what was
+checkpointed (of each part file, for Parquet): a temporary output that is
+shorter or different is refused (:class:`OutputError`), never patched up.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import shutil
@@ -34,23 +41,25 @@ import zlib
 from collections.abc import Sequence
 from typing import IO, Any
 
-from stream_mf2.errors import StreamMF2Error
+from stream_mf2.errors import MissingExtra
 from stream_mf2.io.json_output import dumps
+from stream_mf2.warc.target import PARTIAL, OutputError, OutputTarget, open_stream, resolve_output
 
 #: Most rows in one Parquet row group.
 ROW_GROUP_ROWS = 8192
 #: Most bytes of JSON text buffered for one Parquet row group.
 ROW_GROUP_BYTES = 32 * 1024 * 1024
 
-PARTIAL = ".partial"
+#: A checkpoint token: what :func:`open_writer` needs to resume, with the size and checksum to verify.
+Token = dict[str, Any]
 
 
-class OutputError(StreamMF2Error):
-    """The output cannot be written (a missing optional dependency, a full disk, …)."""
+class OutputExtraMissing(OutputError, MissingExtra):
+    """Writing this output format needs an extra that is not installed."""
 
 
 def _missing(what: str, extra: str, module: str) -> OutputError:
-    return OutputError(f"writing {what} needs {module}: pip install 'stream-mf2[{extra}]'")
+    return OutputExtraMissing(f"writing {what} needs {module}: pip install 'stream-mf2[{extra}]'", extra=extra)
 
 
 def _fsync_dir(path: str) -> None:
@@ -84,7 +93,7 @@ class Writer:
     def write(self, line: dict[str, Any]) -> None:
         raise NotImplementedError
 
-    def checkpoint(self) -> int:
+    def checkpoint(self) -> Token:
         """Make everything written so far durable; return a token for :func:`open_writer`'s ``resume``."""
         raise NotImplementedError
 
@@ -149,30 +158,92 @@ class _Zstd(_Compressor):
         return out
 
 
+def _sha256_prefix(f: IO[bytes], size: int) -> Any:
+    """The running SHA-256 of the first ``size`` bytes of ``f`` (read in blocks)."""
+    h = hashlib.sha256()
+    f.seek(0)
+    left = size
+    while left:
+        block = f.read(min(left, 1 << 20))
+        if not block:
+            break
+        h.update(block)
+        left -= len(block)
+    return h
+
+
+def _bad_resume(name: str, why: str) -> OutputError:
+    return OutputError(
+        f"cannot resume {name}: {why}; remove it and its .checkpoint.json to start the run again"
+    )
+
+
 class JsonlWriter(Writer):
-    """JSON Lines to a file (atomically) or to a stream (``path`` ``None``)."""
+    """JSON Lines to a file (atomically, through ``.partial``), to a special file in place, or to a stream.
+
+    ``path`` ``None`` writes to ``stream`` (standard output by default); a
+    ``target`` of kind ``stream`` (a FIFO, a character device) is opened and
+    written in place. Checkpoint tokens are ``{"offset", "sha256"}``: the size of
+    the temporary file and the checksum of those bytes.
+    """
 
     def __init__(
-        self, path: str | None, *, compressor: _Compressor | None = None, resume: int | None = None, stream: Any = None
+        self,
+        path: str | None,
+        *,
+        compressor: _Compressor | None = None,
+        resume: Token | None = None,
+        stream: Any = None,
+        target: OutputTarget | None = None,
     ) -> None:
         self._path = path
         self._comp = compressor or _Compressor()
         self._buf: list[bytes] = []
         self._size = 0
+        self._hash = hashlib.sha256()
+        self._tmp: str | None = None
+        self._owned = False  # a special file this writer opened (and closes)
+        if target is not None and target.kind == "stream":
+            self._f: IO[bytes] = open_stream(target)
+            self._owned = True
+            return
         if path is None:
-            self._f: IO[bytes] = stream if stream is not None else sys.stdout.buffer
-            self._tmp = None
+            self._f = stream if stream is not None else sys.stdout.buffer
             return
         self._tmp = path + PARTIAL
         try:
             if resume is None:
                 self._f = open(self._tmp, "wb")  # noqa: SIM115  # closed in close()
-            else:
-                self._f = open(self._tmp, "r+b")  # noqa: SIM115
-                self._f.truncate(resume)
-                self._f.seek(resume)
+                return
+            self._f = open(self._tmp, "r+b")  # noqa: SIM115
         except OSError as e:
             raise OutputError(f"cannot write {path}: {e.strerror or e}") from None
+        try:
+            self._resume(resume)
+        except BaseException:
+            self._f.close()
+            raise
+
+    def _resume(self, token: Token) -> None:
+        """Go on at a checkpoint: the temporary file must hold exactly the checkpointed bytes first."""
+        name = self._tmp or ""
+        offset, digest = token.get("offset"), token.get("sha256")
+        if type(offset) is not int or offset < 0 or not isinstance(digest, str):
+            raise _bad_resume(name, "its checkpoint is from another version or damaged")
+        size = os.fstat(self._f.fileno()).st_size
+        if size < offset:
+            raise _bad_resume(name, f"it holds {size} bytes, fewer than the {offset} its checkpoint made durable")
+        h = _sha256_prefix(self._f, offset)
+        if h.hexdigest() != digest:
+            raise _bad_resume(name, "its first bytes are not those its checkpoint made durable")
+        self._hash = h
+        self._f.truncate(offset)
+        self._f.seek(offset)
+
+    def _out(self, data: bytes) -> None:
+        self._f.write(data)
+        if self._tmp is not None:
+            self._hash.update(data)
 
     def write(self, line: dict[str, Any]) -> None:
         self._buf.append(dumps(line))
@@ -186,25 +257,28 @@ class JsonlWriter(Writer):
             self._buf.clear()
             self._size = 0
             if data:
-                self._f.write(data)
+                self._out(data)
 
     def flush(self) -> None:
         self._drain()
         self._f.flush()
 
-    def checkpoint(self) -> int:
+    def checkpoint(self) -> Token:
         self._drain()
-        self._f.write(self._comp.end())
+        self._out(self._comp.end())
         self._f.flush()
         if self._tmp is None:
-            return 0
+            return {}
         os.fsync(self._f.fileno())
-        return self._f.tell()
+        return {"offset": self._f.tell(), "sha256": self._hash.hexdigest()}
 
     def close(self) -> None:
         self._drain()
-        self._f.write(self._comp.end())
+        self._out(self._comp.end())
         self._f.flush()
+        if self._owned:
+            self._f.close()
+            return
         if self._tmp is None or self._path is None:
             return
         os.fsync(self._f.fileno())
@@ -212,7 +286,7 @@ class JsonlWriter(Writer):
         _commit(self._tmp, self._path)
 
     def abandon(self) -> None:
-        if self._tmp is not None:
+        if self._tmp is not None or self._owned:
             with contextlib.suppress(OSError):
                 self._drain()
                 self._f.flush()
@@ -331,6 +405,20 @@ def _cell(value: Any, kind: str) -> Any:
     return value
 
 
+def _file_digest(path: str) -> list[Any]:
+    """``[size, sha256]`` of a file (read once, in blocks)."""
+    with open(path, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
+        return [size, _sha256_prefix(f, size).hexdigest()]
+
+
+def _part_number(name: str) -> int:
+    """The part number of a part file ``<kind>-<NNNNNN>.parquet`` (a kind may hold ``-``); -1 if none."""
+    stem = name.removesuffix(".parquet")
+    number = stem.rsplit("-", 1)[-1]
+    return int(number) if number.isdigit() else -1
+
+
 class ParquetWriter(Writer):
     """Three Parquet tables (items, records, errors), written in row groups as records complete.
 
@@ -339,7 +427,7 @@ class ParquetWriter(Writer):
     (row group by row group, so memory stays bounded) and renames it into place.
     """
 
-    def __init__(self, path: str, *, resume: int | None = None, tables: Sequence[str] = DEFAULT_TABLES) -> None:
+    def __init__(self, path: str, *, resume: Token | None = None, tables: Sequence[str] = DEFAULT_TABLES) -> None:
         self._pa = _pa()
         tables = tuple(dict.fromkeys(_TABLE_OF.get(t, t) for t in tables))
         unknown = sorted(set(tables) - set(_TABLES))
@@ -352,17 +440,34 @@ class ParquetWriter(Writer):
         self._rows: dict[str, list[dict[str, Any]]] = {k: [] for k in tables}
         self._bytes = 0
         self._schemas = {k: _schema(self._pa, _TABLES[k][1]) for k in tables}
+        # Finished part files: name -> [size, sha256] (what a checkpoint token vouches for).
+        self._done: dict[str, list[Any]] = {}
         try:
             if resume is None:
                 shutil.rmtree(self._dir, ignore_errors=True)
                 os.makedirs(self._dir)
             else:
-                self._part = resume
-                for name in os.listdir(self._dir):
-                    if int(name.split("-")[1].split(".")[0]) >= resume:
-                        os.remove(os.path.join(self._dir, name))
+                self._resume(resume)
         except OSError as e:
             raise OutputError(f"cannot write {path}: {e.strerror or e}") from None
+
+    def _resume(self, token: Token) -> None:
+        """Go on at a checkpoint: every part it vouches for must be there, unchanged; later parts go."""
+        parts, files = token.get("parts"), token.get("files")
+        if type(parts) is not int or parts < 0 or not isinstance(files, dict):
+            raise _bad_resume(self._dir, "its checkpoint is from another version or damaged")
+        for name, (size, digest) in files.items():
+            try:
+                actual = _file_digest(os.path.join(self._dir, name))
+            except OSError:
+                raise _bad_resume(self._dir, f"its part {name} is missing") from None
+            if actual != [size, digest]:
+                raise _bad_resume(self._dir, f"its part {name} is not the one its checkpoint made durable")
+        for name in os.listdir(self._dir):
+            if name not in files and _part_number(name) >= parts:
+                os.remove(os.path.join(self._dir, name))
+        self._part = parts
+        self._done = {name: list(v) for name, v in files.items()}
 
     def write(self, line: dict[str, Any]) -> None:
         kind = line["kind"]
@@ -378,7 +483,7 @@ class ParquetWriter(Writer):
         self._rows[kind].append(row)
         # A row group is cut where a record completes, once it is big enough; inside a record
         # with a great many items only at four times that, so memory stays bounded either way.
-        items = len(self._rows["item"])
+        items = len(self._rows.get("item", ()))
         if kind != "item":
             if items >= ROW_GROUP_ROWS or self._bytes >= ROW_GROUP_BYTES or len(self._rows[kind]) >= ROW_GROUP_ROWS:
                 self._flush()
@@ -403,16 +508,17 @@ class ParquetWriter(Writer):
         for w in self._writers.values():
             w.close()
         for kind in self._writers:
-            name = os.path.join(self._dir, f"{kind}-{self._part:06d}.parquet")
-            with open(name, "rb") as f:
+            name = f"{kind}-{self._part:06d}.parquet"
+            with open(os.path.join(self._dir, name), "rb") as f:
                 os.fsync(f.fileno())
+            self._done[name] = _file_digest(os.path.join(self._dir, name))
         self._writers.clear()
         self._part += 1
 
-    def checkpoint(self) -> int:
+    def checkpoint(self) -> Token:
         self._end_part()
         _fsync_dir(os.path.join(self._dir, "x"))
-        return self._part
+        return {"parts": self._part, "files": dict(self._done)}
 
     def close(self) -> None:
         pa = self._pa
@@ -425,8 +531,8 @@ class ParquetWriter(Writer):
                 pending: list[Any] = []
                 rows = 0
                 for name in parts:
-                    if not name.startswith(kind + "-"):
-                        continue
+                    if name.removesuffix(".parquet").rsplit("-", 1)[0] != kind:
+                        continue  # (the parts of "wpt" and of "wpt-match" share a prefix)
                     pf = pa.parquet.ParquetFile(os.path.join(self._dir, name))
                     for i in range(pf.num_row_groups):
                         table = pf.read_row_group(i)
@@ -451,24 +557,36 @@ class ParquetWriter(Writer):
 
 def partial_exists(path: str) -> bool:
     """Whether an unfinished output (its temporary files) exists for the output name ``path``."""
-    if path.endswith(".parquet"):
-        return os.path.isdir(path + PARTIAL + ".d")
-    return os.path.exists(path + PARTIAL)
+    target = resolve_output(path)
+    if target.kind != "file":
+        return False
+    if target.format == "parquet":
+        return os.path.isdir(target.partial + ".d")
+    return os.path.exists(target.partial)
 
 
 def open_writer(
-    path: str | None, *, resume: int | None = None, stream: Any = None, tables: Sequence[str] | None = None
+    output: OutputTarget | str | None,
+    *,
+    resume: Token | None = None,
+    stream: Any = None,
+    tables: Sequence[str] | None = None,
 ) -> Writer:
-    """The writer for the output name ``path`` (``None`` or ``-``: JSON Lines on ``stream`` / stdout).
+    """The writer for an output (a name, resolved by :func:`~stream_mf2.warc.target.resolve_output`,
+    or a resolved target); standard output (``None``, ``-``) writes JSON Lines to ``stream``.
 
     ``tables``: the line kinds a Parquet output has tables for (default :data:`DEFAULT_TABLES`).
+    ``resume``: a token from :meth:`Writer.checkpoint` of an earlier run (a ``file`` target only).
     """
-    if path is None or path == "-":
+    target = output if isinstance(output, OutputTarget) else resolve_output(output)
+    if target.kind == "stdout":
         return JsonlWriter(None, stream=stream)
-    if path.endswith(".parquet"):
-        return ParquetWriter(path, resume=resume, tables=tables or DEFAULT_TABLES)
-    if path.endswith(".gz"):
-        return JsonlWriter(path, compressor=_Gzip(), resume=resume)
-    if path.endswith(".zst"):
-        return JsonlWriter(path, compressor=_Zstd(), resume=resume)
-    return JsonlWriter(path, resume=resume)
+    if resume is not None and not target.resumable:
+        raise OutputError(f"cannot resume {target.name}: only a regular file output can be resumed")
+    compressor = {"jsonl.gz": _Gzip, "jsonl.zst": _Zstd}.get(target.format, _Compressor)()
+    if target.kind == "stream":
+        return JsonlWriter(None, compressor=compressor, target=target)
+    assert target.path is not None
+    if target.format == "parquet":
+        return ParquetWriter(target.path, resume=resume, tables=tables or DEFAULT_TABLES)
+    return JsonlWriter(target.path, compressor=compressor, resume=resume)

@@ -6,11 +6,17 @@ hands runs of consecutive units, at most ``BATCH_UNITS`` units or ``BATCH_BYTES`
 bytes each, to worker processes, each of which reads its run with a
 :class:`~stream_mf2.warc.reader.WarcReader` as the single-process walk would;
 entries come out in archive order.
+
+Workers die with the process that started them: each watches its parent (a pidfd on
+Linux, a check every second elsewhere) and exits when it is gone, so a ``--workers``
+run that is killed leaves no process behind.
 """
 
 from __future__ import annotations
 
 import os
+import select
+import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -36,6 +42,35 @@ def _units(path: str | os.PathLike[str]) -> Iterator[tuple[int, bool]]:
         for unit in walker.walk():
             if isinstance(unit, int):
                 yield unit, bool(walker.gzip)
+
+
+def _watch_parent(pid: int) -> None:
+    """Worker initializer: exit as soon as the process ``pid`` that started the pool is gone.
+
+    Without it a killed parent leaves its workers blocked for ever on a queue nobody
+    feeds. The parent is named by pid, not found with ``getppid()``, because with the
+    forkserver start method a worker's parent is the server.
+    """
+
+    def watch() -> None:
+        try:
+            fd = os.pidfd_open(pid)
+        except (AttributeError, OSError):  # not Linux 5.3+, or the parent is gone already
+            fd = None
+        if fd is not None:
+            select.select([fd], [], [])  # readable once the process has exited
+        else:
+            while True:
+                try:
+                    os.kill(pid, 0)
+                except ProcessLookupError:
+                    break
+                except PermissionError:
+                    pass
+                time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="stream-mf2-parent-watch", daemon=True).start()
 
 
 def _run_units(
@@ -108,7 +143,9 @@ class ParallelWarcReader:
         try:
             head = self._head_errors()
             yield from head
-            with ProcessPoolExecutor(max_workers=self._workers) as pool:
+            with ProcessPoolExecutor(
+                max_workers=self._workers, initializer=_watch_parent, initargs=(os.getpid(),)
+            ) as pool:
                 pending: list[Future[tuple[list[WarcEntry], WarcSummary]]] = []
                 for offset, count, gz in self._batches():
                     pending.append(pool.submit(_run_units, self._path, offset, count, gz, self._options))

@@ -16,7 +16,6 @@ called. This module opens the source and picks out the stretch to read
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
 import time
@@ -26,6 +25,7 @@ from typing import IO, Any, TypedDict, Unpack
 from stream_mf2.core.options import OPTION_NAMES, ParseOptions, check_options
 from stream_mf2.errors import SourceError, StreamMF2Error
 from stream_mf2.io.payload import DEFAULT_MAX_DECODED_BYTES, DEFAULT_MAX_EXPANSION
+from stream_mf2.io.threads import run_in_thread
 from stream_mf2.warc.entries import RecordConsumer, WarcEntry, WarcSummary
 from stream_mf2.warc.walker import Walker
 
@@ -269,7 +269,7 @@ class AsyncWarcReader:
         it = iter(self._reader)
         try:
             while True:
-                batch, done = await asyncio.to_thread(_take, it, 64, 0.05)
+                batch, done = await run_in_thread(_take, it, 64, 0.05)
                 for entry in batch:
                     yield entry
                 if done:

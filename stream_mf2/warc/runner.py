@@ -66,6 +66,7 @@ from stream_mf2.warc.schema import (
     error_line,
     extra_line,
 )
+from stream_mf2.warc.target import OutputError, OutputLock, OutputTarget, resolve_output
 
 
 class _OutputFailed(Exception):
@@ -112,6 +113,8 @@ class FileSummary:
     bytes: int = 0  #: bytes read from the input
     seconds: float = 0.0
     failed: bool = False
+    #: why the input failed, in one line (``None`` when it did not)
+    reason: str | None = None
     #: consumer lines written, by kind (empty without a consumer)
     extra: dict[str, int] = field(default_factory=dict)
 
@@ -175,8 +178,13 @@ def process_input(
     resume_at: tuple[int, bool] | None = None,
     resume_summary: FileSummary | None = None,
     on_unit: OnUnit | None = None,
+    warc_file: str | None = None,
 ) -> FileSummary:
     """Read one input (path, URL, ``-``) and write its schema lines to ``writer``; return its counts.
+
+    ``warc_file``, the name the lines and the summary give the input, is the input's
+    name as the user gave it (default: ``source``); a distributed run reads the
+    absolute path but names the input as given, so every runner writes the same lines.
 
     A file that cannot be opened or read on is one ``error`` line (``scope``
     ``file``) and a summary with ``failed`` set; nothing is raised for it.
@@ -184,8 +192,9 @@ def process_input(
     ``on_unit``) with ``resume_summary`` continues an input read up to there.
     """
     opts = options or Options()
-    summary = resume_summary if resume_summary is not None else FileSummary(source)
-    base = FileSummary(source, **{k: getattr(summary, k) for k in FileSummary.COUNTS})
+    name = source if warc_file is None else warc_file
+    summary = resume_summary if resume_summary is not None else FileSummary(name)
+    base = FileSummary(name, **{k: getattr(summary, k) for k in FileSummary.COUNTS})
     t0 = time.perf_counter()
     extra = summary.extra  # counted as lines are written, so it is right at every checkpoint
     items = opts.items
@@ -227,7 +236,7 @@ def process_input(
         if opts.length is not None:
             length = max(0, opts.offset or 0) + opts.length - start
         if opts.workers > 1 and resume_at is None and opts.offset is None and opts.length is None and _is_local(source):
-            par = iter_warc_parallel(source, opts.workers, warc_file=source, **opts.reader_kwargs())
+            par = iter_warc_parallel(source, opts.workers, warc_file=name, **opts.reader_kwargs())
             for found in par:
                 write_entry(found)
             s = par.summary
@@ -235,7 +244,7 @@ def process_input(
             summary.errors, summary.skipped, summary.bytes = s.errors, s.skipped, s.bytes_read
         else:
             with open_input(source, offset=start, length=length, timeout=opts.timeout) as f:
-                reader = WarcReader(f, warc_file=source, gzip=gzip, **opts.reader_kwargs())
+                reader = WarcReader(f, warc_file=name, gzip=gzip, **opts.reader_kwargs())
                 for entry in reader.iter_with_positions():
                     if isinstance(entry, int):
                         position = entry
@@ -252,11 +261,13 @@ def process_input(
         summary.errors += 1
         summary.failed = True
         message = " ".join(str(e).split()) or type(e).__name__
-        write(error_line(WarcError(None, position, None, message, source, "file")))
+        summary.reason = message
+        write(error_line(WarcError(None, position, None, message, name, "file")))
         return summary
     update()
     if summary.records == 0 and summary.errors:
         summary.failed = True  # nothing in it was a WARC record
+        summary.reason = f"no WARC record found in it ({summary.errors} damaged stretches: see its error lines)"
     return summary
 
 
@@ -312,6 +323,34 @@ def checkpoint_path(output: str) -> str:
     return output + ".checkpoint.json"
 
 
+def _load_checkpoint(cp_path: str, key: dict[str, Any]) -> dict[str, Any]:
+    """The checkpoint of a killed run of the same inputs and options (:class:`StreamMF2Error` otherwise)."""
+    again = f"remove {cp_path} to start the run again"
+    try:
+        with open(cp_path, encoding="utf-8") as f:
+            state = json.load(f)
+    except OSError as e:
+        raise StreamMF2Error(f"cannot read {cp_path}: {e.strerror or e}") from None
+    except ValueError:
+        raise StreamMF2Error(f"{cp_path} is not a checkpoint (not JSON); {again}") from None
+    if not isinstance(state, dict) or not isinstance(state.get("done"), list) or "token" not in state:
+        raise StreamMF2Error(f"{cp_path} is not a checkpoint; {again}")
+    if state.get("key") != key:
+        raise StreamMF2Error(f"{cp_path} belongs to a run with other inputs or options; {again}")
+    if not isinstance(state["token"], dict):
+        raise StreamMF2Error(f"{cp_path} is from an older version of stream-mf2; {again}")
+    current = state.get("current")
+    try:
+        state["done"] = [FileSummary(**d) for d in state["done"]]
+        if current is not None:
+            current["summary"] = FileSummary(**current["summary"])
+            if type(current["index"]) is not int or type(current["position"]) is not int:
+                raise TypeError
+    except (TypeError, KeyError):
+        raise StreamMF2Error(f"{cp_path} is damaged; {again}") from None
+    return state
+
+
 @dataclass
 class RunResult:
     files: list[FileSummary]
@@ -331,30 +370,69 @@ def run(
 ) -> RunResult:
     """Read ``inputs`` in order into ``output`` (see :func:`stream_mf2.warc.outputs.open_writer`).
 
-    With ``resume`` (a named output only) the run checkpoints after every input
-    and, within an input, at a record boundary every ``checkpoint_records``
+    ``output`` is resolved once (:func:`stream_mf2.warc.target.resolve_output`): a
+    regular file is written through ``.partial`` and renamed into place at the end,
+    a FIFO or character device is written in place, ``None``/``-`` is standard
+    output. A named output is locked for the run: a second run naming it fails at
+    once (:class:`~stream_mf2.warc.target.OutputError`).
+
+    With ``resume`` (a regular file output only) the run checkpoints after every
+    input and, within an input, at a record boundary every ``checkpoint_records``
     records or ``checkpoint_seconds``; a run started again with ``resume`` after
     being killed at any moment goes on from the last checkpoint and writes
-    exactly what an uninterrupted run writes.
+    exactly what an uninterrupted run writes. The temporary output must still
+    hold what the checkpoint made durable (size and SHA-256): otherwise the run
+    stops with a message instead of writing a damaged output. A run without
+    ``resume`` starts afresh and removes an earlier run's checkpoint.
     """
+    target = resolve_output(output)
+    if resume and not target.resumable:
+        raise OutputError("--resume needs a regular file as output (-o FILE), not standard output or a special file")
+    lock = OutputLock(target) if target.kind == "file" else None
+    if lock is not None:
+        lock.acquire()
+    try:
+        return _run_locked(
+            inputs, target, options, resume, checkpoint_records, checkpoint_seconds, progress, on_unit
+        )
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+def _run_locked(
+    inputs: Sequence[str],
+    target: OutputTarget,
+    options: Options,
+    resume: bool,
+    checkpoint_records: int,
+    checkpoint_seconds: float,
+    progress: Callable[[FileSummary], None] | None,
+    on_unit: OnUnit | None,
+) -> RunResult:
     key = {"inputs": list(inputs), "options": options.key(), "schema": SCHEMA_VERSION}
-    cp_path = checkpoint_path(output) if (resume and output and output != "-") else None
+    cp_path = checkpoint_path(target.name) if target.name is not None and target.kind == "file" else None
     state: dict[str, Any] | None = None
+    if cp_path is not None and not resume:
+        # This run writes the temporary output afresh: an earlier run's checkpoint no longer
+        # describes it, and a later --resume must not trust it.
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(cp_path)
+        cp_path = None
     if cp_path is not None and os.path.exists(cp_path):
-        with open(cp_path, encoding="utf-8") as f:
-            state = json.load(f)
-        if state.get("key") != key:
-            raise StreamMF2Error(
-                f"{cp_path} belongs to a run with other inputs or options; remove it to start again"
-            )
-    done: list[FileSummary] = [FileSummary(**d) for d in state["done"]] if state else []
-    if cp_path is not None and output is not None and state is not None and len(done) == len(inputs):
-        if not partial_exists(output):
+        state = _load_checkpoint(cp_path, key)
+    done: list[FileSummary] = state["done"] if state else []
+    if cp_path is not None and state is not None and len(done) == len(inputs):
+        if not partial_exists(target.path or ""):
             # Killed after the output was moved into place: the run is complete.
             with contextlib.suppress(OSError):
                 os.remove(cp_path)
             return RunResult(done, exit_status(done))
-    writer: Writer = open_writer(output, resume=state["token"] if state else None, tables=options.tables())
+    if cp_path is not None and state is not None and not partial_exists(target.path or ""):
+        raise OutputError(
+            f"cannot resume {target.name}: its temporary output is gone; remove {cp_path} to start the run again"
+        )
+    writer: Writer = open_writer(target, resume=state["token"] if state else None, tables=options.tables())
     current = state.get("current") if state else None
     last = [time.monotonic(), 0]
 
@@ -373,7 +451,7 @@ def run(
             resume_summary = None
             if current is not None and current["index"] == index:
                 resume_at = (current["position"], current["gzip"])
-                resume_summary = FileSummary(**current["summary"])
+                resume_summary = current["summary"]
             current = None
             unit = on_unit
             if cp_path is not None:

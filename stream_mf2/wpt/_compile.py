@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from stream_mf2.errors import MissingExtra
 from stream_mf2.wpt.model import Pattern, Step, XPath
 
 __all__ = ["PatternSyntaxError", "XPathSyntaxError", "compile_pattern", "compile_xpath"]
@@ -46,7 +47,7 @@ def _regex_module() -> Any:
     try:
         import regex
     except ImportError as e:  # pragma: no cover - depends on the installation
-        raise ImportError("WPT needs the 'regex' package: pip install 'stream-mf2[wpt]'") from e
+        raise MissingExtra("WPT needs the 'regex' package: pip install 'stream-mf2[wpt]'", extra="wpt") from e
     return regex
 
 

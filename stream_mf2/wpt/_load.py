@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from stream_mf2.errors import MissingExtra
 from stream_mf2.wpt._compile import PatternSyntaxError, XPathSyntaxError, compile_pattern, compile_xpath
 from stream_mf2.wpt.model import (
     OW_NS,
@@ -39,7 +40,7 @@ def _defused() -> Any:
     try:
         import defusedxml.ElementTree as det
     except ImportError as e:  # pragma: no cover - depends on the installation
-        raise ImportError("WPT templates need defusedxml: pip install 'stream-mf2[wpt]'") from e
+        raise MissingExtra("WPT templates need defusedxml: pip install 'stream-mf2[wpt]'", extra="wpt") from e
     return det
 
 

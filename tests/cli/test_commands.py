@@ -46,7 +46,7 @@ def test_help_everywhere() -> None:
     for args in ([], ["warc"], ["tokens"], ["tree"], ["conformance"]):
         r = run_cli(*args, "--help")
         assert r.returncode == 0 and b"usage:" in r.stdout, (args, r.stderr)
-    assert b"warc FILE" in run_cli("--help").stdout
+    assert b"\n  warc " in run_cli("--help").stdout
 
 
 def test_file_prints_the_whole_document(page_file: Path) -> None:

@@ -79,7 +79,7 @@ def test_every_parse_option_is_a_flag(capsysbinary: pytest.CaptureFixture[bytes]
     status, out, err = run(capsysbinary, str(page), "--max-depth", "3")
     assert status == 1 and "max_depth" in err and out == b""
     status, _, err = run(capsysbinary, str(page), "--max-token-chars", "0")
-    assert status == 1 and "--max-token-chars must be at least 1" in err
+    assert status == 2 and "--max-token-chars must be at least 1" in err  # a bad command line
 
 
 def test_pretty_and_compact(capsysbinary: pytest.CaptureFixture[bytes], page: Path) -> None:

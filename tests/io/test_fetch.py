@@ -135,16 +135,16 @@ def test_cli_user_agent_and_headers(server: LocalServer) -> None:
 
 @pytest.mark.slow
 def test_cli_reports_non_html_and_bad_urls(server: LocalServer, tmp_path: Any) -> None:
-    for args, text in (
-        ([server.base + "/pdf"], "not HTML (Content-Type application/pdf)"),
-        ([server.base + "/binary"], "binary data"),
-        (["http://[::1"], "Invalid IPv6 URL"),
-        ([server.base + "/big", "--max-bytes", "100"], "max_bytes"),
-        ([server.base + "/redirect3", "--max-redirects", "1"], "302"),
-        ([server.base + "/page", "--header", "no colon"], "--header"),
+    for args, text, status in (
+        ([server.base + "/pdf"], "not HTML (Content-Type application/pdf)", 1),
+        ([server.base + "/binary"], "binary data", 1),
+        (["http://[::1"], "Invalid IPv6 URL", 1),
+        ([server.base + "/big", "--max-bytes", "100"], "max_bytes", 1),
+        ([server.base + "/redirect3", "--max-redirects", "1"], "302", 1),
+        ([server.base + "/page", "--header", "no colon"], "--header", 2),  # a bad command line
     ):
         r = run_cli(*args)
-        assert r.returncode == 1, (args, r.stdout)
+        assert r.returncode == status, (args, r.stdout)
         err = r.stderr.decode()
         assert text in err and "Traceback" not in err and len(err.strip().splitlines()) == 1, (args, err)
         assert r.stdout == b"", args

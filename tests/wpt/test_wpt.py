@@ -365,10 +365,11 @@ def test_core_imports_without_the_wpt_extra() -> None:
         "import stream_mf2\n"
         "assert stream_mf2.parse(b'<p class=h-card>A')['items'][0]['properties']['name'] == ['A']\n"
         "from stream_mf2 import wpt\n"
-        "try:\n    wpt.load('<x/>')\nexcept ImportError as e:\n    print(e)\n"
+        "from stream_mf2.errors import MissingExtra\n"
+        "try:\n    wpt.load('<x/>')\nexcept MissingExtra as e:\n    print(e, e.extra)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)
-    assert "pip install 'stream-mf2[wpt]'" in out.stdout
+    assert "pip install 'stream-mf2[wpt]' wpt" in out.stdout
 
 
 def test_fixture_files_exist() -> None:

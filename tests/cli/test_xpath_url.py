@@ -7,7 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.servers import range_server
+import pytest
+
+from tests.support.servers import range_server
+
+pytestmark = pytest.mark.network_local  # servers on 127.0.0.1
 
 
 def test_xpath_of_a_fetched_page(tmp_path: Path) -> None:

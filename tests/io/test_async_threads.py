@@ -20,7 +20,9 @@ from typing import Any
 import pytest
 
 import stream_mf2
-from tests.servers import serve_http
+from tests.support.servers import serve_http
+
+pytestmark = pytest.mark.network_local  # servers on 127.0.0.1
 
 
 @contextlib.contextmanager

@@ -23,7 +23,9 @@ import pytest
 
 import stream_mf2
 from stream_mf2.errors import SourceError
-from tests.servers import serve_http
+from tests.support.servers import serve_http
+
+pytestmark = pytest.mark.network_local  # servers on 127.0.0.1
 
 PAGE = b"<!doctype html><body><div class=h-card><p class=p-name>Ann</p></div></body>"
 

@@ -30,7 +30,11 @@ def test_names_with_comments_prefix_and_gzip(tmp_path: Path) -> None:
     lst = tmp_path / "warc.paths.gz"
     lst.write_bytes(gzip.compress(b"# a comment\ncrawl-data/a.warc.gz\n\n  crawl-data/b.warc.gz  \n/abs/c.warc.gz\n"))
     got = expand_inputs([], [str(lst)], prefix="https://data.example/")
-    assert got == ["https://data.example/crawl-data/a.warc.gz", "https://data.example/crawl-data/b.warc.gz", "/abs/c.warc.gz"]
+    assert got == [
+        "https://data.example/crawl-data/a.warc.gz",
+        "https://data.example/crawl-data/b.warc.gz",
+        "/abs/c.warc.gz",
+    ]
 
 
 def test_list_lines_are_names_not_globs(tmp_path: Path) -> None:

@@ -57,12 +57,19 @@ class MetaItemEvent:
 
 @dataclass(frozen=True, slots=True)
 class DocumentEnd:
-    """The end of the document: what is only final once all input is seen."""
+    """The end of the document: what is only final once all input is seen.
+
+    ``notes`` are the recoveries that changed the output (values emptied past the output
+    budget, an include target that never came, a late ``<body lang>``, ...), one line each:
+    :attr:`stream_mf2.Parser.notes`. Front ends show them (the ``notes`` field of JSON Lines
+    and WARC lines, warnings of the ``stream_mf2`` logger); an empty tuple means none.
+    """
 
     rels: dict[str, list[str]]
     rel_urls: dict[str, dict[str, Any]]
     meta_item: Item | None
     encoding: str | None
+    notes: tuple[str, ...] = ()
 
 
 Mf2Event = ItemEvent | MetaItemEvent

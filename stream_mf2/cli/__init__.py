@@ -25,7 +25,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import IO, NoReturn
 
-from stream_mf2.cli._common import EXIT_BROKEN_PIPE, PROG, UsageError, UserError
+from stream_mf2.cli._common import EXIT_BROKEN_PIPE, PROG, UsageError, UserError, show_warnings
 from stream_mf2.errors import StreamMF2Error
 
 __all__ = ["COMMANDS", "main"]
@@ -102,6 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
     out = sys.stdout.buffer
+    show_warnings()  # notes of the parses (values emptied past a budget, …) on stderr
     try:
         if args and args[0] in COMMANDS:
             return COMMANDS[args[0]](args[1:], out)

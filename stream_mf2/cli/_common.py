@@ -8,6 +8,7 @@ Each subcommand module imports from here, never from the dispatcher
 from __future__ import annotations
 
 import argparse
+import logging
 import re
 import sys
 from collections.abc import Iterable
@@ -232,3 +233,21 @@ def headers(values: list[str]) -> dict[str, str]:
             raise UsageError(f"--header wants 'NAME: VALUE', not {value!r}")
         headers[name] = rest.strip()
     return headers
+
+
+class _Warnings(logging.Handler):
+    """The library's warnings (:mod:`stream_mf2.io.notes`) as ``stream-mf2: warning: …`` lines."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            print(f"{PROG}: warning: {record.getMessage()}", file=sys.stderr, flush=True)
+        except Exception:
+            self.handleError(record)
+
+
+def show_warnings() -> None:
+    """Print the ``stream_mf2`` logger's warnings on standard error, once per process."""
+    logger = logging.getLogger("stream_mf2")
+    if not any(isinstance(h, _Warnings) for h in logger.handlers):
+        logger.addHandler(_Warnings(logging.WARNING))
+        logger.propagate = False

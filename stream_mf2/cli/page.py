@@ -147,6 +147,7 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
                         "encoding": event.encoding,
                         "rels": event.rels,
                         "rel-urls": event.rel_urls,
+                        "notes": list(event.notes),
                     }
                     out.write(dump(doc, indent=pretty))
                 else:

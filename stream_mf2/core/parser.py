@@ -24,6 +24,7 @@ produces output from a half-processed state.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any, Final, Literal, Never, Unpack
 
 from stream_mf2.core.events import Event
@@ -293,7 +294,7 @@ class Parser:
         self._state = "closed"
         self._release()
         events = self._take()
-        events.append(DocumentEnd(self.rels, self.rel_urls, self.meta_item, self.encoding))
+        events.append(DocumentEnd(self.rels, self.rel_urls, self.meta_item, self.encoding, tuple(self.notes)))
         return events
 
     def commit_encoding(self) -> None:
@@ -350,7 +351,20 @@ class Parser:
 
     @property
     def errors(self) -> list[str]:
-        """Recoveries that changed the output (e.g. unresolved include targets), and parse errors if collected."""
+        """:attr:`notes`, then the HTML parse errors when ``collect_parse_errors`` is on."""
+        out = self.notes
+        for code, line, col in getattr(self._tokenizer, "errors", None) or ():
+            out.append(f"{line}:{col}: {code}")
+        return out
+
+    @property
+    def notes(self) -> list[str]:
+        """Recoveries that changed the output, one line each: values emptied past the output
+        budget, unresolved include targets, a late ``<body lang>`` or ``<base>``, an encoding
+        kept although a late ``<meta>`` asked for another, a WPT match that may be missing.
+
+        The same lines end the stream as :attr:`DocumentEnd.notes <stream_mf2.events.DocumentEnd>`.
+        """
         out = list(self._capture.notes)
         rels_note = self._ctx.rels.note()
         if rels_note is not None:
@@ -361,8 +375,6 @@ class Parser:
         if self._wpt is not None:
             out.extend(self._wpt_notes)
             out.extend(self._wpt.errors)
-        for code, line, col in getattr(self._tokenizer, "errors", None) or ():
-            out.append(f"{line}:{col}: {code}")
         return out
 
     # -- encoding provenance (for WARC record lines) ---------------------------
@@ -603,6 +615,15 @@ def parse(
     unknown option is a :class:`TypeError`, a bad value a :class:`ValueError`.
     """
     check_options(options, "parse")
+    return document_result(parse_events(doc, url, **options), wpt=options.get("wpt") is not None)
+
+
+def parse_events(
+    doc: str | bytes | IO[bytes] | IO[str],
+    url: str | None = None,
+    **options: Unpack[ParseOptions],
+) -> list[Event]:
+    """Every event of a whole document, :class:`DocumentEnd` last (see :func:`parse`)."""
     parser = Parser(url, **options)
     events: list[Event] = []
     if isinstance(doc, (str, bytes, bytearray, memoryview)):
@@ -615,12 +636,19 @@ def parse(
                 break
             events.extend(parser.feed_events(chunk))
     events.extend(parser.close_events())
+    return events
+
+
+def document_result(events: Sequence[Event], *, wpt: bool = False) -> dict[str, Any]:
+    """The whole-document result (``items``, ``rels``, ``rel-urls``, ``meta-item``, with ``wpt``
+    the template pages) of a complete stream of events, :class:`DocumentEnd` last."""
+    end = events[-1]
+    assert isinstance(end, DocumentEnd)
     # with stream_children, streamed children go back into their containers
-    items: list[Item] = reassemble(events)
-    result: dict[str, Any] = {"items": items, "rels": parser.rels, "rel-urls": parser.rel_urls}
-    if parser.meta_item is not None:
-        result["meta-item"] = parser.meta_item
-    if options.get("wpt") is not None:
+    result: dict[str, Any] = {"items": reassemble(events), "rels": end.rels, "rel-urls": end.rel_urls}
+    if end.meta_item is not None:
+        result["meta-item"] = end.meta_item
+    if wpt:
         from stream_mf2.wpt.events import collect_pages
 
         result["wpt"] = collect_pages(events)

@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import Any, Unpack
 
 from stream_mf2.core.options import ParseOptions, check_options
-from stream_mf2.core.parser import parse as _parse_whole
+from stream_mf2.core.parser import document_result, parse_events
+from stream_mf2.events import DocumentEnd
+from stream_mf2.io.notes import log_notes
 
 __all__ = ["parse"]
 
@@ -25,7 +27,8 @@ def parse(doc: object, url: str | None = None, **options: Unpack[ParseOptions]) 
     streams read to the end; anything else is a :class:`TypeError`. With
     ``metaformats=True`` the result also has ``"meta-item"`` when the document
     yields one. Built on :class:`~stream_mf2.Parser`, so it gives exactly what
-    streaming gives.
+    streaming gives. The notes of the parse (:attr:`stream_mf2.Parser.notes`) are logged
+    as warnings of the ``stream_mf2`` logger (:mod:`stream_mf2.io.notes`).
 
     Options (keywords, all optional; :class:`stream_mf2.ParseOptions`):
     ``encoding``, ``default_encoding``, ``detect_utf8``, ``text`` (``"spec"`` or
@@ -37,7 +40,11 @@ def parse(doc: object, url: str | None = None, **options: Unpack[ParseOptions]) 
     """
     check_options(options, "parse")
     if isinstance(doc, str | bytes | bytearray | memoryview):
-        return _parse_whole(doc if isinstance(doc, str | bytes) else bytes(doc), url, **options)
+        events = parse_events(doc if isinstance(doc, str | bytes) else bytes(doc), url, **options)
+        end = events[-1]
+        assert isinstance(end, DocumentEnd)
+        log_notes(end, url)
+        return document_result(events, wpt=options.get("wpt") is not None)
     from stream_mf2.io.sources import parse_source
 
     return parse_source(doc, url, **options)

@@ -69,11 +69,11 @@ import aiofiles
 
 from stream_mf2.core.events import Event
 from stream_mf2.core.options import ParseOptions, check_options
-from stream_mf2.core.parser import Parser
-from stream_mf2.core.reassemble import reassemble
+from stream_mf2.core.parser import Parser, document_result
 from stream_mf2.errors import SourceError
 from stream_mf2.events import DocumentEnd, ItemEvent
 from stream_mf2.io.fetch import UrlResponse
+from stream_mf2.io.notes import log_notes
 from stream_mf2.io.payload import HTML_TYPES
 from stream_mf2.io.responses import SNIFF_BINARY_BYTES, ClientResponse, check_html, client_response, looks_binary
 from stream_mf2.io.threads import run_in_thread
@@ -434,7 +434,10 @@ def _events(parser: Parser, chunks: Iterator[_MaybeChunk], chunk_size: int) -> G
             fed = True
             for part in _split(chunk, chunk_size):
                 yield from parser.feed_events(part if not isinstance(part, bytearray | memoryview) else bytes(part))
-        yield from parser.close_events()
+        for event in parser.close_events():
+            if type(event) is DocumentEnd:
+                log_notes(event, parser.url)
+            yield event
     finally:
         close = getattr(chunks, "close", None)
         if close is not None:
@@ -449,16 +452,7 @@ def parse_source(doc: object, url: str | None = None, **options: Unpack[ParseOpt
     """
     check_options(options, "parse")
     events = list(iter_events(doc, url, stall_timeout=None, **options))
-    end = events[-1]
-    assert isinstance(end, DocumentEnd)
-    result: dict[str, Any] = {"items": reassemble(events), "rels": end.rels, "rel-urls": end.rel_urls}
-    if end.meta_item is not None:
-        result["meta-item"] = end.meta_item
-    if options.get("wpt") is not None:
-        from stream_mf2.wpt.events import collect_pages
-
-        result["wpt"] = collect_pages(events)
-    return result
+    return document_result(events, wpt=options.get("wpt") is not None)
 
 
 def iter_items(
@@ -733,6 +727,8 @@ async def _aevents(
                 # Let other tasks run between slices, even when the reader had data buffered.
                 await asyncio.sleep(0)
         for event in parser.close_events():
+            if type(event) is DocumentEnd:
+                log_notes(event, parser.url)
             yield event
     finally:
         await reads.aclose()

@@ -71,6 +71,8 @@ class WarcRecord:
     rels: dict[str, list[str]] = field(default_factory=dict)
     rel_urls: dict[str, dict[str, Any]] = field(default_factory=dict)
     meta_item: dict[str, Any] | None = None  #: with ``metaformats=True``, when the head gives one
+    #: recoveries that changed this record's output (:attr:`stream_mf2.Parser.notes`), one line each
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

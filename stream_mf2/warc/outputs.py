@@ -323,6 +323,7 @@ RECORD_COLUMNS: tuple[tuple[str, str], ...] = (
     ("rels", "json"),
     ("rel-urls", "json"),
     ("meta-item", "json"),
+    ("notes", "json"),  # the recoveries that changed the record's output (schema 2)
 )
 #: Columns of the errors table (``X.errors.parquet``).
 ERROR_COLUMNS: tuple[tuple[str, str], ...] = (

@@ -14,8 +14,9 @@ for :attr:`WarcError.message` (as in the page-level ``stream-mf2 --jsonl`` lines
     one per HTML record, always, after its items and errors: ``schema``,
     ``warc_file``, ``offset``, ``length``, ``record_id``, ``uri``, ``date``,
     ``status``, ``content_type``, ``warc_type``, ``encoding``, ``encoding_source``,
-    ``items`` (item lines written for it), ``rels``, ``rel-urls``, and
-    ``meta-item`` with ``--metaformats`` when the head gives one.
+    ``items`` (item lines written for it), ``rels``, ``rel-urls``, ``notes`` (the
+    recoveries that changed the record's output, one line each; ``[]`` when none),
+    and ``meta-item`` with ``--metaformats`` when the head gives one.
 ``error``
     ``schema``, ``scope`` (``record``: a record or stretch of the archive;
     ``file``: the input could not be opened or read on), ``warc_file``,
@@ -34,6 +35,7 @@ what they hold. ``Options.items`` ``False`` leaves the ``item`` lines out (the
 
 The schema version is the ``schema`` field of ``record``, ``error`` and
 ``summary`` lines (and the ``stream_mf2.schema`` metadata of Parquet files).
+Version 2 added ``notes`` to ``record`` lines (and the records table).
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ from typing import Any
 from stream_mf2.warc.entries import WarcEntry, WarcError, WarcExtra, WarcItem, WarcRecord
 
 #: Version of the output schema (see the module docs).
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 #: Exit status: every input was read (damaged records are reported, not failures).
 EXIT_OK = 0
@@ -89,6 +91,7 @@ def record_line(e: WarcRecord) -> dict[str, Any]:
         "items": e.items,
         "rels": e.rels,
         "rel-urls": e.rel_urls,
+        "notes": list(e.notes),
     }
     if e.meta_item is not None:
         line["meta-item"] = e.meta_item

@@ -530,6 +530,7 @@ class Walker:
                 end.rels if end is not None else {},
                 end.rel_urls if end is not None else {},
                 meta,
+                end.notes if end is not None else (),
             )
 
         try:

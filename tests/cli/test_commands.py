@@ -80,6 +80,7 @@ def test_jsonl_one_item_per_line_then_rels(page_file: Path) -> None:
         "encoding": "UTF-8",  # the encoding's name as the decoder reports it
         "rels": want["rels"],
         "rel-urls": want["rel-urls"],
+        "notes": [],
     }
 
 

@@ -60,6 +60,7 @@ def test_jsonl_kinds(capsysbinary: pytest.CaptureFixture[bytes], page: Path) -> 
         "encoding": "windows-1252",
         "rels": want["rels"],
         "rel-urls": want["rel-urls"],
+        "notes": [],
     }
 
 

@@ -344,6 +344,9 @@ class Capture:
         # one is kept, whenever the sink completes the root (see _expect).
         self._expected: set[str] = set()
         self._targets: dict[str, Element] = {}
+        # The ids the include markers inside each collected target name (chained includes:
+        # a target that is itself an include of more targets), found once per target.
+        self._target_refs: dict[str, list[str]] = {}
         # ids inside the subtree being built (targets within the same root).
         self._local: dict[str, Element] = {}
         # The last id'd header cells, for ``headers`` (backward) references.
@@ -547,7 +550,7 @@ class Capture:
                 del ctx.notes[notes_before:]
                 if langs_before is not None:
                     ctx.lang_through_body, ctx.lang_unset = langs_before
-            missing = {r for r in refs if r not in lost and self._lookup(r, local) is None}
+            missing = {r for r in self._missing_refs(refs, local) if r not in lost}
             # An id already seen belongs, in the DOM, to that earlier element (dropped):
             # a later element with the same id must not stand in for it.
             # (one named by an mf1 root's element when it was created, before any element had it,
@@ -570,6 +573,7 @@ class Capture:
         if self._targets:
             # Nothing is held: every root that could name these (made before them) is built.
             self._targets.clear()
+            self._target_refs.clear()
         if built is not None:
             self._emit_items(element, built)
         else:
@@ -889,6 +893,50 @@ class Capture:
                 self._targets[id_] = target
                 wanted.discard(id_)
                 expected.discard(id_)
+                chained = include_references(target, in_backcompat=True)
+                if chained:
+                    self._target_refs[id_] = chained
+                    self._watch_chained(chained)
+
+    def _watch_chained(self, refs: list[str]) -> None:
+        """A collected target names more targets (a chained include): wait for those too.
+
+        An id no element had yet is watched from now on; one whose first element went by
+        unkept is reported gone, as for a root's own references.
+        """
+        gone = []
+        for ref in refs:
+            if ref in self._gone or ref in self._targets or ref in self._wanted:
+                continue
+            if ref in self._seen_ids and ref not in self._expected:
+                gone.append(ref)
+            else:
+                self._wanted.add(ref)
+        if gone:
+            self._gone.update(gone)
+            self.notes.append(
+                f"include target(s) {', '.join('#' + g for g in gone)} named inside an include target appeared"
+                " before it, outside any kept subtree: not resolved"
+            )
+
+    def _missing_refs(self, refs: list[str], local: dict[str, Element]) -> list[str]:
+        """The ids a held root still waits for: its own references and, through the targets
+        already found, theirs (chained includes), but for those known to be gone."""
+        missing: list[str] = []
+        seen = set(refs)
+        queue = list(refs)
+        while queue:
+            ref = queue.pop()
+            if ref in self._gone:
+                continue
+            if self._lookup(ref, local) is None:
+                missing.append(ref)
+                continue
+            for chained in self._target_refs.get(ref, ()):
+                if chained not in seen:
+                    seen.add(chained)
+                    queue.append(chained)
+        return missing
 
     def _expect(self, element: Element, *, in_backcompat: bool) -> None:
         """``element``, just created, may be an include marker (``itemref``, an
@@ -919,7 +967,7 @@ class Capture:
         held = self._held
         while held:
             root, refs, local = held[0]
-            missing = [r for r in refs if r not in self._gone and self._lookup(r, local) is None]
+            missing = self._missing_refs(refs, local)
             if missing and not final and len(held) <= self._max_held:
                 return
             if missing:
@@ -935,3 +983,4 @@ class Capture:
             self._wanted.clear()
             self._wanted.update(self._expected)  # (still watched: see _expect)
             self._targets.clear()
+            self._target_refs.clear()

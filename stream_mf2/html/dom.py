@@ -132,6 +132,20 @@ class Text(Node):
         return f"<Text {self.data!r}>"
 
 
+def grow_text(node: Text, data: str) -> None:
+    """Append ``data`` to ``node``'s text in amortised linear time.
+
+    ``node.data += data`` copies the whole text each time (the node keeps a reference to
+    the old string), so one long run fed in pieces, say a 100 MB ``p-name``, was quadratic.
+    With the node's reference dropped first, the only reference to the string is the local
+    one, and CPython (and mypyc's compiled code) resizes the string in place.
+    """
+    text = node.data
+    node.data = ""
+    text += data
+    node.data = text
+
+
 class Comment(Node):
     """A comment."""
 

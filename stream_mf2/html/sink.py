@@ -22,6 +22,7 @@ from stream_mf2.html.dom import (
     Node,
     ParentNode,
     Text,
+    grow_text,
 )
 from stream_mf2.html.tokenizer import Tokenizer
 
@@ -194,7 +195,7 @@ def append_text_child(parent: ParentNode, data: str) -> None:
     if children:
         last = children[-1]
         if type(last) is Text:
-            last.data += data
+            grow_text(last, data)
             return
     t = Text(data)
     t.parent = parent
@@ -216,7 +217,7 @@ def insert_text_child_before(parent: ParentNode, data: str, ref: Node) -> None:
     if i > 0:
         prev = children[i - 1]
         if type(prev) is Text:
-            prev.data += data
+            grow_text(prev, data)
             return
     t = Text(data)
     t.parent = parent

@@ -171,6 +171,7 @@ from stream_mf2.html.dom import (
     Node,
     ParentNode,
     Text,
+    grow_text,
     is_ancestor,
 )
 from stream_mf2.html.sink import (
@@ -1110,7 +1111,7 @@ class BoundedSink(SinkCalls):
         if children:
             last = children[-1]
             if type(last) is Text:
-                last.data += data
+                grow_text(last, data)
                 return
         t = Text(data)
         t.parent = parent

@@ -112,6 +112,10 @@ def _open_source(ns: argparse.Namespace) -> tuple[Any, str | None, Callable[[], 
     return Path(src), ns.url, lambda: None
 
 
+#: A top-level item with this many children (a page-wide feed) gets the --stream-children hint.
+HINT_CHILDREN = 1000
+
+
 def main(argv: Sequence[str], out: IO[bytes]) -> int:
     ns = _parse_command_parser().parse_args(argv)
     from stream_mf2.core.reassemble import reassemble
@@ -126,10 +130,13 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
     pretty = bool(ns.pretty)
     try:
         item_events: list[Any] = []
+        most_children = 0  # of a top-level item: a hint past HINT_CHILDREN without --stream-children
         events = iter_events(source, url, **opts)
         doc_url = url if url is not None else getattr(source, "url", None)
         for event in events:
             if type(event) is ItemEvent:
+                if not event.path:
+                    most_children = max(most_children, len(event.item.get("children", ())))
                 if ns.jsonl:
                     out.write(dump(jsonl_item(event), indent=pretty))
                     out.flush()
@@ -167,4 +174,10 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
         raise
     finally:
         close()
+    if not stream_children and most_children >= HINT_CHILDREN:
+        print(
+            f"{PROG}: hint: an item held {most_children} children until it closed; --stream-children "
+            "(with --jsonl) writes them as they close, in constant memory",
+            file=sys.stderr,
+        )
     return 0

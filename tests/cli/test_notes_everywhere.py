@@ -77,3 +77,14 @@ def test_warc_parquet_records_carry_the_notes(archive: Path, tmp_path: Path) -> 
     assert r.returncode == 0, r.stderr
     rows = pq.read_table(tmp_path / "o.records.parquet").to_pylist()
     assert [json.loads(row["notes"]) for row in rows] == [[NOTE], []]
+
+
+def test_a_page_wide_feed_gets_the_stream_children_hint(tmp_path: Path) -> None:
+    page = tmp_path / "feed.html"
+    entries = "".join(f"<article class=h-entry><p class=p-name>{i}</p></article>" for i in range(1000))
+    page.write_text(f"<body class=h-feed>{entries}</body>")
+    r = _cli(str(page))
+    assert r.returncode == 0
+    assert "hint: an item held 1000 children until it closed; --stream-children" in r.stderr
+    r = _cli("--jsonl", "--stream-children", str(page))
+    assert r.returncode == 0 and r.stderr == ""

@@ -12,21 +12,24 @@ silent. The library installs no handler: the application decides where warnings 
 
 from __future__ import annotations
 
-import logging
-
 from stream_mf2.events import DocumentEnd
 
-__all__ = ["LOGGER", "log_notes"]
+__all__ = ["LOGGER_NAME", "log_notes"]
 
-#: The library's logger.
-LOGGER = logging.getLogger("stream_mf2")
+#: The name of the library's logger.
+LOGGER_NAME = "stream_mf2"
 
 
 def log_notes(end: DocumentEnd, url: str | None) -> None:
     """Log each note of ``end`` as a warning, with the document's URL."""
-    if end.notes and LOGGER.isEnabledFor(logging.WARNING):
+    if not end.notes:
+        return
+    import logging  # (only when there is something to say: most documents have no note)
+
+    logger = logging.getLogger(LOGGER_NAME)
+    if logger.isEnabledFor(logging.WARNING):
         for note in end.notes:
             if url:
-                LOGGER.warning("%s: %s", url, note)
+                logger.warning("%s: %s", url, note)
             else:
-                LOGGER.warning("%s", note)
+                logger.warning("%s", note)

@@ -20,8 +20,9 @@ XPath (``ow:xpath``) or by a pattern with named captures (``ow:pattern``).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from stream_mf2.wpt._load import load
-from stream_mf2.wpt._match import WptConsumer
 from stream_mf2.wpt._source import DEFAULT_MAX_PATTERN_CHARS
 from stream_mf2.wpt.events import WptMatchEvent, WptPage, WptPageEnd, collect_pages
 from stream_mf2.wpt.find import element_paths
@@ -38,6 +39,20 @@ from stream_mf2.wpt.model import (
     Wpt,
     XPath,
 )
+
+if TYPE_CHECKING:
+    from stream_mf2.wpt._match import WptConsumer
+
+
+def __getattr__(name: str) -> Any:
+    # The consumer (and the matching machinery behind it) is imported when first asked
+    # for: importing the package for its events or model does not load it.
+    if name == "WptConsumer":
+        from stream_mf2.wpt._match import WptConsumer
+
+        return WptConsumer
+    raise AttributeError(f"module 'stream_mf2.wpt' has no attribute {name!r}")
+
 
 __all__ = [
     "DEFAULT_MAX_PATTERN_CHARS",

@@ -358,6 +358,8 @@ def test_limits_page_names_every_limit_with_its_default() -> None:
         max_redirects=fetch.DEFAULT_MAX_REDIRECTS,
         max_decoded_bytes=payload.DEFAULT_MAX_DECODED_BYTES,
         max_expansion=payload.DEFAULT_MAX_EXPANSION,
+        timeout=fetch.DEFAULT_TIMEOUT,
+        deadline=fetch.DEFAULT_DEADLINE,
     )
     assert set(rows) == set(defaults), f"limits.md table: missing {set(defaults) - set(rows)}, extra {set(rows) - set(defaults)}"
     for name, value in defaults.items():

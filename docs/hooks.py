@@ -158,9 +158,13 @@ def _rest_inline(text: str) -> str:
 
 def options_table() -> list[tuple[str, str, str]]:
     """``(option, default, meaning)`` rows of the reST table in :mod:`stream_mf2.core.options`."""
+    import ast
+
     import stream_mf2.core.options as options
 
-    doc = options.__doc__ or ""
+    # From the source file: a module compiled by mypyc keeps no docstring.
+    source = Path(options.__file__ or "").with_name("options.py").read_text(encoding="utf-8")
+    doc = ast.get_docstring(ast.parse(source)) or ""
     lines = doc.splitlines()
     rules = [i for i, line in enumerate(lines) if re.fullmatch(r"=+(\s+=+)+", line.strip())]
     if len(rules) != 3:

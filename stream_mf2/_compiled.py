@@ -19,8 +19,10 @@ from pathlib import Path
 COMPILED_FOLDERS: tuple[str, ...] = ("core", "html", "mf2")
 #: Folders inside those that stay pure Python.
 PURE_FOLDERS: tuple[str, ...] = ("html/testing",)
-#: Single modules outside those folders that are compiled (the bottom layer).
-COMPILED_FILES: tuple[str, ...] = ("errors.py", "events.py")
+#: Single modules outside those folders that are compiled (the bottom layer). ``errors.py``
+#: stays pure: pure modules subclass its exceptions, and a compiled ``__init__`` refuses
+#: an interpreted subclass (``MissingExtra`` and the WARC output's ``OutputExtraMissing``).
+COMPILED_FILES: tuple[str, ...] = ("events.py",)
 
 
 def compiled_modules(package_dir: Path, package: str = "stream_mf2") -> tuple[str, ...]:

@@ -1,29 +1,7 @@
-"""Running WARC inputs to output lines: the schema, one input, many inputs, resuming.
+"""Running WARC inputs to output lines: one input, many inputs, resuming.
 
-The output schema (version :data:`SCHEMA_VERSION`) is JSON Lines; every line
-has a ``"kind"``. Keys are the attribute names of the Python entries, except
-the mf2 names ``rel-urls``, ``meta-item`` and ``children-streamed``, and ``error``
-for :attr:`WarcError.message` (as in the page-level ``stream-mf2 --jsonl`` lines):
-
-``item``
-    ``warc_file``, ``offset`` (of the record), ``record_id``, ``uri``, ``path``
-    (where the item sits in the record's whole-document ``items``: the top-level
-    index, then keys and indexes, e.g. ``[0, "children", 3]``), ``item``, and
-    ``children-streamed`` (a container whose children were written before it).
-``record``
-    one per HTML record, always, after its items and errors: ``schema``,
-    ``warc_file``, ``offset``, ``length``, ``record_id``, ``uri``, ``date``,
-    ``status``, ``content_type``, ``warc_type``, ``encoding``, ``encoding_source``,
-    ``items`` (item lines written for it), ``rels``, ``rel-urls``, and
-    ``meta-item`` with ``--metaformats`` when the head gives one.
-``error``
-    ``schema``, ``scope`` (``record``: a record or stretch of the archive;
-    ``file``: the input could not be opened or read on), ``warc_file``,
-    ``offset``, ``record_id``, ``uri``, ``error`` (the message).
-``summary``
-    last line of a run: ``schema``, ``files``, ``files_failed``, ``records``,
-    ``html_records``, ``items``, ``errors``, ``skipped``, and, with a
-    ``consumer``, the number of its lines of each kind (e.g. ``"wpt": 12``).
+The lines follow the versioned schema of :mod:`stream_mf2.warc.schema` (item, record,
+error and summary lines, and the lines of a ``consumer``).
 
 A ``consumer`` (:class:`LineConsumer`, e.g. the Website Parse Template lines of
 ``stream-mf2 wpt``) adds its own lines, written after a record's items and
@@ -32,12 +10,9 @@ before its ``record`` line; each gets ``warc_file``, ``offset``,
 what they hold. ``Options.items`` ``False`` leaves the ``item`` lines out (the
 ``items`` counts still count the mf2 items found).
 
-The schema version is the ``schema`` field of ``record``, ``error`` and
-``summary`` lines (and the ``stream_mf2.schema`` metadata of Parquet files).
-
 :func:`process_input` reads one input and writes its lines; it is what a
 distributed runner calls per file. :func:`run` reads many, with checkpoints
-for ``resume``.
+for ``resume``; where the output goes is :mod:`stream_mf2.warc.target`.
 """
 
 from __future__ import annotations

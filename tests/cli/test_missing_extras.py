@@ -8,15 +8,14 @@ and expects exit status 1 (4 for an input that cannot be read at all), the
 
 from __future__ import annotations
 
-import io
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from warcio.statusandheaders import StatusAndHeaders
-from warcio.warcwriter import WARCWriter
+
+from tests.support.warc_records import html_archive
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,15 +34,7 @@ def _run(blocked: list[str], args: list[str]) -> subprocess.CompletedProcess[str
 
 @pytest.fixture
 def warc(tmp_path: Path) -> str:
-    path = tmp_path / "one.warc.gz"
-    with open(path, "wb") as f:
-        w = WARCWriter(f, gzip=True)
-        headers = StatusAndHeaders("200 OK", [("Content-Type", "text/html")], protocol="HTTP/1.1")
-        body = b"<div class=h-card><p class=p-name>Ann</p></div>"
-        w.write_record(
-            w.create_warc_record("https://a.example/", "response", payload=io.BytesIO(body), http_headers=headers)
-        )
-    return str(path)
+    return str(html_archive(tmp_path / "one.warc.gz", [b"<div class=h-card><p class=p-name>Ann</p></div>"]))
 
 
 CASES = [

@@ -8,15 +8,14 @@
 
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from warcio.statusandheaders import StatusAndHeaders
-from warcio.warcwriter import WARCWriter
+
+from tests.support.warc_records import html_archive
 
 PAGE = b"<div class=h-entry><p class=p-name>" + b"x" * 500 + b"</p></div>"
 NOTE = "1 value(s) of item h-entry emptied past its output budget (max_item_chars=100)"
@@ -51,16 +50,7 @@ def test_jsonl_document_line_carries_the_notes(page: Path) -> None:
 
 @pytest.fixture
 def archive(tmp_path: Path) -> Path:
-    path = tmp_path / "a.warc.gz"
-    with open(path, "wb") as f:
-        w = WARCWriter(f, gzip=True)
-        for i, body in enumerate((PAGE, b"<p class=h-card>Ann</p>")):
-            headers = StatusAndHeaders("200 OK", [("Content-Type", "text/html")], protocol="HTTP/1.1")
-            rec = w.create_warc_record(
-                f"https://a.example/{i}", "response", payload=io.BytesIO(body), http_headers=headers
-            )
-            w.write_record(rec)
-    return path
+    return html_archive(tmp_path / "a.warc.gz", [PAGE, b"<p class=h-card>Ann</p>"])
 
 
 def test_warc_record_lines_carry_the_notes(archive: Path) -> None:

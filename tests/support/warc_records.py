@@ -175,3 +175,19 @@ def write_archive(path: Path, recs: list[Rec], *, compress: bool) -> list[int]:
             offsets.append(f.tell())
             f.write(write_record(rec, compress=compress))
     return offsets
+
+
+def html_archive(path: Path, bodies: list[bytes], *, uri: str = "https://a.example/{}") -> Path:
+    """A ``.warc.gz`` of one ``text/html`` response per body (target URIs ``uri.format(i)``)."""
+    import io as _io
+
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+
+    with open(path, "wb") as f:
+        writer = WARCWriter(f, gzip=True)
+        for i, body in enumerate(bodies):
+            headers = StatusAndHeaders("200 OK", [("Content-Type", "text/html; charset=utf-8")], protocol="HTTP/1.1")
+            record = writer.create_warc_record(uri.format(i), "response", payload=_io.BytesIO(body), http_headers=headers)
+            writer.write_record(record)
+    return path

@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import gzip
-import io
 import json
 import os
 import stat
@@ -25,13 +24,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from warcio.statusandheaders import StatusAndHeaders
-from warcio.warcwriter import WARCWriter
 
 from stream_mf2.errors import StreamMF2Error
 from stream_mf2.warc.outputs import _part_number, open_writer
 from stream_mf2.warc.runner import Options, checkpoint_path, run
 from stream_mf2.warc.target import OutputError, OutputLock, output_format, resolve_output
+from tests.support.warc_records import html_archive
 
 PAGE = (
     b"<!doctype html><title>t</title><body>"
@@ -40,16 +38,7 @@ PAGE = (
 
 
 def _archive(path: Path, records: int) -> Path:
-    with open(path, "wb") as f:
-        writer = WARCWriter(f, gzip=True)
-        for i in range(records):
-            body = PAGE % (i, i)
-            headers = StatusAndHeaders("200 OK", [("Content-Type", "text/html; charset=utf-8")], protocol="HTTP/1.1")
-            rec = writer.create_warc_record(
-                f"https://example.com/{i}", "response", payload=io.BytesIO(body), http_headers=headers
-            )
-            writer.write_record(rec)
-    return path
+    return html_archive(path, [PAGE % (i, i) for i in range(records)])
 
 
 @pytest.fixture

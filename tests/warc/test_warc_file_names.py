@@ -8,28 +8,18 @@ as given), so outputs of the same inputs can be compared or concatenated.
 from __future__ import annotations
 
 import gzip
-import io
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from warcio.statusandheaders import StatusAndHeaders
-from warcio.warcwriter import WARCWriter
 
 from stream_mf2.warc.runner import Options, run
+from tests.support.warc_records import html_archive
 
 
 def _archive(path: Path) -> None:
-    with open(path, "wb") as f:
-        w = WARCWriter(f, gzip=True)
-        for i in range(3):
-            headers = StatusAndHeaders("200 OK", [("Content-Type", "text/html")], protocol="HTTP/1.1")
-            body = b"<div class=h-card><p class=p-name>Ann %d</p></div>" % i
-            rec = w.create_warc_record(
-                f"https://a.example/{i}", "response", payload=io.BytesIO(body), http_headers=headers
-            )
-            w.write_record(rec)
+    html_archive(path, [b"<div class=h-card><p class=p-name>Ann %d</p></div>" % i for i in range(3)])
 
 
 def _names(lines: list[dict[str, Any]]) -> set[str]:

@@ -9,7 +9,6 @@ to exit; a bound only turns a hang into a failure.
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import os
 import select
@@ -19,8 +18,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from warcio.statusandheaders import StatusAndHeaders
-from warcio.warcwriter import WARCWriter
+
+from tests.support.warc_records import html_archive
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,15 +34,7 @@ sys.stdin.read()
 
 
 def _archive(path: Path) -> None:
-    with open(path, "wb") as f:
-        w = WARCWriter(f, gzip=True)
-        for i in range(20):
-            headers = StatusAndHeaders("200 OK", [("Content-Type", "text/html")], protocol="HTTP/1.1")
-            body = b"<div class=h-card><p class=p-name>Ann %d</p></div>" % i
-            rec = w.create_warc_record(
-                f"https://a.example/{i}", "response", payload=io.BytesIO(body), http_headers=headers
-            )
-            w.write_record(rec)
+    html_archive(path, [b"<div class=h-card><p class=p-name>Ann %d</p></div>" % i for i in range(20)])
 
 
 @pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="waits on pidfds (Linux)")

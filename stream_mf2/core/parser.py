@@ -588,6 +588,7 @@ class Parser:
             self._out.clear()
         # Page-source pattern matches wait while a re-parse is possible (they never count
         # as output that prevents one: their timing, unlike items', depends on the window).
+        # The WPT page ends come on the same list, after the last of them (WptConsumer.finish).
         if self._wpt_events and self._held is None:
             events = events + self._wpt_events if events else list(self._wpt_events)
             self._wpt_events.clear()

@@ -94,7 +94,7 @@ class Pipeline:
         self.tree = tree
         self.tokenizer = tokenizer
         self.wpt = wpt
-        #: The WPT consumer's page-source pattern matches (held apart: see Parser._take).
+        #: The WPT consumer's page-source pattern matches, then its page ends (held apart: see Parser._take).
         self.wpt_events = wpt_events
         #: Notes about the templates the WPT applies to this page.
         self.wpt_notes = wpt_notes

@@ -228,9 +228,9 @@ class WptConsumer:
     """Placement observer and completion handler for the templates applied to one page.
 
     ``emit`` receives each event of an element match (at a token position, like
-    mf2 items) and the page ends; ``emit_source`` the matches of page-source
-    patterns, whose timing depends on the pattern window, not on tokens (the
-    parser holds them while it may still parse the document again).
+    mf2 items); ``emit_source`` the matches of page-source patterns, whose timing
+    depends on the pattern window, not on tokens (the parser holds them while it
+    may still parse the document again), and then the page ends, last.
     ``source(text)`` takes the decoded page text (for blocks referenced by a
     pattern alone); ``finish()`` ends the page.
     """
@@ -575,11 +575,17 @@ class WptConsumer:
             s.feed(text)
 
     def finish(self) -> None:
-        """The document ended: close the pattern scanners and end every page."""
+        """The document ended: close the pattern scanners and end every page.
+
+        A page's end goes out on ``emit_source``, after the last page-source matches the
+        scanners give as they close: the parser passes those on after the element matches,
+        so an end on ``emit`` would come before them, and a consumer that closes the page at
+        its end (``stream-mf2 wpt``'s page lines) would lose them.
+        """
         for s in self._scanners:
             s.close()
         self._candidates.clear()
         self._places.clear()
         errors = tuple(self.errors)
         for applied in self.applied:
-            self.emit(WptPageEnd(applied.page, errors))
+            self.emit_source(WptPageEnd(applied.page, errors))

@@ -297,6 +297,27 @@ def test_match_events_come_as_soon_as_the_element_is_final() -> None:
     assert [type(x).__name__ for x in events] == ["WptMatchEvent", "WptPageEnd", "DocumentEnd"]
 
 
+@pytest.mark.parametrize(("name", "url"), PAGES, ids=[p[0] for p in PAGES])
+def test_a_page_ends_after_its_last_match(name: str, url: str) -> None:
+    """``WptPageEnd`` means no more matches for its page: the page-source pattern matches the
+    scanners give at the end of the input come before it (they came after it, so the page
+    lines of ``stream-mf2 wpt``, written at the page's end, had ``"matches": []`` for them)."""
+    from stream_mf2.wpt.lines import WptLines
+
+    data = (FIX / f"{name}.html").read_bytes()
+    wpt = load(FIX / f"{name}.xml")
+    for label, chunks in [("whole", [data]), ("random", chunking.random_chunks(data, chunking.SEED))]:
+        events, _ = _run(data, url, wpt, chunks)
+        ended: set[int] = set()
+        for e in events:
+            if isinstance(e, WptMatchEvent):
+                assert id(e.page) not in ended, f"{label}: a match of a page after its end"
+            elif isinstance(e, WptPageEnd):
+                ended.add(id(e.page))
+        lines = WptLines(wpt)
+        assert [line for e in events for line in lines.lines(e)] == collect_pages(events), label
+
+
 def test_parse_returns_wpt_pages_and_mf2_output_is_unchanged() -> None:
     for name, url in PAGES:
         data = (FIX / f"{name}.html").read_bytes()

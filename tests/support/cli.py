@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from stream_mf2.warc.runner import EXIT_OK
+from stream_mf2.warc.schema import EXIT_OK
 from tests.support.suites import REPO
 
 

@@ -102,11 +102,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
     out = sys.stdout.buffer
-    show_warnings()  # notes of the parses (values emptied past a budget, …) on stderr
     try:
-        if args and args[0] in COMMANDS:
-            return COMMANDS[args[0]](args[1:], out)
-        return _page(args, out)
+        # notes of the parses (values emptied past a budget, …) on stderr while the command runs
+        with show_warnings():
+            if args and args[0] in COMMANDS:
+                return COMMANDS[args[0]](args[1:], out)
+            return _page(args, out)
     except BrokenPipeError:
         _silence_stdout()
         return EXIT_BROKEN_PIPE

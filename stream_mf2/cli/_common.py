@@ -8,10 +8,11 @@ Each subcommand module imports from here, never from the dispatcher
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any, NoReturn, TypeVar, overload
 
 from stream_mf2.io.json_output import dumps
@@ -245,9 +246,18 @@ class _Warnings(logging.Handler):
             self.handleError(record)
 
 
-def show_warnings() -> None:
-    """Print the ``stream_mf2`` logger's warnings on standard error, once per process."""
+@contextlib.contextmanager
+def show_warnings() -> Iterator[None]:
+    """While a command runs, print the ``stream_mf2`` logger's warnings on standard error
+    (and nowhere else); the logger is as it was afterwards (``main`` may be called in a
+    process that logs for itself)."""
     logger = logging.getLogger("stream_mf2")
-    if not any(isinstance(h, _Warnings) for h in logger.handlers):
-        logger.addHandler(_Warnings(logging.WARNING))
-        logger.propagate = False
+    handler = _Warnings(logging.WARNING)
+    propagate = logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = propagate

@@ -9,12 +9,15 @@
 from __future__ import annotations
 
 import logging
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 import stream_mf2
 from stream_mf2.events import DocumentEnd
+from tests.support.suites import REPO
 
 PAGE = "<div class=h-entry><p class=p-name>" + "x" * 500 + "</p></div>"
 NOTE = "1 value(s) of item h-entry emptied past its output budget (max_item_chars=100)"
@@ -38,7 +41,27 @@ def test_no_notes_is_an_empty_tuple() -> None:
 
 
 def test_the_library_installs_no_handler() -> None:
-    assert logging.getLogger("stream_mf2").handlers == []
+    # in a fresh interpreter: the command line (an application) sets one up while it runs
+    code = (
+        "import logging, stream_mf2\n"
+        "stream_mf2.parse('<div class=h-entry><p class=p-name>' + 'x' * 500, max_item_chars=100)\n"
+        "list(stream_mf2.iter_items([b'<p class=h-card>A']))\n"
+        "assert logging.getLogger('stream_mf2').handlers == [], logging.getLogger('stream_mf2').handlers\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=False)
+    assert r.returncode == 0, r.stderr
+    assert "emptied past its output budget" in r.stderr  # Python's last-resort output of the warning
+
+
+def test_the_command_line_leaves_the_logger_as_it_was(tmp_path: Path) -> None:
+    from stream_mf2.cli import main
+
+    page = tmp_path / "p.html"
+    page.write_text(PAGE)
+    logger = logging.getLogger("stream_mf2")
+    before = (list(logger.handlers), logger.propagate)
+    assert main([str(page), "--max-item-chars", "100"]) == 0
+    assert (list(logger.handlers), logger.propagate) == before
 
 
 @pytest.mark.parametrize("source", ["str", "bytes", "path"])

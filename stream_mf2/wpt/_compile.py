@@ -4,8 +4,10 @@ Patterns: literal text with captures ``(concept[REGEX])``; the variant
 ``([concept[REGEX]])`` that the submission also uses reads the same. A capture
 starts at ``(`` (optionally ``[``) followed by a concept name and ``[``; its
 expression runs to the first ``])`` outside a character class and escapes.
-Any other text, ``(`` included, is literal. Each capture becomes a numbered
-group of the ``regex`` package, so a concept may appear several times.
+Any other text, ``(`` included, is literal. Each capture becomes a named
+group of the ``regex`` package (``c0``, ``c1``, …, :func:`capture_group`), so a
+concept may appear several times and groups inside a capture's own expression
+do not shift the captures after it.
 
 XPath: ``/step/step...`` (absolute), ``//*[@id="x"]/step...`` (id-anchored,
 as browsers copy it) and, for nested blocks, ``step/...`` or ``./step/...``
@@ -21,7 +23,7 @@ from typing import Any
 from stream_mf2.errors import MissingExtra
 from stream_mf2.wpt.model import Pattern, Step, XPath
 
-__all__ = ["PatternSyntaxError", "XPathSyntaxError", "compile_pattern", "compile_xpath"]
+__all__ = ["PatternSyntaxError", "XPathSyntaxError", "capture_group", "compile_pattern", "compile_xpath"]
 
 _CONCEPT = re.compile(r"[A-Za-z_][\w.\-]*")
 _STEP = re.compile(
@@ -49,6 +51,11 @@ def _regex_module() -> Any:
     except ImportError as e:  # pragma: no cover - depends on the installation
         raise MissingExtra("WPT needs the 'regex' package: pip install 'stream-mf2[wpt]'", extra="wpt") from e
     return regex
+
+
+def capture_group(index: int) -> str:
+    """The group name of a pattern's ``index``-th capture."""
+    return f"c{index}"
 
 
 def _capture_end(text: str, i: int) -> int:
@@ -104,7 +111,9 @@ def compile_pattern(source: str, *, whole: bool = False) -> Pattern:
                     raise PatternSyntaxError(f"capture {m.group()!r}: bad regular expression {expr!r}: {e}") from e
                 out.append(re.escape("".join(literal)))
                 literal = []
-                out.append(f"({expr})")
+                # A named group per capture: groups inside the expression (``(\.[0-9]{2})?``)
+                # then cannot shift the captures after it.
+                out.append(f"(?P<{capture_group(len(concepts))}>{expr})")
                 concepts.append(m.group())
                 i = end + 2
                 continue

@@ -45,8 +45,9 @@ class TemplateError(StreamMF2Error):
 class Pattern:
     """A WPT pattern: literal text with captures ``(concept[REGEX])`` (or ``([concept[REGEX]])``).
 
-    ``regex`` is the compiled expression (``regex`` package); group ``i + 1`` is
-    the capture of ``concepts[i]``.
+    ``regex`` is the compiled expression (``regex`` package); the group named
+    ``c{i}`` is the capture of ``concepts[i]`` (groups inside a capture's own
+    expression do not count).
     """
 
     source: str
@@ -57,7 +58,7 @@ class Pattern:
         """``{concept: [values]}`` of one match, in pattern order."""
         out: dict[str, list[str]] = {}
         for i, concept in enumerate(self.concepts):
-            value = match.group(i + 1)
+            value = match.group(f"c{i}")
             if value is not None:
                 out.setdefault(concept, []).append(value)
         return out

@@ -155,6 +155,13 @@ def _steps(text: str, at: int, source: str) -> tuple[Step, ...]:
             value = m.group("dq") if m.group("dq") is not None else m.group("sq")
             attr = (m.group("attr").lower(), value or "")
         name = m.group("name")
+        if "::" in name:
+            axis = name.split("::", 1)[0]
+            raise XPathSyntaxError(f"unsupported XPath {source!r}: the {axis}:: axis (only child steps are supported)")
+        if ":" in name:
+            raise XPathSyntaxError(
+                f"unsupported XPath {source!r}: the prefixed name {name!r} (HTML elements are matched by local name)"
+            )
         steps.append(Step(None if name == "*" else name.lower(), position, attr))
         i = m.end()
         if i < n:
@@ -184,7 +191,10 @@ def compile_xpath(source: str, *, relative_ok: bool = False) -> XPath:
     if text.startswith("//"):
         raise XPathSyntaxError(f"unsupported XPath {source!r}: '//' only as '//*[@id=\"x\"]' at the start")
     if text.startswith("/"):
-        return XPath(source, _steps(text, 1, source), absolute=True)
+        steps = _steps(text, 1, source)
+        if not steps:
+            raise XPathSyntaxError(f"XPath {source!r} selects the document, not an element: give at least one step")
+        return XPath(source, steps, absolute=True)
     if not relative_ok:
         raise XPathSyntaxError(f"XPath {source!r} is relative; a top-level block needs '/...' or '//*[@id=...]'")
     if text.startswith("./"):

@@ -77,11 +77,16 @@ def _tag_end(data: bytes, i: int) -> int:
     return n
 
 
+#: Deepest element nesting of a template (``ow:wpt`` > ``ow:template`` > blocks inside blocks).
+DEFAULT_MAX_TEMPLATE_DEPTH = 64
+
+
 class _Target:
     """ElementTree parser target that records positions from the expat parser."""
 
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, data: bytes, max_depth: int = DEFAULT_MAX_TEMPLATE_DEPTH) -> None:
         self.data_bytes = data
+        self.max_depth = max_depth
         self.expat: Any = None
         self.stack: list[_Node] = []
         self.root: _Node | None = None
@@ -92,6 +97,11 @@ class _Target:
 
     def start(self, tag: str, attrs: dict[str, str]) -> None:
         line, col, at = self._pos()
+        if len(self.stack) >= self.max_depth:
+            # Blocks nest as deep as their elements; loading and matching walk them recursively.
+            raise TemplateError(
+                f"elements nested more than {self.max_depth} deep (max_template_depth={self.max_depth})", line, col
+            )
         node = _Node(tag, dict(attrs), line, col, at)
         node.content_start = _tag_end(self.data_bytes, at)
         if self.stack:
@@ -117,9 +127,9 @@ class _Target:
         return self.root
 
 
-def _parse_xml(data: bytes) -> _Node:
+def _parse_xml(data: bytes, max_depth: int = 64) -> _Node:
     det = _defused()
-    target = _Target(data)
+    target = _Target(data, max_depth)
     parser = det.DefusedXMLParser(target=target, forbid_dtd=True, forbid_entities=True, forbid_external=True)
     target.expat = parser.parser
     try:
@@ -319,15 +329,24 @@ def _declared(concept: str, ontologies: list[Ontology]) -> bool:
     return True
 
 
-def load(source: str | bytes | os.PathLike[str], *, strict: bool = False) -> Wpt:
+def load(
+    source: str | bytes | os.PathLike[str],
+    *,
+    strict: bool = False,
+    max_template_depth: int = DEFAULT_MAX_TEMPLATE_DEPTH,
+) -> Wpt:
     """Load a WPT from XML text (``str``), XML bytes, or a file (``os.PathLike``, e.g. a ``Path``).
 
     The package's one input rule holds here too: a ``str`` is the template
     itself, never a file name (a ``str`` that cannot be XML is a
     :class:`TypeError` that says so). Raises :class:`TemplateError` (with line
     and column) for any problem in the template; undeclared concepts are listed
-    in :attr:`Wpt.warnings`, or raise with ``strict=True``.
+    in :attr:`Wpt.warnings`, or raise with ``strict=True``. Elements nested more than
+    ``max_template_depth`` deep (blocks inside blocks, 64 by default) are a
+    :class:`TemplateError`: loading and matching follow the nesting.
     """
+    if max_template_depth < 1:
+        raise ValueError("max_template_depth must be at least 1")
     if isinstance(source, bytes):
         data = source
     elif isinstance(source, str):
@@ -344,7 +363,7 @@ def load(source: str | bytes | os.PathLike[str], *, strict: bool = False) -> Wpt
         raise TypeError(
             f"load() takes XML text (str), XML bytes or a path (os.PathLike), not {type(source).__name__}"
         )
-    root = _parse_xml(data)
+    root = _parse_xml(data, max_template_depth)
     loader = _Loader(data, strict)
     if not _is_ow(root, "wpt"):
         raise loader.error(root, f"the root element must be ow:wpt in namespace {OW_NS}, not {root.tag!r}")

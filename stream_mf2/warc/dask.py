@@ -50,6 +50,7 @@ from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, cast
 
 from stream_mf2.errors import MissingExtra
+from stream_mf2.warc.outputs import file_digest
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -231,7 +232,7 @@ class _Folder:
 
     def commit_file(self, local: str, name: str) -> tuple[int, str]:
         """Move (locally) or upload the finished file ``local`` to ``name``, atomically; its size and SHA-256."""
-        size, sha = _file_digest(local)
+        size, sha = file_digest(local)
         if self.local:
             with open(local, "rb") as f:
                 os.fsync(f.fileno())
@@ -268,16 +269,6 @@ class _Folder:
             with contextlib.suppress(Exception):
                 fs.rm(u)
         return len(urls)
-
-
-def _file_digest(path: str) -> tuple[int, str]:
-    h = hashlib.sha256()
-    size = 0
-    with open(path, "rb") as f:
-        while block := f.read(1 << 20):
-            h.update(block)
-            size += len(block)
-    return size, h.hexdigest()
 
 
 def _fsync_dir(path: str) -> None:

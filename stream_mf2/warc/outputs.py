@@ -406,11 +406,11 @@ def _cell(value: Any, kind: str) -> Any:
     return value
 
 
-def _file_digest(path: str) -> list[Any]:
-    """``[size, sha256]`` of a file (read once, in blocks)."""
+def file_digest(path: str) -> tuple[int, str]:
+    """Size and SHA-256 (hex) of a file, read once in blocks (Parquet part files, Dask parts)."""
     with open(path, "rb") as f:
         size = os.fstat(f.fileno()).st_size
-        return [size, _sha256_prefix(f, size).hexdigest()]
+        return size, _sha256_prefix(f, size).hexdigest()
 
 
 def _part_number(name: str) -> int:
@@ -459,7 +459,7 @@ class ParquetWriter(Writer):
             raise _bad_resume(self._dir, "its checkpoint is from another version or damaged")
         for name, (size, digest) in files.items():
             try:
-                actual = _file_digest(os.path.join(self._dir, name))
+                actual = list(file_digest(os.path.join(self._dir, name)))
             except OSError:
                 raise _bad_resume(self._dir, f"its part {name} is missing") from None
             if actual != [size, digest]:
@@ -512,7 +512,7 @@ class ParquetWriter(Writer):
             name = f"{kind}-{self._part:06d}.parquet"
             with open(os.path.join(self._dir, name), "rb") as f:
                 os.fsync(f.fileno())
-            self._done[name] = _file_digest(os.path.join(self._dir, name))
+            self._done[name] = list(file_digest(os.path.join(self._dir, name)))  # (as JSON holds it)
         self._writers.clear()
         self._part += 1
 

@@ -44,23 +44,22 @@ _TYPE_LIST = re.compile(r"h-[a-z0-9]+(?:-[a-z0-9]+)*(?:,h-[a-z0-9]+(?:-[a-z0-9]+
 
 def attach_values(args: Iterable[str]) -> list[str]:
     """``args`` with the value of each :data:`ATTACHED_VALUE_FLAGS` flag attached (``flag=value``)."""
+    items = list(args)
     out: list[str] = []
-    rest = iter(args)
-    for arg in rest:
+    i = 0
+    while i < len(items):
+        arg = items[i]
+        i += 1
         if arg == "--":
-            out.append(arg)
-            out.extend(rest)
+            out.extend(items[i - 1 :])
             break
         if arg not in ATTACHED_VALUE_FLAGS:
             out.append(arg)
-            continue
-        value = next(rest, None)
-        if value is not None and _TYPE_LIST.match(value):
-            out.append(f"{arg}={value}")
+        elif i < len(items) and _TYPE_LIST.match(items[i]):
+            out.append(f"{arg}={items[i]}")
+            i += 1
         else:
-            out.append(f"{arg}=")
-            if value is not None:
-                out.append(value)
+            out.append(f"{arg}=")  # the next argument is read on its own (another flag, the input)
     return out
 
 

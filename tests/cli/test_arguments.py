@@ -93,6 +93,7 @@ def test_help_lists_every_subcommand() -> None:
         (["--filter-roots", "-"], ["--filter-roots=", "-"]),
         (["--", "--stream-children"], ["--", "--stream-children"]),
         (["--stream-children=h-x", "y"], ["--stream-children=h-x", "y"]),
+        (["--stream-children", "--filter-roots", "x"], ["--stream-children=", "--filter-roots=", "x"]),
     ],
 )
 def test_optional_values_are_taken_only_when_they_are_type_names(args: list[str], expected: list[str]) -> None:

@@ -556,9 +556,9 @@ class ParquetWriter(Writer):
                 w.close()
 
 
-def partial_exists(path: str) -> bool:
-    """Whether an unfinished output (its temporary files) exists for the output name ``path``."""
-    target = resolve_output(path)
+def partial_exists(output: OutputTarget | str) -> bool:
+    """Whether an unfinished output (its temporary files) exists for ``output`` (a name or a resolved target)."""
+    target = output if isinstance(output, OutputTarget) else resolve_output(output)
     if target.kind != "file":
         return False
     if target.format == "parquet":

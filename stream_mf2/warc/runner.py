@@ -397,13 +397,12 @@ def _run_locked(
     if cp_path is not None and os.path.exists(cp_path):
         state = _load_checkpoint(cp_path, key)
     done: list[FileSummary] = state["done"] if state else []
-    if cp_path is not None and state is not None and len(done) == len(inputs):
-        if not partial_exists(target.path or ""):
+    if cp_path is not None and state is not None and not partial_exists(target):
+        if len(done) == len(inputs):
             # Killed after the output was moved into place: the run is complete.
             with contextlib.suppress(OSError):
                 os.remove(cp_path)
             return RunResult(done, exit_status(done))
-    if cp_path is not None and state is not None and not partial_exists(target.path or ""):
         raise OutputError(
             f"cannot resume {target.name}: its temporary output is gone; remove {cp_path} to start the run again"
         )

@@ -18,7 +18,6 @@ id-anchored XPaths of the elements with that id or text, to help write templates
 from __future__ import annotations
 
 import argparse
-import contextlib
 import hashlib
 import sys
 from collections.abc import Sequence
@@ -164,9 +163,7 @@ def _pages(ns: argparse.Namespace, inputs: Sequence[str], lines: Any, opts_base:
     target = resolve_output(ns.output)
     stdout = JsonlWriter(None, stream=out) if target.kind == "stdout" else None
     tables = (*(("item",) if ns.items else ()), *lines.kinds())
-    with contextlib.ExitStack() as stack:
-        if target.kind == "file":
-            stack.enter_context(OutputLock(target))  # a second run naming this output fails at once
+    with OutputLock(target):  # a second run naming this output fails at once
         writer = stdout if stdout is not None else open_writer(target, tables=tables)
         return _write_pages(ns, inputs, lines, opts_base, writer, stdout)
 

@@ -363,16 +363,10 @@ def run(
     target = resolve_output(output)
     if resume and not target.resumable:
         raise OutputError("--resume needs a regular file as output (-o FILE), not standard output or a special file")
-    lock = OutputLock(target) if target.kind == "file" else None
-    if lock is not None:
-        lock.acquire()
-    try:
+    with OutputLock(target):
         return _run_locked(
             inputs, target, options, resume, checkpoint_records, checkpoint_seconds, progress, on_unit
         )
-    finally:
-        if lock is not None:
-            lock.release()
 
 
 def _run_locked(

@@ -126,37 +126,42 @@ class OutputLock:
 
     Taken without waiting: a second run naming the same output fails at once. The
     lock file is removed when the lock is released; a lock file left by a killed run
-    holds no lock and is taken over. Where the platform has no ``fcntl`` (Windows),
-    no lock is taken.
+    holds no lock and is taken over. Only a regular file output is locked (standard
+    output and special files are not written through a temporary file), and where the
+    platform has no ``fcntl`` (Windows) no lock is taken.
     """
 
     __slots__ = ("_fd", "path")
 
     def __init__(self, target: OutputTarget) -> None:
-        self.path = (target.path or "") + LOCK
+        #: The lock file (``None``: this output is not locked).
+        self.path = target.path + LOCK if target.kind == "file" and target.path is not None else None
         self._fd: int | None = None
 
     def acquire(self) -> None:
+        path = self.path
+        if path is None:
+            return
         try:
             import fcntl
         except ImportError:  # pragma: no cover  (Windows)
             return
         while True:
             try:
-                fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+                fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
             except OSError as e:
-                raise OutputError(f"cannot lock {self.path}: {e.strerror or e}") from None
+                raise OutputError(f"cannot lock {path}: {e.strerror or e}") from None
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 os.close(fd)
                 raise OutputError(
-                    f"another run is writing this output (it holds {self.path}); wait for it or name another output"
+                    f"another run is writing this output (it holds {path}); wait for it or name another output"
                 ) from None
             # The holder before us may have removed the file between our open and our lock:
             # then we hold a lock on a name nobody sees, and start again.
             try:
-                same = os.path.samestat(os.fstat(fd), os.stat(self.path))
+                same = os.path.samestat(os.fstat(fd), os.stat(path))
             except FileNotFoundError:
                 same = False
             if same:
@@ -166,7 +171,7 @@ class OutputLock:
 
     def release(self) -> None:
         fd, self._fd = self._fd, None
-        if fd is not None:
+        if fd is not None and self.path is not None:
             with contextlib.suppress(OSError):
                 os.remove(self.path)
             os.close(fd)

@@ -49,8 +49,13 @@ class Deadline:
     def cancel(self) -> None:
         """The request is over: forget its sockets."""
         with self._lock:
+            if self.done:
+                return
             self.done = True
+            fired = self.passed  # (then the watchdog has let go of it already)
             self._socks.clear()
+        if not fired:
+            _watchdog().forget()
 
     def fire(self) -> None:
         """Called by the watchdog when the time is up."""
@@ -73,6 +78,7 @@ class _Watchdog:
 
     def __init__(self) -> None:
         self._heap: list[tuple[float, int, Deadline]] = []
+        self._done = 0  # cancelled deadlines still in the heap
         self._seq = itertools.count()
         self._cond = threading.Condition()
         threading.Thread(target=self._run, name="stream-mf2-deadlines", daemon=True).start()
@@ -81,6 +87,17 @@ class _Watchdog:
         with self._cond:
             heapq.heappush(self._heap, (deadline.at, next(self._seq), deadline))
             self._cond.notify()
+
+    def forget(self) -> None:
+        """A deadline was cancelled. Once most of the heap is cancelled ones it is rebuilt, so
+        the heap holds about the requests still running, not every request of the last
+        ``deadline`` seconds (linear work in all, as each rebuild at least halves it)."""
+        with self._cond:
+            self._done += 1
+            if self._done > 64 and 2 * self._done > len(self._heap):
+                self._heap = [entry for entry in self._heap if not entry[2].done]
+                heapq.heapify(self._heap)
+                self._done = 0
 
     def _run(self) -> None:
         while True:
@@ -93,6 +110,8 @@ class _Watchdog:
                     self._cond.wait(wait)
                     continue
                 heapq.heappop(self._heap)
+                if deadline.done:
+                    self._done = max(0, self._done - 1)
             deadline.fire()
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import subprocess
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -84,7 +85,7 @@ def test_iter_items_logs_each_note(caplog: pytest.LogCaptureFixture) -> None:
 
 
 async def test_aiter_items_logs_each_note(caplog: pytest.LogCaptureFixture) -> None:
-    async def chunks():  # type: ignore[no-untyped-def]
+    async def chunks() -> AsyncIterator[bytes]:
         yield PAGE.encode()
 
     with caplog.at_level(logging.WARNING, logger="stream_mf2"):

@@ -3,9 +3,11 @@
 Redirects are followed (urllib's default handler); :attr:`UrlResponse.url` is
 the final URL, the base URL of the document. The charset of the
 ``Content-Type`` header is :attr:`UrlResponse.charset`, the transport-layer
-encoding. ``Transfer-Encoding: chunked`` is undone by :mod:`http.client`; a
-``Content-Encoding`` (gzip, deflate, br) is undone step by step here. Bodies
-are read with ``read1`` so pieces arrive as the server sends them.
+encoding. ``Transfer-Encoding: chunked`` and a ``Content-Encoding`` (gzip,
+deflate, br) are undone step by step here (:mod:`stream_mf2.io.payload`):
+:mod:`http.client` reads a malformed chunk-size line as the connection closing,
+where RFC 9112 section 7.1 makes it a framing error, reported with the line.
+Bodies are read with ``read1`` so pieces arrive as the server sends them.
 
 This is the public fetch API, :func:`fetch` and :func:`afetch` (exported as
 ``stream_mf2.fetch`` / ``stream_mf2.afetch``): request headers, a
@@ -84,8 +86,13 @@ class UrlResponse:
         #: The charset label from ``Content-Type``, if it names a known encoding.
         self.charset = charset
         coding = ",".join(resp.headers.get_all("Content-Encoding") or []) or None
+        # http.client de-chunks when ``chunked`` is set (it is set from the headers and read
+        # only by its body reads); turned off, read1 gives the raw framing, checked by
+        # ChunkedDecoder without the lenient start that archived bodies need.
+        chunked = bool(resp.chunked)
+        resp.chunked = False
         try:
-            self._body = BodyDecoder(chunked=False, content_encoding=coding)
+            self._body = BodyDecoder(chunked=chunked, content_encoding=coding, lenient_chunked=False)
         except PayloadError as e:
             resp.close()
             raise SourceError(f"{url}: {e}") from None
@@ -98,7 +105,9 @@ class UrlResponse:
             if limit is not None and total > limit:
                 self.close()
                 raise LimitExceeded(
-                    f"{self.url}: the decoded body is larger than {limit} bytes (max_bytes)", limit="max_bytes", value=limit
+                    f"{self.url}: the decoded body is larger than {limit} bytes (max_bytes)",
+                    limit="max_bytes",
+                    value=limit,
                 )
             yield piece
 
@@ -114,8 +123,11 @@ class UrlResponse:
                         raise http.client.IncompleteRead(b"", self._resp.length)
                     break
                 yield from self._body.feed(data)
+                if self._body.done:
+                    break  # the last chunk: what the server sends after it is not the body
             yield from self._body.finish()
         except PayloadError as e:
+            self.close()
             raise SourceError(f"{self.url}: {e}") from None
         except (http.client.HTTPException, OSError) as e:
             _check_deadline(self._deadline, self.url)
@@ -172,7 +184,9 @@ def _content_length(resp: http.client.HTTPResponse, url: str) -> None:
     values = {v.strip() for field in resp.headers.get_all("Content-Length") or [] for v in field.split(",")}
     if len(values) > 1:
         resp.close()
-        raise SourceError(f"{url}: framing error: Content-Length given with different values ({', '.join(sorted(values))})")
+        raise SourceError(
+            f"{url}: framing error: Content-Length given with different values ({', '.join(sorted(values))})"
+        )
 
 
 def _describe(e: BaseException) -> str:
@@ -199,9 +213,7 @@ class _Redirects(urllib.request.HTTPRedirectHandler):
     before anything could refuse the body); here such a redirect is an error.
     """
 
-    def http_error_302(
-        self, req: urllib.request.Request, fp: IO[bytes], code: int, msg: str, headers: Any
-    ) -> Any:
+    def http_error_302(self, req: urllib.request.Request, fp: IO[bytes], code: int, msg: str, headers: Any) -> Any:
         # Checked before urllib's own scheme test, which lets ftp:// through and words
         # its refusal of file:// as an HTTP error.
         location = headers.get("Location") or headers.get("URI")

@@ -73,7 +73,12 @@ class IdentityDecoder(Decoder):
 
 
 class ChunkedDecoder(Decoder):
-    """``Transfer-Encoding: chunked`` (RFC 9112, section 7.1), incrementally."""
+    """``Transfer-Encoding: chunked`` (RFC 9112, section 7.1), incrementally.
+
+    ``lenient_start`` (archived bodies) passes a body whose first line is not a
+    chunk-size line through unchanged; without it (a live response) every bad
+    line is a framing error naming the line.
+    """
 
     _SIZE, _DATA, _DATA_END, _TRAILER, _DONE, _PASS = range(6)
 
@@ -112,7 +117,7 @@ class ChunkedDecoder(Decoder):
                     if not self._started:
                         yield from self._pass_through(data[pos:])
                         return
-                    raise PayloadError("chunked body: line too long")
+                    raise PayloadError("chunked body: framing error: chunk-size or trailer line too long")
                 if nl < 0:
                     continue
                 line = bytes(self._line)
@@ -123,17 +128,22 @@ class ChunkedDecoder(Decoder):
                         if not self._started:
                             yield from self._pass_through(data[pos:])
                             return
-                        raise PayloadError(f"chunked body: bad chunk-size line {line[:40]!r}")
+                        raise PayloadError(f"chunked body: framing error: bad chunk-size line {line[:40]!r}")
                     self._started = True
                     self._held.clear()
                     self._left = int(m.group(1), 16)
                     self._state = self._DATA if self._left else self._TRAILER
                 elif state == self._DATA_END:
                     if line.strip():
-                        raise PayloadError("chunked body: chunk data not followed by CRLF")
+                        raise PayloadError("chunked body: framing error: chunk data not followed by CRLF")
                     self._state = self._SIZE
                 elif state == self._TRAILER and not line.strip():
                     self._state = self._DONE
+
+    @property
+    def done(self) -> bool:
+        """The last chunk and the trailer section have been read: the body is complete."""
+        return self._state == self._DONE
 
     def _pass_through(self, rest: bytes) -> Iterator[bytes]:
         self._state = self._PASS
@@ -271,6 +281,7 @@ class BodyDecoder:
     ``max_decoded_bytes``, or pass ``max_expansion`` times the encoded bytes
     (checked once more than :data:`EXPANSION_GRACE` bytes are decoded). ``None``
     turns a cap off. A body without content coding is never capped here.
+    ``lenient_chunked`` is :class:`ChunkedDecoder`'s ``lenient_start``.
     """
 
     def __init__(
@@ -280,8 +291,10 @@ class BodyDecoder:
         content_encoding: str | None,
         max_decoded_bytes: int | None = DEFAULT_MAX_DECODED_BYTES,
         max_expansion: float | None = DEFAULT_MAX_EXPANSION,
+        lenient_chunked: bool = True,
     ) -> None:
-        stages: list[Decoder] = [ChunkedDecoder()] if chunked else []
+        self._chunked = ChunkedDecoder(lenient_start=lenient_chunked) if chunked else None
+        stages: list[Decoder] = [self._chunked] if self._chunked is not None else []
         codings = [c for c in (content_encoding or "").split(",") if c.strip()]
         if len(codings) > MAX_CODINGS:
             raise PayloadError(f"too many content codings ({len(codings)})")
@@ -294,6 +307,11 @@ class BodyDecoder:
         self._max_expansion = max_expansion
         self._encoded = 0
         self._decoded = 0
+
+    @property
+    def done(self) -> bool:
+        """A chunked body's last chunk has been read (always ``False`` for a body that is not chunked)."""
+        return self._chunked is not None and self._chunked.done
 
     def feed(self, data: bytes) -> Iterator[bytes]:
         """Decoded pieces of ``data``; exhaust before the next call."""

@@ -6,11 +6,15 @@
   with a message that names the redirect.
 * A 3xx without ``Location``, too many redirects, and ``max_redirects=0`` each name
   their own cause.
-* Two different ``Content-Length`` values are a framing error (RFC 9112 section 6.3).
+* Two different ``Content-Length`` values are a framing error (RFC 9112 section 6.3), and
+  so is a malformed chunk-size line (section 7.1), named in the message (``fetch``,
+  ``afetch`` and the page command), not reported as the connection closing.
 """
 
 from __future__ import annotations
 
+import asyncio
+import re
 import socket
 import subprocess
 import sys
@@ -207,3 +211,72 @@ def test_two_different_content_lengths_are_a_framing_error(lengths: list[str], o
         else:
             with pytest.raises(SourceError, match="framing error: Content-Length given with different values"):
                 stream_mf2.fetch(base)
+
+
+def _chunked(body: bytes) -> Iterator[str]:
+    """A server whose response says ``Transfer-Encoding: chunked`` and sends ``body`` as its raw framing."""
+
+    def do_get(self: BaseHTTPRequestHandler) -> None:
+        self.wfile.write(
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+            + body
+        )
+        self.wfile.flush()
+        self.close_connection = True
+
+    yield from _serve(do_get)
+
+
+def _framed(*chunks: bytes) -> bytes:
+    return b"".join(b"%x\r\n%s\r\n" % (len(c), c) for c in chunks)
+
+
+# A chunk-size line is 1*HEXDIG, optional extensions, CRLF (RFC 9112 section 7.1). http.client reads
+# "0x2a" and "+2a" as numbers and words anything else as "connection closed".
+BAD_SIZE_LINES = [b"zz\r\n", b"0x2a\r\n", b"-5\r\n", b"\r\n"]
+
+
+@pytest.mark.parametrize("line", BAD_SIZE_LINES, ids=lambda b: repr(b))
+@pytest.mark.parametrize("where", ["first", "later"])
+def test_malformed_chunk_size_line_is_a_framing_error(line: bytes, where: str) -> None:
+    body = (line if where == "first" else _framed(PAGE[:30]) + line) + PAGE[30:] + b"\r\n0\r\n\r\n"
+    for base in _chunked(body):
+        want = "framing error: bad chunk-size line " + re.escape(repr(line))
+        with pytest.raises(SourceError, match=want) as info, stream_mf2.fetch(base) as resp:
+            list(stream_mf2.iter_items(resp))
+        assert "connection closed" not in str(info.value)
+
+
+def test_malformed_chunk_size_line_from_afetch() -> None:
+    async def run(base: str) -> None:
+        resp = await stream_mf2.afetch(base)
+        async for _ in stream_mf2.aiter_items(resp):
+            pass
+
+    for base in _chunked(_framed(PAGE[:30]) + b"zz\r\n" + PAGE[30:]):
+        with pytest.raises(SourceError, match=r"framing error: bad chunk-size line b'zz\\r\\n'"):
+            asyncio.run(run(base))
+
+
+def test_malformed_chunk_size_line_from_the_page_command() -> None:
+    for base in _chunked(_framed(PAGE[:30]) + b"g1\r\n" + PAGE[30:]):
+        r = subprocess.run(
+            [sys.executable, "-m", "stream_mf2", base], capture_output=True, text=True, check=False, timeout=120
+        )
+        assert r.returncode == 1
+        assert "framing error: bad chunk-size line b'g1\\r\\n'" in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("extension", [b"", b";name=value", b" ;a=b"])
+def test_well_formed_chunked_bodies_still_parse(extension: bytes) -> None:
+    """Chunk extensions, a chunk per byte and trailer fields, as RFC 9112 allows them."""
+    body = b"".join(b"1%s\r\n%s\r\n" % (extension, PAGE[i : i + 1]) for i in range(len(PAGE)))
+    for base in _chunked(body + b"0\r\nX-Trailer: 1\r\n\r\n"):
+        with stream_mf2.fetch(base) as resp:
+            assert stream_mf2.parse(resp)["items"][0]["properties"]["name"] == ["Ann"]
+
+
+def test_chunked_body_cut_short_says_so() -> None:
+    for base in _chunked(_framed(PAGE[:30]) + b"100\r\n" + PAGE[30:]):
+        with pytest.raises(SourceError, match="truncated before the last chunk"), stream_mf2.fetch(base) as resp:
+            list(stream_mf2.iter_items(resp))

@@ -19,19 +19,25 @@ puts BeautifulSoup elements into the output; there is no DOM to expose).
 ``img_with_alt`` (mf2py 1.x) is honoured: ``False`` turns ``{"value", "alt"}``
 image objects into plain URLs.
 
-Where mf2py contradicts the microformats2 parsing spec, this module follows
-the spec. Every known difference (docs/guides/from-mf2py.md):
+Where the microformats2 parsing spec is silent, the drop-in makes mf2py's choice
+(the core's ``mf2py_compat`` option): classic (mf1) roots get ``id`` and
+``{"value", "alt"}`` image objects as h-* roots do, and fragment-only links in
+e-* ``html`` (``href="#fn1"``) are joined to the base URL. Where mf2py
+contradicts the spec, this module follows the spec. Every known difference
+(docs/guides/from-mf2py.md, with the counts on real-world-shaped pages):
 
-* fractional seconds are kept (``2024-01-02T03:04:05.678Z``; mf2py drops them);
+* datetimes are kept as the page writes them (``+00:00``, fractional seconds;
+  mf2py writes ``+0000`` and drops the fraction);
+* e-* ``html`` is the HTML fragment serialisation (source attribute order,
+  ``<br>``), and its ``srcset`` candidates are absolute (mf2py leaves them);
+* text is normalised by the textcontent-parsing steps throughout (mf2py keeps a
+  space after some line feeds);
 * ``rel=""`` (no rel values) links are not listed in ``rel-urls`` (mf2py lists
   them with ``"rels": []``);
-* classic (mf1) roots carry no ``id`` and their image properties are plain
-  URLs, as the microformats-v1 test suite expects (mf2py adds ``id`` and alt
-  objects);
 * HTML is parsed with the WHATWG algorithm (what browsers build), so markup
   that html5lib or lxml repair differently may give other items;
 * ``alternates`` lists each URL once, with the ``rel-urls`` text and attributes
-  (mf2py lists every element);
+  (the spec and mf2py list every element: a gap of this module);
 * a fetched URL whose ``Content-Type`` is not HTML, or binary data, raises
   :class:`~stream_mf2.errors.SourceError` (mf2py parses it into no items).
 """
@@ -144,7 +150,15 @@ class Parser:
             return
         if _is_soup(doc):
             doc = str(doc)
-        result = _parse(doc, self.__url__, text="normalized", lang=True, metaformats=metaformats, filter_roots=roots)
+        result = _parse(
+            doc,
+            self.__url__,
+            text="normalized",
+            lang=True,
+            metaformats=metaformats,
+            filter_roots=roots,
+            mf2py_compat=True,
+        )
         items: list[Any] = result["items"]
         meta = result.get("meta-item")
         if meta is not None:

@@ -23,6 +23,10 @@ option                       default                          meaning
 ``lang``                     ``False``                        add ``lang`` to items and e-* values
 ``metaformats``              ``False``                        add a ``meta-item`` from ``<head>``
 ``filter_roots``             ``False``                        drop Tailwind ``h-*`` names (or a set)
+``mf2py_compat``             ``False``                        where the spec is silent, mf2py's
+                                                              choice: ``id`` and alt objects on
+                                                              classic roots, ``#x`` links in e-*
+                                                              html made absolute
 ``stream_children``          ``False``                        yield a container's children as they
                                                               close (``True`` or a set of types)
 ``collect_parse_errors``     ``False``                        list HTML parse errors in ``errors``
@@ -117,6 +121,7 @@ class ParseOptions(TypedDict, total=False):
     lang: bool
     metaformats: bool
     filter_roots: bool | frozenset[str]
+    mf2py_compat: bool
     stream_children: bool | frozenset[str]
     collect_parse_errors: bool
     max_token_chars: int
@@ -145,7 +150,7 @@ _SET_TYPES = (bool, frozenset, set)
 _SET_VALUES = (frozenset, set)
 
 _TEXT_MODES = ("spec", "normalized")
-_BOOLS = ("detect_utf8", "lang", "metaformats", "collect_parse_errors", "tokenizer_fast_path")
+_BOOLS = ("detect_utf8", "lang", "metaformats", "mf2py_compat", "collect_parse_errors", "tokenizer_fast_path")
 _SETS = ("filter_roots", "stream_children")
 # (name, may it be None, smallest value)
 _LIMITS = (
@@ -296,6 +301,7 @@ def parser_config(
     lang: bool,
     metaformats: bool,
     filter_roots: bool | frozenset[str] | set[str],
+    mf2py_compat: bool,
     stream_children: bool | frozenset[str] | set[str],
     max_token_chars: int,
     max_depth: int | None,
@@ -337,6 +343,8 @@ def parser_config(
         given["metaformats"] = metaformats
     if filter_roots is not False:
         given["filter_roots"] = filter_roots
+    if mf2py_compat is not False:
+        given["mf2py_compat"] = mf2py_compat
     if stream_children is not False:
         given["stream_children"] = stream_children
     if collect_parse_errors is not False:
@@ -389,6 +397,7 @@ def parser_config(
             max_item_chars,
             max_output_ratio,
             output_floor_chars,
+            mf2py_compat,
         ),
         stream_children=stream_children,
         max_held_items=max_held_items,

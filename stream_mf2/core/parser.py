@@ -88,7 +88,8 @@ class Parser:
     whitespace-normalising algorithm), ``lang`` (add ``lang`` to items and e-*
     values), ``metaformats`` (build a ``meta-item`` from ``<head>``),
     ``filter_roots`` (drop Tailwind-style ``h-*`` names, or a given set),
-    ``stream_children`` (``True``, or a set of types such as
+    ``mf2py_compat`` (where the spec is silent, mf2py's choice: see
+    :class:`stream_mf2.mf2.options.Options`), ``stream_children`` (``True``, or a set of types such as
     ``frozenset({"h-feed"})``: yield the children of an outermost container
     item as they close, so memory stays flat when one ``h-feed`` wraps the
     page; see :class:`~stream_mf2.events.ItemEvent` and
@@ -147,6 +148,7 @@ class Parser:
         lang: bool = False,
         metaformats: bool = False,
         filter_roots: bool | frozenset[str] | set[str] = False,
+        mf2py_compat: bool = False,
         stream_children: bool | frozenset[str] | set[str] = False,
         max_token_chars: int = DEFAULT_MAX_TOKEN_CHARS,
         max_depth: int | None = None,
@@ -180,6 +182,7 @@ class Parser:
             lang=lang,
             metaformats=metaformats,
             filter_roots=filter_roots,
+            mf2py_compat=mf2py_compat,
             stream_children=stream_children,
             max_token_chars=max_token_chars,
             max_depth=max_depth,

@@ -142,6 +142,11 @@ _FEED: Final = {
     "url": "u-url",
     "photo": "u-photo",
     "category": "p-category",
+    # h-feed "Parser Compatibility": for an hfeed element implementations may treat
+    # site-title as p-name and site-description as p-summary (WordPress themes write both;
+    # without them the implied name is the text of the whole feed). mf2py does.
+    "site-title": "p-name",
+    "site-description": "p-summary",
 }
 
 _GEO: Final = {

@@ -634,7 +634,9 @@ class _Walker:
                     elif plain:  # here: inside a backcompat item (the other case is the branch above)
                         # rel means something only on links
                         on_link = element.name in _REL_ELEMENTS and element.namespace == HTML_NS
-                        found = _backcompat_classify(classes, backcompat_types, None if no_rel or not on_link else attrs["rel"])
+                        found = _backcompat_classify(
+                            classes, backcompat_types, None if no_rel or not on_link else attrs["rel"]
+                        )
                     if found is not None:
                         found_types, nested_bc, props = found
                         nested_types = list(found_types)  # a fresh list: it becomes the item's "type"
@@ -686,7 +688,11 @@ class _Walker:
                             continue
                         if prefix == "p" and fast and spec_text:
                             children = element.children
-                            if len(children) == 1 and type(children[0]) is Text and element.name not in P_FROM_ATTRIBUTE:
+                            if (
+                                len(children) == 1
+                                and type(children[0]) is Text
+                                and element.name not in P_FROM_ATTRIBUTE
+                            ):
                                 # _value's first case (most p-* properties), without the call
                                 frame.add(prefix, name, children[0].data.strip(ASCII_WS))
                                 continue
@@ -785,7 +791,7 @@ class _Walker:
             item["children"] = frame.children
         if frame.lang:
             item["lang"] = frame.lang
-        if frame.backcompat:
+        if frame.backcompat and not ctx.options.mf2py_compat:
             backcompat.postprocess(item, frame.types)
         # the finished item's output size: its values, children, and the keys around them
         keys = 32

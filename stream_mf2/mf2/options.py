@@ -44,6 +44,12 @@ class Options:
     classes; ``True`` uses :data:`TAILWIND_ROOTS`, a frozenset gives the
     class names to ignore (``"h-full"``, or ``"full"`` as mf2py spells it).
 
+    ``mf2py_compat``: where the parsing spec is silent, make mf2py 2.0's choice
+    (the :mod:`stream_mf2.mf2py` drop-in sets it): classic (mf1) roots get
+    ``"id"`` and ``{"value", "alt"}`` image objects as h-* roots do (by default
+    they get neither, as the microformats-v1 suite expects), and fragment-only
+    URLs in e-* ``html`` (``href="#fn1"``) are made absolute like every other.
+
     ``max_nested_html_chars``: how many characters of e-* ``html`` one
     top-level item may serialise for e-* values that lie inside another e-*
     value (a nested e-* property, or a nested item that is an e-* property).
@@ -109,6 +115,7 @@ class Options:
     max_item_chars: int = DEFAULT_MAX_ITEM_CHARS
     max_output_ratio: int = DEFAULT_MAX_OUTPUT_RATIO
     output_floor_chars: int = DEFAULT_OUTPUT_FLOOR_CHARS
+    mf2py_compat: bool = False
 
     # computed once per Options: the item walker asks for it per element
     @cached_property
@@ -137,10 +144,19 @@ def options_for(
     max_item_chars: int = DEFAULT_MAX_ITEM_CHARS,
     max_output_ratio: int = DEFAULT_MAX_OUTPUT_RATIO,
     output_floor_chars: int = DEFAULT_OUTPUT_FLOOR_CHARS,
+    mf2py_compat: bool = False,
 ) -> Options:
     """One shared :class:`Options` per option set: every document of a crawl uses the same few,
     so a parser takes a frozen instance (and its computed ``ignored_roots``) instead of
     building and initialising a new one."""
     return Options(
-        text, lang, metaformats, filter_roots, max_nested_html_chars, max_item_chars, max_output_ratio, output_floor_chars
+        text,
+        lang,
+        metaformats,
+        filter_roots,
+        max_nested_html_chars,
+        max_item_chars,
+        max_output_ratio,
+        output_floor_chars,
+        mf2py_compat,
     )

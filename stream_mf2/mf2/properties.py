@@ -227,19 +227,20 @@ def _end_tag(name: str) -> str:
     return _remember(_END_TAGS, name, "</" + name + ">")
 
 
-def _start_tag(name: str, attrs: dict[str, str], base: str | None, rewrite: bool) -> str:
+def _start_tag(name: str, attrs: dict[str, str], base: str | None, rewrite: bool, fragments: bool) -> str:
     """``<name attr="value" ...>`` as the serialiser writes it; with ``rewrite``, URL
     attributes made absolute.
 
     As the spec proposes for e-* html: every URL attribute is resolved, except
-    fragment-only references (``href="#note"``), which point inside the embedded content.
+    fragment-only references (``href="#note"``), which point inside the embedded content
+    (``fragments``: those too, as mf2py does; the ``mf2py_compat`` option).
     """
     url_attrs = _URL_ATTRS.get(name, ()) if rewrite else ()
     srcset = rewrite and "srcset" in attrs and name in ("img", "source")
     parts = ["<" + name]
     for key, value in attrs.items():
         if key in url_attrs:
-            if not value.strip(" \t\n\f\r").startswith("#"):
+            if fragments or not value.strip(" \t\n\f\r").startswith("#"):
                 value = resolve(value, base)
         elif srcset and key == "srcset":
             value = _resolve_srcset(value, base)
@@ -255,12 +256,13 @@ def e_html(
     element: Element,
     base: str | None,
     text: tuple[list[str | int], dict[ParentNode, tuple[int, int]]] | None = None,
+    fragments: bool = False,
 ) -> str:
     """``element.innerHTML`` with relative URL attributes made absolute, trimmed.
 
     See :func:`_e_html`, which can also record text pieces (``text``).
     """
-    return _e_html(element, base, text, False)[0]
+    return _e_html(element, base, text, False, None, fragments)[0]
 
 
 def _e_html(
@@ -269,6 +271,7 @@ def _e_html(
     text: tuple[list[str | int], dict[ParentNode, tuple[int, int]]] | None,
     scan: bool,
     links: Mf2Context | None = None,
+    fragments: bool = False,
 ) -> tuple[str, bool]:
     """``element.innerHTML`` with relative URL attributes made absolute, trimmed;
     with ``scan``, also whether an element below ``element`` may matter to the
@@ -292,6 +295,8 @@ def _e_html(
     matter" (the walker will not enter); an include marker below makes it
     "matters" (the walker enters and notes it). Once the answer is "matters"
     the walker enters and adds the rest; adding a link again changes nothing.
+
+    ``fragments``: fragment-only URLs are made absolute too (``mf2py_compat``).
     """
     if element.namespace == HTML_NS and element.name in VOID_ELEMENTS:
         return "", bool(element.children)
@@ -345,7 +350,7 @@ def _e_html(
                                 scan = False
                             elif "rel" in attrs and rewrite:  # not inside template contents
                                 add_rel_link(node, links)
-                    out.append(_start_tag(name, attrs, base, rewrite))
+                    out.append(_start_tag(name, attrs, base, rewrite, fragments))
                 if name not in _SPECIAL_NAMES:
                     # the common case (p, a, li, span, ...): no void, raw text or template
                     # rules on the html side, no skipped or replaced element on the text side
@@ -464,7 +469,12 @@ def e_value_scan(
     if html:
         # the html walk also records the text pieces the value needs (one walk for both)
         html_value, matters = _e_html(
-            element, ctx.base_url, texts.recorder(element) if texts is not None else None, True, ctx if links else None
+            element,
+            ctx.base_url,
+            texts.recorder(element) if texts is not None else None,
+            True,
+            ctx if links else None,
+            ctx.options.mf2py_compat,
         )
     else:
         html_value = ""

@@ -60,6 +60,7 @@ def test_the_stages_are_joined_at_construction() -> None:
         lang=False,
         metaformats=False,
         filter_roots=False,
+        mf2py_compat=False,
         stream_children=True,
         max_token_chars=DEFAULT_MAX_TOKEN_CHARS,
         max_depth=None,

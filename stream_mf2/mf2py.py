@@ -36,6 +36,9 @@ contradicts the spec, this module follows the spec. Every known difference
   them with ``"rels": []``);
 * HTML is parsed with the WHATWG algorithm (what browsers build), so markup
   that html5lib or lxml repair differently may give other items;
+* the metaformats item has the properties of the metaformats spec's table only
+  (as mf2py), but its values come from the core: a ``video.*`` ``og:type`` gives
+  ``h-cite`` as the spec says (mf2py: ``h-entry``);
 * ``alternates`` lists each URL once, with the ``rel-urls`` text and attributes
   (the spec and mf2py list every element: a gap of this module);
 * a fetched URL whose ``Content-Type`` is not HTML, or binary data, raises
@@ -55,6 +58,11 @@ __all__ = ["Parser", "parse"]
 
 #: The mf2py release whose API and output shape this module follows.
 MF2PY_API = "2.0.2"
+
+#: The metaformats item's properties that the metaformats spec's table gives (as mf2py does).
+#: The core also gives ``url`` (``og:url``, ``rel=canonical``), ``publication`` and a card's
+#: name parts, after the reference JavaScript parser; they are not in the spec's table.
+SPEC_META_PROPERTIES = frozenset({"name", "summary", "photo", "video", "audio", "published", "updated", "author"})
 
 
 def _version() -> str:
@@ -164,8 +172,11 @@ class Parser:
         if meta is not None:
             # mf2py appends the metaformats item to the items, marked with its source
             meta = {k: v for k, v in meta.items() if k != "lang"}
-            meta["source"] = "metaformats"
-            items.append(meta)
+            properties = {k: v for k, v in meta.get("properties", {}).items() if k in SPEC_META_PROPERTIES}
+            if properties:
+                meta["properties"] = properties
+                meta["source"] = "metaformats"
+                items.append(meta)
         if not img_with_alt:
             items = _no_alt(items)
         self.__parsed__["items"] = items

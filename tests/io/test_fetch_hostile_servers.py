@@ -280,3 +280,24 @@ def test_chunked_body_cut_short_says_so() -> None:
     for base in _chunked(_framed(PAGE[:30]) + b"100\r\n" + PAGE[30:]):
         with pytest.raises(SourceError, match="truncated before the last chunk"), stream_mf2.fetch(base) as resp:
             list(stream_mf2.iter_items(resp))
+
+
+def test_chunked_body_ends_at_the_last_chunk_on_a_kept_alive_connection() -> None:
+    """The body ends at the last chunk, not when the server closes (it keeps the connection open)."""
+    release = threading.Event()
+
+    def do_get(self: BaseHTTPRequestHandler) -> None:
+        self.wfile.write(
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n"
+            + _framed(PAGE)
+            + b"0\r\n\r\n"
+        )
+        self.wfile.flush()
+        release.wait(60)  # held open until the test is done: only the framing can end the body
+
+    try:
+        for base in _serve(do_get):
+            with stream_mf2.fetch(base, timeout=30) as resp:
+                assert stream_mf2.parse(resp)["items"][0]["properties"]["name"] == ["Ann"]
+    finally:
+        release.set()

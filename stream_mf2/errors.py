@@ -38,3 +38,25 @@ class MissingExtra(StreamMF2Error):
     def __init__(self, message: str, *, extra: str) -> None:
         super().__init__(message)
         self.extra = extra
+
+
+class PatternTimeout(StreamMF2Error):
+    """A WPT pattern (``ow:pattern``, a capture's regular expression, an ``ow:url``) ran past
+    ``max_pattern_seconds`` on one text (``stream_mf2.wpt.load``): a hostile or careless
+    expression (``(a|aa)+c``, fuzzy matching) cannot stall a parse.
+
+    ``pattern`` is the pattern as written in the template, ``seconds`` the limit.
+    """
+
+    def __init__(self, message: str, *, pattern: str, seconds: float) -> None:
+        super().__init__(message)
+        self.limit = "max_pattern_seconds"
+        self.pattern = pattern
+        self.seconds = seconds
+
+
+class ConsumerError(StreamMF2Error):
+    """A consumer of the parse (the WPT matcher) failed on this document with an unexpected
+    exception (the original is ``__cause__``). The document's parse stops, as for a limit; a
+    WARC run writes it as the record's ``error`` line and reads on.
+    """

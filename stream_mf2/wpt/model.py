@@ -7,11 +7,12 @@ of the model, so matching never parses template text again.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from stream_mf2.errors import StreamMF2Error
+from stream_mf2.errors import PatternTimeout, StreamMF2Error
 
 __all__ = [
     "OW_NS",
@@ -22,6 +23,7 @@ __all__ = [
     "Step",
     "Template",
     "TemplateError",
+    "TimedRegex",
     "UrlsSection",
     "Wpt",
     "XPath",
@@ -41,11 +43,77 @@ class TemplateError(StreamMF2Error):
         self.column = column
 
 
+#: Default time one pattern may take over one text (an element's text, a window of the page
+#: source, a URL), in seconds (``load(max_pattern_seconds=...)``).
+DEFAULT_MAX_PATTERN_SECONDS = 1.0
+
+
+class TimedRegex:
+    """A compiled ``regex`` expression whose every search runs under ``timeout=seconds``.
+
+    ``regex`` stops a search that runs past its timeout with ``TimeoutError``; here that is a
+    :class:`~stream_mf2.errors.PatternTimeout` naming the pattern as written. The matcher calls
+    ``search``, ``finditer`` and ``fullmatch`` as on the compiled expression itself.
+    """
+
+    __slots__ = ("compiled", "seconds", "source")
+
+    def __init__(self, compiled: Any, seconds: float, source: str) -> None:
+        self.compiled = compiled
+        self.seconds = seconds
+        self.source = source
+
+    def __eq__(self, other: object) -> bool:
+        # As compiled expressions compare: a template loaded twice gives equal models.
+        if not isinstance(other, TimedRegex):
+            return NotImplemented
+        return bool(self.compiled == other.compiled) and self.seconds == other.seconds
+
+    def __hash__(self) -> int:
+        return hash((self.compiled, self.seconds))
+
+    def __repr__(self) -> str:
+        return f"TimedRegex({self.pattern!r}, seconds={self.seconds})"
+
+    @property
+    def pattern(self) -> str:
+        """The regular expression (as compiled, captures turned into named groups)."""
+        return str(self.compiled.pattern)
+
+    def _timeout(self) -> PatternTimeout:
+        return PatternTimeout(
+            f"wpt: pattern {self.source[:80]!r} ran longer than max_pattern_seconds={self.seconds}",
+            pattern=self.source,
+            seconds=self.seconds,
+        )
+
+    def search(self, text: str, pos: int = 0, *, partial: bool = False) -> Any:
+        try:
+            return self.compiled.search(text, pos, partial=partial, timeout=self.seconds)
+        except TimeoutError:
+            raise self._timeout() from None
+
+    def fullmatch(self, text: str) -> Any:
+        try:
+            return self.compiled.fullmatch(text, timeout=self.seconds)
+        except TimeoutError:
+            raise self._timeout() from None
+
+    def finditer(self, text: str) -> Iterator[Any]:
+        """Every match in ``text``; the timeout covers the whole iteration."""
+        found = self.compiled.finditer(text, timeout=self.seconds)
+        try:
+            yield from found
+        except TimeoutError:
+            raise self._timeout() from None
+
+
 @dataclass(frozen=True, slots=True)
 class Pattern:
     """A WPT pattern: literal text with captures ``(concept[REGEX])`` (or ``([concept[REGEX]])``).
 
-    ``regex`` is the compiled expression (``regex`` package); the group named
+    ``regex`` is the compiled expression (``regex`` package, as a :class:`TimedRegex`:
+    every search is bounded by ``max_pattern_seconds``); the group named
     ``c{i}`` is the capture of ``concepts[i]`` (groups inside a capture's own
     expression do not count).
     """

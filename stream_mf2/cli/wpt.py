@@ -67,19 +67,50 @@ def _wpt_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("template", metavar="TEMPLATE.xml", help="the WPT file")
-    p.add_argument("files", nargs="*", metavar="INPUT",
-                   help="WARC archives, or HTML files, http(s):// URLs, - for standard input")
+    p.add_argument(
+        "files", nargs="*", metavar="INPUT", help="WARC archives, or HTML files, http(s):// URLs, - for standard input"
+    )
     p.add_argument("--strict", action="store_true", help="undeclared concepts are errors, not warnings")
-    p.add_argument("--template", dest="use_template", metavar="NAME",
-                   help="apply this template to every page, whatever its URL")
+    p.add_argument(
+        "--template", dest="use_template", metavar="NAME", help="apply this template to every page, whatever its URL"
+    )
     p.add_argument("--matches", action="store_true", help="one line per block match, as soon as it is final")
     p.add_argument("--items", action="store_true", help="also write the pages' mf2 items (item lines)")
     p.add_argument("--warc", action="store_true", help="the inputs are WARC archives whatever their names")
-    p.add_argument("--max-pattern-chars", type=int, default=None, metavar="N",
-                   help="window of page-source patterns, in characters (default 65536)")
+    p.add_argument(
+        "--max-pattern-chars",
+        type=int,
+        default=None,
+        metavar="N",
+        help="window of page-source patterns, in characters (default 65536)",
+    )
+    p.add_argument(
+        "--max-pattern-seconds",
+        type=_seconds,
+        default=None,
+        metavar="S",
+        help="time one pattern may take over one text (an element's text, a window of the page "
+        "source, a URL); a page-source pattern past it is a page error, an element's pattern the "
+        "record's error (default 1.0)",
+    )
     add_run_arguments(p)
     add_parser_options(p)
     return p
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
+    return value
+
+
+def _load_limits(ns: argparse.Namespace) -> dict[str, Any]:
+    """The ``load()`` keywords given on the command line (the others keep load's defaults)."""
+    return {} if ns.max_pattern_seconds is None else {"max_pattern_seconds": ns.max_pattern_seconds}
 
 
 def _is_warc_name(name: str) -> bool:
@@ -116,7 +147,7 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
     except OSError as e:
         raise UserError(f"cannot open {ns.template}: {e.strerror or e}") from None
     try:
-        wpt = load(data, strict=ns.strict)
+        wpt = load(data, strict=ns.strict, **_load_limits(ns))
     except TemplateError as e:
         raise UserError(f"{ns.template}:{e}") from None
     for w in wpt.warnings:
@@ -148,8 +179,13 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
         return _cli_warc.run(ns, inputs, options, out, WPT_PROG)
     if any(warc):
         raise UserError("give either WARC archives or HTML pages (or --warc to read every input as an archive)")
-    for flag, used in (("--resume", ns.resume), ("--workers", ns.workers != 1), ("--offset", ns.offset is not None),
-                       ("--length", ns.length is not None), ("--summary-json", ns.summary_json is not None)):
+    for flag, used in (
+        ("--resume", ns.resume),
+        ("--workers", ns.workers != 1),
+        ("--offset", ns.offset is not None),
+        ("--length", ns.length is not None),
+        ("--summary-json", ns.summary_json is not None),
+    ):
         if used:
             raise UserError(f"{flag} applies to WARC inputs")
     return _pages(ns, inputs, lines, opts, out)

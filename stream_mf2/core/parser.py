@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any, Final, Literal, Never, Unpack
 
+from stream_mf2.core.consumer_failure import consumer_failure
 from stream_mf2.core.events import Event
 from stream_mf2.core.options import (
     DEFAULT_MAX_REPARSE_BYTES,
@@ -270,9 +271,12 @@ class Parser:
                 if self._wpt is not None and self._wpt.wants_source:
                     self._wpt.source(data)
                 self._tokenizer.feed(data)
-        except BaseException:
+        except BaseException as e:
             self._state = "failed"
             self._release()
+            failure = consumer_failure(e) if self._wpt is not None else None
+            if failure is not None:
+                raise failure from e  # a consumer's bug: this document's error, not the run's
             raise
         return self._take()
 
@@ -287,9 +291,12 @@ class Parser:
             if self._wpt is not None:
                 self._wpt.finish()
                 self._held = None  # nothing is held any more: the WPT events go out now
-        except BaseException:
+        except BaseException as e:
             self._state = "failed"
             self._release()
+            failure = consumer_failure(e) if self._wpt is not None else None
+            if failure is not None:
+                raise failure from e  # a consumer's bug: this document's error, not the run's
             raise
         self._state = "closed"
         self._release()
@@ -310,9 +317,12 @@ class Parser:
             self._feed_text(self._decoder.commit())
             if self._held is not None:
                 self._settle_held()
-        except BaseException:
+        except BaseException as e:
             self._state = "failed"
             self._release()
+            failure = consumer_failure(e) if self._wpt is not None else None
+            if failure is not None:
+                raise failure from e  # a consumer's bug: this document's error, not the run's
             raise
 
     # -- results --------------------------------------------------------------

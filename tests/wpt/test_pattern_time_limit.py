@@ -1,0 +1,123 @@
+"""Patterns run under a time limit (issue 25, item 5): ``load(max_pattern_seconds=...)``.
+
+``(x[(a|aa)+c])`` backtracks exponentially: on 40 ``a`` a search would take minutes. Every
+search of a template's pattern runs under the ``regex`` module's ``timeout=``; past it a
+page-source pattern is an error in the page's ``errors`` (the page's other blocks go on), an
+element's pattern or a URL pattern stops the document with the typed ``PatternTimeout`` (one
+record's ``error`` line in a WARC run, which reads on). The tests look at outcomes only: with
+a pathological pattern the limit is always reached, whatever the machine's speed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from stream_mf2 import Parser, parse
+from stream_mf2.errors import PatternTimeout, StreamMF2Error
+from stream_mf2.wpt import collect_pages, load
+from tests.support.cli import run_cli
+
+OW = 'xmlns:ow="http://www.omfica.org/schemas/ow/0.9"'
+SLOW = "(x[(a|aa)+c])"
+PAGE = "<html><body><h1>Title</h1><p>" + "a" * 40 + "</p></body></html>"
+
+
+def _template(block: str) -> str:
+    return (
+        f'<ow:wpt {OW} ow:host="h.example"><ow:template ow:name="T" ow:url="http://h.example/(p[[a-z0-9]*])">'
+        f'<ow:block ow:xpath="/html/body/h1">title</ow:block>{block}</ow:template></ow:wpt>'
+    )
+
+
+def _pages(html: str, wpt: Any, chunks: int = 1) -> list[dict[str, Any]]:
+    parser = Parser("http://h.example/x", wpt=wpt)
+    events: list[Any] = []
+    size = -(-len(html) // chunks)
+    for i in range(0, len(html), size):
+        events.extend(parser.feed_events(html[i : i + size]))
+    events.extend(parser.close_events())
+    return collect_pages(events)
+
+
+@pytest.mark.parametrize("chunks", [1, 2, 3])
+def test_a_page_source_pattern_past_the_limit_is_a_page_error_and_the_page_goes_on(chunks: int) -> None:
+    wpt = load(_template(f'<ow:block ow:pattern="{SLOW}">x</ow:block>'), max_pattern_seconds=0.05)
+    [page] = _pages(PAGE, wpt, chunks)
+    title, slow = page["blocks"]
+    assert [m["text"] for m in title["matches"]] == ["Title"]
+    assert slow["matches"] == []
+    [error] = [e for e in page["errors"] if "max_pattern_seconds" in e]
+    assert error == (
+        f"wpt: pattern {SLOW!r} ran longer than max_pattern_seconds=0.05; not searched further on this page"
+    )
+
+
+def test_the_default_limit_stops_the_pathological_pattern() -> None:
+    wpt = load(_template(f'<ow:block ow:pattern="{SLOW}">x</ow:block>'))
+    [page] = _pages(PAGE, wpt)
+    assert any("max_pattern_seconds=1.0" in e for e in page["errors"])
+
+
+def test_a_fast_pattern_is_not_affected() -> None:
+    wpt = load(_template(f'<ow:block ow:pattern="{SLOW}">x</ow:block>'), max_pattern_seconds=0.05)
+    [page] = _pages("<html><body><h1>Title</h1><p>xaac</p></body></html>", wpt)
+    assert [m["text"] for m in page["blocks"][1]["matches"]] == ["aac"]
+    assert "errors" not in page or not page["errors"]
+
+
+def test_an_element_pattern_past_the_limit_is_a_typed_error() -> None:
+    wpt = load(
+        _template(f'<ow:block ow:xpath="/html/body/p" ow:pattern="{SLOW}">x</ow:block>'), max_pattern_seconds=0.05
+    )
+    with pytest.raises(PatternTimeout) as info:
+        parse(PAGE, "http://h.example/x", wpt=wpt)
+    assert isinstance(info.value, StreamMF2Error)
+    assert (info.value.limit, info.value.pattern, info.value.seconds) == ("max_pattern_seconds", SLOW, 0.05)
+
+
+def test_a_url_pattern_past_the_limit_is_a_typed_error() -> None:
+    xml = _template("").replace("(p[[a-z0-9]*])", "(p[(a|aa)+c])")
+    wpt = load(xml, max_pattern_seconds=0.05)
+    with pytest.raises(PatternTimeout):
+        wpt.choose("http://h.example/" + "a" * 40)
+
+
+def _warc(path: Path, pages: list[tuple[str, str]]) -> None:
+    import io
+
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+
+    with path.open("wb") as f:
+        writer = WARCWriter(f, gzip=True)
+        for uri, html in pages:
+            http = StatusAndHeaders("200 OK", [("Content-Type", "text/html; charset=utf-8")], protocol="HTTP/1.1")
+            body = io.BytesIO(html.encode())
+            writer.write_record(writer.create_warc_record(uri, "response", payload=body, http_headers=http))
+
+
+def test_a_warc_run_writes_the_records_error_and_reads_on(tmp_path: Path) -> None:
+    template = tmp_path / "t.xml"
+    template.write_text(_template(f'<ow:block ow:xpath="/html/body/p" ow:pattern="{SLOW}">x</ow:block>'))
+    archive = tmp_path / "crawl.warc.gz"
+    _warc(archive, [("http://h.example/slow", PAGE), ("http://h.example/fast", PAGE.replace("a" * 40, "xaac"))])
+    r = run_cli("wpt", str(template), str(archive), "--max-pattern-seconds", "0.05")
+    assert r.returncode == 0, r.stderr.decode()
+    lines = [json.loads(x) for x in r.stdout.splitlines()]
+    errors = [x for x in lines if x["kind"] == "error"]
+    assert [(e["uri"], "max_pattern_seconds=0.05" in e["error"]) for e in errors] == [("http://h.example/slow", True)]
+    [page] = [x for x in lines if x["kind"] == "wpt"]
+    assert page["uri"] == "http://h.example/fast"
+    assert [m["text"] for m in page["blocks"][1]["matches"]] == ["xaac"]
+
+
+def test_the_command_line_refuses_a_bad_limit(tmp_path: Path) -> None:
+    template = tmp_path / "t.xml"
+    template.write_text(_template(""))
+    r = run_cli("wpt", str(template), "-", "--max-pattern-seconds", "0", stdin=b"<p>x")
+    assert r.returncode == 2
+    assert "must be more than 0" in r.stderr.decode()

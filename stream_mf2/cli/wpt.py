@@ -3,6 +3,7 @@
 ::
 
     stream-mf2 wpt TEMPLATE.xml INPUT... [--strict] [--template NAME] [--matches] [--items] [--warc] [-o OUT] ...
+    stream-mf2 wpt lint TEMPLATE.xml [PAGE...] [--url URL] [--strict]
     stream-mf2 xpath PAGE [--id X] [--text T]
 
 ``wpt`` over WARC archives (inputs named ``*.warc``/``*.warc.gz``, or any
@@ -24,7 +25,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from stream_mf2.cli._common import PROG, ArgumentParser, UserError, add_parser_options, dump, jsonl_item, parser_options
+from stream_mf2.cli._common import (
+    PROG,
+    ArgumentParser,
+    UserError,
+    add_parser_options,
+    dump,
+    jsonl_item,
+    parser_options,
+    positive_seconds,
+)
 
 if TYPE_CHECKING:
     from stream_mf2.warc.outputs import JsonlWriter, Writer
@@ -86,7 +96,7 @@ def _wpt_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--max-pattern-seconds",
-        type=_seconds,
+        type=positive_seconds,
         default=None,
         metavar="S",
         help="time one pattern may take over one text (an element's text, a window of the page "
@@ -96,16 +106,6 @@ def _wpt_parser() -> argparse.ArgumentParser:
     add_run_arguments(p)
     add_parser_options(p)
     return p
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
-    return value
 
 
 def _load_limits(ns: argparse.Namespace) -> dict[str, Any]:
@@ -136,7 +136,11 @@ def _open(src: str, url: str | None, timeout: float, opts: dict[str, Any]) -> tu
 
 
 def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
-    """``stream-mf2 wpt``."""
+    """``stream-mf2 wpt`` (and ``stream-mf2 wpt lint``)."""
+    if argv and argv[0] == "lint":
+        from stream_mf2.cli.wpt_lint import cmd_lint
+
+        return cmd_lint(argv[1:], out)
     ns = _wpt_parser().parse_args(argv)
     from stream_mf2.cli import warc as _cli_warc
     from stream_mf2.wpt import TemplateError, load

@@ -120,4 +120,4 @@ def test_the_command_line_refuses_a_bad_limit(tmp_path: Path) -> None:
     template.write_text(_template(""))
     r = run_cli("wpt", str(template), "-", "--max-pattern-seconds", "0", stdin=b"<p>x")
     assert r.returncode == 2
-    assert "must be more than 0" in r.stderr.decode()
+    assert "max-pattern-seconds" in r.stderr.decode()

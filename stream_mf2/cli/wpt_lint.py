@@ -65,7 +65,7 @@ def _never_applies(wpt: Any) -> list[tuple[int, int, str]]:
         patterns = ([t.url] if t.url is not None else []) + [
             p for s in wpt.urls if s.template == t.name for p in s.urls
         ]
-        hosts = []
+        hosts: list[str] = []
         for p in patterns:
             literal = p.source.split("(", 1)[0]
             if "://" not in literal or "/" not in literal.split("://", 1)[1]:

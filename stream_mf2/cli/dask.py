@@ -119,8 +119,12 @@ def local_cluster(workers: int) -> Iterator[Any]:
     import distributed
 
     dist: Any = distributed
-    with dask.config.set(LOCAL_CONFIG), dist.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                                           host="127.0.0.1", dashboard_address=":0") as cluster:
+    with (
+        dask.config.set(LOCAL_CONFIG),
+        dist.LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=":0"
+        ) as cluster,
+    ):
         yield cluster
 
 
@@ -201,14 +205,19 @@ def run(inputs: Sequence[str], ns: argparse.Namespace, options: Options, summary
     with connect(ns.dask) as client:
         link = dashboard_link(client, ns.dask.startswith("local"))
         workers = len(client.scheduler_info().get("workers", {}))
-        print(f"{PROG}: {len(inputs)} inputs on {workers} Dask workers ({ns.dask}), {link}", file=sys.stderr, flush=True)
+        print(
+            f"{PROG}: {len(inputs)} inputs on {workers} Dask workers ({ns.dask}), {link}", file=sys.stderr, flush=True
+        )
         if sys.stderr.isatty() and not ns.no_progress:
             bar = _Progress(len(inputs))
 
         def on_result(result: dict[str, Any], finished: int, total: int) -> None:
             status = result.get("status")
-            what = (f"{result.get('records', 0)} records, {result.get('items', 0)} items, "
-                    f"{result.get('errors', 0)} errors" if status in ("done", "skipped") else str(result.get("error")))
+            what = (
+                f"{result.get('records', 0)} records, {result.get('items', 0)} items, {result.get('errors', 0)} errors"
+                if status in ("done", "skipped")
+                else str(result.get("error"))
+            )
             line = f"{PROG}: [{finished}/{total}] {status} {result.get('part')}: {what} ({result.get('input')})"
             if bar is None:
                 print(line, file=sys.stderr, flush=True)
@@ -217,8 +226,9 @@ def run(inputs: Sequence[str], ns: argparse.Namespace, options: Options, summary
             bar.update(result)
 
         try:
-            summary = _dask.run_warc_dask(client, list(inputs), ns.output_dir, fmt=ns.part_format, options=options,
-                                          on_result=on_result)
+            summary = _dask.run_warc_dask(
+                client, list(inputs), ns.output_dir, fmt=ns.part_format, options=options, on_result=on_result
+            )
         finally:
             if bar is not None:
                 bar.close()
@@ -229,10 +239,13 @@ def run(inputs: Sequence[str], ns: argparse.Namespace, options: Options, summary
         with open(summary_json, "w", encoding="utf-8") as f:
             json.dump(doc, f, indent=1)
             f.write("\n")
-    print(f"{PROG}: {doc['files']} inputs: {doc['parts_written']} parts written, {doc['parts_skipped']} already "
-          f"complete, {doc['files_failed']} failed; {doc['records']} records, {doc['items']} items, "
-          f"{doc['errors']} errors; {doc['seconds']:.2f} s; summary in {ns.output_dir.rstrip('/')}/{_dask.SUMMARY_NAME}",
-          file=sys.stderr, flush=True)
+    print(
+        f"{PROG}: {doc['files']} inputs: {doc['parts_written']} parts written, {doc['parts_skipped']} already "
+        f"complete, {doc['files_failed']} failed; {doc['records']} records, {doc['items']} items, "
+        f"{doc['errors']} errors; {doc['seconds']:.2f} s; summary in {ns.output_dir.rstrip('/')}/{_dask.SUMMARY_NAME}",
+        file=sys.stderr,
+        flush=True,
+    )
     for failure in summary.failed:
         print(f"{PROG}: failed: {failure['input']}: {failure['error']}", file=sys.stderr)
     return summary.status

@@ -99,18 +99,12 @@ def _wpt_parser() -> argparse.ArgumentParser:
         type=positive_seconds,
         default=None,
         metavar="S",
-        help="time one pattern may take over one text (an element's text, a window of the page "
-        "source, a URL); a page-source pattern past it is a page error, an element's pattern the "
-        "record's error (default 1.0)",
+        help="time the template's patterns may take on one page together; past it a page-source pattern "
+        "is a page error, an element's or the URL's pattern the page's (the record's) error (default 1.0)",
     )
     add_run_arguments(p)
     add_parser_options(p)
     return p
-
-
-def _load_limits(ns: argparse.Namespace) -> dict[str, Any]:
-    """The ``load()`` keywords given on the command line (the others keep load's defaults)."""
-    return {} if ns.max_pattern_seconds is None else {"max_pattern_seconds": ns.max_pattern_seconds}
 
 
 def _is_warc_name(name: str) -> bool:
@@ -136,11 +130,7 @@ def _open(src: str, url: str | None, timeout: float, opts: dict[str, Any]) -> tu
 
 
 def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
-    """``stream-mf2 wpt`` (and ``stream-mf2 wpt lint``)."""
-    if argv and argv[0] == "lint":
-        from stream_mf2.cli.wpt_lint import cmd_lint
-
-        return cmd_lint(argv[1:], out)
+    """``stream-mf2 wpt`` (``stream-mf2 wpt lint`` is :mod:`stream_mf2.cli.wpt_lint`)."""
     ns = _wpt_parser().parse_args(argv)
     from stream_mf2.cli import warc as _cli_warc
     from stream_mf2.wpt import TemplateError, load
@@ -151,7 +141,7 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
     except OSError as e:
         raise UserError(f"cannot open {ns.template}: {e.strerror or e}") from None
     try:
-        wpt = load(data, strict=ns.strict, **_load_limits(ns))
+        wpt = load(data, strict=ns.strict)
     except TemplateError as e:
         raise UserError(f"{ns.template}:{e}") from None
     for w in wpt.warnings:
@@ -168,6 +158,8 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
     lines = WptLines(spec, matches=ns.matches, max_pattern_chars=ns.max_pattern_chars, fingerprint=fingerprint)
     _cli_warc.check_run_arguments(ns, WPT_PROG)
     opts = parser_options(ns)
+    if ns.max_pattern_seconds is not None:
+        opts["max_pattern_seconds"] = ns.max_pattern_seconds
     from stream_mf2.core.options import check_options
 
     try:

@@ -50,7 +50,7 @@ def _parser() -> argparse.ArgumentParser:
         type=positive_seconds,
         default=None,
         metavar="S",
-        help="time one pattern may take over one text (default 1.0)",
+        help="time the patterns may take on one page (default 1.0)",
     )
     p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for a URL's server (default 30)")
     return p
@@ -84,12 +84,14 @@ def _never_applies(wpt: Any) -> list[tuple[int, int, str]]:
     return found
 
 
-def _page_findings(wpt: Any, page: str, url: str | None, timeout: float) -> list[tuple[int, int, str]]:
+def _page_findings(
+    wpt: Any, page: str, url: str | None, timeout: float, seconds: float | None
+) -> list[tuple[int, int, str]]:
     from stream_mf2.cli.wpt import _open
     from stream_mf2.core.parser import Parser
     from stream_mf2.wpt import collect_pages
 
-    opts: dict[str, Any] = {}
+    opts: dict[str, Any] = {} if seconds is None else {"max_pattern_seconds": seconds}
     source, page_url, close = _open(page, url, timeout, opts)
     try:
         data = source.read() if hasattr(source, "read") else b"".join(source)
@@ -123,9 +125,8 @@ def cmd_lint(argv: Sequence[str], out: IO[bytes]) -> int:
         data = Path(ns.template).read_bytes()
     except OSError as e:
         raise UserError(f"cannot open {ns.template}: {e.strerror or e}") from None
-    limits = {} if ns.max_pattern_seconds is None else {"max_pattern_seconds": ns.max_pattern_seconds}
     try:
-        wpt = load(data, strict=ns.strict, **limits)
+        wpt = load(data, strict=ns.strict)
     except TemplateError as e:
         out.write(f"{ns.template}:{e.line}:{e.column}: error: {e.message}\n".encode())
         out.flush()
@@ -139,7 +140,7 @@ def cmd_lint(argv: Sequence[str], out: IO[bytes]) -> int:
     # The template's own findings in the order of the file, as a compiler lists them.
     lines = [f"{ns.template}:{line}:{column}: {kind}: {message}" for line, column, message in sorted(found)]
     for page in ns.pages:
-        for line, column, message in _page_findings(wpt, page, ns.url, ns.timeout):
+        for line, column, message in _page_findings(wpt, page, ns.url, ns.timeout, ns.max_pattern_seconds):
             lines.append(f"{ns.template}:{line}:{column}: warning: {message}")
     for text in lines:
         out.write(text.encode() + b"\n")

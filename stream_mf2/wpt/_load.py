@@ -27,7 +27,6 @@ from typing import Any
 from stream_mf2.errors import MissingExtra
 from stream_mf2.wpt._compile import PatternSyntaxError, XPathSyntaxError, compile_pattern, compile_xpath
 from stream_mf2.wpt.model import (
-    DEFAULT_MAX_PATTERN_SECONDS,
     OW_NS,
     Block,
     Concept,
@@ -266,12 +265,10 @@ class _Loader:
         data: bytes,
         strict: bool,
         max_pattern_chars: int = DEFAULT_MAX_TEMPLATE_PATTERN_CHARS,
-        max_pattern_seconds: float = DEFAULT_MAX_PATTERN_SECONDS,
     ) -> None:
         self.data = data
         self.strict = strict
         self.max_pattern_chars = max_pattern_chars
-        self.max_pattern_seconds = max_pattern_seconds
         self.pattern_chars = 0
         self.warnings: list[str] = []
         # (concept, line, column, template ontology) to check once ontologies are known
@@ -314,7 +311,7 @@ class _Loader:
                 f" (max_template_pattern_chars={self.max_pattern_chars})",
             )
         try:
-            p = compile_pattern(text, whole=whole, seconds=self.max_pattern_seconds)
+            p = compile_pattern(text, whole=whole)
         except PatternSyntaxError as e:
             raise self.error(node, f"{what}: {e}") from None
         for concept in p.concepts:
@@ -521,7 +518,6 @@ def load(
     max_template_depth: int = DEFAULT_MAX_TEMPLATE_DEPTH,
     max_template_blocks: int = DEFAULT_MAX_TEMPLATE_BLOCKS,
     max_template_pattern_chars: int = DEFAULT_MAX_TEMPLATE_PATTERN_CHARS,
-    max_pattern_seconds: float = DEFAULT_MAX_PATTERN_SECONDS,
 ) -> Wpt:
     """Load a WPT from XML text (``str``), XML bytes, or a file (``os.PathLike``, e.g. a ``Path``).
 
@@ -540,11 +536,8 @@ def load(
     more than ``max_template_depth`` deep (64; loading and matching follow the
     nesting), more than ``max_template_blocks`` ``ow:block`` elements (10,000),
     patterns longer than ``max_template_pattern_chars`` characters together
-    (131,072). ``max_pattern_seconds`` (1.0) bounds every search of one of the
-    template's patterns over one text (an element's text, a window of the page
-    source, a URL): past it the search stops with
-    :class:`~stream_mf2.errors.PatternTimeout` (a page-source pattern: an error
-    in the page's ``errors``, and the page goes on).
+    (131,072). The time patterns may take on a page is the parse option
+    ``max_pattern_seconds``.
     """
     if max_template_depth < 1:
         raise ValueError("max_template_depth must be at least 1")
@@ -552,8 +545,6 @@ def load(
         raise ValueError("max_template_blocks must be at least 1")
     if max_template_pattern_chars < 1:
         raise ValueError("max_template_pattern_chars must be at least 1")
-    if not max_pattern_seconds > 0:
-        raise ValueError("max_pattern_seconds must be more than 0")
     text: str | None = None
     if isinstance(source, bytes):
         data, text = _as_utf8(source)
@@ -571,7 +562,7 @@ def load(
     else:
         raise TypeError(f"load() takes XML text (str), XML bytes or a path (os.PathLike), not {type(source).__name__}")
     root = _parse_xml(data, max_template_depth, max_template_blocks, text)
-    loader = _Loader(data, strict, max_template_pattern_chars, max_pattern_seconds)
+    loader = _Loader(data, strict, max_template_pattern_chars)
     if not _is_ow(root, "wpt"):
         raise loader.error(root, f"the root element must be ow:wpt in namespace {OW_NS}, not {root.tag!r}")
     loader.attributes(root)

@@ -7,6 +7,8 @@ of the model, so matching never parses template text again.
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,6 +22,7 @@ __all__ = [
     "Concept",
     "Ontology",
     "Pattern",
+    "PatternBudget",
     "Step",
     "Template",
     "TemplateError",
@@ -43,69 +46,135 @@ class TemplateError(StreamMF2Error):
         self.column = column
 
 
-#: Default time one pattern may take over one text (an element's text, a window of the page
-#: source, a URL), in seconds (``load(max_pattern_seconds=...)``).
+#: Default time the patterns of one page may take together, in seconds (the ``max_pattern_seconds``
+#: parse option); outside a parse (:meth:`Wpt.choose` called directly), each search's limit.
 DEFAULT_MAX_PATTERN_SECONDS = 1.0
 
 
-class TimedRegex:
-    """A compiled ``regex`` expression whose every search runs under ``timeout=seconds``.
+class PatternBudget:
+    """The time left for the patterns of one page (``max_pattern_seconds``).
 
-    ``regex`` stops a search that runs past its timeout with ``TimeoutError``; here that is a
-    :class:`~stream_mf2.errors.PatternTimeout` naming the pattern as written. The matcher calls
+    A parser makes one per page and makes it current (:func:`pattern_budget`) while it
+    parses: every search of a template's pattern then runs under the regex module's
+    ``timeout=`` with the time left, and what it took is deducted.
+    """
+
+    __slots__ = ("left", "seconds")
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.left = seconds
+
+
+class _Current(threading.local):
+    budget: PatternBudget | None = None
+
+
+_current = _Current()
+
+
+def pattern_budget(budget: PatternBudget | None) -> PatternBudget | None:
+    """Make ``budget`` the current thread's pattern budget; return the one it replaces.
+
+    The parser sets its page's budget around each call that runs the matcher and puts the
+    previous one back after it, so parsers interleaved on one thread keep their own budget.
+    """
+    previous = _current.budget
+    _current.budget = budget
+    return previous
+
+
+class TimedRegex:
+    """A compiled ``regex`` expression whose every search is bounded in time.
+
+    Inside a parse, the page's :class:`PatternBudget` gives the time left (the regex
+    module's ``timeout=``) and is charged what the search took; outside one, each search
+    may take :data:`DEFAULT_MAX_PATTERN_SECONDS`. ``regex`` stops a search past its
+    timeout with ``TimeoutError``; here that is a
+    :class:`~stream_mf2.errors.PatternTimeout` naming the pattern as written (and the
+    budget is spent: every later search on the page stops at once). The matcher calls
     ``search``, ``finditer`` and ``fullmatch`` as on the compiled expression itself.
     """
 
-    __slots__ = ("compiled", "seconds", "source")
+    __slots__ = ("compiled", "source")
 
-    def __init__(self, compiled: Any, seconds: float, source: str) -> None:
+    def __init__(self, compiled: Any, source: str) -> None:
         self.compiled = compiled
-        self.seconds = seconds
         self.source = source
 
     def __eq__(self, other: object) -> bool:
         # As compiled expressions compare: a template loaded twice gives equal models.
         if not isinstance(other, TimedRegex):
             return NotImplemented
-        return bool(self.compiled == other.compiled) and self.seconds == other.seconds
+        return bool(self.compiled == other.compiled)
 
     def __hash__(self) -> int:
-        return hash((self.compiled, self.seconds))
+        return hash(self.compiled)
 
     def __repr__(self) -> str:
-        return f"TimedRegex({self.pattern!r}, seconds={self.seconds})"
+        return f"TimedRegex({self.pattern!r})"
 
     @property
     def pattern(self) -> str:
         """The regular expression (as compiled, captures turned into named groups)."""
         return str(self.compiled.pattern)
 
-    def _timeout(self) -> PatternTimeout:
+    def _start(self) -> tuple[PatternBudget | None, float]:
+        budget = _current.budget
+        if budget is None:
+            return None, DEFAULT_MAX_PATTERN_SECONDS
+        if budget.left <= 0:
+            raise self._timeout(budget.seconds)
+        return budget, budget.left
+
+    def _spent(self, budget: PatternBudget | None, timeout: float) -> PatternTimeout:
+        """The error of a search stopped by its timeout; the page's budget is spent."""
+        if budget is None:
+            return self._timeout(timeout)
+        budget.left = 0.0
+        return self._timeout(budget.seconds)
+
+    def _timeout(self, seconds: float) -> PatternTimeout:
         return PatternTimeout(
-            f"wpt: pattern {self.source[:80]!r} ran longer than max_pattern_seconds={self.seconds}",
+            f"wpt: pattern {self.source[:80]!r} ran past max_pattern_seconds={seconds} (the page's time for patterns)",
             pattern=self.source,
-            seconds=self.seconds,
+            seconds=seconds,
         )
 
     def search(self, text: str, pos: int = 0, *, partial: bool = False) -> Any:
+        budget, timeout = self._start()
+        began = time.monotonic()
         try:
-            return self.compiled.search(text, pos, partial=partial, timeout=self.seconds)
+            return self.compiled.search(text, pos, partial=partial, timeout=timeout)
         except TimeoutError:
-            raise self._timeout() from None
+            raise self._spent(budget, timeout) from None
+        finally:
+            if budget is not None:
+                budget.left -= time.monotonic() - began
 
     def fullmatch(self, text: str) -> Any:
+        budget, timeout = self._start()
+        began = time.monotonic()
         try:
-            return self.compiled.fullmatch(text, timeout=self.seconds)
+            return self.compiled.fullmatch(text, timeout=timeout)
         except TimeoutError:
-            raise self._timeout() from None
+            raise self._spent(budget, timeout) from None
+        finally:
+            if budget is not None:
+                budget.left -= time.monotonic() - began
 
     def finditer(self, text: str) -> Iterator[Any]:
-        """Every match in ``text``; the timeout covers the whole iteration."""
-        found = self.compiled.finditer(text, timeout=self.seconds)
+        """Every match in ``text``; the time limit covers the whole iteration."""
+        budget, timeout = self._start()
+        began = time.monotonic()
+        found = self.compiled.finditer(text, timeout=timeout)
         try:
             yield from found
         except TimeoutError:
-            raise self._timeout() from None
+            raise self._spent(budget, timeout) from None
+        finally:
+            if budget is not None:
+                budget.left -= time.monotonic() - began
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +182,7 @@ class Pattern:
     """A WPT pattern: literal text with captures ``(concept[REGEX])`` (or ``([concept[REGEX]])``).
 
     ``regex`` is the compiled expression (``regex`` package, as a :class:`TimedRegex`:
-    every search is bounded by ``max_pattern_seconds``); the group named
+    every search is bounded in time, see ``max_pattern_seconds``); the group named
     ``c{i}`` is the capture of ``concepts[i]`` (groups inside a capture's own
     expression do not count).
     """

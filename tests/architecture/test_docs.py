@@ -364,7 +364,6 @@ def test_limits_page_names_every_limit_with_its_default() -> None:
         max_template_depth=wpt_load.DEFAULT_MAX_TEMPLATE_DEPTH,
         max_template_blocks=wpt_load.DEFAULT_MAX_TEMPLATE_BLOCKS,
         max_template_pattern_chars=wpt_load.DEFAULT_MAX_TEMPLATE_PATTERN_CHARS,
-        max_pattern_seconds=wpt_load.DEFAULT_MAX_PATTERN_SECONDS,
     )
     assert set(rows) == set(defaults), f"limits.md table: missing {set(defaults) - set(rows)}, extra {set(rows) - set(defaults)}"
     for name, value in defaults.items():

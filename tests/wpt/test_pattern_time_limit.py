@@ -1,11 +1,13 @@
-"""Patterns run under a time limit (issue 25, item 5): ``load(max_pattern_seconds=...)``.
+"""Patterns run under a time limit per page (issue 25, item 5): the parse option
+``max_pattern_seconds`` (``stream-mf2 wpt --max-pattern-seconds``).
 
 ``(x[(a|aa)+c])`` backtracks exponentially: on 40 ``a`` a search would take minutes. Every
-search of a template's pattern runs under the ``regex`` module's ``timeout=``; past it a
-page-source pattern is an error in the page's ``errors`` (the page's other blocks go on), an
-element's pattern or a URL pattern stops the document with the typed ``PatternTimeout`` (one
-record's ``error`` line in a WARC run, which reads on). The tests look at outcomes only: with
-a pathological pattern the limit is always reached, whatever the machine's speed.
+search of a template's pattern runs under the ``regex`` module's ``timeout=`` with the time
+the page has left; past it a page-source pattern is an error in the page's ``errors`` (the
+page's element blocks go on), an element's pattern or a URL pattern stops the document with
+the typed ``PatternTimeout`` (one record's ``error`` line in a WARC run, which reads on). The
+tests look at outcomes only: with a pathological pattern the limit is always reached,
+whatever the machine's speed.
 """
 
 from __future__ import annotations
@@ -33,8 +35,8 @@ def _template(block: str) -> str:
     )
 
 
-def _pages(html: str, wpt: Any, chunks: int = 1) -> list[dict[str, Any]]:
-    parser = Parser("http://h.example/x", wpt=wpt)
+def _pages(html: str, wpt: Any, chunks: int = 1, **opts: Any) -> list[dict[str, Any]]:
+    parser = Parser("http://h.example/x", wpt=wpt, **opts)
     events: list[Any] = []
     size = -(-len(html) // chunks)
     for i in range(0, len(html), size):
@@ -45,45 +47,75 @@ def _pages(html: str, wpt: Any, chunks: int = 1) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("chunks", [1, 2, 3])
 def test_a_page_source_pattern_past_the_limit_is_a_page_error_and_the_page_goes_on(chunks: int) -> None:
-    wpt = load(_template(f'<ow:block ow:pattern="{SLOW}">x</ow:block>'), max_pattern_seconds=0.05)
-    [page] = _pages(PAGE, wpt, chunks)
+    wpt = load(_template(f'<ow:block ow:pattern="{SLOW}">x</ow:block>'))
+    [page] = _pages(PAGE, wpt, chunks, max_pattern_seconds=0.05)
     title, slow = page["blocks"]
     assert [m["text"] for m in title["matches"]] == ["Title"]
     assert slow["matches"] == []
     [error] = [e for e in page["errors"] if "max_pattern_seconds" in e]
     assert error == (
-        f"wpt: pattern {SLOW!r} ran longer than max_pattern_seconds=0.05; not searched further on this page"
+        f"wpt: pattern {SLOW!r} ran past max_pattern_seconds=0.05 (the page's time for patterns);"
+        " not searched further on this page"
     )
 
 
-def test_the_default_limit_stops_the_pathological_pattern() -> None:
+def test_each_page_has_its_own_time() -> None:
+    wpt = load(_template(f'<ow:block ow:pattern="{SLOW}">x</ow:block>'))
+    [slow] = _pages(PAGE, wpt, max_pattern_seconds=0.05)
+    [fast] = _pages("<html><body><h1>Title</h1><p>xaac</p></body></html>", wpt, max_pattern_seconds=0.05)
+    assert any("max_pattern_seconds" in e for e in slow["errors"])
+    assert [m["text"] for m in fast["blocks"][1]["matches"]] == ["aac"]
+
+
+def test_once_the_pages_time_is_spent_an_element_pattern_stops_the_page() -> None:
+    # The page-source pattern spends the page's time; the element pattern after it has none.
+    wpt = load(
+        _template(
+            f'<ow:block ow:pattern="{SLOW}">x</ow:block><ow:block ow:xpath="/html/body/h2" ow:pattern="(n[[0-9]+])">n</ow:block>'
+        )
+    )
+    parser = Parser("http://h.example/x", wpt=wpt, max_pattern_seconds=0.05, max_pattern_chars=64)
+    with pytest.raises(PatternTimeout):
+        parser.feed_events(PAGE.replace("</body>", "<div>" + "b" * 200 + "</div><h2>42</h2></body>"))
+        parser.close_events()
+
+
+def test_the_default_limit_stops_the_pathological_pattern() -> None:  # (takes the default's 1 s)
     wpt = load(_template(f'<ow:block ow:pattern="{SLOW}">x</ow:block>'))
     [page] = _pages(PAGE, wpt)
     assert any("max_pattern_seconds=1.0" in e for e in page["errors"])
 
 
 def test_a_fast_pattern_is_not_affected() -> None:
-    wpt = load(_template(f'<ow:block ow:pattern="{SLOW}">x</ow:block>'), max_pattern_seconds=0.05)
-    [page] = _pages("<html><body><h1>Title</h1><p>xaac</p></body></html>", wpt)
+    wpt = load(_template(f'<ow:block ow:pattern="{SLOW}">x</ow:block>'))
+    [page] = _pages("<html><body><h1>Title</h1><p>xaac</p></body></html>", wpt, max_pattern_seconds=0.05)
     assert [m["text"] for m in page["blocks"][1]["matches"]] == ["aac"]
     assert "errors" not in page or not page["errors"]
 
 
 def test_an_element_pattern_past_the_limit_is_a_typed_error() -> None:
-    wpt = load(
-        _template(f'<ow:block ow:xpath="/html/body/p" ow:pattern="{SLOW}">x</ow:block>'), max_pattern_seconds=0.05
-    )
+    wpt = load(_template(f'<ow:block ow:xpath="/html/body/p" ow:pattern="{SLOW}">x</ow:block>'))
     with pytest.raises(PatternTimeout) as info:
-        parse(PAGE, "http://h.example/x", wpt=wpt)
+        parse(PAGE, "http://h.example/x", wpt=wpt, max_pattern_seconds=0.05)
     assert isinstance(info.value, StreamMF2Error)
     assert (info.value.limit, info.value.pattern, info.value.seconds) == ("max_pattern_seconds", SLOW, 0.05)
 
 
 def test_a_url_pattern_past_the_limit_is_a_typed_error() -> None:
-    xml = _template("").replace("(p[[a-z0-9]*])", "(p[(a|aa)+c])")
-    wpt = load(xml, max_pattern_seconds=0.05)
+    wpt = load(_template("").replace("(p[[a-z0-9]*])", "(p[(a|aa)+c])"))
     with pytest.raises(PatternTimeout):
+        Parser("http://h.example/" + "a" * 40, wpt=wpt, max_pattern_seconds=0.05)
+    with pytest.raises(PatternTimeout):  # outside a parse: each search has the default (1 s)
         wpt.choose("http://h.example/" + "a" * 40)
+
+
+@pytest.mark.parametrize(
+    ("value", "error"),
+    [(0, ValueError), (-1.0, ValueError), (float("nan"), ValueError), ("1", TypeError), (True, TypeError)],
+)
+def test_the_option_is_checked(value: object, error: type[Exception]) -> None:
+    with pytest.raises(error, match="max_pattern_seconds"):
+        parse("<p>x", max_pattern_seconds=value)  # type: ignore[arg-type]  # the wrong value is the point
 
 
 def _warc(path: Path, pages: list[tuple[str, str]]) -> None:

@@ -44,6 +44,7 @@ __all__ = [
     "DEFAULT_MAX_TEMPLATE_DEPTH",
     "DEFAULT_MAX_TEMPLATE_PATTERN_CHARS",
     "KNOWN_ATTRIBUTES",
+    "MAX_TEMPLATE_DEPTH_CEILING",
     "load",
 ]
 
@@ -94,6 +95,9 @@ def _tag_end(data: bytes, i: int) -> int:
 
 #: Deepest element nesting of a template (``ow:wpt`` > ``ow:template`` > blocks inside blocks).
 DEFAULT_MAX_TEMPLATE_DEPTH = 64
+#: The largest ``max_template_depth`` accepted: the matcher follows nested blocks recursively
+#: (about two Python frames a level), so deeper templates would fail at match time.
+MAX_TEMPLATE_DEPTH_CEILING = 256
 #: Most ``ow:block`` elements in one WPT file.
 DEFAULT_MAX_TEMPLATE_BLOCKS = 10_000
 #: Most characters of all the patterns (``ow:pattern``, ``ow:url``) of one WPT file together:
@@ -533,14 +537,15 @@ def load(
     ontology has, unknown ``ow:`` attributes, a template that no URL chooses.
 
     Limits, each a :class:`TemplateError` at the element past it: elements nested
-    more than ``max_template_depth`` deep (64; loading and matching follow the
-    nesting), more than ``max_template_blocks`` ``ow:block`` elements (10,000),
+    more than ``max_template_depth`` deep (64, at most 256; loading and matching
+    follow the nesting), more than ``max_template_blocks`` ``ow:block`` elements (10,000),
     patterns longer than ``max_template_pattern_chars`` characters together
     (131,072). The time patterns may take on a page is the parse option
     ``max_pattern_seconds``.
     """
-    if max_template_depth < 1:
-        raise ValueError("max_template_depth must be at least 1")
+    if not 1 <= max_template_depth <= MAX_TEMPLATE_DEPTH_CEILING:
+        # Matching follows the nesting recursively: a deeper template would load, then fail on every page.
+        raise ValueError(f"max_template_depth must be from 1 to {MAX_TEMPLATE_DEPTH_CEILING}, not {max_template_depth}")
     if max_template_blocks < 1:
         raise ValueError("max_template_blocks must be at least 1")
     if max_template_pattern_chars < 1:

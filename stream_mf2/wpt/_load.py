@@ -577,11 +577,13 @@ def load(
     templates: list[Template] = []
     sections: list[UrlsSection] = []
     ontologies: list[Ontology] = []
+    seen: set[str] = set()
     for c in root.children:
         if _is_ow(c, "template"):
             t = loader.template(c, host.strip())
-            if any(x.name == t.name for x in templates):
+            if t.name in seen:
                 raise loader.error(c, f"a second template named {t.name!r}")
+            seen.add(t.name)
             templates.append(t)
         elif _is_ow(c, "urls"):
             sections.append(loader.urls(c))

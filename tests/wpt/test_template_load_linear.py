@@ -50,7 +50,28 @@ def _ontologies(n: int) -> str:
     return _wpt(blocks, ontologies).replace('ow:ontology="o"', f'ow:ontology="o{n - 1}"')
 
 
+def _templates(n: int) -> str:
+    """n templates of one block each (their names are checked for duplicates)."""
+    templates = "".join(
+        f'<ow:template ow:name="t{i}" ow:url="http://h/{i}"><ow:block ow:tagid="i{i}"/></ow:template>' for i in range(n)
+    )
+    return f'<ow:wpt {OW} ow:host="h">{templates}</ow:wpt>'
+
+
+def _blocks(n: int) -> str:
+    """n blocks with a path, a pattern and a description, nested two deep."""
+    block = (
+        '<ow:block ow:xpath="/html/body/div[2]/table/tbody/tr" ow:pattern="(x.y[[0-9]+]) items" ow:type="repeatable">'
+        'An <b>RDF</b> text<ow:block ow:xpath="td[2]">more <i>text</i></ow:block></ow:block>'
+    )
+    return _wpt(
+        block * n, '<ow:ontology ow:name="o"><ow:concept ow:name="x"><ow:has>y</ow:has></ow:concept></ow:ontology>'
+    )
+
+
 SHAPES: dict[str, Callable[[int], str]] = {
+    "templates": _templates,
+    "blocks": _blocks,
     "concepts": _concepts,
     "inherit-chain": _inherit_chain,
     "inherit-chain-missing": _inherit_chain_missing,
@@ -72,3 +93,7 @@ def test_the_shapes_load_as_intended() -> None:
     assert load(_inherit_chain(5)).warnings == ()
     assert len(load(_inherit_chain_missing(5)).warnings) == 5
     assert load(_ontologies(5)).warnings == ()
+    assert len(load(_templates(5)).templates) == 5
+    wpt = load(_blocks(5))
+    assert wpt.warnings == ()
+    assert [b.description for b in wpt.templates[0].blocks] == ["An <b>RDF</b> text"] * 5

@@ -330,7 +330,9 @@ class Wpt:
 
         A template applies when the page is on the WPT's host and the whole URL
         matches the template's ``ow:url`` or a URL of an ``ow:urls`` section
-        naming it (the first that matches gives the captures).
+        naming it (the first that matches gives the captures). Each search is bounded
+        in time (inside a parse by the page's ``max_pattern_seconds``, otherwise by
+        :data:`DEFAULT_MAX_PATTERN_SECONDS`): past it, :class:`~stream_mf2.errors.PatternTimeout`.
         """
         if not self.host_matches(url):
             return []

@@ -99,7 +99,7 @@ def _wpt_parser() -> argparse.ArgumentParser:
         type=positive_seconds,
         default=None,
         metavar="S",
-        help="time the template's patterns may take on one page together; past it a page-source pattern "
+        help="CPU time the template's patterns may take on one page together; past it a page-source pattern "
         "is a page error, an element's or the URL's pattern the page's (the record's) error (default 1.0)",
     )
     add_run_arguments(p)

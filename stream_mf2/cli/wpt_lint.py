@@ -50,7 +50,7 @@ def _parser() -> argparse.ArgumentParser:
         type=positive_seconds,
         default=None,
         metavar="S",
-        help="time the patterns may take on one page (default 1.0)",
+        help="CPU time the patterns may take on one page (default 1.0)",
     )
     p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for a URL's server (default 30)")
     return p

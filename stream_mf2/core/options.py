@@ -55,8 +55,8 @@ option                       default                          meaning
                                                               its templates) matched in the same
                                                               pass (:mod:`stream_mf2.wpt`)
 ``max_pattern_chars``        ``None`` (WPT default)           window of ``ow:pattern`` blocks
-``max_pattern_seconds``      ``None`` (WPT default)           time the patterns of one page may
-                                                              take together (seconds)
+``max_pattern_seconds``      ``None`` (WPT default)           CPU time the patterns of one page
+                                                              may take together (seconds)
 ===========================  ===============================  =====================================
 
 Every limit raises :class:`~stream_mf2.errors.LimitExceeded` naming itself,

@@ -136,7 +136,7 @@ class Parser:
     :mod:`stream_mf2.wpt`). A whole WPT applies the templates chosen by ``url``
     (every template when ``url`` is ``None``). ``max_pattern_chars`` bounds the
     window of ``ow:pattern`` blocks over the page source; ``max_pattern_seconds``
-    (1.0 by default) the time the template's patterns may take on this page together
+    (1.0 by default) the CPU time the template's patterns may take on this page together
     (each search runs under the ``regex`` module's ``timeout=``): past it a page-source
     pattern is an error in the page's ``errors``, an element's or the URL's pattern
     raises :class:`~stream_mf2.errors.PatternTimeout`.

@@ -46,8 +46,9 @@ class TemplateError(StreamMF2Error):
         self.column = column
 
 
-#: Default time the patterns of one page may take together, in seconds (the ``max_pattern_seconds``
-#: parse option); outside a parse (:meth:`Wpt.choose` called directly), each search's limit.
+#: Default time the patterns of one page may take together, in seconds of CPU time (the
+#: ``max_pattern_seconds`` parse option); outside a parse (:meth:`Wpt.choose` called directly),
+#: each search's limit.
 DEFAULT_MAX_PATTERN_SECONDS = 1.0
 
 
@@ -56,7 +57,10 @@ class PatternBudget:
 
     A parser makes one per page and makes it current (:func:`pattern_budget`) while it
     parses: every search of a template's pattern then runs under the regex module's
-    ``timeout=`` with the time left, and what it took is deducted.
+    ``timeout=`` with the time left, and what it took is deducted. Time is the thread's CPU
+    time, as the regex module measures its timeout: the limit bounds the work a template can
+    make a page cost, and a machine busy with other processes does not cut patterns short
+    (their wall time is longer then).
     """
 
     __slots__ = ("left", "seconds")
@@ -143,30 +147,30 @@ class TimedRegex:
 
     def search(self, text: str, pos: int = 0, *, partial: bool = False) -> Any:
         budget, timeout = self._start()
-        began = time.monotonic()
+        began = time.thread_time()
         try:
             return self.compiled.search(text, pos, partial=partial, timeout=timeout)
         except TimeoutError:
             raise self._spent(budget, timeout) from None
         finally:
             if budget is not None:
-                budget.left -= time.monotonic() - began
+                budget.left -= time.thread_time() - began
 
     def fullmatch(self, text: str) -> Any:
         budget, timeout = self._start()
-        began = time.monotonic()
+        began = time.thread_time()
         try:
             return self.compiled.fullmatch(text, timeout=timeout)
         except TimeoutError:
             raise self._spent(budget, timeout) from None
         finally:
             if budget is not None:
-                budget.left -= time.monotonic() - began
+                budget.left -= time.thread_time() - began
 
     def finditer(self, text: str) -> Iterator[Any]:
         """Every match in ``text``; the time limit covers the whole iteration."""
         budget, timeout = self._start()
-        began = time.monotonic()
+        began = time.thread_time()
         found = self.compiled.finditer(text, timeout=timeout)
         try:
             yield from found
@@ -174,7 +178,7 @@ class TimedRegex:
             raise self._spent(budget, timeout) from None
         finally:
             if budget is not None:
-                budget.left -= time.monotonic() - began
+                budget.left -= time.thread_time() - began
 
 
 @dataclass(frozen=True, slots=True)

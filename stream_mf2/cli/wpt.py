@@ -4,7 +4,7 @@
 
     stream-mf2 wpt TEMPLATE.xml INPUT... [--strict] [--template NAME] [--matches] [--items] [--warc] [-o OUT] ...
     stream-mf2 wpt lint TEMPLATE.xml [PAGE...] [--url URL] [--strict]
-    stream-mf2 xpath PAGE [--id X] [--text T]
+    stream-mf2 xpath PAGE [--id X] [--text T] | --skeleton [--url URL]
 
 ``wpt`` over WARC archives (inputs named ``*.warc``/``*.warc.gz``, or any
 input with ``--warc`` or ``--input-list``) runs the WARC runner of
@@ -13,7 +13,8 @@ input with ``--warc`` or ``--input-list``) runs the WARC runner of
 ``--workers``, ``--resume``, summary and exit statuses, the template chosen per
 record by its target URI. Over HTML pages (files, ``http(s)://`` URLs, ``-``)
 it writes the same WPT lines per page. ``xpath`` prints the full and
-id-anchored XPaths of the elements with that id or text, to help write templates.
+id-anchored XPaths of the elements with that id or text, to help write templates;
+``xpath --skeleton`` a starting template for the page (:mod:`stream_mf2.wpt.skeleton`).
 """
 
 from __future__ import annotations
@@ -244,6 +245,13 @@ def _xpath_parser() -> argparse.ArgumentParser:
     p.add_argument("page", metavar="PAGE", help="an HTML file, an http(s):// URL, or -")
     p.add_argument("--id", help="elements whose id is this")
     p.add_argument("--text", help="innermost elements whose whitespace-collapsed text is this")
+    p.add_argument(
+        "--skeleton",
+        action="store_true",
+        help="print a starting template for PAGE instead (WPT XML: a block per element with an id, the first "
+        "h1 and each run of 3 or more same-name children; it loads without warnings and every block matches)",
+    )
+    p.add_argument("--url", help="the page's URL, for --skeleton's ow:host and ow:url (default: a fetched URL)")
     p.add_argument("--encoding", help="character encoding label (default: detected)")
     p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for a URL's server (default 30)")
     return p
@@ -252,13 +260,15 @@ def _xpath_parser() -> argparse.ArgumentParser:
 def cmd_xpath(argv: Sequence[str], out: IO[bytes]) -> int:
     """``stream-mf2 xpath``."""
     ns = _xpath_parser().parse_args(argv)
-    if ns.id is None and ns.text is None:
-        raise UserError("give --id or --text (or both)")
+    if ns.skeleton and (ns.id is not None or ns.text is not None):
+        raise UserError("--skeleton describes the whole page: give it without --id and --text")
+    if not ns.skeleton and ns.id is None and ns.text is None:
+        raise UserError("give --id or --text (or both), or --skeleton")
     from stream_mf2.html.decode import Decoder
     from stream_mf2.wpt.find import element_paths
 
     opts: dict[str, Any] = {}
-    source, _, close = _open(ns.page, None, ns.timeout, opts)
+    source, page_url, close = _open(ns.page, ns.url, ns.timeout, opts)
     try:
         # a file or standard input has read(); a fetched URL is an iterable of body chunks
         data = source.read() if hasattr(source, "read") else b"".join(source)
@@ -266,6 +276,17 @@ def cmd_xpath(argv: Sequence[str], out: IO[bytes]) -> int:
         close()
     decoder = Decoder(ns.encoding or opts.get("encoding"))
     html = decoder.feed(data) + decoder.close()
+    if ns.skeleton:
+        from stream_mf2.wpt.skeleton import skeleton
+
+        if page_url is None:
+            raise UserError("--skeleton needs the page's URL: give --url")
+        try:
+            out.write(skeleton(html, page_url).encode("utf-8"))
+        except ValueError as e:
+            raise UserError(f"--url: {e}") from None
+        out.flush()
+        return 0
     found = element_paths(html, id=ns.id, text=ns.text)
     for f in found:
         out.write(dump(f))

@@ -246,6 +246,12 @@ def _xpath_parser() -> argparse.ArgumentParser:
     p.add_argument("--id", help="elements whose id is this")
     p.add_argument("--text", help="innermost elements whose whitespace-collapsed text is this")
     p.add_argument(
+        "--repeats",
+        action="store_true",
+        help='add "repeats": the paths generalised over each repeating step (every row, every cell of the row), '
+        "each with the number of elements it selects, for repeatable blocks",
+    )
+    p.add_argument(
         "--skeleton",
         action="store_true",
         help="print a starting template for PAGE instead (WPT XML: a block per element with an id, the first "
@@ -287,7 +293,12 @@ def cmd_xpath(argv: Sequence[str], out: IO[bytes]) -> int:
             raise UserError(f"--url: {e}") from None
         out.flush()
         return 0
-    found = element_paths(html, id=ns.id, text=ns.text)
+    found: list[dict[str, Any]] = list(element_paths(html, id=ns.id, text=ns.text))
+    if ns.repeats:
+        from stream_mf2.wpt.generalise import repeated_paths
+
+        for f, repeats in zip(found, repeated_paths(html, [str(f["xpath"]) for f in found]), strict=True):
+            f["repeats"] = repeats
     for f in found:
         out.write(dump(f))
     out.flush()

@@ -41,11 +41,13 @@ class MissingExtra(StreamMF2Error):
 
 
 class PatternTimeout(StreamMF2Error):
-    """A WPT pattern (``ow:pattern``, a capture's regular expression, an ``ow:url``) ran past
-    ``max_pattern_seconds`` on one text (``stream_mf2.wpt.load``): a hostile or careless
-    expression (``(a|aa)+c``, fuzzy matching) cannot stall a parse.
+    """A WPT pattern ran past the page's ``max_pattern_seconds`` (a parse option): a hostile or
+    careless expression (``(a|aa)+c``, fuzzy matching) cannot stall a parse.
 
-    ``pattern`` is the pattern as written in the template, ``seconds`` the limit.
+    Raised for a URL pattern while the parser chooses the templates, and for any pattern
+    outside a parse (``Wpt.choose``); page-source and element patterns past the limit are
+    errors in the page's ``errors`` instead. ``pattern`` is the pattern as written in the
+    template, ``seconds`` the limit.
     """
 
     def __init__(self, message: str, *, pattern: str, seconds: float) -> None:

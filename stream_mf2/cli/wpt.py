@@ -101,7 +101,7 @@ def _wpt_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="S",
         help="CPU time the template's patterns may take on one page together; past it a page-source pattern "
-        "is a page error, an element's or the URL's pattern the page's (the record's) error (default 1.0)",
+        "or an element's is a page error, the URL's pattern the page's (the record's) error (default 1.0)",
     )
     add_run_arguments(p)
     add_parser_options(p)

@@ -138,8 +138,8 @@ class Parser:
     window of ``ow:pattern`` blocks over the page source; ``max_pattern_seconds``
     (1.0 by default) the CPU time the template's patterns may take on this page together
     (each search runs under the ``regex`` module's ``timeout=``): past it a page-source
-    pattern is an error in the page's ``errors``, an element's or the URL's pattern
-    raises :class:`~stream_mf2.errors.PatternTimeout`.
+    or element pattern is an error in the page's ``errors`` (its block fails there, the
+    page goes on), a URL pattern raises :class:`~stream_mf2.errors.PatternTimeout`.
     """
 
     def __init__(
@@ -249,6 +249,9 @@ class Parser:
         self._wpt = stages.wpt
         self._wpt_events = stages.wpt_events
         self._wpt_notes = stages.wpt_notes
+        if self._budget is not None and self._wpt is not None:
+            # An element's pattern out of time is then the page's error, not the parse's end.
+            self._budget.report_to(self._wpt.errors)
 
     # -- feeding --------------------------------------------------------------
     def feed(self, data: bytes | str) -> list[Item]:

@@ -61,13 +61,26 @@ class PatternBudget:
     time, as the regex module measures its timeout: the limit bounds the work a template can
     make a page cost, and a machine busy with other processes does not cut patterns short
     (their wall time is longer then).
+
+    ``errors``: the page's error list, once the matcher has one. An element's pattern that
+    runs out of time (:meth:`TimedRegex.finditer`) is then reported there and ends as if it
+    had no further match, so the block fails on that element and the page goes on; before
+    that (the URL patterns, chosen while the parser is built), a timeout raises.
     """
 
-    __slots__ = ("left", "seconds")
+    __slots__ = ("errors", "left", "reported", "seconds")
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
         self.left = seconds
+        self.errors: list[str] | None = None
+        #: whether ``errors`` has been told that the time is spent
+        self.reported = False
+
+    def report_to(self, errors: list[str]) -> None:
+        """Report element patterns out of time in ``errors`` (a new matcher's, after a re-parse too)."""
+        self.errors = errors
+        self.reported = False
 
 
 class _Current(threading.local):
@@ -145,6 +158,13 @@ class TimedRegex:
             seconds=seconds,
         )
 
+    @staticmethod
+    def _report(budget: PatternBudget, error: PatternTimeout) -> None:
+        """Say once in the page's errors that its time for patterns is spent."""
+        if budget.errors is not None and not budget.reported:
+            budget.reported = True
+            budget.errors.append(f"{error}; the page's element patterns after it are skipped (their blocks fail)")
+
     def search(self, text: str, pos: int = 0, *, partial: bool = False) -> Any:
         budget, timeout = self._start()
         began = time.thread_time()
@@ -168,14 +188,26 @@ class TimedRegex:
                 budget.left -= time.thread_time() - began
 
     def finditer(self, text: str) -> Iterator[Any]:
-        """Every match in ``text``; the time limit covers the whole iteration."""
+        """Every match in ``text``; the time limit covers the whole iteration.
+
+        Past it, when the page's budget has an error list (see :class:`PatternBudget`), the
+        timeout is reported there and the iteration ends (the matches before it stand);
+        otherwise it raises :class:`~stream_mf2.errors.PatternTimeout`.
+        """
+        budget = _current.budget
+        if budget is not None and budget.left <= 0 and budget.errors is not None:
+            self._report(budget, self._timeout(budget.seconds))
+            return  # the page's time is spent: no more element pattern runs on it
         budget, timeout = self._start()
         began = time.thread_time()
         found = self.compiled.finditer(text, timeout=timeout)
         try:
             yield from found
         except TimeoutError:
-            raise self._spent(budget, timeout) from None
+            error = self._spent(budget, timeout)
+            if budget is None or budget.errors is None:
+                raise error from None
+            self._report(budget, error)
         finally:
             if budget is not None:
                 budget.left -= time.thread_time() - began

@@ -4,9 +4,10 @@
 ``(x[(a|aa)+c])`` backtracks exponentially: on 40 ``a`` a search would take minutes. Every
 search of a template's pattern runs under the ``regex`` module's ``timeout=`` with the time
 the page has left; past it a page-source pattern is an error in the page's ``errors`` (the
-page's element blocks go on), an element's pattern or a URL pattern stops the document with
-the typed ``PatternTimeout`` (one record's ``error`` line in a WARC run, which reads on). The
-tests look at outcomes only: with a pathological pattern the limit is always reached,
+page's element blocks go on), and so is an element's pattern (its block fails on that
+element; the page's later element patterns are skipped, said once); a URL pattern stops the
+document with the typed ``PatternTimeout`` (the record's ``error`` line in a WARC run, which
+reads on). The tests look at outcomes only: with a pathological pattern the limit is always reached,
 whatever the machine's speed.
 """
 
@@ -19,7 +20,7 @@ from typing import Any
 import pytest
 
 from stream_mf2 import Parser, parse
-from stream_mf2.errors import PatternTimeout, StreamMF2Error
+from stream_mf2.errors import PatternTimeout
 from stream_mf2.wpt import collect_pages, load
 from tests.support.cli import run_cli
 
@@ -67,17 +68,25 @@ def test_each_page_has_its_own_time() -> None:
     assert [m["text"] for m in fast["blocks"][1]["matches"]] == ["aac"]
 
 
-def test_once_the_pages_time_is_spent_an_element_pattern_stops_the_page() -> None:
+def test_once_the_pages_time_is_spent_the_later_element_patterns_fail_with_a_note() -> None:
     # The page-source pattern spends the page's time; the element pattern after it has none.
     wpt = load(
         _template(
-            f'<ow:block ow:pattern="{SLOW}">x</ow:block><ow:block ow:xpath="/html/body/h2" ow:pattern="(n[[0-9]+])">n</ow:block>'
+            f'<ow:block ow:pattern="{SLOW}">x</ow:block>'
+            '<ow:block ow:xpath="/html/body/h2" ow:pattern="(n[[0-9]+])">n</ow:block>'
         )
     )
-    parser = Parser("http://h.example/x", wpt=wpt, max_pattern_seconds=0.05, max_pattern_chars=64)
-    with pytest.raises(PatternTimeout):
-        parser.feed_events(PAGE.replace("</body>", "<div>" + "b" * 200 + "</div><h2>42</h2></body>"))
-        parser.close_events()
+    html = PAGE.replace("</body>", "<div>" + "b" * 200 + "</div><h2>42</h2></body>")
+    [page] = _pages(html, wpt, max_pattern_seconds=0.05, max_pattern_chars=64)
+    title, slow, number = page["blocks"]
+    assert [m["text"] for m in title["matches"]] == ["Title"]  # no pattern: not affected
+    assert slow["matches"] == [] and number["matches"] == []
+    assert [e for e in page["errors"] if "max_pattern_seconds" in e] == [
+        f"wpt: pattern {SLOW!r} ran past max_pattern_seconds=0.05 (the page's time for patterns);"
+        " not searched further on this page",
+        "wpt: pattern '(n[[0-9]+])' ran past max_pattern_seconds=0.05 (the page's time for patterns);"
+        " the page's element patterns after it are skipped (their blocks fail)",
+    ]
 
 
 def test_the_default_limit_stops_the_pathological_pattern() -> None:  # (takes the default's 1 s)
@@ -93,12 +102,23 @@ def test_a_fast_pattern_is_not_affected() -> None:
     assert "errors" not in page or not page["errors"]
 
 
-def test_an_element_pattern_past_the_limit_is_a_typed_error() -> None:
-    wpt = load(_template(f'<ow:block ow:xpath="/html/body/p" ow:pattern="{SLOW}">x</ow:block>'))
-    with pytest.raises(PatternTimeout) as info:
-        parse(PAGE, "http://h.example/x", wpt=wpt, max_pattern_seconds=0.05)
-    assert isinstance(info.value, StreamMF2Error)
-    assert (info.value.limit, info.value.pattern, info.value.seconds) == ("max_pattern_seconds", SLOW, 0.05)
+@pytest.mark.parametrize("chunks", [1, 2, 3])
+def test_an_element_pattern_past_the_limit_is_a_page_error_and_the_page_goes_on(chunks: int) -> None:
+    wpt = load(
+        _template(
+            f'<ow:block ow:xpath="/html/body/p" ow:pattern="{SLOW}">x</ow:block>'
+            '<ow:block ow:xpath="/html/body/h2">y</ow:block>'
+        )
+    )
+    [page] = _pages(PAGE.replace("</body>", "<h2>After</h2></body>"), wpt, chunks, max_pattern_seconds=0.05)
+    title, slow, after = page["blocks"]
+    assert [m["text"] for m in title["matches"]] == ["Title"]
+    assert slow["matches"] == []
+    assert [m["text"] for m in after["matches"]] == ["After"]
+    assert [e for e in page["errors"] if "max_pattern_seconds" in e] == [
+        f"wpt: pattern {SLOW!r} ran past max_pattern_seconds=0.05 (the page's time for patterns);"
+        " the page's element patterns after it are skipped (their blocks fail)"
+    ]
 
 
 def test_a_url_pattern_past_the_limit_is_a_typed_error() -> None:
@@ -133,18 +153,33 @@ def _warc(path: Path, pages: list[tuple[str, str]]) -> None:
 
 
 def test_a_warc_run_writes_the_records_error_and_reads_on(tmp_path: Path) -> None:
+    # An element's pattern out of time: that page's error. A URL pattern out of time: the
+    # record's error line (no template could be chosen). The run reads every record.
+    xml = _template(f'<ow:block ow:xpath="/html/body/p" ow:pattern="{SLOW}">x</ow:block>')
     template = tmp_path / "t.xml"
-    template.write_text(_template(f'<ow:block ow:xpath="/html/body/p" ow:pattern="{SLOW}">x</ow:block>'))
+    template.write_text(xml.replace("(p[[a-z0-9]*])", "(p[(a|aa)+c|[a-z]+])"))
     archive = tmp_path / "crawl.warc.gz"
-    _warc(archive, [("http://h.example/slow", PAGE), ("http://h.example/fast", PAGE.replace("a" * 40, "xaac"))])
+    _warc(
+        archive,
+        [
+            ("http://h.example/" + "a" * 40, PAGE),
+            ("http://h.example/slow", PAGE),
+            ("http://h.example/fast", PAGE.replace("a" * 40, "xaac")),
+        ],
+    )
     r = run_cli("wpt", str(template), str(archive), "--max-pattern-seconds", "0.05")
     assert r.returncode == 0, r.stderr.decode()
     lines = [json.loads(x) for x in r.stdout.splitlines()]
     errors = [x for x in lines if x["kind"] == "error"]
-    assert [(e["uri"], "max_pattern_seconds=0.05" in e["error"]) for e in errors] == [("http://h.example/slow", True)]
-    [page] = [x for x in lines if x["kind"] == "wpt"]
-    assert page["uri"] == "http://h.example/fast"
-    assert [m["text"] for m in page["blocks"][1]["matches"]] == ["xaac"]
+    assert [(e["uri"], "max_pattern_seconds=0.05" in e["error"]) for e in errors] == [
+        ("http://h.example/" + "a" * 40, True)
+    ]
+    slow, fast = [x for x in lines if x["kind"] == "wpt"]
+    assert slow["uri"] == "http://h.example/slow" and slow["blocks"][1]["matches"] == []
+    assert any("max_pattern_seconds=0.05" in e for e in slow["errors"])
+    assert fast["uri"] == "http://h.example/fast"
+    assert [m["text"] for m in fast["blocks"][1]["matches"]] == ["xaac"]
+    assert [x["kind"] for x in lines].count("record") == 3
 
 
 def test_the_command_line_refuses_a_bad_limit(tmp_path: Path) -> None:

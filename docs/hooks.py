@@ -61,7 +61,7 @@ def command_parsers() -> dict[str, argparse.ArgumentParser]:
     original = argparse.ArgumentParser.parse_args
     argparse.ArgumentParser.parse_args = grab  # type: ignore[method-assign,assignment]
     try:
-        for argv in ([], *([name] for name in cli.COMMANDS)):
+        for argv in ([], *([name] for name in cli.COMMANDS), ["wpt", "lint"]):  # (lint: a command of wpt)
             try:
                 # main() writes to sys.stdout.buffer: give it one, whatever stdout is here.
                 with contextlib.redirect_stdout(io.TextIOWrapper(io.BytesIO())):

@@ -38,3 +38,27 @@ class MissingExtra(StreamMF2Error):
     def __init__(self, message: str, *, extra: str) -> None:
         super().__init__(message)
         self.extra = extra
+
+
+class PatternTimeout(StreamMF2Error):
+    """A WPT pattern ran past the page's ``max_pattern_seconds`` (a parse option): a hostile or
+    careless expression (``(a|aa)+c``, fuzzy matching) cannot stall a parse.
+
+    Raised for a URL pattern while the parser chooses the templates, and for any pattern
+    outside a parse (``Wpt.choose``); page-source and element patterns past the limit are
+    errors in the page's ``errors`` instead. ``pattern`` is the pattern as written in the
+    template, ``seconds`` the limit.
+    """
+
+    def __init__(self, message: str, *, pattern: str, seconds: float) -> None:
+        super().__init__(message)
+        self.limit = "max_pattern_seconds"
+        self.pattern = pattern
+        self.seconds = seconds
+
+
+class ConsumerError(StreamMF2Error):
+    """A consumer of the parse (the WPT matcher) failed on this document with an unexpected
+    exception (the original is ``__cause__``). The document's parse stops, as for a limit; a
+    WARC run writes it as the record's ``error`` line and reads on.
+    """

@@ -8,9 +8,10 @@
     stream-mf2 tree FILE                     tree-construction dump, html5lib-tests format
     stream-mf2 conformance [PATH]            pass counts on the official microformats suites
     stream-mf2 wpt TEMPLATE.xml INPUT...     Website Parse Template blocks, JSON Lines
+    stream-mf2 wpt lint TEMPLATE.xml [PAGE...]  check a template (and its blocks on pages)
     stream-mf2 xpath PAGE [--id X] [--text T]  full XPaths of elements, to write templates
 
-One module per subcommand (``page``, ``warc``, ``wpt``, ``debug``, ``conformance``;
+One module per subcommand (``page``, ``warc``, ``wpt``, ``wpt_lint``, ``debug``, ``conformance``;
 ``dask`` holds the ``warc --dask`` options), all sharing :mod:`stream_mf2.cli._common`;
 this module only picks one and turns errors into one line. User errors (unreadable
 files, bad options, failed fetches, a closed output pipe) end with a one-line message
@@ -40,6 +41,10 @@ def _warc(argv: Sequence[str], out: IO[bytes]) -> int:
 
 
 def _wpt(argv: Sequence[str], out: IO[bytes]) -> int:
+    if argv and argv[0] == "lint":  # (a template file named lint: ./lint)
+        from stream_mf2.cli.wpt_lint import cmd_lint
+
+        return cmd_lint(argv[1:], out)
     from stream_mf2.cli.wpt import cmd_wpt
 
     return cmd_wpt(argv, out)

@@ -139,10 +139,22 @@ LIMIT_FLAGS = (
     ("--max-kept-nodes", "max_kept_nodes", "most nodes kept for one item subtree"),
     ("--max-held-items", "max_held_items", "items held waiting for include targets (a recovery: see the Parser docs)"),
     ("--max-held-children", "max_held_children", "stream-children: children kept until a <base> is known (a budget)"),
-    ("--max-nested-html-chars", "max_nested_html_chars", "e-* html nested inside e-* values, per item (then empty html)"),
-    ("--max-item-chars", "max_item_chars", "JSON characters of one item, nested items counted where placed (then emptied values)"),
+    (
+        "--max-nested-html-chars",
+        "max_nested_html_chars",
+        "e-* html nested inside e-* values, per item (then empty html)",
+    ),
+    (
+        "--max-item-chars",
+        "max_item_chars",
+        "JSON characters of one item, nested items counted where placed (then emptied values)",
+    ),
     ("--max-output-ratio", "max_output_ratio", "output allowance of an item or rel link per character of its source"),
-    ("--output-floor-chars", "output_floor_chars", "output allowance of an item or rel link whatever its source length"),
+    (
+        "--output-floor-chars",
+        "output_floor_chars",
+        "output allowance of an item or rel link whatever its source length",
+    ),
     ("--max-reparse-bytes", "max_reparse_bytes", "bytes held for a late <meta charset> re-parse (0: off)"),
 )
 
@@ -169,7 +181,9 @@ def add_parser_options(p: argparse.ArgumentParser, *, url: bool = True) -> None:
         help="ignore root class names that are utility CSS (Tailwind's h-full, h-screen, ...); "
         "--filter-roots=NAMES (comma-separated h-* names) gives your own list instead",
     )
-    lim = p.add_argument_group("limits (max-token-chars, max-depth, max-kept-nodes stop with an error naming them; the others are recoveries)")
+    lim = p.add_argument_group(
+        "limits (max-token-chars, max-depth, max-kept-nodes stop with an error naming them; the others are recoveries)"
+    )
     for flag, _, what in LIMIT_FLAGS:
         lim.add_argument(flag, type=int, metavar="N", help=what)
 

@@ -72,7 +72,9 @@ def _parse_command_parser() -> argparse.ArgumentParser:
         metavar="'NAME: VALUE'",
         help="an extra request header (repeatable)",
     )
-    http.add_argument("--max-redirects", type=nonneg_int, default=10, metavar="N", help="redirects to follow (default 10)")
+    http.add_argument(
+        "--max-redirects", type=nonneg_int, default=10, metavar="N", help="redirects to follow (default 10)"
+    )
     http.add_argument(
         "--max-bytes",
         type=nonneg_int,

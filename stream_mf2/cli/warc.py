@@ -63,16 +63,30 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
         metavar="PREFIX",
         help="put PREFIX before relative names of --input-list files (e.g. https://data.commoncrawl.org/)",
     )
-    p.add_argument("-o", "--output", metavar="OUT", help="output file (by ending: .jsonl, .jsonl.gz, .jsonl.zst, .parquet)")
-    p.add_argument("--summary-json", metavar="FILE", help="write per-input counts (records, items, bytes, seconds) here")
+    p.add_argument(
+        "-o", "--output", metavar="OUT", help="output file (by ending: .jsonl, .jsonl.gz, .jsonl.zst, .parquet)"
+    )
+    p.add_argument(
+        "--summary-json", metavar="FILE", help="write per-input counts (records, items, bytes, seconds) here"
+    )
     p.add_argument("--offset", type=_nonneg_int, metavar="N", help="read from byte N of the (single) input")
     p.add_argument("--length", type=_nonneg_int, metavar="M", help="read M bytes (one record from a CDX index)")
-    p.add_argument("--resume", action="store_true", help="checkpoint, and go on from a killed run's checkpoint (needs -o)")
+    p.add_argument(
+        "--resume", action="store_true", help="checkpoint, and go on from a killed run's checkpoint (needs -o)"
+    )
     p.add_argument(
         "--checkpoint-records", type=int, default=1000, metavar="N", help="with --resume, checkpoint every N records"
     )
-    p.add_argument("--workers", type=int, default=1, metavar="N", help="parse a local file's records in N processes (checkpointed per file)")
-    p.add_argument("--timeout", type=positive_seconds, default=60.0, metavar="S", help="seconds to wait for a remote server")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="parse a local file's records in N processes (checkpointed per file)",
+    )
+    p.add_argument(
+        "--timeout", type=positive_seconds, default=60.0, metavar="S", help="seconds to wait for a remote server"
+    )
     p.add_argument(
         "--max-decoded-bytes",
         type=_nonneg_int,
@@ -135,7 +149,12 @@ class _Progress:
             self._sizes.append(size)
         total = sum(self._sizes)
         self._bar = tqdm(
-            total=total or None, unit="B", unit_scale=True, unit_divisor=1024, file=sys.stderr, dynamic_ncols=True,
+            total=total or None,
+            unit="B",
+            unit_scale=True,
+            unit_divisor=1024,
+            file=sys.stderr,
+            dynamic_ncols=True,
             leave=False,
         )
         self._index = 0

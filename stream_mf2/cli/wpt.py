@@ -3,7 +3,8 @@
 ::
 
     stream-mf2 wpt TEMPLATE.xml INPUT... [--strict] [--template NAME] [--matches] [--items] [--warc] [-o OUT] ...
-    stream-mf2 xpath PAGE [--id X] [--text T]
+    stream-mf2 wpt lint TEMPLATE.xml [PAGE...] [--url URL] [--strict]
+    stream-mf2 xpath PAGE [--id X] [--text T] | --skeleton [--url URL]
 
 ``wpt`` over WARC archives (inputs named ``*.warc``/``*.warc.gz``, or any
 input with ``--warc`` or ``--input-list``) runs the WARC runner of
@@ -12,7 +13,8 @@ input with ``--warc`` or ``--input-list``) runs the WARC runner of
 ``--workers``, ``--resume``, summary and exit statuses, the template chosen per
 record by its target URI. Over HTML pages (files, ``http(s)://`` URLs, ``-``)
 it writes the same WPT lines per page. ``xpath`` prints the full and
-id-anchored XPaths of the elements with that id or text, to help write templates.
+id-anchored XPaths of the elements with that id or text, to help write templates;
+``xpath --skeleton`` a starting template for the page (:mod:`stream_mf2.wpt.skeleton`).
 """
 
 from __future__ import annotations
@@ -24,7 +26,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from stream_mf2.cli._common import PROG, ArgumentParser, UserError, add_parser_options, dump, jsonl_item, parser_options
+from stream_mf2.cli._common import (
+    PROG,
+    ArgumentParser,
+    UserError,
+    add_parser_options,
+    dump,
+    jsonl_item,
+    parser_options,
+    positive_seconds,
+)
 
 if TYPE_CHECKING:
     from stream_mf2.warc.outputs import JsonlWriter, Writer
@@ -67,16 +78,31 @@ def _wpt_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("template", metavar="TEMPLATE.xml", help="the WPT file")
-    p.add_argument("files", nargs="*", metavar="INPUT",
-                   help="WARC archives, or HTML files, http(s):// URLs, - for standard input")
+    p.add_argument(
+        "files", nargs="*", metavar="INPUT", help="WARC archives, or HTML files, http(s):// URLs, - for standard input"
+    )
     p.add_argument("--strict", action="store_true", help="undeclared concepts are errors, not warnings")
-    p.add_argument("--template", dest="use_template", metavar="NAME",
-                   help="apply this template to every page, whatever its URL")
+    p.add_argument(
+        "--template", dest="use_template", metavar="NAME", help="apply this template to every page, whatever its URL"
+    )
     p.add_argument("--matches", action="store_true", help="one line per block match, as soon as it is final")
     p.add_argument("--items", action="store_true", help="also write the pages' mf2 items (item lines)")
     p.add_argument("--warc", action="store_true", help="the inputs are WARC archives whatever their names")
-    p.add_argument("--max-pattern-chars", type=int, default=None, metavar="N",
-                   help="window of page-source patterns, in characters (default 65536)")
+    p.add_argument(
+        "--max-pattern-chars",
+        type=int,
+        default=None,
+        metavar="N",
+        help="window of page-source patterns, in characters (default 65536)",
+    )
+    p.add_argument(
+        "--max-pattern-seconds",
+        type=positive_seconds,
+        default=None,
+        metavar="S",
+        help="CPU time the template's patterns may take on one page together; past it a page-source pattern "
+        "or an element's is a page error, the URL's pattern the page's (the record's) error (default 1.0)",
+    )
     add_run_arguments(p)
     add_parser_options(p)
     return p
@@ -105,7 +131,7 @@ def _open(src: str, url: str | None, timeout: float, opts: dict[str, Any]) -> tu
 
 
 def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
-    """``stream-mf2 wpt``."""
+    """``stream-mf2 wpt`` (``stream-mf2 wpt lint`` is :mod:`stream_mf2.cli.wpt_lint`)."""
     ns = _wpt_parser().parse_args(argv)
     from stream_mf2.cli import warc as _cli_warc
     from stream_mf2.wpt import TemplateError, load
@@ -133,6 +159,8 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
     lines = WptLines(spec, matches=ns.matches, max_pattern_chars=ns.max_pattern_chars, fingerprint=fingerprint)
     _cli_warc.check_run_arguments(ns, WPT_PROG)
     opts = parser_options(ns)
+    if ns.max_pattern_seconds is not None:
+        opts["max_pattern_seconds"] = ns.max_pattern_seconds
     from stream_mf2.core.options import check_options
 
     try:
@@ -148,8 +176,13 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
         return _cli_warc.run(ns, inputs, options, out, WPT_PROG)
     if any(warc):
         raise UserError("give either WARC archives or HTML pages (or --warc to read every input as an archive)")
-    for flag, used in (("--resume", ns.resume), ("--workers", ns.workers != 1), ("--offset", ns.offset is not None),
-                       ("--length", ns.length is not None), ("--summary-json", ns.summary_json is not None)):
+    for flag, used in (
+        ("--resume", ns.resume),
+        ("--workers", ns.workers != 1),
+        ("--offset", ns.offset is not None),
+        ("--length", ns.length is not None),
+        ("--summary-json", ns.summary_json is not None),
+    ):
         if used:
             raise UserError(f"{flag} applies to WARC inputs")
     return _pages(ns, inputs, lines, opts, out)
@@ -212,6 +245,19 @@ def _xpath_parser() -> argparse.ArgumentParser:
     p.add_argument("page", metavar="PAGE", help="an HTML file, an http(s):// URL, or -")
     p.add_argument("--id", help="elements whose id is this")
     p.add_argument("--text", help="innermost elements whose whitespace-collapsed text is this")
+    p.add_argument(
+        "--repeats",
+        action="store_true",
+        help='add "repeats": the paths generalised over each repeating step (every row, every cell of the row), '
+        "each with the number of elements it selects, for repeatable blocks",
+    )
+    p.add_argument(
+        "--skeleton",
+        action="store_true",
+        help="print a starting template for PAGE instead (WPT XML: a block per element with an id, the first "
+        "h1 and each run of 3 or more same-name children; it loads without warnings and every block matches)",
+    )
+    p.add_argument("--url", help="the page's URL, for --skeleton's ow:host and ow:url (default: a fetched URL)")
     p.add_argument("--encoding", help="character encoding label (default: detected)")
     p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for a URL's server (default 30)")
     return p
@@ -220,13 +266,15 @@ def _xpath_parser() -> argparse.ArgumentParser:
 def cmd_xpath(argv: Sequence[str], out: IO[bytes]) -> int:
     """``stream-mf2 xpath``."""
     ns = _xpath_parser().parse_args(argv)
-    if ns.id is None and ns.text is None:
-        raise UserError("give --id or --text (or both)")
+    if ns.skeleton and (ns.id is not None or ns.text is not None):
+        raise UserError("--skeleton describes the whole page: give it without --id and --text")
+    if not ns.skeleton and ns.id is None and ns.text is None:
+        raise UserError("give --id or --text (or both), or --skeleton")
     from stream_mf2.html.decode import Decoder
     from stream_mf2.wpt.find import element_paths
 
     opts: dict[str, Any] = {}
-    source, _, close = _open(ns.page, None, ns.timeout, opts)
+    source, page_url, close = _open(ns.page, ns.url, ns.timeout, opts)
     try:
         # a file or standard input has read(); a fetched URL is an iterable of body chunks
         data = source.read() if hasattr(source, "read") else b"".join(source)
@@ -234,7 +282,23 @@ def cmd_xpath(argv: Sequence[str], out: IO[bytes]) -> int:
         close()
     decoder = Decoder(ns.encoding or opts.get("encoding"))
     html = decoder.feed(data) + decoder.close()
-    found = element_paths(html, id=ns.id, text=ns.text)
+    if ns.skeleton:
+        from stream_mf2.wpt.skeleton import skeleton
+
+        if page_url is None:
+            raise UserError("--skeleton needs the page's URL: give --url")
+        try:
+            out.write(skeleton(html, page_url).encode("utf-8"))
+        except ValueError as e:
+            raise UserError(f"--url: {e}") from None
+        out.flush()
+        return 0
+    found: list[dict[str, Any]] = list(element_paths(html, id=ns.id, text=ns.text))
+    if ns.repeats:
+        from stream_mf2.wpt.generalise import repeated_paths
+
+        for f, repeats in zip(found, repeated_paths(html, [str(f["xpath"]) for f in found]), strict=True):
+            f["repeats"] = repeats
     for f in found:
         out.write(dump(f))
     out.flush()

@@ -59,6 +59,8 @@ option                       default                          meaning
                                                               its templates) matched in the same
                                                               pass (:mod:`stream_mf2.wpt`)
 ``max_pattern_chars``        ``None`` (WPT default)           window of ``ow:pattern`` blocks
+``max_pattern_seconds``      ``None`` (WPT default)           CPU time the patterns of one page
+                                                              may take together (seconds)
 ===========================  ===============================  =====================================
 
 Every limit raises :class:`~stream_mf2.errors.LimitExceeded` naming itself,
@@ -90,7 +92,7 @@ from stream_mf2.mf2.options import (
     Options,
     options_for,
 )
-from stream_mf2.wpt._source import DEFAULT_MAX_PATTERN_CHARS
+from stream_mf2.wpt._source import DEFAULT_MAX_PATTERN_CHARS, DEFAULT_MAX_PATTERN_SECONDS
 
 if TYPE_CHECKING:
     from stream_mf2.wpt import Template, Wpt
@@ -139,6 +141,7 @@ class ParseOptions(TypedDict, total=False):
     tokenizer_fast_path: bool
     wpt: Wpt | Template | None
     max_pattern_chars: int | None
+    max_pattern_seconds: float | None
 
 
 #: The valid option names, in the order of :class:`ParseOptions`.
@@ -171,12 +174,13 @@ _LIMITS = (
 
 
 # What _all_valid checks per option name: a kind, or for a limit (may it be None, smallest value).
-_TEXT, _STR_OR_NONE, _STR, _BOOL, _BOOL_OR_SET, _UNCHECKED = range(6)
+_TEXT, _STR_OR_NONE, _STR, _BOOL, _BOOL_OR_SET, _UNCHECKED, _SECONDS = range(7)
 _KINDS: dict[str, int | tuple[bool, int]] = {name: _UNCHECKED for name in OPTION_NAMES}
 _KINDS.update({"text": _TEXT, "encoding": _STR_OR_NONE, "default_encoding": _STR})
 _KINDS.update({name: _BOOL for name in _BOOLS})
 _KINDS.update({name: _BOOL_OR_SET for name in _SETS})
 _KINDS.update({name: (nullable, least) for name, nullable, least in _LIMITS})
+_KINDS["max_pattern_seconds"] = _SECONDS  # None, or a number of seconds above 0
 
 
 def _all_valid(options: Mapping[str, object]) -> bool:
@@ -202,9 +206,19 @@ def _all_valid(options: Mapping[str, object]) -> bool:
         elif kind == _STR_OR_NONE:
             if value is not None and type(value) is not str:
                 return False
-        elif kind == _STR and type(value) is not str:
+        elif kind == _STR:
+            if type(value) is not str:
+                return False
+        elif kind == _SECONDS and value is not None and not _positive_seconds(value):
             return False
     return True
+
+
+def _positive_seconds(value: object) -> bool:
+    """A number of seconds above 0 and finite (not a bool, not NaN)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return 0 < value < float("inf")
 
 
 def check_options(options: Mapping[str, object], where: str = "parse") -> None:
@@ -253,6 +267,11 @@ def _check_each(options: Mapping[str, object], where: str) -> None:
             raise TypeError(f"{name} must be an int{' or None' if nullable else ''}, not {value!r}")
         if value < least:
             raise ValueError(f"{name} must be at least {least}, not {value}")
+    seconds = options.get("max_pattern_seconds")
+    if seconds is not None and not _positive_seconds(seconds):
+        if not isinstance(seconds, (int, float)) or isinstance(seconds, bool):
+            raise TypeError(f"max_pattern_seconds must be a number of seconds or None, not {seconds!r}")
+        raise ValueError(f"max_pattern_seconds must be more than 0 (and finite), not {seconds}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,6 +309,7 @@ class ParserConfig:
     #: The WPT consumer (``wpt`` ``None``: none).
     wpt: Wpt | Template | None
     max_pattern_chars: int
+    max_pattern_seconds: float
 
 
 def parser_config(
@@ -319,6 +339,7 @@ def parser_config(
     tokenizer_fast_path: bool,
     wpt: Wpt | Template | None,
     max_pattern_chars: int | None,
+    max_pattern_seconds: float | None = None,
 ) -> ParserConfig:
     """Check the :class:`~stream_mf2.Parser` keywords and resolve them into one :class:`ParserConfig`.
 
@@ -378,6 +399,8 @@ def parser_config(
         given["max_prefix_nodes"] = max_prefix_nodes
     if max_pattern_chars is not None:
         given["max_pattern_chars"] = max_pattern_chars
+    if max_pattern_seconds is not None:
+        given["max_pattern_seconds"] = max_pattern_seconds
     if given:
         check_options(given, "Parser")
     if isinstance(filter_roots, set):
@@ -414,4 +437,5 @@ def parser_config(
         max_reparse_bytes=max_reparse_bytes,
         wpt=wpt,
         max_pattern_chars=DEFAULT_MAX_PATTERN_CHARS if max_pattern_chars is None else max_pattern_chars,
+        max_pattern_seconds=DEFAULT_MAX_PATTERN_SECONDS if max_pattern_seconds is None else float(max_pattern_seconds),
     )

@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any, Final, Literal, Never, Unpack
 
+from stream_mf2.core.consumer_failure import consumer_failure
 from stream_mf2.core.events import Event
 from stream_mf2.core.options import (
     DEFAULT_MAX_REPARSE_BYTES,
@@ -48,6 +49,7 @@ from stream_mf2.mf2.options import (
     DEFAULT_MAX_OUTPUT_RATIO,
     DEFAULT_OUTPUT_FLOOR_CHARS,
 )
+from stream_mf2.wpt.model import PatternBudget, pattern_budget
 
 if TYPE_CHECKING:
     from stream_mf2.wpt import Template, Wpt
@@ -134,7 +136,11 @@ class Parser:
     :class:`~stream_mf2.wpt.WptMatchEvent` from the same parse (see
     :mod:`stream_mf2.wpt`). A whole WPT applies the templates chosen by ``url``
     (every template when ``url`` is ``None``). ``max_pattern_chars`` bounds the
-    window of ``ow:pattern`` blocks over the page source.
+    window of ``ow:pattern`` blocks over the page source; ``max_pattern_seconds``
+    (1.0 by default) the CPU time the template's patterns may take on this page together
+    (each search runs under the ``regex`` module's ``timeout=``): past it a page-source
+    or element pattern is an error in the page's ``errors`` (its block fails there, the
+    page goes on), a URL pattern raises :class:`~stream_mf2.errors.PatternTimeout`.
     """
 
     def __init__(
@@ -166,6 +172,7 @@ class Parser:
         tokenizer_fast_path: bool = True,
         wpt: Wpt | Template | None = None,
         max_pattern_chars: int | None = None,
+        max_pattern_seconds: float | None = None,
         **unknown: Never,
     ) -> None:
         # ``Never``: a type checker rejects any other keyword; at run time it is named here
@@ -200,10 +207,19 @@ class Parser:
             tokenizer_fast_path=tokenizer_fast_path,
             wpt=wpt,
             max_pattern_chars=max_pattern_chars,
+            max_pattern_seconds=max_pattern_seconds,
         )
-        # A <meta> past the prescan window may change the encoding (see _feed_text): the
-        # tokenizer counts the characters of the input as fed.
-        self._build(count_raw=True)
+        # The page's time for template patterns (the URL's too: choosing templates is part of
+        # the build), current while this parser runs the matcher (see feed_events).
+        self._budget = PatternBudget(config.max_pattern_seconds) if config.wpt is not None else None
+        previous = pattern_budget(self._budget) if self._budget is not None else None
+        try:
+            # A <meta> past the prescan window may change the encoding (see _feed_text): the
+            # tokenizer counts the characters of the input as fed.
+            self._build(count_raw=True)
+        finally:
+            if self._budget is not None:
+                pattern_budget(previous)
         self._decoder = Decoder(
             config.encoding, default=config.default_encoding, detect_utf8=config.detect_utf8, keep_for_change=True
         )
@@ -236,6 +252,9 @@ class Parser:
         self._wpt = stages.wpt
         self._wpt_events = stages.wpt_events
         self._wpt_notes = stages.wpt_notes
+        if self._budget is not None and self._wpt is not None:
+            # An element's pattern out of time is then the page's error, not the parse's end.
+            self._budget.report_to(self._wpt.errors)
 
     # -- feeding --------------------------------------------------------------
     def feed(self, data: bytes | str) -> list[Item]:
@@ -260,6 +279,8 @@ class Parser:
             self._input_kind = kind
         elif self._input_kind is not kind:
             raise TypeError("feed() got both bytes and str in one document; use one kind")
+        budget = self._budget  # the page's time for patterns, current while the matcher may run
+        previous = pattern_budget(budget) if budget is not None else None
         try:
             if isinstance(data, bytes):  # (exactly bytes or str by now: the same test as kind is bytes)
                 if self._held is not None:
@@ -273,15 +294,23 @@ class Parser:
                 if self._wpt is not None and self._wpt.wants_source:
                     self._wpt.source(data)
                 self._tokenizer.feed(data)
-        except BaseException:
+        except BaseException as e:
             self._state = "failed"
             self._release()
+            failure = consumer_failure(e) if self._wpt is not None else None
+            if failure is not None:
+                raise failure from e  # a consumer's bug: this document's error, not the run's
             raise
+        finally:
+            if budget is not None:
+                pattern_budget(previous)
         return self._take()
 
     def close_events(self) -> list[Event]:
         """Like :meth:`close`, as events; the last one is :class:`DocumentEnd`."""
         self._check_open()
+        budget = self._budget  # the page's time for patterns, current while the matcher may run
+        previous = pattern_budget(budget) if budget is not None else None
         try:
             if self._input_kind is not str:
                 self._feed_text(self._decoder.close())
@@ -290,10 +319,16 @@ class Parser:
             if self._wpt is not None:
                 self._wpt.finish()
                 self._held = None  # nothing is held any more: the WPT events go out now
-        except BaseException:
+        except BaseException as e:
             self._state = "failed"
             self._release()
+            failure = consumer_failure(e) if self._wpt is not None else None
+            if failure is not None:
+                raise failure from e  # a consumer's bug: this document's error, not the run's
             raise
+        finally:
+            if budget is not None:
+                pattern_budget(previous)
         self._state = "closed"
         self._release()
         events = self._take()
@@ -309,14 +344,22 @@ class Parser:
         self._check_open()
         if self._input_kind is str:
             return
+        budget = self._budget  # the page's time for patterns, current while the matcher may run
+        previous = pattern_budget(budget) if budget is not None else None
         try:
             self._feed_text(self._decoder.commit())
             if self._held is not None:
                 self._settle_held()
-        except BaseException:
+        except BaseException as e:
             self._state = "failed"
             self._release()
+            failure = consumer_failure(e) if self._wpt is not None else None
+            if failure is not None:
+                raise failure from e  # a consumer's bug: this document's error, not the run's
             raise
+        finally:
+            if budget is not None:
+                pattern_budget(previous)
 
     # -- results --------------------------------------------------------------
     @property

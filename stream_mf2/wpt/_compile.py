@@ -21,7 +21,7 @@ import re
 from typing import Any
 
 from stream_mf2.errors import MissingExtra
-from stream_mf2.wpt.model import Pattern, Step, XPath
+from stream_mf2.wpt.model import Pattern, Step, TimedRegex, XPath
 
 __all__ = ["PatternSyntaxError", "XPathSyntaxError", "capture_group", "compile_pattern", "compile_xpath"]
 
@@ -84,7 +84,12 @@ def _capture_end(text: str, i: int) -> int:
 
 
 def compile_pattern(source: str, *, whole: bool = False) -> Pattern:
-    """Compile a WPT pattern (``whole``: anchored at both ends, for URLs)."""
+    """Compile a WPT pattern (``whole``: anchored at both ends, for URLs).
+
+    Every search of the result is bounded in time (:class:`TimedRegex`): expressions
+    that backtrack exponentially (``(a|aa)+c``) or match fuzzily (``{e<=6}``) are accepted,
+    and bounded in time where they run, since no syntactic test tells them all apart.
+    """
     regex = _regex_module()
     out: list[str] = []
     concepts: list[str] = []
@@ -129,7 +134,7 @@ def compile_pattern(source: str, *, whole: bool = False) -> Pattern:
         raise PatternSyntaxError(f"bad pattern: {e}") from e
     if not whole and compiled.fullmatch("") is not None:
         raise PatternSyntaxError("the pattern matches empty text")
-    return Pattern(source, compiled, tuple(concepts))
+    return Pattern(source, TimedRegex(compiled, source), tuple(concepts))
 
 
 def _steps(text: str, at: int, source: str) -> tuple[Step, ...]:

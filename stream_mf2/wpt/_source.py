@@ -8,15 +8,20 @@ match longer than the window, or a partial match (``regex``'s
 ``partial=True``) that already spans more than the window, is reported as an
 error and skipped (the search goes on one character after its start), in every
 chunking alike: memory never holds more than the window and the piece being fed.
+
+A search that runs past the page's ``max_pattern_seconds``
+(:class:`~stream_mf2.errors.PatternTimeout`) is reported as an error too, and the
+pattern is not searched again on this page: the page's element blocks go on.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from stream_mf2.wpt.model import Pattern
+from stream_mf2.errors import PatternTimeout
+from stream_mf2.wpt.model import DEFAULT_MAX_PATTERN_SECONDS, Pattern
 
-__all__ = ["DEFAULT_MAX_PATTERN_CHARS", "SourceScanner"]
+__all__ = ["DEFAULT_MAX_PATTERN_CHARS", "DEFAULT_MAX_PATTERN_SECONDS", "SourceScanner"]
 
 #: Default window for patterns over the page source, in characters.
 DEFAULT_MAX_PATTERN_CHARS = 64 * 1024
@@ -62,7 +67,12 @@ class SourceScanner:
         pos = 0
         n = len(buf)
         while not self.done:
-            m = regex.search(buf, pos, partial=not final)
+            try:
+                m = regex.search(buf, pos, partial=not final)
+            except PatternTimeout as e:
+                self.on_error(f"{e}; not searched further on this page")
+                self.done = True
+                break
             if m is None:
                 pos = n
                 break

@@ -7,11 +7,14 @@ of the model, so matching never parses template text again.
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from stream_mf2.errors import StreamMF2Error
+from stream_mf2.errors import PatternTimeout, StreamMF2Error
 
 __all__ = [
     "OW_NS",
@@ -19,9 +22,11 @@ __all__ = [
     "Concept",
     "Ontology",
     "Pattern",
+    "PatternBudget",
     "Step",
     "Template",
     "TemplateError",
+    "TimedRegex",
     "UrlsSection",
     "Wpt",
     "XPath",
@@ -41,11 +46,179 @@ class TemplateError(StreamMF2Error):
         self.column = column
 
 
+#: Default time the patterns of one page may take together, in seconds of CPU time (the
+#: ``max_pattern_seconds`` parse option); outside a parse (:meth:`Wpt.choose` called directly),
+#: each search's limit.
+DEFAULT_MAX_PATTERN_SECONDS = 1.0
+
+
+class PatternBudget:
+    """The time left for the patterns of one page (``max_pattern_seconds``).
+
+    A parser makes one per page and makes it current (:func:`pattern_budget`) while it
+    parses: every search of a template's pattern then runs under the regex module's
+    ``timeout=`` with the time left, and what it took is deducted. Time is the thread's CPU
+    time, as the regex module measures its timeout: the limit bounds the work a template can
+    make a page cost, and a machine busy with other processes does not cut patterns short
+    (their wall time is longer then).
+
+    ``errors``: the page's error list, once the matcher has one. An element's pattern that
+    runs out of time (:meth:`TimedRegex.finditer`) is then reported there and ends as if it
+    had no further match, so the block fails on that element and the page goes on; before
+    that (the URL patterns, chosen while the parser is built), a timeout raises.
+    """
+
+    __slots__ = ("errors", "left", "reported", "seconds")
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.left = seconds
+        self.errors: list[str] | None = None
+        #: whether ``errors`` has been told that the time is spent
+        self.reported = False
+
+    def report_to(self, errors: list[str]) -> None:
+        """Report element patterns out of time in ``errors`` (a new matcher's, after a re-parse too)."""
+        self.errors = errors
+        self.reported = False
+
+
+class _Current(threading.local):
+    budget: PatternBudget | None = None
+
+
+_current = _Current()
+
+
+def pattern_budget(budget: PatternBudget | None) -> PatternBudget | None:
+    """Make ``budget`` the current thread's pattern budget; return the one it replaces.
+
+    The parser sets its page's budget around each call that runs the matcher and puts the
+    previous one back after it, so parsers interleaved on one thread keep their own budget.
+    """
+    previous = _current.budget
+    _current.budget = budget
+    return previous
+
+
+class TimedRegex:
+    """A compiled ``regex`` expression whose every search is bounded in time.
+
+    Inside a parse, the page's :class:`PatternBudget` gives the time left (the regex
+    module's ``timeout=``) and is charged what the search took; outside one, each search
+    may take :data:`DEFAULT_MAX_PATTERN_SECONDS`. ``regex`` stops a search past its
+    timeout with ``TimeoutError``; here that is a
+    :class:`~stream_mf2.errors.PatternTimeout` naming the pattern as written (and the
+    budget is spent: every later search on the page stops at once). The matcher calls
+    ``search``, ``finditer`` and ``fullmatch`` as on the compiled expression itself.
+    """
+
+    __slots__ = ("compiled", "source")
+
+    def __init__(self, compiled: Any, source: str) -> None:
+        self.compiled = compiled
+        self.source = source
+
+    def __eq__(self, other: object) -> bool:
+        # As compiled expressions compare: a template loaded twice gives equal models.
+        if not isinstance(other, TimedRegex):
+            return NotImplemented
+        return bool(self.compiled == other.compiled)
+
+    def __hash__(self) -> int:
+        return hash(self.compiled)
+
+    def __repr__(self) -> str:
+        return f"TimedRegex({self.pattern!r})"
+
+    @property
+    def pattern(self) -> str:
+        """The regular expression (as compiled, captures turned into named groups)."""
+        return str(self.compiled.pattern)
+
+    def _start(self) -> tuple[PatternBudget | None, float]:
+        budget = _current.budget
+        if budget is None:
+            return None, DEFAULT_MAX_PATTERN_SECONDS
+        if budget.left <= 0:
+            raise self._timeout(budget.seconds)
+        return budget, budget.left
+
+    def _spent(self, budget: PatternBudget | None, timeout: float) -> PatternTimeout:
+        """The error of a search stopped by its timeout; the page's budget is spent."""
+        if budget is None:
+            return self._timeout(timeout)
+        budget.left = 0.0
+        return self._timeout(budget.seconds)
+
+    def _timeout(self, seconds: float) -> PatternTimeout:
+        return PatternTimeout(
+            f"wpt: pattern {self.source[:80]!r} ran past max_pattern_seconds={seconds} (the page's time for patterns)",
+            pattern=self.source,
+            seconds=seconds,
+        )
+
+    @staticmethod
+    def _report(budget: PatternBudget, error: PatternTimeout) -> None:
+        """Say once in the page's errors that its time for patterns is spent."""
+        if budget.errors is not None and not budget.reported:
+            budget.reported = True
+            budget.errors.append(f"{error}; the page's element patterns after it are skipped (their blocks fail)")
+
+    def search(self, text: str, pos: int = 0, *, partial: bool = False) -> Any:
+        budget, timeout = self._start()
+        began = time.thread_time()
+        try:
+            return self.compiled.search(text, pos, partial=partial, timeout=timeout)
+        except TimeoutError:
+            raise self._spent(budget, timeout) from None
+        finally:
+            if budget is not None:
+                budget.left -= time.thread_time() - began
+
+    def fullmatch(self, text: str) -> Any:
+        budget, timeout = self._start()
+        began = time.thread_time()
+        try:
+            return self.compiled.fullmatch(text, timeout=timeout)
+        except TimeoutError:
+            raise self._spent(budget, timeout) from None
+        finally:
+            if budget is not None:
+                budget.left -= time.thread_time() - began
+
+    def finditer(self, text: str) -> Iterator[Any]:
+        """Every match in ``text``; the time limit covers the whole iteration.
+
+        Past it, when the page's budget has an error list (see :class:`PatternBudget`), the
+        timeout is reported there and the iteration ends (the matches before it stand);
+        otherwise it raises :class:`~stream_mf2.errors.PatternTimeout`.
+        """
+        budget = _current.budget
+        if budget is not None and budget.left <= 0 and budget.errors is not None:
+            self._report(budget, self._timeout(budget.seconds))
+            return  # the page's time is spent: no more element pattern runs on it
+        budget, timeout = self._start()
+        began = time.thread_time()
+        found = self.compiled.finditer(text, timeout=timeout)
+        try:
+            yield from found
+        except TimeoutError:
+            error = self._spent(budget, timeout)
+            if budget is None or budget.errors is None:
+                raise error from None
+            self._report(budget, error)
+        finally:
+            if budget is not None:
+                budget.left -= time.thread_time() - began
+
+
 @dataclass(frozen=True, slots=True)
 class Pattern:
     """A WPT pattern: literal text with captures ``(concept[REGEX])`` (or ``([concept[REGEX]])``).
 
-    ``regex`` is the compiled expression (``regex`` package); the group named
+    ``regex`` is the compiled expression (``regex`` package, as a :class:`TimedRegex`:
+    every search is bounded in time, see ``max_pattern_seconds``); the group named
     ``c{i}`` is the capture of ``concepts[i]`` (groups inside a capture's own
     expression do not count).
     """
@@ -193,7 +366,9 @@ class Wpt:
 
         A template applies when the page is on the WPT's host and the whole URL
         matches the template's ``ow:url`` or a URL of an ``ow:urls`` section
-        naming it (the first that matches gives the captures).
+        naming it (the first that matches gives the captures). Each search is bounded
+        in time (inside a parse by the page's ``max_pattern_seconds``, otherwise by
+        :data:`DEFAULT_MAX_PATTERN_SECONDS`): past it, :class:`~stream_mf2.errors.PatternTimeout`.
         """
         if not self.host_matches(url):
             return []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from stream_mf2.html.bounded.climbs import _climb, _hop
+from stream_mf2.html.bounded.climbs import _climb, _climb_remembered, _hop
 from stream_mf2.html.bounded.docorder import _insert, _open_before, _pending, _start_order
 from stream_mf2.html.bounded.flags import (
     _CHAIN_MIN,
@@ -242,7 +242,9 @@ def _wake_unchecked(sink: BoundedSink, blocker: Element, woken: list[_Held]) -> 
     found: list[tuple[Element, list[_Held], int, int, Element | None]] = []
     for under, helds, size in fast.values():
         sink._blocker = None
-        key = _climb(sink, under, False)[0]
+        # (not checked against the plain climb: mid-wake the remembered climb may answer
+        # "not blocked" for a group that is, which only sends it to the slow path below)
+        key = _climb_remembered(sink, under, False)[0]
         if key != _NOT_BLOCKED:
             proxy = _take_blocker(sink)  # (an ancestor of under, so of every candidate)
             found.append((under, helds, size[0], key, proxy if id(proxy) == key else None))

@@ -17,7 +17,7 @@ test per shortcut. Nothing here changes the sink's state.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from stream_mf2.html.bounded.docorder import _doc_position, _in_document_order
@@ -291,3 +291,10 @@ def check_chain(
                 assert (kind, own) == ("blocked", key), (cand, kind)
                 assert cand is sub.entry or _below(cand, sub.entry)
     _count(sink, "chain")
+
+
+def count_open_inside(elements: Iterable[Element]) -> int:
+    """How many of ``elements`` (each once) are open and inside kept subtrees, by their flags:
+    what :attr:`BoundedSink.open_inside` must equal when ``elements`` are all the sink made."""
+    unique = {id(el): el for el in elements}.values()
+    return sum(1 for el in unique if el.sink_state & _OPEN and el.sink_state & _INSIDE)

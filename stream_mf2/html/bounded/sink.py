@@ -50,6 +50,9 @@ from stream_mf2.html.bounded.hold import _Held, _ready_or_hold, _unchain, _wake,
 from stream_mf2.html.bounded.mutation import _adopted, _placed, _settle
 from stream_mf2.html.bounded.release import _cascade
 from stream_mf2.html.bounded.selected import (
+    NOTE_CLONED_ITEMS,
+    NOTE_OPTION_LOST,
+    NOTE_UNSURE,
     _add_select,
     _clone_stored_option,
     _flush,
@@ -97,6 +100,9 @@ __all__ = [
     "NESTED_EMPTY",
     "NESTED_KEEP",
     "NESTED_REMOVE",
+    "NOTE_CLONED_ITEMS",
+    "NOTE_OPTION_LOST",
+    "NOTE_UNSURE",
     "BoundedSink",
 ]
 
@@ -352,6 +358,12 @@ class BoundedSink(SinkCalls):
     def open_inside(self) -> int:
         """How many open elements lie inside kept subtrees (kept ones included)."""
         return self._open_inside
+
+    @property
+    def inline_climbs(self) -> tuple[int, int]:
+        """The ``inline_climbs`` option: open ancestors, and open tables, passed one by one
+        before remembered climbs are used."""
+        return self._inline_open, self._inline_tables
 
     def open_kept(self) -> list[Element]:
         """The kept elements not popped yet, in the order they were made."""

@@ -15,8 +15,8 @@
 Work is the number of engine lines executed (deterministic, see
 ``tests/support/work.py``) at n, 2n and 4n; output is checked against the
 full-DOM parse, whole and in every chunking, with and without
-``stream_children``. A white-box sink checks every remembered climb against a
-plain walk, every group passed on against the classification each of its
+``stream_children``. The sink's debug switch (``check_shortcuts``) checks every
+remembered climb against a plain walk, every group passed on against the classification each of its
 candidates would get, and the kept order against a sort, on the
 tree-construction suite, tag soup and these patterns.
 """
@@ -31,20 +31,20 @@ import pytest
 
 import stream_mf2
 from stream_mf2.html.bounded import sink as bs
-from stream_mf2.html.dom import HTML_NS, DocumentFragment, Element, Node, ParentNode
+from stream_mf2.html.bounded.sink import BoundedSink
 from stream_mf2.html.testing import parse_document
 from stream_mf2.html.testing.tree import build, context_element
-from stream_mf2.html.tree_tables import FORMATTING
 from stream_mf2.mf2 import Options, parse_dom
 from tests.support import chunking
 from tests.support.bounded_sink import KEEPS, bounded, expected, tag_soup
 from tests.support.builds import pure_only
+from tests.support.sink_shortcuts import checked_sink
 from tests.support.tree_cases import CASES
 from tests.support.work import lines_executed
 
 _FUZZ_F7 = (
     '<svg class="dt-end"><input class="h-x-y h-event p-a" id="i" itemref="id2 id1"/><s lang="" headers="id2"'
-    " data=\"#id1\"><fieldset class='fn' itemref=\"id1\" title=\"T\" href=\"//h/p\">\r"
+    ' data="#id1"><fieldset class=\'fn\' itemref="id1" title="T" href="//h/p">\r'
 )
 
 _FUZZ_AAA = (
@@ -61,11 +61,13 @@ PATTERNS: dict[str, Callable[[int], str]] = {
     "items-under-open-divs": lambda n: "x" + "<div>" * n + "<i class=h-cite></i>" * n,
     "items-under-open-divs-held": lambda n: "<div>" * n + "<i class=h-cite></i>" * n,
     # a page with a selectedcontent: items outside any open select climb no further
-    "items-under-open-divs-selectedcontent-page": lambda n: "<select><selectedcontent></selectedcontent></select>x"
-    + "<div>" * n
-    + "<i class=h-cite></i>" * n,
+    "items-under-open-divs-selectedcontent-page": lambda n: (
+        "<select><selectedcontent></selectedcontent></select>x" + "<div>" * n + "<i class=h-cite></i>" * n
+    ),
     "items-under-open-divs-in-table": lambda n: "<table><tr><td>" + "<div>" * n + "<i class=h-cite></i>" * n,
-    "items-under-open-divs-then-closed": lambda n: "x" + "<div>" * n + "<i class=h-cite></i>" * n + "</div>" * n + "<p class=h-x>",
+    "items-under-open-divs-then-closed": lambda n: (
+        "x" + "<div>" * n + "<i class=h-cite></i>" * n + "</div>" * n + "<p class=h-x>"
+    ),
     # items between nodes the adoption agency moves (fuzz, seed 20261127): remembered
     # climbs are forgotten only below the moved nodes
     "fuzz-adoption-agency": lambda n: "</big>" + _FUZZ_AAA * n,
@@ -81,7 +83,9 @@ PATTERNS: dict[str, Callable[[int], str]] = {
     # its children back into one (the flags below them are refreshed once the moves are done)
     "adoption-agency-moves-out-of-h-b": lambda n: "x<b class=h-x>" + "<div>" * n + "</b><i class=h-y></i>" * n,
     # the same inside an item, with a clone of <i> between (a chain of moved clones)
-    "adoption-agency-moves-in-h-feed": lambda n: "<div class=h-feed>x<b><i>" + "<div>" * n + "</b><i class=h-x></i>" * n,
+    "adoption-agency-moves-in-h-feed": lambda n: (
+        "<div class=h-feed>x<b><i>" + "<div>" * n + "</b><i class=h-x></i>" * n
+    ),
     # each misnested </b> moves the open <div>s (forgetting remembered tables), then a table
     # under all of them holds an item: with no other open table none is looked for above it
     "aaa-div-table": lambda n: "x<b>" + "<div>" * n + "</b><table><td class=h-x></table>" * n,
@@ -90,36 +94,43 @@ PATTERNS: dict[str, Callable[[int], str]] = {
     # move), now through remembered climbs of their own kind (_NEAREST_TABLE). Four times
     # as many: the quadratic part is small per <div> (the pure build was 2.7x per doubling
     # from there)
-    "aaa-div-table-in-table": lambda n: "<table><td>x<b>" + "<div>" * (4 * n) + "</b><table><td class=h-x></table>" * (4 * n),
-    "aaa-div-table-in-table-th": lambda n: "<table><th>x<b>" + "<div>" * (4 * n) + "</b><table><th class=h-x></table>" * (4 * n),
-    "aaa-div-table-in-caption": lambda n: "<table><caption>x<b>"
-    + "<div>" * (4 * n)
-    + "</b><table><caption class=h-x></table>" * (4 * n),
-    "aaa-div-table-in-tables-two-deep": lambda n: "<table><td><table><td>x<b>"
-    + "<div>" * (4 * n)
-    + "</b><table><td class=h-x></table>" * (4 * n),
+    "aaa-div-table-in-table": lambda n: (
+        "<table><td>x<b>" + "<div>" * (4 * n) + "</b><table><td class=h-x></table>" * (4 * n)
+    ),
+    "aaa-div-table-in-table-th": lambda n: (
+        "<table><th>x<b>" + "<div>" * (4 * n) + "</b><table><th class=h-x></table>" * (4 * n)
+    ),
+    "aaa-div-table-in-caption": lambda n: (
+        "<table><caption>x<b>" + "<div>" * (4 * n) + "</b><table><caption class=h-x></table>" * (4 * n)
+    ),
+    "aaa-div-table-in-tables-two-deep": lambda n: (
+        "<table><td><table><td>x<b>" + "<div>" * (4 * n) + "</b><table><td class=h-x></table>" * (4 * n)
+    ),
     # inside an h-feed the items are nested: only with stream_children are they candidates
-    "aaa-div-table-in-table-in-h-feed": lambda n: "<div class=h-feed><table><td>x<b>"
-    + "<div>" * (4 * n)
-    + "</b><table><td class=h-x></table>" * (4 * n),
+    "aaa-div-table-in-table-in-h-feed": lambda n: (
+        "<div class=h-feed><table><td>x<b>" + "<div>" * (4 * n) + "</b><table><td class=h-x></table>" * (4 * n)
+    ),
     # n nested tables open above: each new table's outermost open table was found again
     # through all of them after every move (_outer_table; now remembered climbs of kind
     # _OUTER_TABLE past four tables)
-    "aaa-div-table-in-nested-tables": lambda n: "<table><td>" * (2 * n)
-    + "x<b>"
-    + "<div>" * (2 * n)
-    + "</b><table><td class=h-x></table>" * (2 * n),
+    "aaa-div-table-in-nested-tables": lambda n: (
+        "<table><td>" * (2 * n) + "x<b>" + "<div>" * (2 * n) + "</b><table><td class=h-x></table>" * (2 * n)
+    ),
     # the same in template contents (items there are dropped, not handed over): each drop
     # forgot every remembered run of popped elements, and the next item climbed them all again
-    "aaa-div-table-in-template-in-table": lambda n: "<p class=h-y>y</p><table><td><template><table><td>x<b>"
-    + "<div>" * (2 * n)
-    + "</b><table><td class=h-x></table>" * (2 * n),
+    "aaa-div-table-in-template-in-table": lambda n: (
+        "<p class=h-y>y</p><table><td><template><table><td>x<b>"
+        + "<div>" * (2 * n)
+        + "</b><table><td class=h-x></table>" * (2 * n)
+    ),
     # (a template in the head: it is open inside the tentative html, so something is open
     # inside kept content, but not inside the items dropped)
-    "aaa-div-table-in-template": lambda n: "<template><table><td>x<b>"
-    + "<div>" * (2 * n)
-    + "</b><table><td class=h-x></table>" * (2 * n)
-    + "</template><p class=h-y>y</p>",
+    "aaa-div-table-in-template": lambda n: (
+        "<template><table><td>x<b>"
+        + "<div>" * (2 * n)
+        + "</b><table><td class=h-x></table>" * (2 * n)
+        + "</template><p class=h-y>y</p>"
+    ),
     # without </table> the tables nest (and the later </b> are ignored: <b> is out of scope)
     "aaa-div-tables-nesting": lambda n: "<table><td>x<b>" + "<div>" * (4 * n) + "</b><table><td class=h-x>" * (4 * n),
     # _hand_over: items held under reopened formatting elements inside a button
@@ -128,7 +139,22 @@ PATTERNS: dict[str, Callable[[int], str]] = {
 }
 
 
-_TABLE_SOUP_TAGS = ("table", "td", "th", "tr", "tbody", "caption", "b", "a", "nobr", "i", "div", "span", "p", "template")
+_TABLE_SOUP_TAGS = (
+    "table",
+    "td",
+    "th",
+    "tr",
+    "tbody",
+    "caption",
+    "b",
+    "a",
+    "nobr",
+    "i",
+    "div",
+    "span",
+    "p",
+    "template",
+)
 
 
 def _table_soup(rng: random.Random) -> str:
@@ -177,7 +203,9 @@ NESTED_PATTERNS: dict[str, Callable[[int], str]] = {
     # _classify walked each popped item's whole subtree for open elements, _top_kept
     # climbed to the outermost item and _alone looked at every open kept element
     "nested-items": lambda n: "x" + "<div class=h-x>" * n + "<i class=h-y></i></div>" * n,
-    "nested-items-in-open-feed": lambda n: "x<div class=h-feed>" + "<div class=h-x>" * n + "<i class=h-y></i></div>" * n,
+    "nested-items-in-open-feed": lambda n: (
+        "x<div class=h-feed>" + "<div class=h-x>" * n + "<i class=h-y></i></div>" * n
+    ),
     "nested-items-moved-by-adoption-agency": lambda n: "x<b>" + "<div class=h-x>" * n + "</b><i class=h-y></i>" * n,
     "nested-items-fostered": lambda n: "x<table>" + "<b class=h-x>" * n + "</b><i class=h-x></i>" * n,
 }
@@ -248,163 +276,19 @@ def test_output_equals_full_dom_in_every_chunking(name: str, stream_children: bo
         assert items == expected_items, label
 
 
-# ------------------------------------------------------------------ white box
+# ------------------------------------------------------------------ shortcuts checked
 
 
-def _host(fragment: DocumentFragment) -> Element | None:
-    host = fragment.host
-    return host if host is not None and host.sink_state else None
-
-
-def _outer_table(table: Element) -> Element:
-    """The outermost open HTML table above ``table`` (or itself), by a plain climb."""
-    outer = table
-    node: ParentNode | None = table.parent
-    while node is not None:
-        if isinstance(node, Element):
-            if node.sink_state & bs._OPEN and node.namespace == HTML_NS and node.name == "table":
-                outer = node
-            node = node.parent
-        elif isinstance(node, DocumentFragment):
-            node = _host(node)
-        else:
-            break
-    return outer
-
-
-def reference_next_table(table: Element) -> Element | None:
-    """BoundedSink._next_table as a plain climb: the nearest open HTML table above ``table``."""
-    node: ParentNode | None = table.parent
-    while node is not None:
-        if isinstance(node, Element):
-            if node.sink_state & bs._OPEN and node.namespace == HTML_NS and node.name == "table":
-                return node
-            node = node.parent
-        elif isinstance(node, DocumentFragment):
-            node = _host(node)
-        else:
-            break
-    return None
-
-
-def reference_climb(start: ParentNode | None) -> tuple[int, Element | None, bool, ParentNode | None]:
-    """BoundedSink._climb as a plain walk of every ancestor, nothing remembered."""
-    seen_special = False
-    node = start
-    crossed = False
-    top: Element | None = None
-    while node is not None:
-        if isinstance(node, Element):
-            st = node.sink_state
-            if st & bs._OPEN:
-                if node.namespace == HTML_NS and node.name == "table":
-                    return id(_outer_table(node)), None, False, None
-                if bs._is_special(node):
-                    seen_special = True
-                elif seen_special and node.namespace == HTML_NS and node.name in FORMATTING:
-                    return id(node), None, False, None
-            if st & bs._KEPT:
-                top = node
-            node = node.parent
-        elif isinstance(node, DocumentFragment):
-            crossed = True
-            node = _host(node)
-        else:
-            break
-    return bs._NOT_BLOCKED, top, crossed, node
-
-
-# White-box: a subclass reading the sink's private state (see tests/support/builds.py).
-class CheckedSink(bs.BoundedSink):
-    """Checks remembered climbs, groups passed on, and the kept order as it goes."""
-
-    def __init__(self, keep: Callable[[Element], bool], inline_open: int, inline_tables: int = 1, **kw: int) -> None:
-        super().__init__(keep, lambda el: True, **kw)
-        self._inline_open = inline_open  # remembered climbs from this many open ancestors on
-        self._inline_tables = inline_tables  # and from this many open tables on (_outer_table)
-        self.climbs = 0
-        self.passed_on = 0
-        self.tables = 0  # nearest open tables looked for (checked against a plain climb)
-
-    def _climb(
-        self, start: ParentNode | None, seen_special: bool
-    ) -> tuple[int, Element | None, bool, ParentNode | None]:
-        got = super()._climb(start, seen_special)
-        if not seen_special:
-            want = reference_climb(start)
-            if want[0] != bs._NOT_BLOCKED:
-                assert got[0] == want[0]
-            else:
-                assert got[0] == want[0] and got[1] is want[1] and got[2] == want[2] and got[3] is want[3]
-            self.climbs += 1
-        return got
-
-    def _next_table(self, table: Element) -> Element | None:
-        got = super()._next_table(table)
-        assert got is reference_next_table(table)
-        self.tables += 1
-        return got
-
-    def _outer_table(self, table: Element) -> Element:
-        got = super()._outer_table(table)
-        assert got is _outer_table(table)
-        self.tables += 1
-        return got
-
-    def _wake(self, blocker: Element, woken: list[bs._Held]) -> None:
-        before = {id(held) for groups in self._blocked.values() for held in groups}
-        super()._wake(blocker, woken)
-        for key, groups in self._blocked.items():
-            for held in groups:
-                if id(held) not in before and held.groups:
-                    for cand in held.members():
-                        if cand.sink_state:
-                            # what classifying it again would have given
-                            assert reference_climb(cand.parent)[0] == key
-                            self.passed_on += 1
-
-    # The INSIDE flags below moved elements are refreshed (_settle) before anything reads them.
-    def create_element_in(self, parent: ParentNode, name: str, namespace: str, attrs: dict[str, str]) -> Element:
-        assert not self._unsettled
-        return super().create_element_in(parent, name, namespace, attrs)
-
-    def append_leaf(self, parent: ParentNode, name: str, namespace: str, attrs: dict[str, str], text: str) -> None:
-        assert not self._unsettled
-        super().append_leaf(parent, name, namespace, attrs, text)
-
-    def append_text(self, parent: ParentNode, data: str) -> None:
-        assert not self._unsettled
-        super().append_text(parent, data)
-
-    def insert_text_before(self, parent: ParentNode, data: str, ref: Node) -> None:
-        assert not self._unsettled
-        super().insert_text_before(parent, data, ref)
-
-    def pop(self, element: Element) -> None:
-        super().pop(element)
-        # Runs filled from a run are listed in its dependents while their top's step leads
-        # there: never a popped top (they piled up, one per clone the adoption agency moved).
-        memo = self._memo
-        for entry in memo.values():
-            for d in entry.run.dependents.values():
-                top = d.top
-                if top.run is d and top.known:
-                    assert memo.get(id(top.element) << 2 | top.mode) is top
-
-    def _hand_over(self) -> None:
-        super()._hand_over()
-        if self._order is not None:
-            pending = [el for el in self._order if el.sink_state & bs._PENDING]
-            assert pending == bs._in_document_order(pending)
-
-
-def _check(chunks: list[str], keep_name: str, fragment: str | None, inline_open: int, **kw: int) -> CheckedSink:
-    sink = CheckedSink(KEEPS[keep_name], inline_open, **kw)
+def _check(chunks: list[str], keep_name: str, fragment: str | None, inline_open: int, **kw: int) -> BoundedSink:
+    """Build with every shortcut checked (remembered climbs, groups passed on, the kept
+    order, the runs), remembered climbs from ``inline_open`` open ancestors on."""
+    sink = checked_sink(
+        KEEPS[keep_name], inline_climbs=(inline_open, kw.get("inline_tables", 1)), max_pending=kw.get("max_pending")
+    )
     build(chunks, sink, context_element(fragment) if fragment else None)
     return sink
 
 
-@pure_only
 @pytest.mark.parametrize("inline_open", [0, 2])
 def test_checked_tree_construction(inline_open: int) -> None:
     from stream_mf2.html.testing.tree import TreeTest
@@ -413,11 +297,10 @@ def test_checked_tree_construction(inline_open: int) -> None:
     for case in CASES:
         assert isinstance(case, TreeTest)
         # (the suite has few h-* classes: keep every b, a and div)
-        climbs += _check([case.data], "b-a-div", case.fragment_context, inline_open).climbs
+        climbs += _check([case.data], "b-a-div", case.fragment_context, inline_open).checks.get("climb", 0)
     assert climbs > 400
 
 
-@pure_only
 @pytest.mark.parametrize("inline_open", [0, 3])
 def test_checked_tag_soup_and_patterns(inline_open: int) -> None:
     rng = random.Random(chunking.SEED + inline_open)
@@ -429,8 +312,8 @@ def test_checked_tag_soup_and_patterns(inline_open: int) -> None:
         chunks = chunking.random_chunks(html, rng.randint(0, 10**6))
         for keep_name in KEEPS:
             sink = _check(chunks, keep_name, None, inline_open, inline_tables=inline_tables)
-            passed_on += sink.passed_on
-            tables += sink.tables
+            passed_on += sink.checks.get("passed_on", 0)
+            tables += sink.checks.get("next_table", 0) + sink.checks.get("outer_table", 0)
             _check(chunks, keep_name, None, inline_open, max_pending=3)
     assert passed_on > 20
     assert tables > 100

@@ -1,4 +1,23 @@
-"""TODO docstring."""
+"""Remembered climbs: what holds a popped kept element, found without climbing every ancestor.
+
+Whether a popped kept element is final (the proof in the package docstring)
+is decided by a climb from it: an open table above it, or an open formatting
+element above an open special one, holds it. A plain climb
+(:func:`~.reference.plain_climb`) passes every ancestor, which was quadratic for
+n items under n open elements. So each open element on such a climb remembers
+the rest of the climb from it (:class:`_Memo`, one per kind: ``_PLAIN``,
+``_SEEN_SPECIAL``, ``_NEAREST_TABLE``, ``_OUTER_TABLE``); members whose summary
+is their upper neighbour's share one :class:`_Run`, so a change above a run
+costs one update; popped stretches are passed in jumps (:func:`_hop`).
+
+Invariant (checked under ``check_shortcuts``: :func:`_climb`,
+:func:`_next_table`, :func:`_outer_table`, :func:`_popped_memo`): every
+remembered answer equals the plain walk's. It is kept by forgetting: a move or
+removal forgets what passes the old parent (:func:`_memo_changed`, called by the
+mutation hook of :mod:`.mutation`), a pop forgets the popped element's entries
+(:func:`_popped_memo`), and the jump and table caches go whole
+(:func:`_forget_runs`).
+"""
 
 from __future__ import annotations
 
@@ -37,10 +56,10 @@ _INLINE_TABLES: Final = 4
 _Summary = tuple[Element | None, bool, Element | None, bool, ParentNode | None]
 
 
-#: The kinds of remembered climbs (:class:`_Memo`): those of :meth:`BoundedSink._climb` with no
+#: The kinds of remembered climbs (:class:`_Memo`): those of :func:`_climb` with no
 #: open special element met yet, or with one met (``seen_special``), the climb to the
-#: nearest open table (:meth:`BoundedSink._next_table`), which only tables end, and the
-#: climb to the outermost open table (:meth:`BoundedSink._outer_table`), where tables
+#: nearest open table (:func:`_next_table`), which only tables end, and the
+#: climb to the outermost open table (:func:`_outer_table`), where tables
 #: count as kept elements do in the others (the outermost one is the answer).
 _PLAIN: Final = 0
 
@@ -55,7 +74,7 @@ _OUTER_TABLE: Final = 3
 
 
 class _Run:
-    """Remembered climbs that share one summary (:meth:`BoundedSink._summary`).
+    """Remembered climbs that share one summary (:func:`_summary`).
 
     The members form a chain from ``top`` down to ``bottom`` (``_Memo.up`` and
     ``_Memo.down``): the climb from each member below the top reaches the member
@@ -119,7 +138,7 @@ def _climb_remembered(
     the walk (``seen_special`` says whether one did before ``start``).
     Popped elements only count when kept. The first ``_INLINE_OPEN`` open
     elements are climbed one by one; from there on the climb summaries of
-    open elements are remembered (:meth:`_summary`), so that n items under n
+    open elements are remembered (:func:`_summary`), so that n items under n
     open elements cost linear time (fuzz findings F5 and F7).
     """
     node = start
@@ -180,14 +199,14 @@ def _climb_remembered(
 
 
 def _summary(sink: BoundedSink, element: Element, mode: int) -> _Summary:
-    """The climb of kind ``mode`` from the open ``element`` up (see :meth:`_climb`), remembered.
+    """The climb of kind ``mode`` from the open ``element`` up (see :func:`_climb`), remembered.
 
     A summary is (blocking element or ``None``, whether it is a table, the
     outermost kept element, whether template contents were crossed, the end
     node); for ``_NEAREST_TABLE`` the blocking element is the nearest open
-    table at or above ``element`` (:meth:`_next_table`), for ``_OUTER_TABLE``
+    table at or above ``element`` (:func:`_next_table`), for ``_OUTER_TABLE``
     the outermost kept element is the outermost open table at or above it
-    (:meth:`_outer_table`), and the rest is ``False``/``None`` but the end
+    (:func:`_outer_table`), and the rest is ``False``/``None`` but the end
     node. Each open element climbed gets an
     entry per mode (:class:`_Memo`) that remembers its step up to the next
     open element; entries whose step adds nothing share one summary in a
@@ -197,7 +216,7 @@ def _summary(sink: BoundedSink, element: Element, mode: int) -> _Summary:
     step depends only on the tree between its element and the next open
     element: it is forgotten when nodes move away from there or are detached
     with open elements inside, when its element (or a popped element right
-    above) becomes kept (:meth:`_memo_changed`), or when an element it
+    above) becomes kept (:func:`_memo_changed`), or when an element it
     passes pops; summaries are forgotten with every one filled from them.
     """
     key = id(element) << 2 | mode
@@ -339,10 +358,10 @@ def _merge(sink: BoundedSink, upper: _Memo, lower: _Memo) -> None:
     """Put run of ``lower`` (its top) below ``upper`` (the bottom of its run): one run.
 
     The smaller run's members are moved to the other (as in a union-find,
-    with the splits of :meth:`_cut`): O(1) when it happens near one end of a
+    with the splits of :func:`_cut`): O(1) when it happens near one end of a
     run, but a merge and a cut again and again in the middle of one long run
     cost its length each time (hence the runs of ``_NEAREST_TABLE`` climbs
-    stop at formatting elements: :meth:`_step`).
+    stop at formatting elements: :func:`_step`).
     """
     up_run = upper.run
     low_run = lower.run
@@ -501,14 +520,14 @@ def _hop(sink: BoundedSink, node: Element) -> tuple[ParentNode | None, Element |
 
 def _outer_table_remembered(sink: BoundedSink, table: Element) -> Element:
     """The outermost open HTML ``table`` above the open ``table`` (climbing as
-    :meth:`_classify` does), or ``table`` itself.
+    :func:`_classify` does), or ``table`` itself.
 
     Each table remembers an open table above it (the outermost one found
     when it was last asked); a remembered one that has been popped since is
     passed over through its own entry, and the entries on the way are
     shortened to the table found (path compression, as in a union-find).
     Moves forget those entries; so past ``_INLINE_TABLES`` tables the
-    remembered climbs of kind ``_OUTER_TABLE`` (:meth:`_summary`) answer,
+    remembered climbs of kind ``_OUTER_TABLE`` (:func:`_summary`) answer,
     which moves forget only below the moved nodes: with n nested tables
     open, each new table below n open elements that the adoption agency
     algorithm moves climbed all of those tables again.
@@ -559,7 +578,7 @@ def _next_table_remembered(sink: BoundedSink, table: Element) -> Element | None:
     answers are forgotten at every move of the adoption agency algorithm).
     With another one open, the first ``_INLINE_OPEN`` open elements are
     climbed one by one, and from there on the remembered climbs of kind
-    ``_NEAREST_TABLE`` (:meth:`_summary`), which moves forget only below the
+    ``_NEAREST_TABLE`` (:func:`_summary`), which moves forget only below the
     moved nodes: each of n tables opened under n open elements, with a
     table open above them and a misnested end tag moving them between two
     tables, climbed all of them too.
@@ -587,8 +606,8 @@ def _next_table_remembered(sink: BoundedSink, table: Element) -> Element | None:
 
 
 def _forget_runs(sink: BoundedSink) -> None:
-    """Nodes moved, were detached or became kept: the remembered runs (:meth:`_hop`) and
-    tables (:meth:`_outer_table`) may be wrong (remembered climbs: :meth:`_memo_changed`)."""
+    """Nodes moved, were detached or became kept: the remembered runs (:func:`_hop`) and
+    tables (:func:`_outer_table`) may be wrong (remembered climbs: :func:`_memo_changed`)."""
     if sink._jumps:
         sink._jumps = {}
     if sink._above:

@@ -1,4 +1,12 @@
-"""TODO docstring."""
+"""Document order: comparing two nodes' positions, and the kept order of pending items.
+
+Invariant (checked under ``check_shortcuts``: :func:`~.reference.check_order`):
+``_order``, when made, lists its pending items (flag ``_PENDING``) in document
+order; items are inserted in place as they become pending (:func:`_insert`),
+and the order is made again only after moves (``_order_moves``).
+:func:`_open_before` finds an open outermost kept element before an element
+(the adoption agency case of the package docstring).
+"""
 
 from __future__ import annotations
 

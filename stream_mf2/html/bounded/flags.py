@@ -1,4 +1,23 @@
-"""TODO docstring."""
+"""The sink's per-element flags, its limits' defaults, and the small helpers every module uses.
+
+Every element the sink tracks carries a bit set in ``Element.sink_state``
+(0: not tracked, or released). The invariants each flag keeps, and where:
+
+* ``_TRACKED`` is set on every tracked element, so a tracked state is never 0
+  (:attr:`BoundedSink.tracked <stream_mf2.html.bounded.sink.BoundedSink.tracked>` counts them);
+* ``_OPEN``: the element is on the tree builder's stack of open elements
+  (cleared in ``BoundedSink.pop``);
+* ``_KEPT``: the keep predicate (or a merge, or the observer) made it a kept root;
+  ``_INSIDE``: it is kept or has a kept ancestor, except between a move and the next
+  settle (:mod:`.mutation`: ``_unsettled`` lists the elements whose descendants wait);
+* ``_READY``/``_PENDING``: the element is in ``_ready``/``_order`` (:mod:`.handover`,
+  :mod:`.docorder`), so membership needs no search;
+* ``_MEMO``: the element has remembered climbs (:mod:`.climbs`); ``_TABLE``: an open
+  HTML table counted in ``_open_tables``;
+* ``_TENTATIVE``: an ``html``/``body`` whose content is stored (:mod:`.tentative`);
+* ``_CAPTURE``, ``_WATCH``, ``_LOST``, ``_LOST_ALL``, ``_ITEMS``: options outside kept
+  subtrees that a ``selectedcontent`` may copy (:mod:`.selected`).
+"""
 
 from __future__ import annotations
 

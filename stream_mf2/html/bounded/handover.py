@@ -1,4 +1,14 @@
-"""TODO docstring."""
+"""Handing over: ready items leave in document order, kept subtrees and nested items alike.
+
+Invariant: ``on_complete`` sees outermost kept subtrees in document order,
+each once, when final. A ready item goes when no held item precedes it: one
+comparison with each blocker's *proxy* tells (:func:`_before_held`, checked
+against document positions under ``check_shortcuts``), else the kept order
+decides (:mod:`.docorder`). With ``on_nested``, :func:`_emit_nested` hands over
+a nested item inside its outermost kept ancestor, and applies the consumer's
+answer (keep, empty, remove); :func:`_alone` tells whether that ancestor is
+the next outermost subtree (checked against :func:`~.reference.plain_alone`).
+"""
 
 from __future__ import annotations
 

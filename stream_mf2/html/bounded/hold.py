@@ -1,4 +1,19 @@
-"""TODO docstring."""
+"""Held candidates: which open element blocks each popped kept element, and waking them.
+
+:func:`_classify` decides a candidate's fate by the proof of the package
+docstring: ready, or held for a blocker (an open formatting element above an
+open special one, the outermost open table, an open descendant, an open select
+for ``selectedcontent``, or ``_FRAMESET`` while the frameset-ok flag is "ok").
+Held candidates are grouped per blocker (:class:`_Held`); when the blocker
+pops, :func:`_wake` decides again, passing whole groups that lie below one open
+element (a climb from that element decides them all) and chaining groups held
+again for one blocker (:func:`_chain`).
+
+Invariant (checked under ``check_shortcuts``): a group passed on whole, or a
+chain, holds only candidates that a classification of their own would hold for
+the same blocker (:func:`~.reference.check_woken`, :func:`~.reference.check_chain`);
+a classification that skipped the walk for open descendants equals the walked one.
+"""
 
 from __future__ import annotations
 
@@ -38,12 +53,12 @@ class _Held:
     Every candidate lies below ``entry`` (the candidate itself, a popped
     blocker, or an open element) with only popped elements between them, unless
     ``epoch`` is -1 (the open entry's children were moved since: see
-    :meth:`BoundedSink._wake`); ``size`` counts them.
+    :func:`_wake`); ``size`` counts them.
 
     A *chain* (``links`` >= 0) has no items; its ``groups`` lie under open
     elements each below the next one (deepest first), ``entry`` is the last
     (the top one) and ``links`` counts the groups whose element was popped or had
-    its children moved since (:meth:`BoundedSink._wake`); ``links`` is -1 otherwise.
+    its children moved since (:func:`_wake`); ``links`` is -1 otherwise.
     """
 
     __slots__ = ("entry", "epoch", "groups", "items", "links", "size")
@@ -169,7 +184,7 @@ def _clone_target_select(sink: BoundedSink, el: Element) -> Element | None:
 
 
 def _take_blocker(sink: BoundedSink) -> Element | None:
-    """The blocking element :meth:`_climb` left in ``_blocker`` (then cleared, so that it
+    """The blocking element :func:`_climb` left in ``_blocker`` (then cleared, so that it
     keeps no element alive); a method, as each climb between sets it anew."""
     blocker = sink._blocker
     sink._blocker = None
@@ -222,7 +237,7 @@ def _wake_unchecked(sink: BoundedSink, blocker: Element, woken: list[_Held]) -> 
     element's children are moved (:meth:`reparent_children` breaks it).
     The others are classified one by one. Many groups under open elements one
     below the other, held again for one blocker, become one chain
-    (:meth:`_chain`, :meth:`_wake_chain`).
+    (:func:`_chain`, :func:`_wake_chain`).
     """
     slow: list[_Held] = []
     # id(open element) -> (that element, the helds below it, how many candidates)
@@ -274,7 +289,7 @@ def _group(
     fast: dict[int, tuple[Element, list[_Held], list[int]]],
     slow: list[_Held],
 ) -> None:
-    """Put ``held`` in the group of the open element its candidates lie under, if any (:meth:`_wake`)."""
+    """Put ``held`` in the group of the open element its candidates lie under, if any (:func:`_wake`)."""
     if plain and held.epoch >= 0:
         entry = held.entry
         under: ParentNode | None
@@ -312,7 +327,7 @@ def _chain(
     In the adoption agency algorithm's misnested end tags under n open special
     elements, every group below the formatting element's clone is woken at each
     of them and held again for the next clone: n groups for each of n end tags
-    (quadratic). A chain is woken as a whole (:meth:`_wake_chain`).
+    (quadratic). A chain is woken as a whole (:func:`_wake_chain`).
     """
     by_key: dict[int, list[int]] = {}
     for i, f in enumerate(found):
@@ -361,7 +376,7 @@ def _chain(
 
 
 def _wake_chain(sink: BoundedSink, chain: _Held, slow: list[_Held], loose: list[_Held]) -> None:
-    """Decide again for a chain (:meth:`_chain`) whose blocker was popped.
+    """Decide again for a chain (:func:`_chain`) whose blocker was popped.
 
     The climb from an element below another passes it, with every special
     element met by the upper one's climb met too: if the climbs from the top
@@ -415,7 +430,7 @@ def _wake_chain(sink: BoundedSink, chain: _Held, slow: list[_Held], loose: list[
 
 
 def _unchain(sink: BoundedSink, element: Element | ParentNode) -> None:
-    """``element`` is popped or its children move: a chain through it is broken (:meth:`_wake_chain`)."""
+    """``element`` is popped or its children move: a chain through it is broken (:func:`_wake_chain`)."""
     link = sink._chained.pop(id(element), None)
     if link is not None and link[0].entry is element:
         link[0].epoch = -1
@@ -473,7 +488,7 @@ def _top_kept(sink: BoundedSink, el: Element) -> Element | None:
 
     Remembered for every element climbed (the outermost kept element at or
     above it) until nodes move, are detached or become kept
-    (:meth:`_forget_runs`): n nested items handed over one by one otherwise
+    (:func:`_forget_runs`): n nested items handed over one by one otherwise
     each climbed all their ancestors.
     """
     tops = sink._tops
@@ -506,17 +521,17 @@ def _watched(sink: BoundedSink, el: Element) -> bool:
 
 
 def _nested_top_shortcut(sink: BoundedSink, el: Element) -> Element | None:
-    """:meth:`_top_kept` (the outermost kept ancestor of ``el``), through the remembered climbs.
+    """:func:`_top_kept` (the outermost kept ancestor of ``el``), through the remembered climbs.
 
-    The climb that decides ``el``'s fate (:meth:`_climb`) knows its
+    The climb that decides ``el``'s fate (:func:`_climb`) knows its
     outermost kept ancestor, or else the blocker above it: if that is kept or
     inside a kept subtree, the outermost kept element at or above it is
     ``el``'s, and the climb goes on from there (a few times at most). The
     adoption agency algorithm moves a clone of a formatting element down a
     chain of n open elements at each misnested end tag, with nested items
-    below the chain: :meth:`_top_kept` climbed it for each item watched or
+    below the chain: :func:`_top_kept` climbed it for each item watched or
     handed over (quadratic), as its answers are forgotten at every move.
-    (:meth:`_top_kept` stops at template contents, the climb goes on to
+    (:func:`_top_kept` stops at template contents, the climb goes on to
     their host: with any template made, it is asked.)
     """
     if sink._templates:

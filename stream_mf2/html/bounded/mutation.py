@@ -1,26 +1,81 @@
-"""TODO docstring."""
+"""The one place where the tree builder's moves and removals reach the sink's caches.
+
+Tree construction changes existing nodes in few ways: the adoption agency
+algorithm moves nodes (``append``/``insert_before`` of a node that has a
+parent, ``reparent_children``), ``<frameset>`` removes the body (``remove``),
+and a clone made by the adoption agency arrives holding nodes. Each goes
+through :func:`_tree_changed` (what left which parent) and then
+:func:`_placed` (the INSIDE flags below the node's new place). So every cache
+that depends on the ancestors of a node is invalidated in one function: a new
+cache registers there, and no call site needs to know about it. The sink's
+own removals (hand-over, drops) forget through :func:`_forget_above`.
+
+INSIDE flags: only the moved node's own flag is refreshed at once; its
+descendants' wait in ``_unsettled`` until :func:`_settle`, which the next pop
+(or anything that reads them) runs first. The adoption agency moves the
+furthest block, then moves its children back below it: refreshing the whole
+subtree at each step was quadratic.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from stream_mf2.html.bounded.climbs import _forget_runs
-from stream_mf2.html.bounded.flags import _INSIDE, _KEPT, _OPEN, _SETTLE, _inside
+from stream_mf2.html.bounded.climbs import _forget_runs, _memo_changed
+from stream_mf2.html.bounded.flags import _CAPTURE_OR_WATCH, _INSIDE, _KEPT, _LEAF_SET_UP, _OPEN, _SETTLE, _inside
+from stream_mf2.html.bounded.selected import _maybe_capture, _moved, _note_placed, _outside_node
 from stream_mf2.html.dom import (
     Element,
     Node,
     ParentNode,
 )
+from stream_mf2.html.sink import insert_child_before
 
 if TYPE_CHECKING:
     from stream_mf2.html.bounded.sink import BoundedSink
+
+
+def _tree_changed(sink: BoundedSink, old: ParentNode | None) -> None:
+    """The mutation hook: the tree builder moved or removed an existing element (``old``: the
+    parent it left; ``None``: a new clone holding moved nodes was placed).
+
+    Every cache that depends on elements' ancestors is made right here, and
+    only here (a new such cache registers in this function):
+
+    * the jump, table, outermost-kept and closed-subtree caches (:func:`~.climbs._forget_runs`);
+    * the remembered climbs through ``old`` (:func:`~.climbs._memo_changed`);
+    * ``_moves``, the stamp of the consumers' ancestor caches (``BoundedSink.moves()``),
+      of the select look-ups and of the kept order (``_order_moves``);
+    * ``_epoch``, the stamp of held groups' positions and of the blockers' proxies;
+    * ``_alone_seen`` (groups :func:`~.handover._alone` found nested) and ``_outer``
+      (the outermost open kept elements).
+    """
+    _forget_runs(sink)
+    sink._moves += 1
+    sink._epoch += 1
+    if sink._alone_seen:
+        sink._alone_seen = {}
+    sink._outer = None
+    if old is not None and sink._memo:
+        _memo_changed(sink, old, False)
+
+
+def _node_moved(sink: BoundedSink, node: Node, old: ParentNode, parent: ParentNode) -> None:
+    """The tree builder moved ``node`` from ``old`` to ``parent`` (the adoption agency
+    algorithm: ``append``, ``insert_before`` or ``reparent_children`` of a placed node)."""
+    if type(node) is Element:
+        _tree_changed(sink, old)
+        _refresh(sink, node, _inside(parent), False)
+    elif sink._memo:
+        _memo_changed(sink, old, False)  # (a text node: no flags, no moves counted)
+    _moved(sink, node, parent)
 
 
 def _placed(sink: BoundedSink, node: Node, parent: ParentNode) -> None:
     """``node`` was (re)inserted under ``parent``: refresh INSIDE flags below it.
 
     Only ``node``'s own flag is refreshed at once; if it changed, its
-    descendants' are refreshed by :meth:`_settle`, which the sink calls once
+    descendants' are refreshed by :func:`_settle`, which the sink calls once
     the tree builder's moves are done. The adoption agency algorithm moves
     the furthest block (steps 13-14: its flag can change, say out of a kept
     formatting element), then moves all its children into a new element
@@ -31,13 +86,66 @@ def _placed(sink: BoundedSink, node: Node, parent: ParentNode) -> None:
     """
     if not isinstance(node, Element):
         return
-    _forget_runs(sink)
-    sink._moves += 1
-    sink._epoch += 1
-    if sink._alone_seen:
-        sink._alone_seen = {}
-    sink._outer = None
+    _tree_changed(sink, None)
     _refresh(sink, node, _inside(parent), False)
+
+
+def _inserted(sink: BoundedSink, parent: ParentNode, node: Node, ref: Node | None) -> None:
+    """A new node (``node.parent`` is ``None``) goes under ``parent``, before ``ref`` or last.
+
+    The one insertion path of ``append`` and ``insert_before`` (of new nodes:
+    moves go through :func:`_node_moved`). Outside kept subtrees nothing is
+    stored but elements (their parent chain) and what a ``selectedcontent``
+    may copy; inside, everything is stored and counted.
+    """
+    if type(parent) is Element:
+        pst = parent.sink_state
+        inside = pst & _INSIDE
+    else:
+        pst = 0
+        inside = _inside(parent)
+    if type(node) is Element:
+        if not pst & _OPEN:
+            sink._open_added += 1  # (_classify: placed outside open elements, as foster parenting can)
+        if ref is None:
+            node.parent = parent
+            parent.children.append(node)
+        else:
+            insert_child_before(parent, node, ref)
+        if node.children:
+            # A clone made by the adoption agency algorithm already holds nodes.
+            if inside:
+                sink._count(1)
+            _placed(sink, node, parent)
+            if sink._unsettled and node is sink._adopter:
+                _adopted(sink)
+            _moved(sink, node, parent, True)
+        elif inside:
+            if node.sink_state & (_OPEN | _INSIDE) == _OPEN:
+                sink._open_inside += 1
+            node.sink_state |= _INSIDE
+            sink._count(1)
+            if node.name in _LEAF_SET_UP:
+                _note_placed(sink, node, parent)
+        elif (
+            pst & _CAPTURE_OR_WATCH
+            or sink._blocked
+            or node.name in _LEAF_SET_UP
+            # (foster parenting: the watched option may be elsewhere on the stack)
+            or (ref is not None and sink._watch_open)
+        ):
+            _maybe_capture(sink, node, parent)
+        if sink._unsettled and node is sink._adopter:
+            _adopted(sink)
+    elif inside:
+        if ref is None:
+            node.parent = parent
+            parent.children.append(node)
+        else:
+            insert_child_before(parent, node, ref)
+        sink._count(1)
+    elif pst & _CAPTURE_OR_WATCH and type(parent) is Element:
+        _outside_node(sink, parent, node, ref)
 
 
 def _adopted(sink: BoundedSink) -> None:
@@ -48,7 +156,7 @@ def _adopted(sink: BoundedSink) -> None:
 
 
 def _settle(sink: BoundedSink) -> None:
-    """Refresh the INSIDE flags below the elements :meth:`_placed` left."""
+    """Refresh the INSIDE flags below the elements :func:`_placed` left."""
     if sink._alone_seen:
         sink._alone_seen = {}
     unsettled = sink._unsettled

@@ -1,4 +1,13 @@
-"""TODO docstring."""
+"""Dropping what no consumer needs: released popped elements, untracked and unlinked subtrees.
+
+Invariant (the memory bound of the package docstring): a popped element
+outside kept subtrees is detached as soon as it holds no element children
+(``BoundedSink.pop`` inlines :func:`_release_popped`; :func:`_cascade` then
+releases its emptied popped ancestors). A subtree handed over or dropped stops
+being tracked (:func:`_untrack`), and with no element open inside it loses its
+parent links too (:func:`_unlink`, checked under ``check_shortcuts``). What was
+remembered inside a dropped subtree is forgotten with it (:func:`_forget_within`).
+"""
 
 from __future__ import annotations
 
@@ -42,7 +51,7 @@ def _release_popped(sink: BoundedSink, element: Element) -> None:
 
 
 def _forget_tops(sink: BoundedSink, root: Node) -> None:
-    """Forget what :meth:`_top_kept` and :meth:`_hop` remembered for ``root``'s subtree (being removed)."""
+    """Forget what :func:`_top_kept` and :func:`_hop` remembered for ``root``'s subtree (being removed)."""
     tops = sink._tops
     jumps = sink._jumps
     if not (tops or jumps) or type(root) is not Element:
@@ -56,7 +65,7 @@ def _forget_tops(sink: BoundedSink, root: Node) -> None:
 
 
 def _forget_within(sink: BoundedSink, root: Element) -> bool:
-    """Forget the remembered runs, tables and tops (:meth:`_forget_runs`) of the popped
+    """Forget the remembered runs, tables and tops (:func:`_forget_runs`) of the popped
     ``root``'s subtree, which is being detached; no other element's climb passes it.
 
     False if an open element lies inside (climbs from it would change): the
@@ -148,7 +157,7 @@ def _untrack(sink: BoundedSink, root: Node, *, unlink: bool = False) -> None:
 
 
 def _unlink_unchecked(sink: BoundedSink, root: Node) -> None:
-    """:meth:`_untrack` with ``unlink`` when no element is open inside a kept subtree.
+    """:func:`_untrack` with ``unlink`` when no element is open inside a kept subtree.
 
     The usual hand-over (the consumer is done with the subtree, nothing is
     forced): then no node below ``root`` keeps its parent link and no

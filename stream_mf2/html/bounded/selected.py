@@ -1,4 +1,15 @@
-"""TODO docstring."""
+"""``selectedcontent``: what HTML's "maybe clone an option into selectedcontent" needs.
+
+Options and ``selectedcontent`` elements outside kept subtrees are released
+when popped, so the stored tree cannot tell a select's selected option or its
+first ``selectedcontent``: :class:`_SelectRecord` records them as they are made
+(document order). The option a held kept ``selectedcontent`` may still copy is
+stored while open (``_CAPTURE``, counted against ``max_kept_nodes``); every
+other open option outside kept subtrees is watched (``_WATCH``) and what it
+loses is remembered (``_LOST``), so a lossy copy is noted
+(:data:`NOTE_OPTION_LOST`, :data:`NOTE_CLONED_ITEMS`, :data:`NOTE_UNSURE`).
+The package docstring lists this among the known differences from the full DOM.
+"""
 
 from __future__ import annotations
 
@@ -246,7 +257,7 @@ def _sc_context(sink: BoundedSink, parent: ParentNode | None) -> tuple[Element |
     HTML gives a selectedcontent a *disabled* state from its ancestors (see
     :func:`~stream_mf2.html.sink.selectedcontent_disabled`): an ``option`` or a
     ``selectedcontent`` above it, or a second ``select``. Remembered for every
-    element climbed until a node moves (``_moves``), as :meth:`_select_above` does.
+    element climbed until a node moves (``_moves``), as :func:`_select_above` does.
     """
     if sink._sc_memo_moves != sink._moves:
         sink._sc_memo = {}
@@ -377,8 +388,8 @@ def _new_outside(sink: BoundedSink, el: Element, parent: ParentNode) -> None:
 def _maybe_capture(sink: BoundedSink, el: Element, parent: ParentNode) -> None:
     """A new element, not kept, was placed outside kept subtrees (not by :meth:`create_element_in`).
 
-    An option or selectedcontent is recorded (:meth:`_note_placed`); then as
-    :meth:`_new_outside` (foster parenting, foreign content, template contents).
+    An option or selectedcontent is recorded (:func:`_note_placed`); then as
+    :func:`_new_outside` (foster parenting, foreign content, template contents).
     """
     outside = el.sink_state & (_TRACKED | _INSIDE) == _TRACKED
     if el.name in _LEAF_SET_UP and el.namespace == HTML_NS:
@@ -461,7 +472,7 @@ def _moved(sink: BoundedSink, node: Node, parent: ParentNode, fresh: bool = Fals
 
 
 def _capture(sink: BoundedSink, el: Element) -> None:
-    """A new element went into a stored option: store it too (see :meth:`_may_clone`)."""
+    """A new element went into a stored option: store it too (see :func:`_may_clone`)."""
     el.sink_state |= _CAPTURE
     sink._count(1)  # (counted as kept nodes until the option pops: _end_capture)
 
@@ -522,7 +533,7 @@ def _note(sink: BoundedSink, note: str) -> None:
 def _end_capture(sink: BoundedSink, option: Element) -> None:
     """The stored option was popped (and cloned): release what was stored for it.
 
-    As :meth:`_demote` does for tentative content: text goes, popped elements
+    As :func:`_demote` does for tentative content: text goes, popped elements
     left without element children are released; kept subtrees stay.
     """
     if sink._jumps or sink._above or sink._tops:
@@ -558,7 +569,7 @@ def _clone_option(sink: BoundedSink, option: Element, items: int, lossy: str | N
 
     Only if the option is its select's selected one so far and that select's
     first ``selectedcontent`` is stored (kept, or inside a kept subtree, and
-    held for the select: :meth:`_clone_target_select`): the clones are what
+    held for the select: :func:`_clone_target_select`): the clones are what
     the sink stored of the option (see the module docstring). True if cloned.
     ``lossy``: the note to give if these clones stay (the option's content was
     not all stored).
@@ -602,7 +613,7 @@ def _clone_to(sink: BoundedSink, option: Element, rec: _SelectRecord, items: int
 
     A ``target`` outside kept subtrees gets no clones (no item sees them),
     but loses its children as in the full DOM: kept subtrees inside it are
-    held for the select (:meth:`_clone_target_select`) and, detached here,
+    held for the select (:func:`_clone_target_select`) and, detached here,
     are dropped. Clones of items the option holds would be items of the
     full document; they are not made, which the notes say (unless a later
     clone replaces these: :attr:`_SelectRecord.lossy`).

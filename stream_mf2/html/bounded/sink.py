@@ -1,4 +1,12 @@
-"""TODO docstring."""
+"""The bounded sink: :class:`BoundedSink`, the tree sink calls and the sink's state.
+
+The proof of when a kept subtree is final, and the contract with consumers,
+is the package docstring (:mod:`stream_mf2.html.bounded`). This module holds
+the calls the tree builder makes (create, append, insert, text, pop, merges),
+the fast paths for the common cases (an element outside kept subtrees that is
+not kept costs one keep question and one flag test per later call), and the
+sink's state, which the modules of the package read and update.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +17,7 @@ from stream_mf2.errors import LimitExceeded
 from stream_mf2.html.bounded.climbs import (
     _INLINE_OPEN,
     _INLINE_TABLES,
-    _forget_runs,
     _Memo,
-    _memo_changed,
     _opened_table,
     _popped_memo,
 )
@@ -47,7 +53,7 @@ from stream_mf2.html.bounded.flags import (
 )
 from stream_mf2.html.bounded.handover import _hand_over
 from stream_mf2.html.bounded.hold import _Held, _ready_or_hold, _unchain, _wake, _watched
-from stream_mf2.html.bounded.mutation import _adopted, _placed, _settle
+from stream_mf2.html.bounded.mutation import _inserted, _node_moved, _settle, _tree_changed
 from stream_mf2.html.bounded.release import _cascade
 from stream_mf2.html.bounded.selected import (
     NOTE_CLONED_ITEMS,
@@ -57,17 +63,13 @@ from stream_mf2.html.bounded.selected import (
     _clone_stored_option,
     _flush,
     _lose,
-    _maybe_capture,
-    _moved,
     _new_outside,
     _note_option,
-    _note_placed,
     _note_selectedcontent,
-    _outside_node,
     _pop_outside,
     _SelectRecord,
 )
-from stream_mf2.html.bounded.tentative import _demote, _promote, _start_tentative
+from stream_mf2.html.bounded.tentative import _demote, _merged_root, _start_tentative
 from stream_mf2.html.dom import (
     HTML_NS,
     Comment,
@@ -79,7 +81,6 @@ from stream_mf2.html.dom import (
     ParentNode,
     Text,
     grow_text,
-    is_ancestor,
 )
 from stream_mf2.html.sink import (
     SelectedcontentCache,
@@ -608,47 +609,9 @@ class BoundedSink(SinkCalls):
         old = node.parent
         if old is not None:
             append_child(parent, node)  # a move (adoption agency algorithm)
-            if self._memo:
-                _memo_changed(self, old, False)
-            _placed(self, node, parent)
-            _moved(self, node, parent)
+            _node_moved(self, node, old, parent)
             return
-        if type(parent) is Element:
-            pst = parent.sink_state
-            inside = pst & _INSIDE
-        else:
-            pst = 0
-            inside = _inside(parent)
-        if type(node) is Element:
-            if type(parent) is not Element or not parent.sink_state & _OPEN:
-                self._open_added += 1  # (_classify)
-            node.parent = parent
-            parent.children.append(node)
-            if node.children:
-                # A clone made by the adoption agency algorithm already holds nodes.
-                if inside:
-                    self._count(1)
-                _placed(self, node, parent)
-                if self._unsettled and node is self._adopter:
-                    _adopted(self)
-                _moved(self, node, parent, True)
-            elif inside:
-                if node.sink_state & (_OPEN | _INSIDE) == _OPEN:
-                    self._open_inside += 1
-                node.sink_state |= _INSIDE
-                self._count(1)
-                if node.name in _LEAF_SET_UP:
-                    _note_placed(self, node, parent)
-            elif pst & _CAPTURE_OR_WATCH or self._blocked or node.name in _LEAF_SET_UP:
-                _maybe_capture(self, node, parent)
-            if self._unsettled and node is self._adopter:
-                _adopted(self)
-        elif inside:
-            node.parent = parent
-            parent.children.append(node)
-            self._count(1)
-        elif pst & _CAPTURE_OR_WATCH and type(parent) is Element:
-            _outside_node(self, parent, node, None)
+        _inserted(self, parent, node, None)
 
     def append_text(self, parent: ParentNode, data: str) -> None:
         # Text outside kept subtrees is dropped: the common case costs one flag test.
@@ -680,42 +643,12 @@ class BoundedSink(SinkCalls):
         children.append(t)
 
     def insert_before(self, parent: ParentNode, node: Node, ref: Node) -> None:
-        if node.parent is None:
-            inside = _inside(parent)
-            if isinstance(node, Element):
-                self._open_added += 1  # (foster parenting: perhaps into a popped element)
-                insert_child_before(parent, node, ref)
-                if node.children:
-                    # A clone made by the adoption agency algorithm already holds nodes.
-                    if inside:
-                        self._count(1)
-                    _placed(self, node, parent)
-                    if self._unsettled and node is self._adopter:
-                        _adopted(self)
-                    _moved(self, node, parent, True)
-                elif inside:
-                    if node.sink_state & (_OPEN | _INSIDE) == _OPEN:
-                        self._open_inside += 1
-                    node.sink_state |= _INSIDE
-                    self._count(1)
-                    if node.name in _LEAF_SET_UP:
-                        _note_placed(self, node, parent)
-                elif self._blocked or self._watch_open or node.name in _LEAF_SET_UP:
-                    _maybe_capture(self, node, parent)
-                if self._unsettled and node is self._adopter:
-                    _adopted(self)
-            elif inside:
-                insert_child_before(parent, node, ref)
-                self._count(1)
-            elif type(parent) is Element and parent.sink_state & _CAPTURE_OR_WATCH:
-                _outside_node(self, parent, node, ref)
-            return
         old = node.parent
-        insert_child_before(parent, node, ref)
-        if self._memo:
-            _memo_changed(self, old, False)
-        _placed(self, node, parent)
-        _moved(self, node, parent)
+        if old is not None:
+            insert_child_before(parent, node, ref)  # a move (adoption agency algorithm)
+            _node_moved(self, node, old, parent)
+            return
+        _inserted(self, parent, node, ref)
 
     def insert_text_before(self, parent: ParentNode, data: str, ref: Node) -> None:
         if _inside(parent):
@@ -742,11 +675,8 @@ class BoundedSink(SinkCalls):
         if self._chained:
             _unchain(self, old)
         reparent_all(old, new)
-        if self._memo:
-            _memo_changed(self, old, False)
         for c in moved:
-            _placed(self, c, new)
-            _moved(self, c, new)
+            _node_moved(self, c, old, new)
 
     def remove(self, node: Node) -> None:
         if self._unsettled:
@@ -754,13 +684,7 @@ class BoundedSink(SinkCalls):
         self._outer = None
         if self._tentative and type(node) is Element and node.sink_state & _INSIDE:
             _demote(self)  # <frameset> removing the body: release what it held first
-        _forget_runs(self)
-        self._moves += 1
-        self._epoch += 1
-        if self._alone_seen:
-            self._alone_seen = {}
-        if self._memo:
-            _memo_changed(self, node.parent, False)
+        _tree_changed(self, node.parent)
         detach(node)
 
     def append_doctype(self, name: str, public_id: str, system_id: str) -> None:
@@ -786,56 +710,7 @@ class BoundedSink(SinkCalls):
             return
         if not self.keep(element):
             return
-        _forget_runs(self)
-        if self._memo:
-            _memo_changed(self, element, True)
-        if st & _TENTATIVE or (self._tentative and st & _INSIDE):
-            _promote(self, element)  # all its content is there
-            return
-        name = element.name
-        # It can become a root if no kept element was made since it was (then no item
-        # inside it has its place among the items, or a streamed child's path, decided
-        # yet), or if no kept element is open or held at all (then every item so far
-        # was handed over, and it is a root from now on). Neither depends on chunking
-        # or on stream_children.
-        # (While an element is tentative no kept element exists: the open elements
-        # counted inside "kept" subtrees are then only tentative content.)
-        kept_open = self._open_inside if not self._tentative else 0
-        safe = self._marks.get(id(element)) == self._kept_created or not (
-            kept_open or self._n_blocked or self._ready or self._recheck
-        )
-        if not safe:
-            if any(r is element for r in self._refused):
-                return  # (said once per element, however many tags repeat it)
-            self._refused.append(element)
-            self.notes.append(
-                f"a later <{name}> tag gave <{name}> an item root class after items inside it"
-                " had been made: the class was not applied"
-            )
-            return
-        # A tentative element inside it (the body of this html) is now simply inside a root.
-        inner = [t for t in self._tentative if is_ancestor(element, t)]
-        if inner:
-            for t in inner:
-                t.sink_state &= ~_TENTATIVE
-            self._tentative = [t for t in self._tentative if t not in inner]
-            if not self._tentative:
-                self._node_cap = self.max_kept_nodes
-        # A root from now on; what it held before the merge was released.
-        element.sink_state = st | _KEPT | _INSIDE
-        if st & _OPEN and not st & _INSIDE:
-            self._open_inside += 1
-        self._kept_open[id(element)] = element
-        self._outer = None
-        for c in list(element.children):
-            _placed(self, c, element)
-        _settle(self)
-        if not st & _INSIDE and any(d is element for d in self._demoted):
-            self.notes.append(
-                f"<{element.name}> became an item root through attributes of a later"
-                f" <{element.name}> tag, after its earlier content was dropped"
-                f" (more than max_prefix_nodes={self.max_prefix_nodes} nodes, or a kept element, came first)"
-            )
+        _merged_root(self, element, st)
 
     def template_contents(self, element: Element) -> DocumentFragment:
         contents = element.template_contents

@@ -1,4 +1,13 @@
-"""TODO docstring."""
+"""Tentative ``html``/``body``: content stored until a merged class could make the element kept.
+
+A second ``<html>``/``<body>`` start tag merges its attributes into the
+existing element, and a ``class="h-entry"`` so merged must make it a kept
+root with all its content (the package docstring, "Attribute merges"). Until
+the first kept element, ``max_prefix_nodes`` or its pop, such an element is
+tentative and its content is stored as if kept (:func:`_start_tentative`);
+then it is demoted (:func:`_demote`: released as it would have been) or, by a
+merge, promoted (:func:`_promote`).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from stream_mf2.html.bounded.climbs import _forget_memo, _forget_runs, _memo_changed
 from stream_mf2.html.bounded.flags import _INSIDE, _KEPT, _LOST, _OPEN, _TENTATIVE, _TRACKED, _WATCH
-from stream_mf2.html.bounded.mutation import _settle
+from stream_mf2.html.bounded.mutation import _placed, _settle
 from stream_mf2.html.bounded.selected import _watch
 from stream_mf2.html.dom import (
     HTML_NS,
@@ -144,3 +153,59 @@ def _option_lost(option: Element) -> int:
             return _LOST
         stack.extend(node.children)
     return 0
+
+
+def _merged_root(sink: BoundedSink, element: Element, st: int) -> None:
+    """A merge (``add_attrs_if_missing``) made the keep predicate say yes for ``element``,
+    which was not kept (``st``: its flags before): promote it, make it a root from
+    now on, or refuse (noted) when items inside it were already decided."""
+    _forget_runs(sink)
+    if sink._memo:
+        _memo_changed(sink, element, True)
+    if st & _TENTATIVE or (sink._tentative and st & _INSIDE):
+        _promote(sink, element)  # all its content is there
+        return
+    name = element.name
+    # It can become a root if no kept element was made since it was (then no item
+    # inside it has its place among the items, or a streamed child's path, decided
+    # yet), or if no kept element is open or held at all (then every item so far
+    # was handed over, and it is a root from now on). Neither depends on chunking
+    # or on stream_children.
+    # (While an element is tentative no kept element exists: the open elements
+    # counted inside "kept" subtrees are then only tentative content.)
+    kept_open = sink._open_inside if not sink._tentative else 0
+    safe = sink._marks.get(id(element)) == sink._kept_created or not (
+        kept_open or sink._n_blocked or sink._ready or sink._recheck
+    )
+    if not safe:
+        if any(r is element for r in sink._refused):
+            return  # (said once per element, however many tags repeat it)
+        sink._refused.append(element)
+        sink.notes.append(
+            f"a later <{name}> tag gave <{name}> an item root class after items inside it"
+            " had been made: the class was not applied"
+        )
+        return
+    # A tentative element inside it (the body of this html) is now simply inside a root.
+    inner = [t for t in sink._tentative if is_ancestor(element, t)]
+    if inner:
+        for t in inner:
+            t.sink_state &= ~_TENTATIVE
+        sink._tentative = [t for t in sink._tentative if t not in inner]
+        if not sink._tentative:
+            sink._node_cap = sink.max_kept_nodes
+    # A root from now on; what it held before the merge was released.
+    element.sink_state = st | _KEPT | _INSIDE
+    if st & _OPEN and not st & _INSIDE:
+        sink._open_inside += 1
+    sink._kept_open[id(element)] = element
+    sink._outer = None
+    for c in list(element.children):
+        _placed(sink, c, element)
+    _settle(sink)
+    if not st & _INSIDE and any(d is element for d in sink._demoted):
+        sink.notes.append(
+            f"<{element.name}> became an item root through attributes of a later"
+            f" <{element.name}> tag, after its earlier content was dropped"
+            f" (more than max_prefix_nodes={sink.max_prefix_nodes} nodes, or a kept element, came first)"
+        )

@@ -200,8 +200,6 @@ def test_max_pending_forces_handover() -> None:
     assert got == expected([html], keep_h)  # no foster content: order still right
 
 
-
-
 @pytest.mark.parametrize("seed", range(chunking.SEED, chunking.SEED + 8))
 def test_random_tag_soup(seed: int) -> None:
     rng = random.Random(seed)

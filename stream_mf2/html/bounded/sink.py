@@ -114,8 +114,14 @@ class BoundedSink(SinkCalls):
     ``keep(element)`` decides whether a new element starts a kept subtree.
     ``on_complete(element)`` receives every outermost kept subtree once final,
     in document order. ``on_nested`` and ``watch_nested`` (both or neither) turn
-    on the optional nested hand-over described in the module docstring. Under a
+    on the optional nested hand-over described in the package docstring. Under a
     tokenizer (:meth:`attach_tokenizer`) kept elements get their source spans.
+
+    The debug switch ``check_shortcuts=True`` asserts every shortcut the sink
+    takes against its reference walk (:mod:`stream_mf2.html.bounded.reference`)
+    and counts the checks in :attr:`checks`; ``inline_climbs`` (open ancestors,
+    open tables) sets how far climbs go one by one before remembered ones are
+    used (tests lower it so that small inputs use them). Neither changes the output.
 
     The sink's per-element flags live in each element's ``sink_state`` slot; an
     element is *tracked* while that is non-zero, and :attr:`tracked` counts the

@@ -51,7 +51,7 @@ _INLINE_OPEN: Final = 16
 _INLINE_TABLES: Final = 4
 
 
-#: A remembered climb (BoundedSink._summary): blocking element, whether it is a table,
+#: A remembered climb (climbs._summary): blocking element, whether it is a table,
 #: outermost kept element, whether template contents were crossed, the end node.
 _Summary = tuple[Element | None, bool, Element | None, bool, ParentNode | None]
 

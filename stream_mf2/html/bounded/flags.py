@@ -149,7 +149,7 @@ assert _NEW_PLAIN == _TRACKED | _OPEN and _NEW_INSIDE == _NEW_PLAIN | _INSIDE an
 _FRAMESET: Final = 0  # blocked_by key for "the frameset-ok flag is still ok"
 
 
-# At most this many blockers are compared with a ready item (BoundedSink._before_held).
+# At most this many blockers are compared with a ready item (handover._before_held).
 _MAX_PROXIES: Final = 8
 
 
@@ -157,7 +157,7 @@ _NOT_BLOCKED: Final = -1  # (no object's id)
 
 
 # At least this many groups woken together, one below the other and held again for one
-# blocker, are kept as one chain (BoundedSink._wake).
+# blocker, are kept as one chain (hold._wake).
 _CHAIN_MIN: Final = 16
 
 

@@ -97,7 +97,7 @@ class _SelectRecord:
         self.selected: Element | None = None
         # The first selectedcontent made inside the select (nested selects' too), and the
         # one options are cloned into: the same, or None while the first is disabled
-        # (BoundedSink._target); the tree builder's move count when that was decided.
+        # (_target); the tree builder's move count when that was decided.
         self.first_sc: Element | None = None
         self.selectedcontent: Element | None = None
         self.sc_moves = 0
@@ -108,7 +108,7 @@ class _SelectRecord:
         # A clone removed some options but not all: the first or selected one is not known.
         self.unsure = False
         # The note the last clone into :attr:`selectedcontent` calls for (a later clone replaces
-        # it, so it is given when the select is done with: BoundedSink._flush).
+        # it, so it is given when the select is done with: _flush).
         self.lossy: str | None = None
 
     def replaced(self) -> None:

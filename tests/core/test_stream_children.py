@@ -201,7 +201,7 @@ def test_subtrees_leave_the_bounded_tree() -> None:
     for i in range(200):
         parser.feed(ENTRY.format(i=i) * 1)
     # one placeholder plus the feed's own heading: nothing grows with the number of entries
-    assert sink._kept_nodes < 20
+    assert sink.kept_nodes < 20
     parser.feed("</div>")
     parser.close()
 
@@ -211,7 +211,7 @@ def test_without_option_the_container_is_kept_whole() -> None:
     parser.feed(FEED_HEAD)
     for i in range(50):
         parser.feed(ENTRY.format(i=i))
-    assert parser._sink._kept_nodes >= 50 * 3  # article, h2, a per entry
+    assert parser._sink.kept_nodes >= 50 * 3  # article, h2, a per entry
 
 
 # -- finality: the sink's holding rules apply to children -------------------------------------
@@ -418,7 +418,7 @@ def test_text_between_removed_children_does_not_pile_up() -> None:
     parser.feed(FEED_HEAD + "\n")
     for i in range(500):
         parser.feed(ENTRY.format(i=i) + "\n \n")
-    top = next(iter(parser._sink._kept_open.values()))
+    top = parser._sink.open_kept()[0]
     total = sum(len(c.data) for c in top.children if isinstance(c, Text))
     assert total < 20
     assert len(parser.feed("</div>") + parser.close()) == 1

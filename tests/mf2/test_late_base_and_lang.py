@@ -100,7 +100,7 @@ def test_memory_stays_bounded_by_the_hold() -> None:
     for i in range(300):
         items += parser.feed(ENTRY.format(i=i))
     # four held entries (div, a, img) plus one placeholder: not growing with the entries
-    assert parser._sink._kept_nodes < 30
+    assert parser._sink.kept_nodes < 30
     assert len(items) == 300 - 4
     last = parser.feed("</div>") + parser.close()
     assert len(last) == 1 and len(last[0]["children"]) == 4

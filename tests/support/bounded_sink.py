@@ -14,6 +14,7 @@ import random
 from collections.abc import Callable
 
 from stream_mf2.html.bounded import BoundedSink
+from stream_mf2.html.bounded.sink import DEFAULT_MAX_KEPT_NODES, DEFAULT_MAX_PENDING
 from stream_mf2.html.dom import HTML_NS, DocumentFragment, Element, ParentNode
 from stream_mf2.html.sink import DomSink
 from stream_mf2.html.testing.tree import build, context_element, dump_tree
@@ -62,9 +63,17 @@ def expected(chunks: list[str], keep: Keep, fragment: str | None = None) -> list
     return outermost_kept(root, keep)
 
 
-def bounded(chunks: list[str], keep: Keep, fragment: str | None = None, **kw: int) -> tuple[list[str], BoundedSink]:
+def bounded(
+    chunks: list[str],
+    keep: Keep,
+    fragment: str | None = None,
+    max_pending: int = DEFAULT_MAX_PENDING,
+    max_kept_nodes: int = DEFAULT_MAX_KEPT_NODES,
+) -> tuple[list[str], BoundedSink]:
     got: list[str] = []
-    sink = BoundedSink(keep, lambda el: got.append(dump_one(el)), **kw)
+    sink = BoundedSink(
+        keep, lambda el: got.append(dump_one(el)), max_pending=max_pending, max_kept_nodes=max_kept_nodes
+    )
     build(chunks, sink, context_element(fragment) if fragment else None)
     return got, sink
 

@@ -21,15 +21,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from stream_mf2.html.bounded.sink import (
+from stream_mf2.html.bounded.flags import (
     _INSIDE,
     _KEPT,
     _OPEN,
     DEFAULT_MAX_KEPT_NODES,
     DEFAULT_MAX_PENDING,
     DEFAULT_MAX_PREFIX_NODES,
-    BoundedSink,
 )
+from stream_mf2.html.bounded.sink import BoundedSink
+from stream_mf2.html.bounded.tentative import _demote
 from stream_mf2.html.dom import Element, Node, ParentNode
 
 __all__ = ["ObservedSink", "PlacementObserver"]
@@ -112,7 +113,7 @@ class ObservedSink(BoundedSink):
         if self._tentative:
             # The first kept element ends a tentative html/body, as a kept one
             # created by the keep predicate does (BoundedSink.create_element_in).
-            self._demote()
+            _demote(self)
             st = el.sink_state
         if st & _OPEN and not st & _INSIDE:
             self._open_inside += 1

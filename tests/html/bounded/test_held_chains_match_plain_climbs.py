@@ -12,66 +12,30 @@ blocker's proxy) are checked too.
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections.abc import Callable
 
 import pytest
 
 from stream_mf2.html.bounded import sink as bs
-from stream_mf2.html.dom import Element, ParentNode
+from stream_mf2.html.dom import Element
 from stream_mf2.html.testing.tree import build
 from tests.support import chunking
 from tests.support.bounded_sink import KEEPS
-from tests.support.builds import pure_only
-from tests.support.sink_shortcuts import CheckedSink
-
-# White-box: a subclass reading the sink's private state (see tests/support/builds.py).
-pytestmark = pure_only
-
-
-def _below(node: Element, top: Element) -> bool:
-    cur: ParentNode | None = node.parent
-    while cur is not None:
-        if cur is top:
-            return True
-        cur = cur.parent
-    return False
-
-
-class ChainSink(CheckedSink):
-    """Checks every chain as it is held."""
-
-    def __init__(
-        self, keep_name: str, on_nested: Callable[[Element, Element, bool], int] | None = None, **kw: int
-    ) -> None:
-        super().__init__(KEEPS[keep_name], on_nested, **kw)
-        self.chains = 0
-
-    def _hold(self, key: int, held: bs._Held, proxy: Element | None) -> None:
-        if held.links >= 0:
-            self.chains += 1
-            subs = held.groups
-            assert held.links == 0 and held.entry is subs[-1].entry
-            assert held.size == sum(sub.size for sub in subs)
-            for lower, upper in itertools.pairwise(subs):
-                assert _below(lower.entry, upper.entry)
-            for sub in subs:
-                assert sub.entry.sink_state & bs._OPEN and sub.epoch >= 0
-                for cand in sub.members():
-                    if cand.sink_state:
-                        blocker = self._blocker
-                        kind, own = self._classify(cand)
-                        self._blocker = blocker
-                        assert (kind, own) == ("blocked", key), (cand, kind)
-                        assert cand is sub.entry or _below(cand, sub.entry)
-        super()._hold(key, held, proxy)
+from tests.support.sink_shortcuts import checked_sink
 
 
 def _doc(tag: str, feed: bool, text: str, item_first: bool, n: int) -> str:
     item = "<i class=h-y></i>"
     step = (item + f"</{tag}>" if item_first else f"</{tag}>" + item) + text
-    return "x" + ("<div class=h-feed>" if feed else "") + f"<{tag} class=h-x><{tag} class=h-z>" + "<div>" * n + text + step * n
+    return (
+        "x"
+        + ("<div class=h-feed>" if feed else "")
+        + f"<{tag} class=h-x><{tag} class=h-z>"
+        + "<div>" * n
+        + text
+        + step * n
+    )
 
 
 FORMS = [
@@ -101,7 +65,7 @@ def test_chains_hold_what_plain_climbs_hold(max_pending: int) -> None:
     for html in FORMS:
         for chunks in ([html], chunking.random_chunks(html, rng.randint(0, 10**6))):
             for keep_name in ("h-class", "b-a-div"):
-                sink = ChainSink(keep_name, _answers(), max_pending=max_pending)
+                sink = checked_sink(KEEPS[keep_name], _answers(), max_pending=max_pending)
                 build(chunks, sink, None)
-                chains += sink.chains
+                chains += sink.checks.get("chain", 0)
     assert chains > 100, chains

@@ -12,8 +12,8 @@ formatting element down a chain of open elements at each misnested end tag:
 
 Inputs: the adoption agency growth patterns, random tag soup and the
 html5lib-tests tree-construction cases, in random chunkings, with the nested
-hand-over on (every kept element watched; each answer in turn). The checking sink is
-:class:`tests.support.sink_shortcuts.CheckedSink`.
+hand-over on (every kept element watched; each answer in turn). The sink checks itself
+(``check_shortcuts=True``: :func:`tests.support.sink_shortcuts.checked_sink`).
 """
 
 from __future__ import annotations
@@ -22,21 +22,18 @@ import random
 
 import pytest
 
+from stream_mf2.html.bounded import BoundedSink
 from stream_mf2.html.bounded import sink as bs
 from stream_mf2.html.dom import Element
 from stream_mf2.html.testing.tree import build, context_element
 from tests.support import chunking
 from tests.support.bounded_sink import KEEPS, tag_soup
-from tests.support.builds import pure_only
 from tests.support.nesting_patterns import PATTERNS as NESTED_GROWTH
-from tests.support.sink_shortcuts import CheckedSink
+from tests.support.sink_shortcuts import checked_sink
 from tests.support.tree_cases import CASES
 
-# White-box: a subclass reading the sink's private state (see tests/support/builds.py).
-pytestmark = pure_only
 
-
-def _run(chunks: list[str], keep_name: str, fragment: str | None, **kw: int) -> CheckedSink:
+def _run(chunks: list[str], keep_name: str, fragment: str | None, max_pending: int | None = None) -> BoundedSink:
     answers = [bs.NESTED_KEEP, bs.NESTED_EMPTY, bs.NESTED_REMOVE]
     calls = [0]
 
@@ -44,7 +41,7 @@ def _run(chunks: list[str], keep_name: str, fragment: str | None, **kw: int) -> 
         calls[0] += 1
         return answers[calls[0] % 3]
 
-    sink = CheckedSink(KEEPS[keep_name], on_nested, **kw)
+    sink = checked_sink(KEEPS[keep_name], on_nested, max_pending=max_pending)
     build(chunks, sink, context_element(fragment) if fragment else None)
     return sink
 
@@ -67,8 +64,8 @@ def test_forms_and_soup(max_pending: int) -> None:
         for chunks in ([html], chunking.random_chunks(html, rng.randint(0, 10**6))):
             for keep_name in KEEPS:
                 sink = _run(chunks, keep_name, None, max_pending=max_pending)
-                fast += sink.fast
-                tops += sink.tops
+                fast += sink.checks.get("before_held", 0)
+                tops += sink.checks.get("nested_top", 0)
     assert fast > (100 if max_pending > 3 else 50) and tops > 2000, (fast, tops)
 
 
@@ -80,5 +77,5 @@ def test_tree_construction_cases() -> None:
     tops = 0
     for case in CASES:
         assert isinstance(case, TreeTest)
-        tops += _run([case.data], "b-a-div", case.fragment_context).tops
+        tops += _run([case.data], "b-a-div", case.fragment_context).checks.get("nested_top", 0)
     assert tops > 100

@@ -159,8 +159,8 @@ def test_early_content_is_released_when_the_body_ends() -> None:
     build(["<p>" + "<i>x</i>" * 50 + "</p>"], sink, None)
     assert got == []
     assert sink.tracked <= 2  # html and head
-    assert sink._kept_nodes == 0
-    assert sink._open_inside == 0
+    assert sink.kept_nodes == 0
+    assert sink.open_inside == 0
 
 
 def test_a_rel_link_first_is_handed_over_and_the_merge_noted() -> None:

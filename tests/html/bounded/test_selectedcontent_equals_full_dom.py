@@ -11,7 +11,6 @@ selectedcontent in its own option, repeated, was exponential work).
 from __future__ import annotations
 
 import json
-from functools import partial
 from random import Random
 
 import pytest
@@ -23,9 +22,8 @@ from stream_mf2.html.testing import parse_document, tree_for_test
 from stream_mf2.mf2 import Options, parse_dom
 from tests.fuzz.inputs import select_soup
 from tests.fuzz.invariants import full_dom_applies, random_chunks
-from tests.support.builds import pure_only
+from tests.html.bounded.growth import OPTION_PATTERNS
 from tests.support.chunking import chunkings
-from tests.support.work import lines_executed
 
 SELF = "<select><option>a<selectedcontent>b</select>"
 FUZZ = (
@@ -177,36 +175,6 @@ def test_only_one_option_s_content_is_stored_at_a_time() -> None:
         parser.feed("<option selected>" + "<b>x</b>" * 20 + "</option>")
     items = parser.close()
     assert items[0]["properties"]["name"] == ["x" * 20]
-
-
-OPTION_PATTERNS = {
-    "first-option": lambda n: _BUTTON + "<option>t<b>x</b></option>" * n + "</select>",
-    "selected-options": lambda n: _BUTTON + "<option selected>t<i>y</i>z" * n + "</select>",
-    "items-in-options": lambda n: "x" + _BUTTON + "<option selected>t<i class=h-card>y</i>" * n + "</select>",
-    # watched options (outside items, no selectedcontent yet) and one record per select
-    "watched-options": lambda n: "<p class=h-card>x</p><select>" + "<option>t<b>x</b>" * n + "</select>",
-    "many-selects": lambda n: "<p class=h-card>x</p>" + "<select><option>a<option selected>b</select>" * n,
-    # options of a kept select: never watched, and no stale list of them
-    "kept-select": lambda n: "<select class=h-x>" + "<option>t<img src=a.png>" * n + "</select>",
-    # a selectedcontent item inside its own option (disabled), again and again
-    "own-options": lambda n: "<select>"
-    + "<option>a<b>b</b><span class=h-x><selectedcontent class=p-name></selectedcontent></span>" * n,
-    # options inside a selectedcontent outside items, each replaced by its own clone
-    "options-in-selectedcontent": lambda n: "<select><selectedcontent>" + "<option><i class=h-x>y</i>" * n,
-}
-
-
-@pure_only  # counts executed Python lines (sys.settrace), which compiled code does not report
-@pytest.mark.parametrize("stream_children", [False, True])
-@pytest.mark.parametrize("name", sorted(OPTION_PATTERNS))
-def test_work_grows_linearly_with_the_options(name: str, stream_children: bool) -> None:
-    make = OPTION_PATTERNS[name]
-    work = [
-        lines_executed(partial(parse, make(n), "http://example.com/", stream_children=stream_children))
-        for n in (50, 100, 200)
-    ]
-    ratios = [work[1] / work[0], work[2] / work[1]]
-    assert all(r < 2.6 for r in ratios), f"{name}: lines executed {work}, ratios {ratios}"
 
 
 #: Patterns whose output differs from the full DOM's by design, with the note that says so.

@@ -95,6 +95,7 @@ from stream_mf2.warc.framing import (
     skip_blank_lines,
     valid_gzip_start,
 )
+from stream_mf2.warc.prefilter import DEFAULT_MAX_PREFILTER_BYTES, Prefilter
 
 #: Decoded bytes buffered to sniff a body without a Content-Type.
 SNIFF_SIZE = 512
@@ -142,8 +143,12 @@ class Walker:
         max_decoded_bytes: int | None = DEFAULT_MAX_DECODED_BYTES,
         max_expansion: float | None = DEFAULT_MAX_EXPANSION,
         consumer: RecordConsumer | None = None,
+        prefilter: bool = False,
+        max_prefilter_bytes: int | None = DEFAULT_MAX_PREFILTER_BYTES,
     ) -> None:
         self.inp = Input(f, summary)
+        self.prefilter = prefilter
+        self.max_prefilter_bytes = max_prefilter_bytes
         self.gzip = gzip  # None: decide from the first bytes
         self.summary = summary
         self.options = options
@@ -509,7 +514,7 @@ class Walker:
         meta: dict[str, Any] | None = None
         option_encoding = self.options.get("encoding") is not None
 
-        def record(end: DocumentEnd | None) -> WarcRecord:
+        def record(end: DocumentEnd | None, parsed: bool = True) -> WarcRecord:
             enc = parser.encoding if parser is not None else None
             source = parser.encoding_source if parser is not None else None
             if source == "transport" and option_encoding:
@@ -531,6 +536,7 @@ class Walker:
                 end.rel_urls if end is not None else {},
                 meta,
                 end.notes if end is not None else (),
+                parsed,
             )
 
         try:
@@ -579,6 +585,16 @@ class Walker:
         consumer = self.consumer
         top = 0  # index of the next top-level item
         try:
+            if self.prefilter:
+                # Hold the body until it may hold a root class name; none: not parsed at all.
+                pf = Prefilter(metaformats=bool(options.get("metaformats")), max_bytes=self.max_prefilter_bytes)
+                for piece in pieces:
+                    if pf.feed(piece):
+                        break
+                if not pf.finish():
+                    s.unparsed += 1
+                    return record(None, parsed=False)
+                pieces = _chain([pf.held], pieces)
             parser = Parser(uri, **options)
             if consumer is not None:
                 consumer.start()

@@ -213,6 +213,8 @@ class Prefilter:
         self._searched = 0  # bytes of _buf searched; the last OVERLAP of them are searched again
         #: ``True`` once the body may hold an item (or the cap was reached): parse it.
         self.maybe = False
+        #: Bytes searched so far, overlaps counted again (at most OVERLAP more per piece).
+        self.searched_bytes = 0
 
     @property
     def held(self) -> bytes:
@@ -225,7 +227,9 @@ class Prefilter:
             return True
         buf = self._buf
         buf += piece
-        if scan(buf, max(0, self._searched - OVERLAP), self._metaformats, False) or (
+        start = max(0, self._searched - OVERLAP)
+        self.searched_bytes += len(buf) - start
+        if scan(buf, start, self._metaformats, False) or (
             self._max is not None and len(buf) >= self._max
         ):
             self.maybe = True
@@ -234,8 +238,10 @@ class Prefilter:
 
     def finish(self) -> bool:
         """The body has ended: the final answer (``False``: the record cannot hold an item)."""
-        if not self.maybe and scan(self._buf, max(0, self._searched - OVERLAP), self._metaformats, True):
-            self.maybe = True
+        if not self.maybe:
+            start = max(0, self._searched - OVERLAP)
+            self.searched_bytes += len(self._buf) - start
+            self.maybe = scan(self._buf, start, self._metaformats, True)
         return self.maybe
 
 

@@ -94,6 +94,7 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     from stream_mf2.cli._common import add_parser_options
+    from stream_mf2.warc.prefilter import DEFAULT_MAX_PREFILTER_BYTES
 
     p = _Parser(prog=PROG, description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("files", nargs="*", metavar="INPUT", help="WARC files, globs, URLs, or - for standard input")
@@ -108,6 +109,14 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="items only: do not parse HTML records whose bytes cannot hold a root class name (h-*, vcard, "
         "hentry, ...); their record lines say \"parsed\": false and carry no rels (see docs: web archives)",
+    )
+    p.add_argument(
+        "--max-prefilter-bytes",
+        type=_nonneg_int,
+        default=DEFAULT_MAX_PREFILTER_BYTES,
+        metavar="N",
+        help=f"with --prefilter, parse a record anyway once N bytes of it were held without a root class name "
+        f"(default {DEFAULT_MAX_PREFILTER_BYTES}; 0: no limit)",
     )
     p.add_argument(
         "--stream-children",
@@ -244,7 +253,9 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
     if types is not None:
         _check_types(types)
     inputs = run_inputs(ns, PROG)
-    options = run_options(ns, parser_opts, types=types, prefilter=ns.prefilter)
+    options = run_options(
+        ns, parser_opts, types=types, prefilter=ns.prefilter, max_prefilter_bytes=ns.max_prefilter_bytes or None
+    )
     if ns.dask:
         try:
             return _cli_dask.run(inputs, ns, options, summary_json=ns.summary_json)

@@ -136,16 +136,18 @@ _META_RE: Final = re.compile(_META)
 OVERLAP: Final = 256
 
 # The fast part. ``re`` tries an alternation at every byte (about 30 MB/s); the bytes are
-# instead mapped by one ``bytes.translate`` (a table look-up per byte) into three classes,
-# and the one three-byte needle "B H X" is found with ``bytes.find``. Every match of
-# ROOTS starts with such a triple: a class token is a boundary byte (B) then its first
-# two characters -- h-* (h, -), vcard (v, c), hentry (h, e), hfeed (h, f), hnews (h, n),
-# hproduct (h, p), hrecipe / hresume / hreview* (h, r), vevent (v, e), geo (g, e),
-# adr (a, d) -- and a numeric reference starts "&#" then a digit or x / X (& is in B,
-# # in H). Each hit is checked with ROOTS at the hit and one byte after it.
-_B: Final = b"\t\n\f\r \"'=;&"
-_H: Final = b"hvga#"
-_X: Final = b"-cefnprd0123456789xX"
+# instead mapped by one ``bytes.translate`` (a table look-up per byte) into classes, and
+# the three-byte needle "B H X" is found with ``bytes.find``. Every match of ROOTS but two
+# kinds starts with such a triple: a class token is a boundary byte (B) then its first two
+# characters -- h-* (h, -), vcard (v, c), hentry (h, e), hfeed (h, f), hnews (h, n),
+# hproduct (h, p), hrecipe / hresume / hreview* (h, r), vevent (v, e), geo (g, e) -- and a
+# numeric reference starts "&#" then a digit or x / X (& is in B, # in H). The two others
+# are looked for directly: ``adr`` (with "a" in H, " and", " are", " article" would be
+# hits), and a name after ``&Tab;`` or ``&NewLine;`` (with ";" in B, every reference
+# would be one). Each hit is checked with ROOTS at the hit and one byte after it.
+_B: Final = b"\t\n\f\r \"'=&"
+_H: Final = b"hvg#"
+_X: Final = b"-cefnpr0123456789xX"
 
 
 def _table() -> bytes:
@@ -160,6 +162,10 @@ _TABLE: Final = _table()
 _NEEDLE: Final = b"BHX"
 # What a class token that ROOTS can match starts with.
 _STARTS: Final = (b"h-", *sorted(n.encode("ascii") for n in ROOT_CLASSES))
+
+
+def _found(m: re.Match[bytes] | None, end: int, final: bool) -> bool:
+    return m is not None and (final or m.end() < end)
 
 
 def scan(buf: bytes | bytearray, start: int, metaformats: bool, final: bool) -> bool:
@@ -178,19 +184,25 @@ def scan(buf: bytes | bytearray, start: int, metaformats: bool, final: bool) -> 
         for m in _META_RE.finditer(buf, start):
             if final or m.end() < end:
                 return True
+    if b"&Tab;" in region or b"&NewLine;" in region:
+        # Rare: the precise expression over the region, where a name may follow them.
+        return any(final or m.end() < end for m in ROOTS.finditer(buf, start))
+    at = region.find(b"adr")
+    while at >= 0:
+        if _found(ROOTS.match(buf, start + at), end, final):
+            return True
+        at = region.find(b"adr", at + 1)
     # The body's first byte may start a token: a virtual boundary before it.
     shift = 1 if start == 0 else 0
-    mapped = (b";" + region if shift else region).translate(_TABLE)
+    mapped = (b" " + region if shift else region).translate(_TABLE)
     at = mapped.find(_NEEDLE)
     while at >= 0:
         i = start + at - shift  # the boundary byte (-1: the virtual one) or the "&" of "&#"
-        # A cheap look at the bytes first (most hits are "href", "height", " and", ...).
-        m = None
+        # A cheap look at the bytes first (most hits are "href", "height", ...).
         if buf.startswith(_STARTS, i + 1):
-            m = ROOTS.match(buf, i + 1)
-        elif i >= 0 and buf.startswith(b"&#", i):
-            m = ROOTS.match(buf, i)
-        if m is not None and (final or m.end() < end):
+            if _found(ROOTS.match(buf, i + 1), end, final):
+                return True
+        elif i >= 0 and buf.startswith(b"&#", i) and _found(ROOTS.match(buf, i), end, final):
             return True
         at = mapped.find(_NEEDLE, at + 1)
     return False

@@ -392,7 +392,13 @@ def _pa() -> Any:
 
 
 def _schema(pa: Any, columns: tuple[tuple[str, str], ...]) -> Any:
-    types = {"string": pa.string(), "json": pa.string(), "int64": pa.int64(), "bool": pa.bool_(), "list<string>": pa.list_(pa.string())}
+    types = {
+        "string": pa.string(),
+        "json": pa.string(),
+        "int64": pa.int64(),
+        "bool": pa.bool_(),
+        "list<string>": pa.list_(pa.string()),
+    }
     from stream_mf2.warc.schema import SCHEMA_VERSION
 
     return pa.schema(

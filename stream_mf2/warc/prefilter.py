@@ -241,9 +241,7 @@ class Prefilter:
         buf += piece
         start = max(0, self._searched - OVERLAP)
         self.searched_bytes += len(buf) - start
-        if scan(buf, start, self._metaformats, False) or (
-            self._max is not None and len(buf) >= self._max
-        ):
+        if scan(buf, start, self._metaformats, False) or (self._max is not None and len(buf) >= self._max):
             self.maybe = True
         self._searched = len(buf)
         return self.maybe

@@ -588,8 +588,8 @@ class Walker:
             if self.prefilter:
                 # Hold the body until it may hold a root class name; none: not parsed at all.
                 pf = Prefilter(metaformats=bool(options.get("metaformats")), max_bytes=self.max_prefilter_bytes)
-                for piece in pieces:
-                    if pf.feed(piece):
+                for chunk in pieces:
+                    if pf.feed(chunk):
                         break
                 if not pf.finish():
                     s.unparsed += 1

@@ -35,7 +35,23 @@ ROOTS = (
     "hreview-aggregate", "hnews",
 )  # fmt: skip
 NEAR_MISSES = ("h-4", "H-entry", "hcard", "vcards", "x-h-entry", "h-", "h--a", "geo-x", "h-entry1", "search-form")
-SEPARATORS = (" ", "\t", "\n", "\f", "\r", "\r\n", "&#32;", "&#x20", "&#9", "&Tab;", "&NewLine;", "&#10;", "&nbsp;", "\xa0", "&quot;")
+SEPARATORS = (
+    " ",
+    "\t",
+    "\n",
+    "\f",
+    "\r",
+    "\r\n",
+    "&#32;",
+    "&#x20",
+    "&#9",
+    "&Tab;",
+    "&NewLine;",
+    "&#10;",
+    "&nbsp;",
+    "\xa0",
+    "&quot;",
+)
 ENCODINGS = (
     "utf-8", "utf-16-le", "utf-16-be", "windows-1252", "shift_jis", "iso-2022-jp", "euc-jp", "gb18030", "big5",
     "euc-kr", "koi8-r",
@@ -174,7 +190,11 @@ def check_prefilter(data: bytes, options: dict[str, Any], seed: int) -> None:
     result = stream_mf2.parse(data, **options)
     if result["items"]:
         raise Finding(
-            "prefilter-skip", f"skipped, but parse gives {result['items'][0].get('type')}", "prefilter-skip", data, options
+            "prefilter-skip",
+            f"skipped, but parse gives {result['items'][0].get('type')}",
+            "prefilter-skip",
+            data,
+            options,
         )
     if metaformats and "meta-item" in result:
         raise Finding("prefilter-skip", "skipped, but parse gives a meta-item", "prefilter-meta", data, options)

@@ -8,6 +8,7 @@ to really give an item, so the test is not vacuous.
 from __future__ import annotations
 
 import random
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 

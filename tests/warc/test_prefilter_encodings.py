@@ -60,7 +60,7 @@ def test_multi_byte_encodings_are_ascii_faithful_on_every_byte_pair(encoding: st
         if a < 0x80 and encoding not in ("UTF-16BE", "UTF-16LE", "ISO-2022-JP"):
             continue  # an ASCII lead byte is itself in these encodings (checked in the random test)
         for b in _BYTES:
-            data = b'"' + bytes((a, b)) + b'h-'
+            data = b'"' + bytes((a, b)) + b"h-"
             text = _decode(encoding, data)
             assert _faithful(data, text), (encoding, data, text)
 
@@ -68,9 +68,11 @@ def test_multi_byte_encodings_are_ascii_faithful_on_every_byte_pair(encoding: st
 @pytest.mark.parametrize("encoding", ENCODINGS)
 def test_random_bytes_in_random_pieces_are_ascii_faithful(encoding: str) -> None:
     rng = random.Random(encoding)
-    context = list(b'h-vcard "\'=;\t\n&#x0123456789')
+    context = list(b"h-vcard \"'=;\t\n&#x0123456789")
     for _ in range(1500):
-        data = bytes(rng.choice(_BYTES) if rng.random() < 0.5 else rng.choice(context) for _ in range(rng.randint(1, 14)))
+        data = bytes(
+            rng.choice(_BYTES) if rng.random() < 0.5 else rng.choice(context) for _ in range(rng.randint(1, 14))
+        )
         cuts = [rng.randint(1, 4) for _ in range(rng.randint(0, 4))]
         text = _decode(encoding, data, cuts)
         assert _faithful(data, text), (encoding, data, text)

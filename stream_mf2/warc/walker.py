@@ -514,7 +514,11 @@ class Walker:
         meta: dict[str, Any] | None = None
         option_encoding = self.options.get("encoding") is not None
 
-        def record(end: DocumentEnd | None, parsed: bool = True) -> WarcRecord:
+        def record(end: DocumentEnd | None) -> WarcRecord:
+            # Not parsed: the prefilter found no root class name, or the body failed before it decided.
+            parsed = parser is not None
+            if not parsed:
+                s.unparsed += 1
             enc = parser.encoding if parser is not None else None
             source = parser.encoding_source if parser is not None else None
             if source == "transport" and option_encoding:
@@ -592,8 +596,7 @@ class Walker:
                     if pf.feed(chunk):
                         break
                 if not pf.finish():
-                    s.unparsed += 1
-                    return record(None, parsed=False)
+                    return record(None)
                 pieces = _chain([pf.held], pieces)
             parser = Parser(uri, **options)
             if consumer is not None:

@@ -182,3 +182,26 @@ def test_wpt_has_no_prefilter_flag(crawl: Path) -> None:
 
     r = run_cli("wpt", "--help")
     assert r.returncode == 0 and b"--prefilter" not in r.stdout
+
+
+def test_a_body_that_fails_before_the_prefilter_decides(tmp_path: Path) -> None:
+    """A gzip body that does not inflate: an error line, and a record line that says it was not parsed."""
+    from tests.support.warc_records import response, write_archive
+
+    good = b'<!doctype html><p class="h-card">Jane</p>'
+    html = [("Content-Type", "text/html")]
+    recs = [
+        response("https://a.example/bad", b"\x1f\x8b\x08\x00garbage" * 10, [*html, ("Content-Encoding", "gzip")]),
+        response("https://a.example/good", good, html, html=good),
+    ]
+    path = tmp_path / "a.warc.gz"
+    write_archive(path, recs, compress=True)
+    for prefilter in (False, True):
+        reader = iter_warc(str(path), prefilter=prefilter)
+        entries = list(reader)
+        kinds = [e.kind for e in entries]
+        assert kinds == ["error", "record", "item", "record"], kinds
+        bad, good_record = (e for e in entries if type(e) is WarcRecord)
+        assert bad.parsed is not prefilter and bad.items == 0
+        assert good_record.parsed and good_record.items == 1
+        assert reader.summary.unparsed == int(prefilter)

@@ -194,7 +194,9 @@ def scan(buf: bytes | bytearray, start: int, metaformats: bool, final: bool) -> 
         at = region.find(b"adr", at + 1)
     # The body's first byte may start a token: a virtual boundary before it.
     shift = 1 if start == 0 else 0
-    mapped = (b" " + region if shift else region).translate(_TABLE)
+    # " href=" (every link) would be a hit ("B h r"); no root name starts "href", and no
+    # other hit needs those four letters, so they are blanked in the copy that is searched.
+    mapped = (b" " + region if shift else region).replace(b" href=", b" ....=").translate(_TABLE)
     at = mapped.find(_NEEDLE)
     while at >= 0:
         i = start + at - shift  # the boundary byte (-1: the virtual one) or the "&" of "&#"

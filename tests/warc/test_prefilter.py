@@ -55,6 +55,8 @@ ITEMS = [
     '<div class="vcard&Tab;x">x</div>',
     '<div class="h-&fjlig;ord">x</div>',
     '<svg><g class="h-card"><title>t</title></g></svg>',
+    '<a href="/a" class="h-card">x</a>',
+    '<div class=" href= h-entry">x</div>',
     '<div class="h-card"><div class="p-author h-card">a</div></div>',
 ]
 

@@ -121,9 +121,12 @@ _HEX: Final = rb"&\#[xX](?:0{0,8}(?:9|[aAcCdD]|20|2[dD]|3[0-9]|6[1-9a-fA-F]|7[0-
 _LONG: Final = 128
 _META: Final = rb"<(?i:meta|title|link)[\t\n\f\r />]"
 
+# The long-name alternative comes first: a match is the first alternative that matches, and
+# a long name must give the short match (an h-* name of 300 letters that reaches the end of
+# what is held is otherwise put off, and its start is out of the next search's overlap).
 _ROOTS: Final = (
-    rb"%s(?:h-(?:[a-z0-9]+-)?[a-z]+(?:-[a-z]+)*%s|h-[a-z0-9-]{%d}|h-[a-z0-9-]*&|(?:%s)%s)|%s|%s|[\x00\x1b]"
-    % (_BEFORE, _AFTER, _LONG, _MF1, _AFTER, _DEC, _HEX)
+    rb"%s(?:h-[a-z0-9-]{%d}|h-(?:[a-z0-9]+-)?[a-z]+(?:-[a-z]+)*%s|h-[a-z0-9-]*&|(?:%s)%s)|%s|%s|[\x00\x1b]"
+    % (_BEFORE, _LONG, _AFTER, _MF1, _AFTER, _DEC, _HEX)
 )
 
 #: The precise test, tried where :data:`_NEEDLE` is found: items only ...

@@ -199,6 +199,20 @@ def test_a_name_that_continues_in_the_next_piece_is_not_counted_early() -> None:
     assert stream_mf2.parse(b'<div class="h-abc1">x</div>')["items"] == []
 
 
+@pytest.mark.parametrize("n", [1, 100, 127, 128, 129, 200, 254, 255, 256, 257, 400, 1000])
+def test_a_long_name_across_pieces(n: int) -> None:
+    """Every match is at most OVERLAP bytes long, however long the name: a long one is found by its start."""
+    for tail in (b"", b"-b", b"&fjlig;x", b"1"):
+        data = b'<div class="h-' + b"a" * n + tail + b'">x</div>'
+        whole = may_hold_items(data)
+        assert whole == bool(stream_mf2.parse(data)["items"]) or n >= 126
+        for step in (1, 7, 100, 255, 256):
+            pf = Prefilter(max_bytes=None)
+            for i in range(0, len(data), step):
+                pf.feed(data[i : i + step])
+            assert pf.finish() == whole, (n, tail, step)
+
+
 def test_the_cap_makes_a_long_body_parsed() -> None:
     data = (FIXTURES / "news-no-microformats.html").read_bytes()
     pf = Prefilter(max_bytes=100_000)

@@ -129,7 +129,7 @@ _ROOTS: Final = (
     % (_BEFORE, _LONG, _AFTER, _MF1, _AFTER, _DEC, _HEX)
 )
 
-#: The precise test, tried where :data:`_NEEDLE` is found: items only ...
+#: The precise test, tried where the needles (see below) are found: items only ...
 ROOTS: Final = re.compile(_ROOTS)
 #: ... and items with the metaformats ``meta-item``.
 ROOTS_OR_META: Final = re.compile(_ROOTS + b"|" + _META)
@@ -139,30 +139,29 @@ _META_RE: Final = re.compile(_META)
 OVERLAP: Final = 256
 
 # The fast part. ``re`` tries an alternation at every byte (about 30 MB/s); the bytes are
-# instead mapped by one ``bytes.translate`` (a table look-up per byte) into classes, and
-# the three-byte needle "B H X" is found with ``bytes.find``. Every match of ROOTS but two
-# kinds starts with such a triple: a class token is a boundary byte (B) then its first two
-# characters -- h-* (h, -), vcard (v, c), hentry (h, e), hfeed (h, f), hnews (h, n),
-# hproduct (h, p), hrecipe / hresume / hreview* (h, r), vevent (v, e), geo (g, e) -- and a
-# numeric reference starts "&#" then a digit or x / X (& is in B, # in H). The two others
-# are looked for directly: ``adr`` (with "a" in H, " and", " are", " article" would be
-# hits), and a name after ``&Tab;`` or ``&NewLine;`` (with ";" in B, every reference
-# would be one). Each hit is checked with ROOTS at the hit and one byte after it.
-_B: Final = b"\t\n\f\r \"'=&"
+# instead mapped by one ``bytes.translate`` (a table look-up per byte) into classes, and two
+# needles are found with ``bytes.find``. Every match of ROOTS starts with one: a class token
+# is a boundary byte (B: the bytes of _BEFORE, ";" for ``&Tab;`` / ``&NewLine;``) then its
+# first two characters -- h-* (h, -), vcard (v, c), hentry (h, e), hfeed (h, f), hnews
+# (h, n), hproduct (h, p), hrecipe / hresume / hreview* (h, r), vevent (v, e), geo (g, e):
+# "B H X" -- or adr: "B A D" ("a" has a class of its own, or " and", " are", " article"
+# would all be hits); a numeric reference starts "&#" then a digit or x / X: "B H X" too
+# (& is in B, # in H). Each hit is checked with ROOTS at the hit and one byte after it.
+_B: Final = b"\t\n\f\r \"'=;&"
 _H: Final = b"hvg#"
 _X: Final = b"-cefnpr0123456789xX"
 
 
 def _table() -> bytes:
     table = bytearray(b"." * 256)
-    for chars, cls in ((_B, b"B"), (_H, b"H"), (_X, b"X")):
+    for chars, cls in ((_B, b"B"), (_H, b"H"), (_X, b"X"), (b"a", b"A"), (b"d", b"D")):
         for c in chars:
             table[c] = cls[0]
     return bytes(table)
 
 
 _TABLE: Final = _table()
-_NEEDLE: Final = b"BHX"
+_NEEDLES: Final = (b"BHX", b"BAD")
 # What a class token that ROOTS can match starts with.
 _STARTS: Final = (b"h-", *sorted(n.encode("ascii") for n in ROOT_CLASSES))
 
@@ -187,29 +186,22 @@ def scan(buf: bytes | bytearray, start: int, metaformats: bool, final: bool) -> 
         for m in _META_RE.finditer(buf, start):
             if final or m.end() < end:
                 return True
-    if b"&Tab;" in region or b"&NewLine;" in region:
-        # Rare: the precise expression over the region, where a name may follow them.
-        return any(final or m.end() < end for m in ROOTS.finditer(buf, start))
-    at = region.find(b"adr")
-    while at >= 0:
-        if _found(ROOTS.match(buf, start + at), end, final):
-            return True
-        at = region.find(b"adr", at + 1)
     # The body's first byte may start a token: a virtual boundary before it.
     shift = 1 if start == 0 else 0
     # " href=" (every link) would be a hit ("B h r"); no root name starts "href", and no
     # other hit needs those four letters, so they are blanked in the copy that is searched.
     mapped = (b" " + region if shift else region).replace(b" href=", b" ....=").translate(_TABLE)
-    at = mapped.find(_NEEDLE)
-    while at >= 0:
-        i = start + at - shift  # the boundary byte (-1: the virtual one) or the "&" of "&#"
-        # A cheap look at the bytes first (most hits are "href", "height", ...).
-        if buf.startswith(_STARTS, i + 1):
-            if _found(ROOTS.match(buf, i + 1), end, final):
+    for needle in _NEEDLES:
+        at = mapped.find(needle)
+        while at >= 0:
+            i = start + at - shift  # the boundary byte (-1: the virtual one) or the "&" of "&#"
+            # A cheap look at the bytes first (most hits are "height", " add", ...).
+            if buf.startswith(_STARTS, i + 1):
+                if _found(ROOTS.match(buf, i + 1), end, final):
+                    return True
+            elif i >= 0 and buf.startswith(b"&#", i) and _found(ROOTS.match(buf, i), end, final):
                 return True
-        elif i >= 0 and buf.startswith(b"&#", i) and _found(ROOTS.match(buf, i), end, final):
-            return True
-        at = mapped.find(_NEEDLE, at + 1)
+            at = mapped.find(needle, at + 1)
     return False
 
 

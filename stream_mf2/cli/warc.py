@@ -344,9 +344,8 @@ def run(ns: argparse.Namespace, inputs: Sequence[str], options: Any, out: IO[byt
     unparsed = f"{total['unparsed']} not parsed (--prefilter), " if getattr(ns, "prefilter", False) else ""
     print(
         f"{prog}: {total['records']} records, {total['html_records']} HTML records, {total['items']} items, "
-        f"{extra}{total['errors']} errors, {total['skipped']} skipped, {unparsed}{total['files_failed']} of "
-        f"{total['files']} "
-        f"inputs failed, {time.perf_counter() - t0:.2f} s",
+        f"{extra}{total['errors']} errors, {total['skipped']} skipped, {unparsed}"
+        f"{total['files_failed']} of {total['files']} inputs failed, {time.perf_counter() - t0:.2f} s",
         file=sys.stderr,
     )
     return int(result.status)

@@ -480,6 +480,7 @@ class Walker:
             # The block ran into the records after it, and the stream cannot go back: drop what
             # was parsed (it mixes records) and say so.
             self.summary.html_records -= record is not None
+            self.summary.unparsed -= record is not None and not record.parsed
             yield from (e for e in held if type(e) is WarcError)
             yield self._error(
                 f"Content-Length {head.length} runs past the record's end into the next record; "

@@ -3,8 +3,9 @@
 Most pages of a crawl carry no microformats. When a run wants only items, a record
 whose body bytes cannot contain a root class name need not be parsed at all:
 :class:`Prefilter` scans the decoded body bytes (after ``Content-Encoding`` and
-chunking are undone, before any character decoding) with one compiled regular
-expression and answers *maybe* (parse it) or *skip*.
+chunking are undone, before any character decoding) for the matches of one compiled
+regular expression, :data:`ROOTS` (found fast through a byte-class needle, see
+:func:`scan`), and answers *maybe* (parse it) or *skip*.
 
 The test is conservative: when it says *skip*, :func:`stream_mf2.parse` of those
 bytes yields no item, whatever encoding the parse picks and whatever options it is
@@ -90,8 +91,10 @@ reaches :data:`DEFAULT_MAX_PREFILTER_BYTES` (``max_prefilter_bytes``) without a
 
 The scan resumes where it stopped: each new piece is searched together with the
 last :data:`OVERLAP` bytes before it, which cover every match (a match spans at
-most ``OVERLAP`` bytes, the characters around it included), so the total work is
-linear in the body.
+most ``OVERLAP`` bytes, the characters around it included: a longer ``h-*`` name
+matches by its first 130 bytes), so the total work is linear in the body. A match
+that reaches the end of what is held is put off until more bytes (or the end of the
+body) come, so the answer is the same however the body is cut into pieces.
 """
 
 from __future__ import annotations

@@ -259,7 +259,10 @@ def _cli_run(archive: Path, out: Path, extra: list[str], timeout: float) -> dict
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    r = subprocess.run(cmd, capture_output=True, timeout=timeout, env=env, check=False)
+    try:
+        r = subprocess.run(cmd, capture_output=True, timeout=timeout, env=env, check=False)
+    except subprocess.TimeoutExpired:
+        return {"error": f"timed out after {timeout:g} s", "wall_s": time.perf_counter() - t0}
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     # CPU time of the child: on a shared machine it moves far less than wall time.

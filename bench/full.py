@@ -26,7 +26,9 @@ Sections (each can be left out with ``--skip``):
     item against each peer's full parse time on the same document.
 ``warc``
     :mod:`bench.warc_bench`: MB/s and records/s reading a generated archive,
-    ``.warc.gz`` and ``.warc``, with 1 and 2 worker processes.
+    ``.warc.gz`` and ``.warc``, with 1 and 2 worker processes; and the prefilter row: a
+    crawl-like archive of the same size read by ``stream-mf2 warc --type h-entry,h-card``
+    with and without ``--prefilter``.
 ``dask``
     :mod:`bench.dask_bench`: the same WARC files through the Dask runner with 1
     and 2 workers against the single-process command (speed-up, overhead).
@@ -271,6 +273,10 @@ def main(argv: list[str] | None = None, *, out: Callable[[str], None] = print) -
     if "warc" not in args.skip:
         log("warc")
         doc["warc"] = warc_bench.measure(warc_size, warc_workers, args.warc_timeout, log=log)
+        log("warc prefilter row (crawl-like archive, --type h-entry,h-card with and without --prefilter)")
+        doc["prefilter"] = warc_bench.measure_prefilter(
+            warc_size, args.warc_timeout, log=log, runs=1 if args.quick else 2
+        )
     if "dask" not in args.skip:
         log("dask")
         doc["dask"] = dask_bench.measure(4 if args.quick else 8, parse_size("1MB" if args.quick else "4MB"), [1, 2],
@@ -281,6 +287,8 @@ def main(argv: list[str] | None = None, *, out: Callable[[str], None] = print) -
 
     path = write_results(doc, args.json, started)
     out(report.render([doc]))
+    if doc.get("prefilter"):
+        out("\nWARC prefilter row (bench.warc_bench)\n" + warc_bench.format_prefilter(doc["prefilter"]))
     if doc.get("dask"):
         out("\nDask runner (bench.dask_bench)\n" + dask_bench.format_rows(doc["dask"]))
     if "wpt" in doc:

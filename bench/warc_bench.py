@@ -4,6 +4,7 @@ Usage::
 
     python -m bench.warc_bench                      # 50MB of records, .warc.gz and .warc, 1 and 2 workers
     python -m bench.warc_bench --size 5MB --workers 1,2,4
+    python -m bench.warc_bench --only-prefilter --crawl-size 40MB   # the prefilter row only
 
 The archive is generated with warcio into a temporary folder (never committed)
 from fixed inputs, so every run reads the same records:
@@ -28,6 +29,12 @@ whole archive with :func:`stream_mf2.iter_warc` (``workers`` 1) or
 the child (the workers' CPU is not included), its peak RSS and the reader's
 summary. MB/s is archive bytes on disk / wall time; records/s counts every
 WARC record (all types); HTML MB/s is the decoded HTML bytes / wall time.
+
+The prefilter row (:func:`measure_prefilter`) writes a crawl-like ``.warc.gz``
+(:mod:`bench.crawl_archive`: about one HTML record in ten with microformats) and
+runs ``stream-mf2 warc --type h-entry,h-card -o out.jsonl`` on it end to end (a
+fresh interpreter, start-up included), with and without ``--prefilter``: the two
+wall times, their ratio, and whether the item lines are identical.
 """
 
 from __future__ import annotations
@@ -235,6 +242,93 @@ def format_rows(result: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
+# -- the prefilter row: a crawl-like archive, --type h-entry,h-card with and without --prefilter ---
+
+PREFILTER_TYPES = "h-entry,h-card"
+
+
+def _cli_run(archive: Path, out: Path, extra: list[str], timeout: float) -> dict[str, Any]:
+    """``stream-mf2 warc ARCHIVE --type h-entry,h-card EXTRA -o OUT`` in a fresh interpreter: wall time, lines."""
+    import os
+    import subprocess
+
+    cmd = [sys.executable, "-m", "stream_mf2", "warc", str(archive), "--type", PREFILTER_TYPES, *extra, "-o", str(out),
+           "--no-progress"]  # fmt: skip
+    import resource
+
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    try:
+        r = subprocess.run(cmd, capture_output=True, timeout=timeout, env=env, check=False)
+    except subprocess.TimeoutExpired:
+        return {"error": f"timed out after {timeout:g} s", "wall_s": time.perf_counter() - t0}
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # CPU time of the child: on a shared machine it moves far less than wall time.
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if r.returncode != 0:
+        return {"error": r.stderr.decode(errors="replace")[-500:], "wall_s": wall}
+    lines = [json.loads(x) for x in out.read_bytes().splitlines()]
+    return {"wall_s": wall, "cpu_s": cpu, "items": [x for x in lines if x["kind"] == "item"], "summary": lines[-1]}
+
+
+def measure_prefilter(size: int, timeout: float | None = None, log: Any = None, runs: int = 1) -> dict[str, Any]:
+    """The prefilter row: one crawl-like ``.warc.gz`` (:mod:`bench.crawl_archive`), read end to end by the
+    command line with and without ``--prefilter`` (each ``runs`` times, alternating; the best wall time
+    counts, and the least CPU time of the child), with the item lines compared."""
+    from bench.crawl_archive import write_crawl_archive
+
+    if timeout is None:
+        timeout = default_timeout(size)
+    with tempfile.TemporaryDirectory(prefix="bench-crawl-") as tmp:
+        archive = Path(tmp) / "crawl.warc.gz"
+        made = write_crawl_archive(archive, size)
+        best: dict[str, dict[str, Any]] = {}
+        cpu: dict[str, float] = {}
+        for _ in range(runs):
+            for name, extra in (("without", []), ("prefilter", ["--prefilter"])):
+                got = _cli_run(archive, Path(tmp) / f"{name}.jsonl", extra, timeout)
+                if "error" in got:
+                    return {"archive": made, "error": f"{name}: {got['error']}"}
+                if name not in best or got["wall_s"] < best[name]["wall_s"]:
+                    best[name] = got
+                cpu[name] = min(cpu.get(name, got["cpu_s"]), got["cpu_s"])
+                if log is not None:
+                    log(f"  crawl {name:9}: {got['wall_s']:7.2f} s wall, {got['cpu_s']:7.2f} s CPU")
+    identical = best["without"]["items"] == best["prefilter"]["items"]
+    row = {
+        "archive": made,
+        "command": f"stream-mf2 warc crawl.warc.gz --type {PREFILTER_TYPES} [--prefilter] -o out.jsonl",
+        "runs": runs,
+        "without_s": best["without"]["wall_s"],
+        "prefilter_s": best["prefilter"]["wall_s"],
+        "ratio": best["without"]["wall_s"] / best["prefilter"]["wall_s"],
+        "without_cpu_s": cpu["without"],
+        "prefilter_cpu_s": cpu["prefilter"],
+        "cpu_ratio": cpu["without"] / cpu["prefilter"],
+        "items": len(best["without"]["items"]),
+        "identical_items": identical,
+        "unparsed": best["prefilter"]["summary"].get("unparsed"),
+        "html_records": best["prefilter"]["summary"].get("html_records"),
+    }
+    return row
+
+
+def format_prefilter(row: dict[str, Any]) -> str:
+    if "error" in row:
+        return f"prefilter row failed: {row['error']}"
+    a = row["archive"]
+    return (
+        f"crawl-like .warc.gz: {a['bytes'] / 1e6:.1f} MB, {a['html_records']} HTML records "
+        f"({a['markup_records']} with microformats), {row['items']} items\n"
+        f"  without --prefilter {row['without_s']:7.2f} s\n"
+        f"  with --prefilter    {row['prefilter_s']:7.2f} s  ({row['unparsed']} records not parsed)\n"
+        f"  ratio {row['ratio']:.2f}x wall ({row['without_cpu_s']:.2f} s / {row['prefilter_cpu_s']:.2f} s CPU: "
+        f"{row['cpu_ratio']:.2f}x), item lines identical: {row['identical_items']}"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.warc_bench", description="WARC throughput of stream_mf2.")
     ap.add_argument("--size", default="50MB", help="HTTP body bytes to write into the archive (default 50MB)")
@@ -242,6 +336,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=None,
                     help="seconds before a reading child is killed (default 120 + 1 per 100 KB)")
     ap.add_argument("--json", type=Path, default=None, help="results file (default bench/results/warc-<timestamp>.json)")
+    ap.add_argument("--crawl-size", default="40MB",
+                    help="HTTP body bytes of the crawl-like archive of the prefilter row (default 40MB; 0: no row)")
+    ap.add_argument("--crawl-runs", type=int, default=2, help="runs of each prefilter command; the best counts")
+    ap.add_argument("--only-prefilter", action="store_true", help="only the prefilter row")
     ap.add_argument("--child", metavar="ARCHIVE", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     workers = [int(w) for w in str(args.workers).split(",") if w.strip()]
@@ -249,11 +347,21 @@ def main(argv: list[str] | None = None) -> int:
         return child_main(args.child, workers[0])
     started = dt.datetime.now(dt.UTC)
     size = parse_size(args.size)
-    print(f"WARC benchmark: {format_size(size)} of HTTP bodies, workers {workers}", flush=True)
-    result = measure(size, workers, args.timeout, log=lambda s: print(s, flush=True))
-    print(format_rows(result))
+    result = None
+    if not args.only_prefilter:
+        print(f"WARC benchmark: {format_size(size)} of HTTP bodies, workers {workers}", flush=True)
+        result = measure(size, workers, args.timeout, log=lambda s: print(s, flush=True))
+        print(format_rows(result))
+    crawl_size = parse_size(args.crawl_size) if args.crawl_size not in ("0", "") else 0
+    prefilter = None
+    if crawl_size:
+        print(f"\nPrefilter row: crawl-like archive of {format_size(crawl_size)} of HTTP bodies", flush=True)
+        prefilter = measure_prefilter(crawl_size, args.timeout, log=lambda s: print(s, flush=True),
+                                      runs=args.crawl_runs)
+        print(format_prefilter(prefilter))
     doc = {"started_utc": started.isoformat(), "finished_utc": dt.datetime.now(dt.UTC).isoformat(),
-           "machine": machine_info(), "settings": {"size": size, "workers": workers}, "warc": result}
+           "machine": machine_info(), "settings": {"size": size, "workers": workers, "crawl_size": crawl_size},
+           "warc": result, "prefilter": prefilter}
     path = write_results(doc, args.json, started, "warc-")
     print(f"\nResults written to {path}")
     return 0

@@ -31,15 +31,17 @@ output (-o NAME, by its ending; standard output when absent):
   .parquet        X.parquet (items), X.records.parquet (records), X.errors.parquet (errors) (extra: parquet)
   A named output is written under NAME.partial and renamed into place when the run completes.
 
-schema (version 1; every line has a "kind"; "schema" is on record, error and summary lines):
+schema (version 3; every line has a "kind"; "schema" is on record, error and summary lines):
   {"kind": "item", "warc_file", "offset", "record_id", "uri", "path", "item"[, "children-streamed"]}
       path: where the item sits in the record's items, e.g. [0] or [0, "children", 3]
   {"kind": "record", "schema", "warc_file", "offset", "length", "record_id", "uri", "date", "status",
-      "content_type", "warc_type", "encoding", "encoding_source", "items", "rels", "rel-urls"[, "meta-item"]}
+      "content_type", "warc_type", "encoding", "encoding_source", "items", "rels", "rel-urls", "notes", "parsed"
+      [, "meta-item"]}
       one per HTML record, always, after its items and errors; offset/length locate the record
-      (the gzip member for .warc.gz), as a CDX index does
+      (the gzip member for .warc.gz), as a CDX index does; "parsed": false when --prefilter skipped it
   {"kind": "error", "schema", "scope": "record"|"file", "warc_file", "offset", "record_id", "uri", "error"}
-  {"kind": "summary", "schema", "files", "files_failed", "records", "html_records", "items", "errors", "skipped"}
+  {"kind": "summary", "schema", "files", "files_failed", "records", "html_records", "items", "errors", "skipped",
+      "unparsed"}
       the last line
 
 exit status:
@@ -106,6 +108,7 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     from stream_mf2.cli._common import add_parser_options
+    from stream_mf2.warc.prefilter import DEFAULT_MAX_PREFILTER_BYTES
 
     p = _Parser(prog=PROG, description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("files", nargs="*", metavar="INPUT", help="WARC files, globs, URLs, or - for standard input")
@@ -114,6 +117,20 @@ def build_parser() -> argparse.ArgumentParser:
         "--type",
         metavar="TYPES",
         help="only items of these types (comma-separated, e.g. h-entry,h-card), found at any depth, with their path",
+    )
+    p.add_argument(
+        "--prefilter",
+        action="store_true",
+        help="items only: do not parse HTML records whose bytes cannot hold a root class name (h-*, vcard, "
+        "hentry, ...); their record lines say \"parsed\": false and carry no rels (see docs: web archives)",
+    )
+    p.add_argument(
+        "--max-prefilter-bytes",
+        type=_nonneg_int,
+        default=DEFAULT_MAX_PREFILTER_BYTES,
+        metavar="N",
+        help=f"with --prefilter, parse a record anyway once N bytes of it were held without a root class name "
+        f"(default {DEFAULT_MAX_PREFILTER_BYTES}; 0: no limit)",
     )
     p.add_argument(
         "--stream-children",
@@ -255,7 +272,9 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
     if types is not None:
         _check_types(types)
     inputs = run_inputs(ns, PROG)
-    options = run_options(ns, parser_opts, types=types)
+    options = run_options(
+        ns, parser_opts, types=types, prefilter=ns.prefilter, max_prefilter_bytes=ns.max_prefilter_bytes or None
+    )
     if ns.dask:
         try:
             return _cli_dask.run(inputs, ns, options, summary_json=ns.summary_json)
@@ -341,15 +360,16 @@ def run(ns: argparse.Namespace, inputs: Sequence[str], options: Any, out: IO[byt
         if fs.failed:
             print(f"{prog}: {fs.warc_file}: could not be read: {fs.reason or 'see its error line'}", file=sys.stderr)
     extra = "".join(f"{n} {kind} lines, " for kind, n in total.items() if kind not in _SUMMARY_KEYS)
+    unparsed = f"{total['unparsed']} not parsed (--prefilter), " if getattr(ns, "prefilter", False) else ""
     print(
         f"{prog}: {total['records']} records, {total['html_records']} HTML records, {total['items']} items, "
-        f"{extra}{total['errors']} errors, {total['skipped']} skipped, {total['files_failed']} of {total['files']} "
-        f"inputs failed, {time.perf_counter() - t0:.2f} s",
+        f"{extra}{total['errors']} errors, {total['skipped']} skipped, {unparsed}"
+        f"{total['files_failed']} of {total['files']} inputs failed, {time.perf_counter() - t0:.2f} s",
         file=sys.stderr,
     )
     return int(result.status)
 
 
 _SUMMARY_KEYS = frozenset(
-    {"kind", "schema", "files", "files_failed", "records", "html_records", "items", "errors", "skipped"}
+    {"kind", "schema", "files", "files_failed", "records", "html_records", "items", "errors", "skipped", "unparsed"}
 )

@@ -7,6 +7,8 @@ One stage of the pipeline, above :mod:`stream_mf2.io` (``cli → warc → io →
   :mod:`~stream_mf2.warc.framing` (gzip members, records, HTTP heads) and
   :mod:`~stream_mf2.warc.walker` (the walk over an archive, per-record errors);
 * :mod:`~stream_mf2.warc.parallel` — ``iter_warc_parallel``: worker processes (``--workers``);
+* :mod:`~stream_mf2.warc.prefilter` — the byte scan behind ``prefilter`` (``--prefilter``): which
+  records cannot hold an item, and why that is safe;
 * :mod:`~stream_mf2.warc.runner` — the batch runner behind ``stream-mf2 warc``: the
   versioned line schema, one input (``process_input``), many inputs with checkpoints (``run``);
 * :mod:`~stream_mf2.warc.schema` — the line schema's version;

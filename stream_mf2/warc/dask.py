@@ -424,6 +424,7 @@ def run_part(task: PartTask) -> dict[str, Any]:
         "items": summary.items,
         "errors": summary.errors,
         "skipped": summary.skipped,
+        "unparsed": summary.unparsed,
         "input_bytes": summary.bytes,
         "seconds": round(summary.seconds, 6),
         "failed": summary.failed,
@@ -500,6 +501,7 @@ class DaskRunSummary:
             # A task that ended without a part (it raised, or its workers kept dying) is one error.
             "errors": self.total("errors") + sum(1 for f in self.failed if f.get("part") is None),
             "skipped": self.total("skipped"),
+            "unparsed": self.total("unparsed"),
             "output_dir": self.output_dir,
             "parts_written": self.done,
             "parts_skipped": self.skipped,

@@ -73,6 +73,10 @@ class WarcRecord:
     meta_item: dict[str, Any] | None = None  #: with ``metaformats=True``, when the head gives one
     #: recoveries that changed this record's output (:attr:`stream_mf2.Parser.notes`), one line each
     notes: tuple[str, ...] = ()
+    #: ``False`` when the ``prefilter`` found no root class name in the body (or the body failed
+    #: before it decided): the record was not parsed (no items, ``rels``, ``notes``, ``encoding``;
+    #: see :mod:`stream_mf2.warc.prefilter`)
+    parsed: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +144,7 @@ class WarcSummary:
     skipped_non_html: int = 0  #: response / resource records that are not HTML
     skipped_revisit: int = 0  #: revisit records
     skipped_other: int = 0  #: request, warcinfo, metadata, … records
+    unparsed: int = 0  #: HTML records not parsed (``WarcRecord.parsed`` ``False``; counted in ``html_records``)
     bytes_read: int = 0  #: bytes read from the archive
     seconds: float = 0.0  #: wall-clock time spent reading
 
@@ -151,6 +156,7 @@ class WarcSummary:
         "skipped_non_html",
         "skipped_revisit",
         "skipped_other",
+        "unparsed",
         "bytes_read",
     )
 

@@ -324,6 +324,7 @@ RECORD_COLUMNS: tuple[tuple[str, str], ...] = (
     ("rel-urls", "json"),
     ("meta-item", "json"),
     ("notes", "json"),  # the recoveries that changed the record's output (schema 2)
+    ("parsed", "bool"),  # false: the prefilter left the record unparsed (schema 3)
 )
 #: Columns of the errors table (``X.errors.parquet``).
 ERROR_COLUMNS: tuple[tuple[str, str], ...] = (
@@ -391,7 +392,13 @@ def _pa() -> Any:
 
 
 def _schema(pa: Any, columns: tuple[tuple[str, str], ...]) -> Any:
-    types = {"string": pa.string(), "json": pa.string(), "int64": pa.int64(), "list<string>": pa.list_(pa.string())}
+    types = {
+        "string": pa.string(),
+        "json": pa.string(),
+        "int64": pa.int64(),
+        "bool": pa.bool_(),
+        "list<string>": pa.list_(pa.string()),
+    }
     from stream_mf2.warc.schema import SCHEMA_VERSION
 
     return pa.schema(

@@ -27,6 +27,7 @@ from stream_mf2.errors import SourceError, StreamMF2Error
 from stream_mf2.io.payload import DEFAULT_MAX_DECODED_BYTES, DEFAULT_MAX_EXPANSION
 from stream_mf2.io.threads import run_in_thread
 from stream_mf2.warc.entries import RecordConsumer, WarcEntry, WarcSummary
+from stream_mf2.warc.prefilter import DEFAULT_MAX_PREFILTER_BYTES
 from stream_mf2.warc.walker import Walker
 
 
@@ -68,7 +69,8 @@ class WarcReaderOptions(TypedDict, total=False):
     ``types`` (default ``None``: every item), ``warc_file`` (default: the path),
     ``max_decoded_bytes`` (default ``DEFAULT_MAX_DECODED_BYTES``) and
     ``max_expansion`` (default ``DEFAULT_MAX_EXPANSION``) and ``consumer`` (default
-    ``None``: items only); see :func:`iter_warc`.
+    ``None``: items only), ``prefilter`` (default ``False``) and ``max_prefilter_bytes``
+    (default ``DEFAULT_MAX_PREFILTER_BYTES``); see :func:`iter_warc`.
     """
 
     types: Sequence[str] | frozenset[str] | str | None
@@ -76,6 +78,8 @@ class WarcReaderOptions(TypedDict, total=False):
     max_decoded_bytes: int | None
     max_expansion: float | None
     consumer: RecordConsumer | None
+    prefilter: bool
+    max_prefilter_bytes: int | None
 
 
 class WarcOptions(ParseOptions, WarcReaderOptions, total=False):
@@ -136,11 +140,19 @@ class WarcReader:
         max_decoded_bytes: int | None = DEFAULT_MAX_DECODED_BYTES,
         max_expansion: float | None = DEFAULT_MAX_EXPANSION,
         consumer: RecordConsumer | None = None,
+        prefilter: bool = False,
+        max_prefilter_bytes: int | None = DEFAULT_MAX_PREFILTER_BYTES,
         **options: Any,
     ) -> None:
         check_call(source, options, "iter_warc")
         if length is not None and length < 0:
             raise ValueError("length must be >= 0")
+        if prefilter and consumer is not None:
+            raise ValueError("prefilter skips records without mf2 root class names: it cannot serve a consumer")
+        if max_prefilter_bytes is not None and max_prefilter_bytes < 0:
+            raise ValueError("max_prefilter_bytes must be >= 0 or None")
+        self._prefilter = prefilter
+        self._max_prefilter_bytes = max_prefilter_bytes
         self.summary = WarcSummary()
         self._gzip = gzip
         self._source = source
@@ -192,6 +204,8 @@ class WarcReader:
                 max_decoded_bytes=self._max_decoded_bytes,
                 max_expansion=self._max_expansion,
                 consumer=self._consumer,
+                prefilter=self._prefilter,
+                max_prefilter_bytes=self._max_prefilter_bytes,
             )
             for entry in walker.walk():
                 if isinstance(entry, int):
@@ -232,6 +246,10 @@ def iter_warc(
     ``metaformats``, …); an ``encoding`` option overrides every record's HTTP
     charset. ``consumer`` (a :class:`~stream_mf2.warc.entries.RecordConsumer`) turns the parser's
     other events (e.g. those of the ``wpt`` option) into :class:`~stream_mf2.warc.entries.WarcExtra` entries.
+    ``prefilter=True`` (for a run that wants items only) does not parse an HTML record whose
+    bytes cannot hold a root class name (:mod:`stream_mf2.warc.prefilter`): its
+    :class:`~stream_mf2.warc.entries.WarcRecord` has ``parsed=False`` and no ``rels``;
+    ``max_prefilter_bytes`` caps the bytes held while deciding (past it the record is parsed).
     """
     check_warc_options(options, "iter_warc")
     return WarcReader(source, offset=offset, length=length, **options)

@@ -31,6 +31,7 @@ from stream_mf2.warc.entries import RecordConsumer, WarcEntry, WarcError, WarcEx
 from stream_mf2.warc.inputs import DEFAULT_TIMEOUT, open_input
 from stream_mf2.warc.outputs import Writer, open_writer, partial_exists, write_json_atomic
 from stream_mf2.warc.parallel import iter_warc_parallel
+from stream_mf2.warc.prefilter import DEFAULT_MAX_PREFILTER_BYTES
 from stream_mf2.warc.reader import WarcReader
 from stream_mf2.warc.schema import (
     EXIT_ALL_FAILED,
@@ -85,6 +86,7 @@ class FileSummary:
     items: int = 0
     errors: int = 0
     skipped: int = 0
+    unparsed: int = 0  #: HTML records the prefilter did not parse
     bytes: int = 0  #: bytes read from the input
     seconds: float = 0.0
     failed: bool = False
@@ -93,7 +95,7 @@ class FileSummary:
     #: consumer lines written, by kind (empty without a consumer)
     extra: dict[str, int] = field(default_factory=dict)
 
-    COUNTS = ("records", "html_records", "items", "errors", "skipped", "bytes", "seconds")
+    COUNTS = ("records", "html_records", "items", "errors", "skipped", "unparsed", "bytes", "seconds")
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -113,9 +115,15 @@ class Options:
     timeout: float = DEFAULT_TIMEOUT
     consumer: LineConsumer | None = None  #: more lines per record (see the module docs)
     items: bool = True  #: write ``item`` lines
+    #: ``--prefilter``: leave HTML records without a root class name unparsed (items-only runs)
+    prefilter: bool = False
+    max_prefilter_bytes: int | None = DEFAULT_MAX_PREFILTER_BYTES  #: ``None``: no cap
 
     def reader_kwargs(self) -> dict[str, Any]:
         kw: dict[str, Any] = dict(self.parser)
+        if self.prefilter:
+            kw["prefilter"] = True
+            kw["max_prefilter_bytes"] = self.max_prefilter_bytes
         if self.types:
             kw["types"] = self.types
         kw["max_decoded_bytes"] = self.max_decoded_bytes
@@ -203,6 +211,7 @@ def process_input(
             summary.items = base.items + s.items
             summary.errors = base.errors + s.errors
             summary.skipped = base.skipped + s.skipped
+            summary.unparsed = base.unparsed + s.unparsed
             summary.bytes = base.bytes + s.bytes_read
         summary.seconds = base.seconds + time.perf_counter() - t0
 
@@ -217,6 +226,7 @@ def process_input(
             s = par.summary
             summary.records, summary.html_records, summary.items = s.records, s.html_records, s.items
             summary.errors, summary.skipped, summary.bytes = s.errors, s.skipped, s.bytes_read
+            summary.unparsed = s.unparsed
         else:
             with open_input(source, offset=start, length=length, timeout=opts.timeout) as f:
                 reader = WarcReader(f, warc_file=name, gzip=gzip, **opts.reader_kwargs())
@@ -267,6 +277,7 @@ def summary_line(files: Sequence[FileSummary]) -> dict[str, Any]:
         "items": sum(f.items for f in files),
         "errors": sum(f.errors for f in files),
         "skipped": sum(f.skipped for f in files),
+        "unparsed": sum(f.unparsed for f in files),
         **extra,
     }
 

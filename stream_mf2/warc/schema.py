@@ -16,14 +16,17 @@ for :attr:`WarcError.message` (as in the page-level ``stream-mf2 --jsonl`` lines
     ``status``, ``content_type``, ``warc_type``, ``encoding``, ``encoding_source``,
     ``items`` (item lines written for it), ``rels``, ``rel-urls``, ``notes`` (the
     recoveries that changed the record's output, one line each; ``[]`` when none),
-    and ``meta-item`` with ``--metaformats`` when the head gives one.
+    ``parsed`` (``false`` when ``--prefilter`` found no root class name in the
+    record's bytes and did not parse it), and ``meta-item`` with ``--metaformats``
+    when the head gives one.
 ``error``
     ``schema``, ``scope`` (``record``: a record or stretch of the archive;
     ``file``: the input could not be opened or read on), ``warc_file``,
     ``offset``, ``record_id``, ``uri``, ``error`` (the message).
 ``summary``
     last line of a run: ``schema``, ``files``, ``files_failed``, ``records``,
-    ``html_records``, ``items``, ``errors``, ``skipped``, and, with a
+    ``html_records``, ``items``, ``errors``, ``skipped``, ``unparsed`` (HTML
+    records the ``prefilter`` did not parse), and, with a
     ``consumer``, the number of its lines of each kind (e.g. ``"wpt": 12``).
 
 A ``consumer`` (:class:`LineConsumer`, e.g. the Website Parse Template lines of
@@ -35,7 +38,10 @@ what they hold. ``Options.items`` ``False`` leaves the ``item`` lines out (the
 
 The schema version is the ``schema`` field of ``record``, ``error`` and
 ``summary`` lines (and the ``stream_mf2.schema`` metadata of Parquet files).
-Version 2 added ``notes`` to ``record`` lines (and the records table).
+Version 2 added ``notes`` to ``record`` lines (and the records table); version 3
+added ``parsed`` to them (``false``: the ``prefilter`` left the record unparsed, so it
+has no items, ``rels``, ``rel-urls``, ``notes`` or ``encoding``) and ``unparsed`` to
+the summary line.
 """
 
 from __future__ import annotations
@@ -45,7 +51,7 @@ from typing import Any
 from stream_mf2.warc.entries import WarcEntry, WarcError, WarcExtra, WarcItem, WarcRecord
 
 #: Version of the output schema (see the module docs).
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 #: Exit status: every input was read (damaged records are reported, not failures).
 EXIT_OK = 0
@@ -92,6 +98,7 @@ def record_line(e: WarcRecord) -> dict[str, Any]:
         "rels": e.rels,
         "rel-urls": e.rel_urls,
         "notes": list(e.notes),
+        "parsed": e.parsed,
     }
     if e.meta_item is not None:
         line["meta-item"] = e.meta_item

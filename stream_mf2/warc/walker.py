@@ -95,6 +95,7 @@ from stream_mf2.warc.framing import (
     skip_blank_lines,
     valid_gzip_start,
 )
+from stream_mf2.warc.prefilter import DEFAULT_MAX_PREFILTER_BYTES, Prefilter
 
 #: Decoded bytes buffered to sniff a body without a Content-Type.
 SNIFF_SIZE = 512
@@ -142,8 +143,12 @@ class Walker:
         max_decoded_bytes: int | None = DEFAULT_MAX_DECODED_BYTES,
         max_expansion: float | None = DEFAULT_MAX_EXPANSION,
         consumer: RecordConsumer | None = None,
+        prefilter: bool = False,
+        max_prefilter_bytes: int | None = DEFAULT_MAX_PREFILTER_BYTES,
     ) -> None:
         self.inp = Input(f, summary)
+        self.prefilter = prefilter
+        self.max_prefilter_bytes = max_prefilter_bytes
         self.gzip = gzip  # None: decide from the first bytes
         self.summary = summary
         self.options = options
@@ -475,6 +480,7 @@ class Walker:
             # The block ran into the records after it, and the stream cannot go back: drop what
             # was parsed (it mixes records) and say so.
             self.summary.html_records -= record is not None
+            self.summary.unparsed -= record is not None and not record.parsed
             yield from (e for e in held if type(e) is WarcError)
             yield self._error(
                 f"Content-Length {head.length} runs past the record's end into the next record; "
@@ -510,6 +516,10 @@ class Walker:
         option_encoding = self.options.get("encoding") is not None
 
         def record(end: DocumentEnd | None) -> WarcRecord:
+            # Not parsed: the prefilter found no root class name, or the body failed before it decided.
+            parsed = parser is not None
+            if not parsed:
+                s.unparsed += 1
             enc = parser.encoding if parser is not None else None
             source = parser.encoding_source if parser is not None else None
             if source == "transport" and option_encoding:
@@ -531,6 +541,7 @@ class Walker:
                 end.rel_urls if end is not None else {},
                 meta,
                 end.notes if end is not None else (),
+                parsed,
             )
 
         try:
@@ -579,6 +590,15 @@ class Walker:
         consumer = self.consumer
         top = 0  # index of the next top-level item
         try:
+            if self.prefilter:
+                # Hold the body until it may hold a root class name; none: not parsed at all.
+                pf = Prefilter(metaformats=bool(options.get("metaformats")), max_bytes=self.max_prefilter_bytes)
+                for chunk in pieces:
+                    if pf.feed(chunk):
+                        break
+                if not pf.finish():
+                    return record(None)
+                pieces = _chain([pf.held], pieces)
             parser = Parser(uri, **options)
             if consumer is not None:
                 consumer.start()

@@ -292,6 +292,7 @@ def test_the_one_command_runs_end_to_end(tmp_path: Path) -> None:
     assert "skip-peers-above" in rows[("entries", "html5lib.parse")]["capped"]
     assert [(r["shape"], r["parser"]) for r in doc["ttfi"]["rows"]][:1] == [("entries", "stream_mf2")]
     assert [(r["archive"], r["workers"]) for r in doc["warc"]["rows"]] == [("gzip", 1), ("plain", 1)]
+    assert doc["prefilter"].get("error") or doc["prefilter"]["identical_items"]
     gzip_row, plain = doc["warc"]["rows"]
     for row in (gzip_row, plain):
         assert row["summary"]["records"] == doc["warc"]["archive"]["records"] and row["summary"]["items"] > 0

@@ -349,6 +349,7 @@ def _number(cell: str) -> float:
 def test_limits_page_names_every_limit_with_its_default() -> None:
     from stream_mf2.core.options import OPTION_NAMES
     from stream_mf2.io import fetch, payload
+    from stream_mf2.warc import prefilter
     from stream_mf2.wpt import _load as wpt_load
 
     hooks = _hooks()
@@ -360,6 +361,7 @@ def test_limits_page_names_every_limit_with_its_default() -> None:
         max_redirects=fetch.DEFAULT_MAX_REDIRECTS,
         max_decoded_bytes=payload.DEFAULT_MAX_DECODED_BYTES,
         max_expansion=payload.DEFAULT_MAX_EXPANSION,
+        max_prefilter_bytes=prefilter.DEFAULT_MAX_PREFILTER_BYTES,
         timeout=fetch.DEFAULT_TIMEOUT,
         deadline=fetch.DEFAULT_DEADLINE,
         max_template_depth=wpt_load.DEFAULT_MAX_TEMPLATE_DEPTH,

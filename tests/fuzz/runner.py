@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
-from . import growth, inputs, warcs
+from . import growth, inputs, prefilter, warcs
 from .invariants import Finding, check_document
 from .known import known
 
@@ -86,6 +86,14 @@ TARGETS: dict[str, Target] = {
         lambda c: warcs.check_archive(*c),
         lambda c: sum(len(r.block) for r in c[0]) + 100 * len(c[0]) + len(c[2]),
         examples=25,
+    ),
+    "prefilter": Target(
+        "prefilter",
+        prefilter.documents(),
+        lambda c: prefilter.check_prefilter(*c),
+        lambda c: len(c[0]),
+        lambda c, b: (b, *c[1:]),
+        examples=60,
     ),
     "growth": Target("growth", growth.blocks(), growth.check_growth, lambda b: len("".join(b)), examples=6),
 }

@@ -1,0 +1,265 @@
+"""The archive pre-filter: which HTML records cannot hold a microformats item (``--prefilter``).
+
+Most pages of a crawl carry no microformats. When a run wants only items, a record
+whose body bytes cannot contain a root class name need not be parsed at all:
+:class:`Prefilter` scans the decoded body bytes (after ``Content-Encoding`` and
+chunking are undone, before any character decoding) for the matches of one compiled
+regular expression, :data:`ROOTS` (found fast through a byte-class needle, see
+:func:`scan`), and answers *maybe* (parse it) or *skip*.
+
+The test is conservative: when it says *skip*, :func:`stream_mf2.parse` of those
+bytes yields no item, whatever encoding the parse picks and whatever options it is
+given (``filter_roots`` only takes roots away); with ``metaformats`` it also yields
+no ``meta-item``. Anything the argument below does not cover makes it say *maybe*.
+
+Why *skip* is safe
+------------------
+
+An item needs an element whose ``class`` attribute value, split on ASCII
+whitespace (``\\t \\n \\f \\r`` and space, :mod:`stream_mf2.mf2.classes`), holds a
+root class name: an ``h-*`` name valid by the naming rule (``h-`` then
+``(?:[a-z0-9]+-)?[a-z]+(?:-[a-z]+)*``, lowercase, case-sensitive), or a classic
+(mf1) root name of :data:`stream_mf2.mf2.backcompat_data.ROOT_CLASSES` (``vcard``,
+``hentry``, ``hfeed``, ``vevent``, ``hreview``, ``hreview-aggregate``, ``hproduct``,
+``hrecipe``, ``hresume``, ``hnews``, ``geo``, ``adr``: exact tokens). Nested items,
+children, ``--type`` selections (any depth), the hReview ``item`` (typed ``h-item``
+only inside an hReview root) and the mf1 ``include`` pattern all need such a root
+somewhere in the document, so "no root class anywhere" means "no item at all".
+Items are made from the tree the parse builds, and every attribute value in that
+tree comes from the source text (the tree builder only copies values: adoption
+agency clones, foster parenting); the scan covers every byte of the document, so
+comments, ``<template>`` contents, ``<noscript>``, ``<script>`` text and markup
+that the tree builder drops are scanned too: a root name there makes *maybe*, never
+*skip* (over-inclusive, never under).
+
+1. **Bytes to characters.** The decoded text is what the tokenizer sees. If the
+   body holds a NUL byte (``0x00``) or an ESC byte (``0x1B``), the answer is *maybe*.
+   Without them, every encoding the parse can pick (by BOM, HTTP ``charset``, the
+   ``encoding`` option, ``<meta charset>``, an XML declaration, UTF-8 detection,
+   the default, or a ``<meta>`` found later that changes the encoding: all are
+   WHATWG Encoding Standard encodings, :func:`stream_mf2.html.decode.lookup_encoding`)
+   is *ASCII-faithful* on the body: an ASCII character of the decoded text comes
+   from one byte of the same value, and consecutive ASCII characters come from
+   consecutive bytes. For the single-byte encodings, UTF-8, EUC-JP, EUC-KR,
+   Shift_JIS, Big5 and gb18030/GBK, a multi-byte sequence decodes to a non-ASCII
+   character or to U+FFFD, and a byte that breaks a sequence is decoded again on
+   its own; ISO-2022-JP leaves ASCII only through an ESC escape sequence, so
+   without ESC it decodes ASCII bytes as themselves (and other bytes as U+FFFD);
+   UTF-16LE/BE decode an ASCII character only from a code unit with a zero byte, so
+   without NUL they decode no ASCII at all: no ``<``, no tag, no item (UTF-32 is no
+   Encoding Standard encoding; its ASCII needs NUL bytes too); *replacement* gives
+   one U+FFFD. (``tests/warc/test_prefilter_encodings.py`` checks this property on
+   every encoding's decoder, exhaustively on byte pairs.) So every run of ASCII
+   characters of the text -- a root name with the character before and after it --
+   is also a run of the same bytes.
+2. **Character references.** Attribute values decode character references. A
+   numeric reference (``&#104;``, ``&#x68``, ``&#0000104;``, with or without ``;``)
+   whose value is an ASCII whitespace character, a digit, a lowercase letter or
+   ``-`` makes *maybe* wherever it is (any other value gives no character a root name
+   or a class separator can hold: ``&#x80;``-``&#x9F;`` map to windows-1252
+   characters, none ASCII, and ``&#0;``, surrogates and out-of-range values to
+   U+FFFD). Of the named references (HTML's table, checked by the tests),
+   none decodes to a digit or ``-``; only ``&fjlig;`` decodes to letters (``fj``,
+   in no mf1 name); only ``&Tab;`` and ``&NewLine;`` decode to whitespace, and
+   both end in ``;``. So, once those numeric references are absent, the characters
+   of a root name are the same bytes in the body, except that an ``h-*`` name may
+   hold ``&fjlig;`` after its ``h-``: an ``&`` there makes *maybe*.
+3. **Where a name starts and ends.** A class token starts at the start of the value
+   or after whitespace. In the bytes, the byte before its first character is then
+   the value's opening quote (``"`` ``'``), the ``=`` of an unquoted value or the
+   whitespace after it, a whitespace byte, or a reference that decoded to
+   whitespace: numeric ones are *maybe* already (point 2), so only ``&Tab;`` and
+   ``&NewLine;``. The scan asks for one of ``\\t \\n \\f \\r`` space ``"`` ``'``
+   ``=``, ``&Tab;`` or ``&NewLine;`` there, or the start of the body. (Another
+   reference before a name glues a character to it: ``&quot;h-entry``, as in an
+   escaped code sample, is the token ``"h-entry`` in an attribute, and no class
+   at all in text.) It does not look at the attribute's name: ``CLASS=``, ``class =``,
+   unquoted values and other attributes are all covered, at the cost of a *maybe*
+   for the same tokens in text or other attributes. A token ends at whitespace or
+   at the end of the value: the next byte is whitespace, a quote, ``>`` (end of an
+   unquoted value), ``&`` (a reference), or the body ends (``EOF`` in a tag).
+   (A CR LF pair that the input stream turns into one LF leaves a whitespace byte
+   next to the name either way.)
+4. **Metaformats.** With ``metaformats`` the record line carries the
+   ``meta-item`` built from ``<meta>``, ``<title>`` and ``<link rel=canonical>``:
+   those start tags (ASCII ``<`` and a case-insensitive name, kept by point 1)
+   make *maybe* too.
+
+What is read before the answer is held (the body is not parsed yet); a body that
+reaches :data:`DEFAULT_MAX_PREFILTER_BYTES` (``max_prefilter_bytes``) without a
+*maybe* is parsed anyway, so memory stays bounded and nothing is lost.
+
+The scan resumes where it stopped: each new piece is searched together with the
+last :data:`OVERLAP` bytes before it, which cover every match (a match spans at
+most ``OVERLAP`` bytes, the characters around it included: a longer ``h-*`` name
+matches by its first 130 bytes), so the total work is linear in the body. A match
+that reaches the end of what is held is put off until more bytes (or the end of the
+body) come, so the answer is the same however the body is cut into pieces.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from stream_mf2.mf2.backcompat_data import ROOT_CLASSES
+
+#: Default ``max_prefilter_bytes``: a record body held this long without a root-like
+#: name is parsed anyway (memory stays bounded; the answer is then "maybe").
+DEFAULT_MAX_PREFILTER_BYTES: Final = 8 * 1024 * 1024
+
+# The byte before a class token's first character (point 3 of the module docs).
+_BEFORE: Final = rb"(?:(?<=[\t\n\f\r \"'=])|(?<=&Tab;)|(?<=&NewLine;)|^)"
+# The byte after a class token's last character, or the end of what is held.
+_AFTER: Final = rb"(?=[\t\n\f\r \"'&>]|\Z)"
+# Longest names first, so that an alternation tries ``hreview-aggregate`` before ``hreview``.
+_MF1: Final = b"|".join(re.escape(n.encode("ascii")) for n in sorted(ROOT_CLASSES, key=lambda n: (-len(n), n)))
+# Numeric references to ASCII whitespace (9, 10, 12, 13, 32), "-" (45), digits (48-57)
+# and lowercase letters (97-122), with up to 8 leading zeros; more zeros than that are
+# "maybe" whatever follows (keeps every match short, see OVERLAP).
+_DEC: Final = rb"&\#(?:0{0,8}(?:9|1[023]|32|45|4[89]|5[0-7]|9[7-9]|1[01][0-9]|12[0-2])(?![0-9])|0{9})"
+_HEX: Final = rb"&\#[xX](?:0{0,8}(?:9|[aAcCdD]|20|2[dD]|3[0-9]|6[1-9a-fA-F]|7[0-9aA])(?![0-9a-fA-F])|0{9})"
+# A token starting "h-" with this many name characters is "maybe" whatever follows, so that
+# no match is longer than OVERLAP (an h-* name, or "h-...&", is otherwise unbounded).
+_LONG: Final = 128
+_META: Final = rb"<(?i:meta|title|link)[\t\n\f\r />]"
+
+# The long-name alternative comes first: a match is the first alternative that matches, and
+# a long name must give the short match (an h-* name of 300 letters that reaches the end of
+# what is held is otherwise put off, and its start is out of the next search's overlap).
+_ROOTS: Final = (
+    rb"%s(?:h-[a-z0-9-]{%d}|h-(?:[a-z0-9]+-)?[a-z]+(?:-[a-z]+)*%s|h-[a-z0-9-]*&|(?:%s)%s)|%s|%s|[\x00\x1b]"
+    % (_BEFORE, _LONG, _AFTER, _MF1, _AFTER, _DEC, _HEX)
+)
+
+#: The precise test, tried where the needles (see below) are found: items only ...
+ROOTS: Final = re.compile(_ROOTS)
+#: ... and items with the metaformats ``meta-item``.
+ROOTS_OR_META: Final = re.compile(_ROOTS + b"|" + _META)
+_META_RE: Final = re.compile(_META)
+
+#: Every match is at most this long (a root name with the bytes around it, a reference).
+OVERLAP: Final = 256
+
+# The fast part. ``re`` tries an alternation at every byte (about 30 MB/s); the bytes are
+# instead mapped by one ``bytes.translate`` (a table look-up per byte) into classes, and two
+# needles are found with ``bytes.find``. Every match of ROOTS starts with one: a class token
+# is a boundary byte (B: the bytes of _BEFORE, ";" for ``&Tab;`` / ``&NewLine;``) then its
+# first two characters -- h-* (h, -), vcard (v, c), hentry (h, e), hfeed (h, f), hnews
+# (h, n), hproduct (h, p), hrecipe / hresume / hreview* (h, r), vevent (v, e), geo (g, e):
+# "B H X" -- or adr: "B A D" ("a" has a class of its own, or " and", " are", " article"
+# would all be hits); a numeric reference starts "&#" then a digit or x / X: "B H X" too
+# (& is in B, # in H). Each hit is checked with ROOTS at the hit and one byte after it.
+_B: Final = b"\t\n\f\r \"'=;&"
+_H: Final = b"hvg#"
+_X: Final = b"-cefnpr0123456789xX"
+
+
+def _table() -> bytes:
+    table = bytearray(b"." * 256)
+    for chars, cls in ((_B, b"B"), (_H, b"H"), (_X, b"X"), (b"a", b"A"), (b"d", b"D")):
+        for c in chars:
+            table[c] = cls[0]
+    return bytes(table)
+
+
+_TABLE: Final = _table()
+_NEEDLES: Final = (b"BHX", b"BAD")
+# What a class token that ROOTS can match starts with.
+_STARTS: Final = (b"h-", *sorted(n.encode("ascii") for n in ROOT_CLASSES))
+
+
+def _found(m: re.Match[bytes] | None, end: int, final: bool) -> bool:
+    return m is not None and (final or m.end() < end)
+
+
+def scan(buf: bytes | bytearray, start: int, metaformats: bool, final: bool) -> bool:
+    """Does ``buf[start:]`` (with the bytes before it as context) hold a match of ROOTS (or _META)?
+
+    Unless ``final`` (``buf`` is the whole body), a match that reaches the end of ``buf``
+    is not counted: what follows may undo it (``h-abc`` then ``1``); the next scan, which
+    starts OVERLAP bytes back, sees it again with what follows. So the answer does not
+    depend on how the body was cut into pieces.
+    """
+    end = len(buf)
+    region = buf[start:]
+    if b"\x00" in region or b"\x1b" in region:
+        return True
+    if metaformats and b"<" in region:
+        for m in _META_RE.finditer(buf, start):
+            if final or m.end() < end:
+                return True
+    # The body's first byte may start a token: a virtual boundary before it.
+    shift = 1 if start == 0 else 0
+    # " href=" (every link) would be a hit ("B h r"); no root name starts "href", and no
+    # other hit needs those four letters, so they are blanked in the copy that is searched.
+    mapped = (b" " + region if shift else region).replace(b" href=", b" ....=").translate(_TABLE)
+    for needle in _NEEDLES:
+        at = mapped.find(needle)
+        while at >= 0:
+            i = start + at - shift  # the boundary byte (-1: the virtual one) or the "&" of "&#"
+            # A cheap look at the bytes first (most hits are "height", " add", ...).
+            if buf.startswith(_STARTS, i + 1):
+                if _found(ROOTS.match(buf, i + 1), end, final):
+                    return True
+            elif i >= 0 and buf.startswith(b"&#", i) and _found(ROOTS.match(buf, i), end, final):
+                return True
+            at = mapped.find(needle, at + 1)
+    return False
+
+
+class Prefilter:
+    """Feed a record body's pieces, then :meth:`finish`; :attr:`maybe` says whether it may hold an item.
+
+    ``metaformats``: the run also wants the ``meta-item`` (see the module docs).
+    ``max_bytes``: hold at most this many bytes; once that many are held without an
+    answer, the answer is "maybe" (``None``: no cap). The pieces fed are kept
+    (:attr:`held`) so that a "maybe" record is parsed from its first byte. The answer
+    is the same however the body is cut into pieces.
+    """
+
+    def __init__(self, *, metaformats: bool = False, max_bytes: int | None = DEFAULT_MAX_PREFILTER_BYTES) -> None:
+        self._metaformats = metaformats
+        self._max = max_bytes
+        self._buf = bytearray()
+        self._searched = 0  # bytes of _buf searched; the last OVERLAP of them are searched again
+        #: ``True`` once the body may hold an item (or the cap was reached): parse it.
+        self.maybe = False
+        #: Bytes searched so far, overlaps counted again (at most OVERLAP more per piece).
+        self.searched_bytes = 0
+
+    @property
+    def held(self) -> bytes:
+        """The bytes fed so far."""
+        return bytes(self._buf)
+
+    def feed(self, piece: bytes) -> bool:
+        """Add a piece of the body; ``True`` once the answer is "maybe" (then stop feeding)."""
+        if self.maybe:
+            return True
+        buf = self._buf
+        buf += piece
+        start = max(0, self._searched - OVERLAP)
+        self.searched_bytes += len(buf) - start
+        if scan(buf, start, self._metaformats, False) or (self._max is not None and len(buf) >= self._max):
+            self.maybe = True
+        self._searched = len(buf)
+        return self.maybe
+
+    def finish(self) -> bool:
+        """The body has ended: the final answer (``False``: the record cannot hold an item)."""
+        if not self.maybe:
+            start = max(0, self._searched - OVERLAP)
+            self.searched_bytes += len(self._buf) - start
+            self.maybe = scan(self._buf, start, self._metaformats, True)
+        return self.maybe
+
+
+def may_hold_items(body: bytes, *, metaformats: bool = False) -> bool:
+    """``False`` when the parse of ``body`` (a whole HTML document's bytes) cannot yield an item.
+
+    The same test as :class:`Prefilter`, on a whole body and without a cap.
+    """
+    p = Prefilter(metaformats=metaformats, max_bytes=None)
+    p.feed(body)
+    return p.finish()

@@ -637,7 +637,9 @@ def parse(
     unknown option is a :class:`TypeError`, a bad value a :class:`ValueError`.
     """
     check_options(options, "parse")
-    return document_result(parse_events(doc, url, **options), wpt=options.get("wpt") is not None)
+    return document_result(
+        parse_events(doc, url, **options), wpt=options.get("wpt") is not None, syntaxes=options.get("syntaxes")
+    )
 
 
 def parse_events(
@@ -661,9 +663,15 @@ def parse_events(
     return events
 
 
-def document_result(events: Sequence[Event], *, wpt: bool = False) -> dict[str, Any]:
+def document_result(
+    events: Sequence[Event], *, wpt: bool = False, syntaxes: Iterable[str] | None = None
+) -> dict[str, Any]:
     """The whole-document result (``items``, ``rels``, ``rel-urls``, ``meta-item``, with ``wpt``
-    the template pages) of a complete stream of events, :class:`DocumentEnd` last."""
+    the template pages) of a complete stream of events, :class:`DocumentEnd` last.
+
+    With ``syntaxes`` (the parse's ``syntaxes=``), each syntax other than ``mf2`` adds
+    its results under its name, in extruct's shape (``"json-ld"``: the JSON-LD items, ...).
+    """
     end = events[-1]
     assert isinstance(end, DocumentEnd)
     # with stream_children, streamed children go back into their containers
@@ -674,4 +682,10 @@ def document_result(events: Sequence[Event], *, wpt: bool = False) -> dict[str, 
         from stream_mf2.wpt.events import collect_pages
 
         result["wpt"] = collect_pages(events)
+    if syntaxes is not None:
+        from stream_mf2.core.syntaxes import SYNTAXES, result_function
+
+        for name in SYNTAXES:
+            if name != "mf2" and name in syntaxes:
+                result[name] = result_function(name)(events)
     return result

@@ -114,6 +114,8 @@ class JsonLdConsumer:
                 f" max_jsonld_chars={self.max_jsonld_chars}: not read"
             )
             return
+        if not text.strip(_ASCII_WHITESPACE):
+            return  # an empty block: nothing to read, nothing lost
         value, error = read_block(text)
         if error is not None:
             self.notes.append(f"json-ld: the block {_position(script)} is not JSON ({error}): skipped")

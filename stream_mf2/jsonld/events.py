@@ -17,8 +17,9 @@ class JsonLdItem:
     array (a block holding an array gives one event per element, as extruct
     lists them). ``block`` counts the document's JSON-LD blocks from 0, in the
     order they complete (document order); ``source`` is the ``script``
-    element's source span (character offsets in the decoded input, start tag to
-    end tag), ``(-1, -1)`` when not known.
+    element's source span (character offsets in the decoded input: from the end
+    of the markup before its start tag to the end of its end tag; see
+    :class:`~stream_mf2.html.dom.Element`), ``(-1, -1)`` when not known.
     """
 
     item: Any

@@ -184,3 +184,39 @@ def test_two_and_three_way_splits() -> None:
     assert whole[0]
     for label, chunks in chunkings(html):
         assert _run(chunks) == whole, label
+
+
+def test_huge_block_is_not_stored() -> None:
+    # The sink stores at most max_jsonld_chars of a JSON-LD script's text, however it is fed.
+    from stream_mf2.core.budget import BudgetedSink
+
+    budget = 1000
+    parser = Parser(syntaxes={"json-ld"}, max_jsonld_chars=budget)
+    assert type(parser._sink) is BudgetedSink
+    parser.feed('<script type="application/ld+json">{"name": "')
+    stored: list[int] = []
+    for _ in range(200):
+        parser.feed("x" * 500)
+        script = next(iter(parser._consumers[0].watching))
+        stored.append(sum(len(t.data) for t in script.children))  # type: ignore[attr-defined]
+    assert max(stored) == budget
+    events = parser.feed_events('"}</script><script type="application/ld+json">{"a": 1}</script>')
+    events += parser.close_events()
+    assert [e.item for e in events if type(e) is JsonLdItem] == [{"a": 1}]
+    end = events[-1]
+    assert type(end) is DocumentEnd
+    total = len('{"name": "') + 200 * 500 + 2
+    assert end.notes == (
+        f"json-ld: the block at character 0 holds {total} characters, more than max_jsonld_chars={budget}: not read",
+    )
+
+
+def test_huge_block_in_one_chunk() -> None:
+    # the whole script in one feed (the sink's fused leaf call) is bounded the same way
+    block = '{"name": "' + "y" * 5000 + '"}'
+    html = f'<p>a</p><script type="application/ld+json">{block}</script>'
+    for chunks in ([html], [html[:20], html[20:]], [html[i : i + 7] for i in range(0, len(html), 7)]):
+        items, notes = _run(chunks, max_jsonld_chars=100)
+        assert items == [] and notes == (
+            f"json-ld: the block at character 8 holds {len(block)} characters, more than max_jsonld_chars=100: not read",
+        )

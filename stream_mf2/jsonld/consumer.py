@@ -51,6 +51,13 @@ _ELSEWHERE: Final = 1
 _OUT_OF_DOCUMENT: Final = 2
 
 
+def _has_elements(node: Element) -> bool:
+    for child in node.children:
+        if type(child) is Element:
+            return True
+    return False
+
+
 def _place(script: Element, root: Element) -> int:
     """Where ``script`` is: inside ``root``, elsewhere in the document, or out of it (template
     contents, or a subtree removed from the tree)."""
@@ -136,6 +143,10 @@ class JsonLdConsumer:
             return True
         if element in pending:
             found = [element]
+        elif not _has_elements(element):
+            # (a leaf another consumer kept: nothing of ours inside. Held hand-overs come in
+            # batches, a head's metas and scripts interleaved: no scan of the pending per leaf)
+            return True
         else:
             found = []
             for script in list(pending):

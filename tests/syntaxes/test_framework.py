@@ -72,13 +72,15 @@ def test_several_syntaxes_fan_out() -> None:
     assert isinstance(parser._sink.on_complete.__self__, FanOut)
     events = _events(WORDPRESS_POST, syntaxes=ALL_MINE)
     kinds = [type(e).__name__ for e in events]
-    # The head's metadata when <body> starts (Dublin Core first: it reads <body>'s creation),
-    # the head's JSON-LD with the head, then body items in document order, the end last.
+    # Dublin Core reads <body>'s creation; the head's kept elements (metas, the JSON-LD
+    # script) are final once the body has content (a <frameset> could remove the body
+    # until then), in document order: OpenGraph and Twitter once their last <meta> is
+    # handed over, then the JSON-LD; then the body's items and JSON-LD, the end last.
     assert kinds == [
         "DublinCoreItem",
-        "JsonLdItem",
         "OpenGraphItem",
         "TwitterCardItem",
+        "JsonLdItem",
         "ItemEvent",
         "ItemEvent",
         "JsonLdItem",
@@ -321,4 +323,4 @@ def test_async_front_end() -> None:
         return [e async for e in aiter_events(chunks(), syntaxes={"json-ld", "opengraph"})]
 
     events = asyncio.run(run())
-    assert [type(e) for e in events] == [JsonLdItem, OpenGraphItem, JsonLdItem, DocumentEnd]
+    assert [type(e) for e in events] == [OpenGraphItem, JsonLdItem, JsonLdItem, DocumentEnd]

@@ -27,6 +27,7 @@ def _meta_page(n: int) -> str:
     metas = "".join(
         f'<meta property="og:image" content="/i{i}.png"><meta name="DC.subject" content="s{i}">'
         f'<meta name="twitter:data{i}" content="d{i}"><link rel="DCTERMS.references" href="/r{i}">'
+        f'<script type="application/ld+json">{{"n": {i}}}</script><link rel="me" href="/m{i}">'
         for i in range(n)
     )
     return f"<!doctype html><html><head><title>t</title>{metas}</head><body><p>x</p></body></html>"

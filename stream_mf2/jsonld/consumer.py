@@ -52,10 +52,7 @@ _OUT_OF_DOCUMENT: Final = 2
 
 
 def _has_elements(node: Element) -> bool:
-    for child in node.children:
-        if type(child) is Element:
-            return True
-    return False
+    return any(type(child) is Element for child in node.children)
 
 
 def _place(script: Element, root: Element) -> int:

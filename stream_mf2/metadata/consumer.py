@@ -56,10 +56,7 @@ def _place(node: Element, root: Element | None) -> int:
 
 
 def _has_elements(node: Element) -> bool:
-    for child in node.children:
-        if type(child) is Element:
-            return True
-    return False
+    return any(type(child) is Element for child in node.children)
 
 
 def _is_head(node: object) -> bool:

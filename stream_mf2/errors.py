@@ -58,7 +58,26 @@ class PatternTimeout(StreamMF2Error):
 
 
 class ConsumerError(StreamMF2Error):
-    """A consumer of the parse (the WPT matcher) failed on this document with an unexpected
+    """A consumer of the parse (the WPT matcher, a syntax consumer) failed on this document with an unexpected
     exception (the original is ``__cause__``). The document's parse stops, as for a limit; a
     WARC run writes it as the record's ``error`` line and reads on.
+    """
+
+
+class UnknownSyntax(StreamMF2Error, ValueError):
+    """``syntaxes=`` names a syntax this library does not know (``e.syntax`` is the name).
+
+    Also a :class:`ValueError`, as for any other bad option value; raised when the
+    parser (or :func:`stream_mf2.extract`) is made, before any input is read.
+    """
+
+    def __init__(self, message: str, *, syntax: str) -> None:
+        super().__init__(message)
+        self.syntax = syntax
+
+
+class SyntaxUnavailable(UnknownSyntax):
+    """``syntaxes=`` names a known syntax whose consumer package is not part of this installation.
+
+    ``e.syntax`` is the name; the message names the package that is missing.
     """

@@ -1,6 +1,7 @@
 """A consumer's unexpected exception becomes this document's typed error (:class:`ConsumerError`).
 
-A consumer of the parse (today the WPT matcher, :mod:`stream_mf2.wpt`) runs inside the
+A consumer of the parse (the WPT matcher, :mod:`stream_mf2.wpt`, and the other syntaxes'
+consumers: JSON-LD, microdata, RDFa, the head metadata) runs inside the
 parser's feed and close, called by the bounded sink for every element. A bug it hits on one
 document (an ``IndexError`` on a template built by hand, say) would otherwise leave the parse
 as an untyped exception, and a WARC run, which writes an ``error`` line for a document's
@@ -8,8 +9,8 @@ as an untyped exception, and a WARC run, which writes an ``error`` line for a do
 
 The catch is narrow: the parser's existing failure path (it refuses further input after any
 exception) asks :func:`consumer_failure` whether the exception is an ordinary ``Exception``,
-not already typed, raised from the WPT package's code (a traceback entry in
-``stream_mf2/wpt/``; compiled modules add traceback entries too). Only then is it wrapped,
+not already typed, raised from a consumer package's code (a traceback entry in
+``stream_mf2/wpt/``, ``stream_mf2/jsonld/``, ...; compiled modules add traceback entries too). Only then is it wrapped,
 the original kept as ``__cause__``; an error of the HTML engine or the capture stays as it is,
 and so do ``KeyboardInterrupt`` and ``MemoryError`` (``MemoryError`` is not wrapped either: a
 process out of memory is not one document's problem).
@@ -21,7 +22,14 @@ from stream_mf2.errors import ConsumerError, StreamMF2Error
 
 __all__ = ["consumer_failure"]
 
-_CONSUMER_PATHS = ("/stream_mf2/wpt/",)
+#: The consumer packages (besides mf2, whose errors stay as they are) and what a message calls them.
+_CONSUMER_PATHS = {
+    "/stream_mf2/wpt/": "wpt: the template matcher",
+    "/stream_mf2/jsonld/": "json-ld: the JSON-LD consumer",
+    "/stream_mf2/metadata/": "metadata: the OpenGraph/Twitter/Dublin Core consumer",
+    "/stream_mf2/microdata/": "microdata: the microdata consumer",
+    "/stream_mf2/rdfa/": "rdfa: the RDFa consumer",
+}
 
 
 def consumer_failure(error: BaseException) -> ConsumerError | None:
@@ -31,10 +39,11 @@ def consumer_failure(error: BaseException) -> ConsumerError | None:
     tb = error.__traceback__
     while tb is not None:
         filename = tb.tb_frame.f_code.co_filename.replace("\\", "/")
-        if any(part in filename for part in _CONSUMER_PATHS):
+        who = next((name for part, name in _CONSUMER_PATHS.items() if part in filename), None)
+        if who is not None:
             message = " ".join(str(error).split())
             return ConsumerError(
-                f"wpt: the template matcher failed on this document: {type(error).__name__}"
+                f"{who} failed on this document: {type(error).__name__}"
                 + (f": {message}" if message else "")
             )
         tb = tb.tb_next

@@ -24,7 +24,7 @@ produces output from a half-processed state.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import IO, TYPE_CHECKING, Any, Final, Literal, Never, Unpack
 
 from stream_mf2.core.consumer_failure import consumer_failure
@@ -38,6 +38,7 @@ from stream_mf2.core.options import (
 )
 from stream_mf2.core.pipeline import build_pipeline
 from stream_mf2.core.reassemble import reassemble
+from stream_mf2.core.syntaxes import DEFAULT_SYNTAXES
 from stream_mf2.errors import ParserStateError
 from stream_mf2.events import DocumentEnd, Item, ItemEvent
 from stream_mf2.html.decode import Decoder, decoded_length
@@ -141,6 +142,16 @@ class Parser:
     (each search runs under the ``regex`` module's ``timeout=``): past it a page-source
     or element pattern is an error in the page's ``errors`` (its block fails there, the
     page goes on), a URL pattern raises :class:`~stream_mf2.errors.PatternTimeout`.
+
+    ``syntaxes``: the structured-data syntaxes extracted in the same pass, a set
+    of names (:mod:`stream_mf2.core.syntaxes`): ``"mf2"`` (the default, alone),
+    ``"json-ld"``, ``"microdata"``, ``"rdfa"``, ``"opengraph"``, ``"twitter"``,
+    ``"dublincore"``. Each syntax's events (:class:`~stream_mf2.jsonld.JsonLdItem`,
+    :class:`~stream_mf2.metadata.OpenGraphItem`, ...) come from :meth:`feed_events`
+    as each completes, in the same outbox as the items; without ``"mf2"`` there are
+    no items, rels or meta item. An unknown name raises
+    :class:`~stream_mf2.errors.UnknownSyntax`. ``max_jsonld_chars`` bounds the text
+    of one JSON-LD block (a budget: past it the block is skipped, with a note).
     """
 
     def __init__(
@@ -173,6 +184,8 @@ class Parser:
         wpt: Wpt | Template | None = None,
         max_pattern_chars: int | None = None,
         max_pattern_seconds: float | None = None,
+        syntaxes: Iterable[str] = DEFAULT_SYNTAXES,
+        max_jsonld_chars: int | None = None,
         **unknown: Never,
     ) -> None:
         # ``Never``: a type checker rejects any other keyword; at run time it is named here
@@ -208,6 +221,8 @@ class Parser:
             wpt=wpt,
             max_pattern_chars=max_pattern_chars,
             max_pattern_seconds=max_pattern_seconds,
+            syntaxes=syntaxes,
+            max_jsonld_chars=max_jsonld_chars,
         )
         # The page's time for template patterns (the URL's too: choosing templates is part of
         # the build), current while this parser runs the matcher (see feed_events).
@@ -239,6 +254,8 @@ class Parser:
         # been when the <meta> being decided was met.
         self._produced = False
         self._events_before_meta = False
+        # The notes the syntax consumers returned at the document's end.
+        self._syntax_notes: tuple[str, ...] = ()
 
     def _build(self, *, count_raw: bool) -> None:
         """Make the stages after the decoder (again, for a re-parse): :func:`build_pipeline`."""
@@ -255,6 +272,7 @@ class Parser:
         if self._budget is not None and self._wpt is not None:
             # An element's pattern out of time is then the page's error, not the parse's end.
             self._budget.report_to(self._wpt.errors)
+        self._consumers = stages.consumers
 
     # -- feeding --------------------------------------------------------------
     def feed(self, data: bytes | str) -> list[Item]:
@@ -297,7 +315,7 @@ class Parser:
         except BaseException as e:
             self._state = "failed"
             self._release()
-            failure = consumer_failure(e) if self._wpt is not None else None
+            failure = consumer_failure(e) if self._wpt is not None or self._consumers else None
             if failure is not None:
                 raise failure from e  # a consumer's bug: this document's error, not the run's
             raise
@@ -319,10 +337,12 @@ class Parser:
             if self._wpt is not None:
                 self._wpt.finish()
                 self._held = None  # nothing is held any more: the WPT events go out now
+            if self._consumers:
+                self._syntax_notes = tuple([note for consumer in self._consumers for note in consumer.finish()])
         except BaseException as e:
             self._state = "failed"
             self._release()
-            failure = consumer_failure(e) if self._wpt is not None else None
+            failure = consumer_failure(e) if self._wpt is not None or self._consumers else None
             if failure is not None:
                 raise failure from e  # a consumer's bug: this document's error, not the run's
             raise
@@ -353,7 +373,7 @@ class Parser:
         except BaseException as e:
             self._state = "failed"
             self._release()
-            failure = consumer_failure(e) if self._wpt is not None else None
+            failure = consumer_failure(e) if self._wpt is not None or self._consumers else None
             if failure is not None:
                 raise failure from e  # a consumer's bug: this document's error, not the run's
             raise
@@ -407,7 +427,9 @@ class Parser:
     def notes(self) -> list[str]:
         """Recoveries that changed the output, one line each: values emptied past the output
         budget, unresolved include targets, a late ``<body lang>`` or ``<base>``, an encoding
-        kept although a late ``<meta>`` asked for another, a WPT match that may be missing.
+        kept although a late ``<meta>`` asked for another, a WPT match that may be missing,
+        what the syntax consumers report (a JSON-LD block that could not be read, with its
+        position).
 
         The same lines end the stream as :attr:`DocumentEnd.notes <stream_mf2.events.DocumentEnd>`.
         """
@@ -421,6 +443,7 @@ class Parser:
         if self._wpt is not None:
             out.extend(self._wpt_notes)
             out.extend(self._wpt.errors)
+        out.extend(self._syntax_notes)
         return out
 
     # -- encoding provenance (for WARC record lines) ---------------------------
@@ -660,9 +683,13 @@ def parse(
     ``max_token_chars``, ``max_depth``, ``max_kept_nodes``, ``max_held_items``,
     ``max_nested_html_chars``, ``max_reparse_bytes`` (see :class:`Parser`). An
     unknown option is a :class:`TypeError`, a bad value a :class:`ValueError`.
+    With ``syntaxes``, each syntax other than ``"mf2"`` adds its results under its
+    name (:func:`document_result`).
     """
     check_options(options, "parse")
-    return document_result(parse_events(doc, url, **options), wpt=options.get("wpt") is not None)
+    return document_result(
+        parse_events(doc, url, **options), wpt=options.get("wpt") is not None, syntaxes=options.get("syntaxes")
+    )
 
 
 def parse_events(
@@ -686,9 +713,15 @@ def parse_events(
     return events
 
 
-def document_result(events: Sequence[Event], *, wpt: bool = False) -> dict[str, Any]:
+def document_result(
+    events: Sequence[Event], *, wpt: bool = False, syntaxes: Iterable[str] | None = None
+) -> dict[str, Any]:
     """The whole-document result (``items``, ``rels``, ``rel-urls``, ``meta-item``, with ``wpt``
-    the template pages) of a complete stream of events, :class:`DocumentEnd` last."""
+    the template pages) of a complete stream of events, :class:`DocumentEnd` last.
+
+    With ``syntaxes`` (the parse's ``syntaxes=``), each syntax other than ``mf2`` adds
+    its results under its name, in extruct's shape (``"json-ld"``: the JSON-LD items, ...).
+    """
     end = events[-1]
     assert isinstance(end, DocumentEnd)
     # with stream_children, streamed children go back into their containers
@@ -699,4 +732,10 @@ def document_result(events: Sequence[Event], *, wpt: bool = False) -> dict[str, 
         from stream_mf2.wpt.events import collect_pages
 
         result["wpt"] = collect_pages(events)
+    if syntaxes is not None:
+        from stream_mf2.core.syntaxes import SYNTAXES, result_function
+
+        for name in SYNTAXES:
+            if name != "mf2" and name in syntaxes:
+                result[name] = result_function(name)(events)
     return result

@@ -1,0 +1,290 @@
+"""The microdata consumer: what to keep, and the items of each completed subtree.
+
+Kept: every element with ``itemscope`` (an item), and the first element with an
+id that an ``itemref`` named before any element had it (a target that comes
+after its item). The first ``<base href>`` is observed on creation and applies
+to every item built after it.
+
+An outermost kept subtree (kept for this consumer or another one) is final:
+its items are built (:mod:`stream_mf2.microdata.items`) and emitted as
+:class:`~stream_mf2.microdata.events.MicrodataItem` events, in tree order.
+
+Holding for ``itemref`` targets
+    An item whose ``itemref`` names an id no element has had yet waits for it:
+    its subtree is held, with every later subtree that holds items (so items
+    leave in document order) or a target, until every id the held items wait
+    for has arrived in a completed subtree; then they are built together (an
+    ``itemref`` resolves to the first element with the id among them). At the
+    document's end whatever is held is built with the targets that came.
+
+    Bounds: at most ``max_microdata_held_items`` subtrees and
+    ``max_microdata_held_nodes`` nodes in them are held; past either, the held
+    items are built with the targets seen so far, and a note names the ids
+    given up. At most ``max_itemref_ids`` ids are waited for at once; an
+    ``itemref`` id past that is not waited for (a note says so).
+
+Streaming rule
+    A target is found when it comes after the item's element is created, or
+    lies in a subtree held with the item (its own, or an enclosing kept one).
+    An element with the id that came earlier outside kept subtrees is gone by
+    then: the reference is left unresolved, and a note says so (the first
+    element with an id is the one an ``itemref`` names, so a later one with the
+    same id is never taken instead). Ids are remembered up to ``MAX_SEEN_IDS``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+from urllib.parse import urljoin
+
+from stream_mf2.html.dom import HTML_NS, Element, Node
+from stream_mf2.microdata.events import MicrodataEvent, MicrodataItem
+from stream_mf2.microdata.items import ItemBuilder, item_elements
+
+__all__ = [
+    "DEFAULT_MAX_ITEMREF_IDS",
+    "DEFAULT_MAX_MICRODATA_HELD_ITEMS",
+    "DEFAULT_MAX_MICRODATA_HELD_NODES",
+    "MAX_SEEN_IDS",
+    "MicrodataConsumer",
+]
+
+DEFAULT_MAX_MICRODATA_HELD_ITEMS: Final = 10_000
+DEFAULT_MAX_MICRODATA_HELD_NODES: Final = 1_000_000
+DEFAULT_MAX_ITEMREF_IDS: Final = 100_000
+#: How many distinct ids are remembered as seen (to tell a target that is gone from one to come).
+MAX_SEEN_IDS: Final = 100_000
+#: How many ids a note lists (the rest are counted).
+_LISTED: Final = 5
+
+
+def _listed(ids: list[str]) -> str:
+    shown = ", ".join("#" + i for i in ids[:_LISTED])
+    return shown if len(ids) <= _LISTED else f"{shown} and {len(ids) - _LISTED} more"
+
+
+class MicrodataConsumer:
+    """The keep predicate, completion and document end of the microdata consumer.
+
+    ``emit`` receives each :class:`~stream_mf2.microdata.events.MicrodataItem`;
+    ``base_url`` is the document's URL (the base of URL values until a
+    ``<base href>``). The limits are documented in ``docs/reference/limits.md``.
+    """
+
+    def __init__(
+        self,
+        emit: Callable[[MicrodataEvent], object],
+        *,
+        base_url: str | None = None,
+        max_microdata_held_items: int = DEFAULT_MAX_MICRODATA_HELD_ITEMS,
+        max_microdata_held_nodes: int = DEFAULT_MAX_MICRODATA_HELD_NODES,
+        max_itemref_ids: int = DEFAULT_MAX_ITEMREF_IDS,
+    ) -> None:
+        self._emit = emit
+        self._url = base_url
+        #: The base URL of URL values: the document's, then the first ``<base href>``.
+        self.base: str | None = base_url
+        self._base_seen = False
+        #: (the consumer needs no placement reports)
+        self.observer: None = None
+        self._max_items = max_microdata_held_items
+        self._max_nodes = max_microdata_held_nodes
+        self._max_ids = max_itemref_ids
+        # Has any itemscope element been created? Until then no subtree holds an item.
+        self._any = False
+        # ids of the elements created so far (bounded by MAX_SEEN_IDS)
+        self._seen: set[str] = set()
+        # ids an itemref named before any element had them; and those whose first
+        # element has been created (and kept) but is not yet in a completed subtree
+        self._waiting: set[str] = set()
+        self._coming: set[str] = set()
+        # The held subtrees (document order), the ids they wait for, their node count.
+        self._held: list[Element] = []
+        self._pending: set[str] = set()
+        self._held_nodes = 0
+        #: Recoveries that changed the output.
+        self.notes: list[str] = []
+        self._unwatched = 0  # itemref ids not waited for (max_itemref_ids)
+        self._gone: list[str] = []  # itemref ids whose element came before, outside kept subtrees
+        self._gone_count = 0
+
+    # -- keep predicate ---------------------------------------------------------
+    def keep(self, element: Element) -> bool:
+        """Does ``element`` start a kept subtree (an item, or an ``itemref`` target to come)?"""
+        attrs = element.attrs
+        if not attrs:
+            return False
+        kept = False
+        ident = attrs.get("id")
+        if ident is not None:
+            if ident in self._waiting:
+                self._waiting.discard(ident)
+                self._coming.add(ident)
+                kept = True
+            if len(self._seen) < MAX_SEEN_IDS:
+                self._seen.add(ident)
+        if "itemscope" in attrs:
+            self._any = True
+            refs = attrs.get("itemref")
+            if refs:
+                self._watch(refs)
+            return True
+        if element.name == "base" and not self._base_seen and element.namespace == HTML_NS:
+            href = attrs.get("href")
+            if href is not None:
+                self._base_seen = True
+                href = href.strip(" \t\n\r\x0c")
+                self.base = urljoin(self._url, href) if self._url else href
+        return kept
+
+    def _watch(self, refs: str) -> None:
+        """Wait for the ids of an ``itemref`` that no element has had yet."""
+        for ref in refs.split():
+            if ref in self._seen or ref in self._waiting or ref in self._coming:
+                continue
+            if len(self._waiting) + len(self._coming) >= self._max_ids:
+                self._unwatched += 1
+                continue
+            self._waiting.add(ref)
+
+    # -- completion -----------------------------------------------------------------
+    def complete(self, element: Element) -> bool:
+        """An outermost kept subtree is final: emit its items, or hold it (``False``)."""
+        if not self._any and not self._held:
+            return True  # no item anywhere yet
+        nodes, has_items, relevant = self._scan(element)
+        if not self._held:
+            if not has_items:
+                return True
+            if not self._pending:
+                self._build([element])
+                return True
+        elif not (has_items or relevant):
+            return True  # nothing an item held needs
+        self._held.append(element)
+        self._held_nodes += nodes
+        if not self._pending:
+            self._release()
+            return True
+        if len(self._held) > self._max_items or self._held_nodes > self._max_nodes:
+            self._give_up()
+            self._release()
+            return True
+        return False
+
+    def _scan(self, root: Element) -> tuple[int, bool, bool]:
+        """Walk ``root``'s subtree: its node count, whether it has items, whether it has a
+        target to come; the ids its items wait for join :attr:`_pending`, the targets in
+        it leave it."""
+        nodes = 0
+        has_items = False
+        relevant = False
+        waiting = self._waiting
+        coming = self._coming
+        pending = self._pending
+        stack: list[Node] = [root]
+        while stack:
+            node = stack.pop()
+            nodes += 1
+            if not isinstance(node, Element):
+                continue
+            attrs = node.attrs
+            if attrs:
+                ident = attrs.get("id")
+                if ident is not None and ident in coming:
+                    coming.discard(ident)
+                    pending.discard(ident)
+                    relevant = True
+                if "itemscope" in attrs:
+                    has_items = True
+                    refs = attrs.get("itemref")
+                    if refs:
+                        for ref in refs.split():
+                            if ref in waiting or ref in coming:
+                                pending.add(ref)
+            children = node.children
+            if children:
+                stack.extend(reversed(children))
+        return nodes, has_items, relevant
+
+    def _give_up(self) -> None:
+        """The hold is past its bounds: stop waiting for the held items' ids."""
+        ids = sorted(self._pending)
+        for ident in ids:
+            self._waiting.discard(ident)
+            self._coming.discard(ident)
+        self.notes.append(
+            f"microdata: itemref target(s) {_listed(ids)} had not come after {len(self._held)} held"
+            f" subtree(s) ({self._held_nodes} nodes): the items were built without them"
+        )
+        self._pending.clear()
+
+    def _release(self) -> None:
+        held = self._held
+        self._held = []
+        self._held_nodes = 0
+        self._build(held)
+
+    def _build(self, roots: list[Element]) -> None:
+        """Build and emit the items of ``roots`` (document order), resolving ``itemref`` among them."""
+        index: dict[str, Element] | None = None
+
+        def resolve(ident: str) -> Element | None:
+            nonlocal index
+            if index is None:
+                index = _index_ids(roots)
+            found = index.get(ident)
+            if found is None and ident in self._seen:
+                self._gone_count += 1
+                if len(self._gone) < _LISTED and ident not in self._gone:
+                    self._gone.append(ident)
+            return found
+
+        builder = ItemBuilder(resolve, self.base)
+        emit = self._emit
+        for root in roots:
+            for element in item_elements(root):
+                item = builder.build(element)
+                if item is not None:
+                    emit(MicrodataItem(item, element.source_start, element.source_end))
+
+    # -- document end -------------------------------------------------------------------
+    def finish(self) -> list[str]:
+        """The document ended: build what is still held; the notes of the whole document."""
+        if self._held:
+            self._pending.clear()
+            self._release()
+        notes = self.notes
+        if self._gone_count:
+            notes.append(
+                f"microdata: {self._gone_count} itemref reference(s) ({_listed(self._gone)}) named an element"
+                " that came before the item, outside any kept subtree: not resolved"
+            )
+        if self._unwatched:
+            notes.append(
+                f"microdata: {self._unwatched} itemref id(s) past max_itemref_ids={self._max_ids} were not"
+                " waited for: targets after their items were not resolved"
+            )
+        self._waiting.clear()
+        self._coming.clear()
+        return notes
+
+    def held(self) -> int:
+        """How many things the consumer holds: subtrees, and ids it waits for (tests, bounds)."""
+        return len(self._held) + len(self._waiting) + len(self._coming) + len(self._pending)
+
+
+def _index_ids(roots: list[Element]) -> dict[str, Element]:
+    """The first element with each id in ``roots`` (document order)."""
+    index: dict[str, Element] = {}
+    for root in roots:
+        stack: list[Node] = [root]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, Element):
+                ident = node.attrs.get("id")
+                if ident is not None and ident not in index:
+                    index[ident] = node
+                stack.extend(reversed(node.children))
+    return index

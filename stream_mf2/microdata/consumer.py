@@ -41,11 +41,14 @@ from urllib.parse import urljoin
 from stream_mf2.html.dom import HTML_NS, Element, Node
 from stream_mf2.microdata.events import MicrodataEvent, MicrodataItem
 from stream_mf2.microdata.items import ItemBuilder, item_elements
+from stream_mf2.microdata.whatwg import WhatwgBuilder
 
 __all__ = [
     "DEFAULT_MAX_ITEMREF_IDS",
     "DEFAULT_MAX_MICRODATA_HELD_ITEMS",
     "DEFAULT_MAX_MICRODATA_HELD_NODES",
+    "DEFAULT_MAX_MICRODATA_VALUES",
+    "FORMS",
     "MAX_SEEN_IDS",
     "MicrodataConsumer",
 ]
@@ -53,6 +56,9 @@ __all__ = [
 DEFAULT_MAX_MICRODATA_HELD_ITEMS: Final = 10_000
 DEFAULT_MAX_MICRODATA_HELD_NODES: Final = 1_000_000
 DEFAULT_MAX_ITEMREF_IDS: Final = 100_000
+DEFAULT_MAX_MICRODATA_VALUES: Final = 100_000
+#: The shapes of the items: extruct's (the default), or the WHATWG JSON form.
+FORMS: Final = ("extruct", "whatwg")
 #: How many distinct ids are remembered as seen (to tell a target that is gone from one to come).
 MAX_SEEN_IDS: Final = 100_000
 #: How many ids a note lists (the rest are counted).
@@ -80,7 +86,14 @@ class MicrodataConsumer:
         max_microdata_held_items: int = DEFAULT_MAX_MICRODATA_HELD_ITEMS,
         max_microdata_held_nodes: int = DEFAULT_MAX_MICRODATA_HELD_NODES,
         max_itemref_ids: int = DEFAULT_MAX_ITEMREF_IDS,
+        max_microdata_values: int = DEFAULT_MAX_MICRODATA_VALUES,
+        microdata_form: str = "extruct",
     ) -> None:
+        if microdata_form not in FORMS:
+            raise ValueError(f"microdata_form must be one of {FORMS}, not {microdata_form!r}")
+        self._whatwg = microdata_form == "whatwg"
+        self._max_values = max_microdata_values
+        self._over = 0  # nested items past max_microdata_values (whatwg form)
         self._emit = emit
         self._url = base_url
         #: The base URL of URL values: the document's, then the first ``<base href>``.
@@ -241,13 +254,33 @@ class MicrodataConsumer:
                     self._gone.append(ident)
             return found
 
-        builder = ItemBuilder(resolve, self.base)
         emit = self._emit
+        if self._whatwg:
+            self._build_whatwg(roots, resolve)
+            return
+        builder = ItemBuilder(resolve, self.base)
         for root in roots:
             for element in item_elements(root):
                 item = builder.build(element)
                 if item is not None:
                     emit(MicrodataItem(item, element.source_start, element.source_end))
+
+    def _build_whatwg(self, roots: list[Element], resolve: Callable[[str], Element | None]) -> None:
+        positions: dict[int, int] | None = None
+
+        def order(element: Element) -> int:
+            nonlocal positions
+            if positions is None:
+                positions = _positions(roots)
+            return positions.get(id(element), -1)
+
+        builder = WhatwgBuilder(resolve, order, self.base, self._max_values)
+        emit = self._emit
+        for root in roots:
+            for element in item_elements(root):
+                if "itemprop" not in element.attrs:  # a top-level microdata item
+                    emit(MicrodataItem(builder.build(element), element.source_start, element.source_end))
+        self._over += builder.over
 
     # -- document end -------------------------------------------------------------------
     def finish(self) -> list[str]:
@@ -260,6 +293,11 @@ class MicrodataConsumer:
             notes.append(
                 f"microdata: {self._gone_count} itemref reference(s) ({_listed(self._gone)}) named an element"
                 " that came before the item, outside any kept subtree: not resolved"
+            )
+        if self._over:
+            notes.append(
+                f"microdata: {self._over} nested item(s) past max_microdata_values={self._max_values}"
+                " values in their top-level item were given as \"ERROR\""
             )
         if self._unwatched:
             notes.append(
@@ -288,3 +326,16 @@ def _index_ids(roots: list[Element]) -> dict[str, Element]:
                     index[ident] = node
                 stack.extend(reversed(node.children))
     return index
+
+
+def _positions(roots: list[Element]) -> dict[int, int]:
+    """The tree-order position of every element in ``roots`` (document order), by identity."""
+    positions: dict[int, int] = {}
+    for root in roots:
+        stack: list[Node] = [root]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, Element):
+                positions[id(node)] = len(positions)
+                stack.extend(reversed(node.children))
+    return positions

@@ -41,6 +41,7 @@ from urllib.parse import urljoin
 from stream_mf2.html.dom import HTML_NS, Element, Node
 from stream_mf2.microdata.events import MicrodataEvent, MicrodataItem
 from stream_mf2.microdata.items import ItemBuilder, item_elements
+from stream_mf2.microdata.text import Work
 from stream_mf2.microdata.whatwg import WhatwgBuilder
 
 __all__ = [
@@ -48,6 +49,7 @@ __all__ = [
     "DEFAULT_MAX_MICRODATA_HELD_ITEMS",
     "DEFAULT_MAX_MICRODATA_HELD_NODES",
     "DEFAULT_MAX_MICRODATA_VALUES",
+    "DEFAULT_MAX_MICRODATA_WORK_RATIO",
     "FORMS",
     "MAX_SEEN_IDS",
     "MicrodataConsumer",
@@ -57,6 +59,9 @@ DEFAULT_MAX_MICRODATA_HELD_ITEMS: Final = 10_000
 DEFAULT_MAX_MICRODATA_HELD_NODES: Final = 1_000_000
 DEFAULT_MAX_ITEMREF_IDS: Final = 100_000
 DEFAULT_MAX_MICRODATA_VALUES: Final = 100_000
+DEFAULT_MAX_MICRODATA_WORK_RATIO: Final = 16
+#: Nodes every window of items may walk to build values, whatever its size.
+WORK_FLOOR: Final = 1_000_000
 #: The shapes of the items: extruct's (the default), or the WHATWG JSON form.
 FORMS: Final = ("extruct", "whatwg")
 #: How many distinct ids are remembered as seen (to tell a target that is gone from one to come).
@@ -87,12 +92,15 @@ class MicrodataConsumer:
         max_microdata_held_nodes: int = DEFAULT_MAX_MICRODATA_HELD_NODES,
         max_itemref_ids: int = DEFAULT_MAX_ITEMREF_IDS,
         max_microdata_values: int = DEFAULT_MAX_MICRODATA_VALUES,
+        max_microdata_work_ratio: int = DEFAULT_MAX_MICRODATA_WORK_RATIO,
         microdata_form: str = "extruct",
     ) -> None:
         if microdata_form not in FORMS:
             raise ValueError(f"microdata_form must be one of {FORMS}, not {microdata_form!r}")
         self._whatwg = microdata_form == "whatwg"
         self._max_values = max_microdata_values
+        self._work_ratio = max_microdata_work_ratio
+        self._starved = 0  # values left empty (or itemref targets cut) past the work budget
         self._over = 0  # nested items past max_microdata_values (whatwg form)
         self._emit = emit
         self._url = base_url
@@ -171,7 +179,7 @@ class MicrodataConsumer:
             if not has_items:
                 return True
             if not self._pending:
-                self._build([element])
+                self._build([element], nodes)
                 return True
         elif not (has_items or relevant):
             return True  # nothing an item held needs
@@ -235,11 +243,12 @@ class MicrodataConsumer:
 
     def _release(self) -> None:
         held = self._held
+        nodes = self._held_nodes
         self._held = []
         self._held_nodes = 0
-        self._build(held)
+        self._build(held, nodes)
 
-    def _build(self, roots: list[Element]) -> None:
+    def _build(self, roots: list[Element], nodes: int) -> None:
         """Build and emit the items of ``roots`` (document order), resolving ``itemref`` among them."""
         index: dict[str, Element] | None = None
 
@@ -255,17 +264,19 @@ class MicrodataConsumer:
             return found
 
         emit = self._emit
+        work = Work(max(WORK_FLOOR, self._work_ratio * nodes))
         if self._whatwg:
-            self._build_whatwg(roots, resolve)
-            return
-        builder = ItemBuilder(resolve, self.base)
-        for root in roots:
-            for element in item_elements(root):
-                item = builder.build(element)
-                if item is not None:
-                    emit(MicrodataItem(item, element.source_start, element.source_end))
+            self._build_whatwg(roots, resolve, work)
+        else:
+            builder = ItemBuilder(resolve, self.base, work)
+            for root in roots:
+                for element in item_elements(root):
+                    item = builder.build(element)
+                    if item is not None:
+                        emit(MicrodataItem(item, element.source_start, element.source_end))
+        self._starved += work.starved
 
-    def _build_whatwg(self, roots: list[Element], resolve: Callable[[str], Element | None]) -> None:
+    def _build_whatwg(self, roots: list[Element], resolve: Callable[[str], Element | None], work: Work) -> None:
         positions: dict[int, int] | None = None
 
         def order(element: Element) -> int:
@@ -274,7 +285,7 @@ class MicrodataConsumer:
                 positions = _positions(roots)
             return positions.get(id(element), -1)
 
-        builder = WhatwgBuilder(resolve, order, self.base, self._max_values)
+        builder = WhatwgBuilder(resolve, order, self.base, self._max_values, work)
         emit = self._emit
         for root in roots:
             for element in item_elements(root):
@@ -294,10 +305,15 @@ class MicrodataConsumer:
                 f"microdata: {self._gone_count} itemref reference(s) ({_listed(self._gone)}) named an element"
                 " that came before the item, outside any kept subtree: not resolved"
             )
+        if self._starved:
+            notes.append(
+                f"microdata: {self._starved} value(s) past the work budget (max_microdata_work_ratio="
+                f"{self._work_ratio} nodes walked per node held) were left empty, or itemref targets cut short"
+            )
         if self._over:
             notes.append(
                 f"microdata: {self._over} nested item(s) past max_microdata_values={self._max_values}"
-                " values in their top-level item were given as \"ERROR\""
+                ' values in their top-level item were given as "ERROR"'
             )
         if self._unwatched:
             notes.append(

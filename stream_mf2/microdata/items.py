@@ -36,7 +36,7 @@ from typing import Any, Final
 from urllib.parse import urljoin
 
 from stream_mf2.html.dom import Element, Node
-from stream_mf2.microdata.text import element_text
+from stream_mf2.microdata.text import Work, element_text
 
 __all__ = ["ItemBuilder", "item_elements", "property_value"]
 
@@ -52,7 +52,7 @@ def _url(base: str | None, value: str) -> str:
     return urljoin(base, value) if base else value
 
 
-def property_value(element: Element, base: str | None) -> Any:
+def property_value(element: Element, base: str | None, work: Work | None = None) -> Any:
     """The value of a property element that is not an item (see the module docstring)."""
     attrs = element.attrs
     name = element.name
@@ -80,13 +80,20 @@ def property_value(element: Element, base: str | None) -> Any:
         if value_name:
             action["valueName"] = value_name
         return action
-    return element_text(element)
+    return element_text(element, work)
 
 
-def _scoped_properties(start: Element, out: list[Element]) -> None:
-    """Append the ``itemprop`` elements below ``start`` that no nested item below it owns."""
+def _scoped_properties(start: Element, out: list[Element], work: Work | None = None) -> None:
+    """Append the ``itemprop`` elements below ``start`` that no nested item below it owns
+    (charging ``work`` one step per node: an ``itemref`` target may be walked again and again)."""
     stack: list[list[Node]] = [list(reversed(start.children))]
     while stack:
+        if work is not None:
+            work.left -= 1
+            if work.left < 0:
+                work.left = 0
+                work.starved += 1
+                return
         top = stack[-1]
         if not top:
             stack.pop()
@@ -137,11 +144,13 @@ class ItemBuilder:
     not there); ``base`` is the base URL the URL values resolve against.
     """
 
-    __slots__ = ("base", "resolve", "seen")
+    __slots__ = ("base", "resolve", "seen", "work")
 
-    def __init__(self, resolve: Callable[[str], Element | None], base: str | None) -> None:
+    def __init__(self, resolve: Callable[[str], Element | None], base: str | None, work: Work) -> None:
         self.resolve = resolve
         self.base = base
+        #: The walks that build values (texts, itemref targets) share this budget.
+        self.work = work
         #: The items already extracted (by identity): each element gives one item.
         self.seen: set[int] = set()
 
@@ -168,7 +177,7 @@ class ItemBuilder:
                     if "itemscope" in t_attrs:
                         continue  # the whole item is the value
                 # (an item that is no property: its own properties join this item's)
-                _scoped_properties(target, props)
+                _scoped_properties(target, props, self.work)
         return _Frame(element, item, props, names)
 
     def build(self, element: Element) -> dict[str, Any] | None:
@@ -192,7 +201,7 @@ class ItemBuilder:
                         self.seen.add(pkey)
                         stack.append(self._frame(prop, names))
                     continue
-                _add(frame.properties, names, property_value(prop, self.base))
+                _add(frame.properties, names, property_value(prop, self.base, self.work))
                 continue
             stack.pop()
             item = self._finish(frame)
@@ -203,10 +212,12 @@ class ItemBuilder:
     def _finish(self, frame: _Frame) -> dict[str, Any]:
         item = frame.item
         if frame.properties:
-            item["properties"] = {name: values[0] if len(values) == 1 else values for name, values in frame.properties.items()}
+            item["properties"] = {
+                name: values[0] if len(values) == 1 else values for name, values in frame.properties.items()
+            }
         else:
             # (an item's own value: its element's table value, never the item again)
-            item["value"] = property_value(frame.element, self.base)
+            item["value"] = property_value(frame.element, self.base, self.work)
         return item
 
 

@@ -21,7 +21,7 @@ from typing import Final
 
 from stream_mf2.html.dom import Element, Node, Text
 
-__all__ = ["element_text"]
+__all__ = ["Work", "element_text"]
 
 #: Elements whose text never counts (extruct's cleaner removes them with their content).
 DROPPED: Final = frozenset(("script", "style", "link", "meta"))
@@ -89,16 +89,43 @@ class _Writer:
             self.last = _AFTER_LINE
 
 
-def element_text(root: Element) -> str:
-    """The text of ``root`` as extruct's microdata extractor gives it."""
+class Work:
+    """A budget of nodes walked to build values, shared by one window's items.
+
+    Nested property elements each read their whole subtree (and every ``itemref``
+    to a target walks it again), which is quadratic in the nesting: past the
+    budget such a walk stops, its value is ``""`` (or the target's properties are
+    left out) and :attr:`starved` counts it, for a note.
+    """
+
+    __slots__ = ("left", "starved")
+
+    def __init__(self, left: int) -> None:
+        self.left = left
+        self.starved = 0
+
+
+def element_text(root: Element, work: Work | None = None) -> str:
+    """The text of ``root`` as extruct's microdata extractor gives it (``""`` when
+    ``work`` runs out on the way)."""
     if root.name in DROPPED:
         return ""
+    if work is not None and work.left <= 0:
+        work.starved += 1
+        return ""
+    steps = work.left if work is not None else 0
     out = _Writer()
     pending: list[str] = []  # text nodes not yet written (joined across dropped nodes)
     # (node, entering): an element is visited on the way in and on the way out
     stack: list[tuple[Node, bool]] = [(child, True) for child in reversed(root.children)]
     while stack:
         node, entering = stack.pop()
+        if work is not None:
+            steps -= 1
+            if steps < 0:
+                work.left = 0
+                work.starved += 1
+                return ""
         if type(node) is Text:
             pending.append(node.data)
             continue
@@ -113,5 +140,6 @@ def element_text(root: Element) -> str:
             stack.extend((child, True) for child in reversed(node.children))
     if pending:
         out.run("".join(pending))
+    if work is not None:
+        work.left = steps
     return "".join(out.chunks).strip()
-

@@ -32,7 +32,8 @@ from collections.abc import Callable
 from typing import Any, Final
 from urllib.parse import urljoin
 
-from stream_mf2.html.dom import HTML_NS, Element, Node, Text, text_content
+from stream_mf2.html.dom import HTML_NS, Element, Node, Text
+from stream_mf2.microdata.text import Work
 
 __all__ = ["WhatwgBuilder", "tokens"]
 
@@ -76,7 +77,7 @@ class WhatwgBuilder:
     ``itemref``); ``base`` the base URL.
     """
 
-    __slots__ = ("base", "max_values", "order", "over", "resolve")
+    __slots__ = ("base", "max_values", "order", "over", "resolve", "work")
 
     def __init__(
         self,
@@ -84,8 +85,11 @@ class WhatwgBuilder:
         order: Callable[[Element], int],
         base: str | None,
         max_values: int,
+        work: Work,
     ) -> None:
         self.resolve = resolve
+        #: Text walks and the crawls of items with ``itemref`` share this budget.
+        self.work = work
         self.order = order
         self.base = base
         self.max_values = max_values
@@ -118,7 +122,25 @@ class WhatwgBuilder:
                 if datetime is not None:
                     return datetime
                 return "".join(c.data for c in element.children if type(c) is Text)
-        return text_content(element)
+        return self._text(element)
+
+    def _text(self, element: Element) -> str:
+        """``textContent``, charged to the work budget (``""`` past it)."""
+        work = self.work
+        parts: list[str] = []
+        stack: list[Node] = list(reversed(element.children))
+        while stack:
+            work.left -= 1
+            if work.left < 0:
+                work.left = 0
+                work.starved += 1
+                return ""
+            node = stack.pop()
+            if type(node) is Text:
+                parts.append(node.data)
+            elif isinstance(node, Element) and node.children:
+                stack.extend(reversed(node.children))
+        return "".join(parts)
 
     def properties(self, root: Element) -> list[Element]:
         """The spec's "crawl the properties" of the item ``root``, in tree order."""
@@ -135,7 +157,15 @@ class WhatwgBuilder:
         # Without itemref the crawl is a walk in tree order; targets are crawled after
         # and everything sorted (the tree order of the window).
         pending.extend(reversed(targets))
+        work = self.work if targets else None
         while pending:
+            if work is not None:
+                # (a target may be crawled by many items: each crawl is charged)
+                work.left -= 1
+                if work.left < 0:
+                    work.left = 0
+                    work.starved += 1
+                    break
             current = pending.pop()
             if not isinstance(current, Element):
                 continue

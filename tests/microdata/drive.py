@@ -24,7 +24,7 @@ URL = "http://example.com/dir/page.html"
 class Run:
     """One document through the engine and the consumer."""
 
-    def __init__(self, url: str | None = URL, **limits: int) -> None:
+    def __init__(self, url: str | None = URL, **limits: Any) -> None:
         self.events: list[MicrodataItem] = []
         self.consumer = MicrodataConsumer(self.events.append, base_url=url, **limits)
         self.sink = BoundedSink(self.consumer.keep, self.consumer.complete)
@@ -48,7 +48,7 @@ class Run:
         return [e.item for e in self.events]
 
 
-def microdata(chunks: Sequence[str | bytes] | str | bytes, url: str | None = URL, **limits: int) -> Run:
+def microdata(chunks: Sequence[str | bytes] | str | bytes, url: str | None = URL, **limits: Any) -> Run:
     run = Run(url, **limits)
     for chunk in [chunks] if isinstance(chunks, str | bytes) else chunks:
         run.feed(chunk)
@@ -56,7 +56,7 @@ def microdata(chunks: Sequence[str | bytes] | str | bytes, url: str | None = URL
     return run
 
 
-def items(page: str | bytes, url: str | None = URL, **limits: int) -> list[dict[str, Any]]:
+def items(page: str | bytes, url: str | None = URL, **limits: Any) -> list[dict[str, Any]]:
     return [e.item for e in microdata(page, url, **limits).events]
 
 

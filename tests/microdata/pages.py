@@ -51,7 +51,7 @@ RECIPE = page(
 <img itemprop="image" src="pancakes.jpg" alt="">
 By <span itemprop="author" itemscope itemtype="http://schema.org/Person"><span itemprop="name">Carol Smith</span></span>,
 published <meta itemprop="datePublished" content="2009-05-08">May 8, 2009
-<span itemprop="description">This is my grandmother's recipe. Fluffy!</span>
+<span itemprop="description">This is my grandmother's recipe — crêpes, naïvely fluffy! ✓</span>
 Prep Time: <meta itemprop="prepTime" content="PT15M">15 minutes
 Cook time: <time itemprop="cookTime" datetime="PT10M">10 minutes</time>
 Yield: <span itemprop="recipeYield">8 pancakes</span>

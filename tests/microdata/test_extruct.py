@@ -71,8 +71,11 @@ def test_difference_foster_parenting_order() -> None:
 def test_difference_template_contents() -> None:
     """Template contents are not part of the document tree (WHATWG); libxml2 parses them as
     children, so extruct finds items in them and text in them."""
-    doc = page("t", '<div itemscope><span itemprop="a">x<template><b>hidden</b></template></span></div>'
-               '<template><div itemscope><span itemprop="b">in template</span></div></template>')
+    doc = page(
+        "t",
+        '<div itemscope><span itemprop="a">x<template><b>hidden</b></template></span></div>'
+        '<template><div itemscope><span itemprop="b">in template</span></div></template>',
+    )
     assert items(doc) == [{"properties": {"a": "x"}}]
     assert extruct_items(doc) == [{"properties": {"a": "x hidden"}}, {"properties": {"b": "in template"}}]
 
@@ -81,8 +84,11 @@ def test_difference_itemref_target_before_the_item_outside_kept_subtrees() -> No
     """Streaming: an ``itemref`` target that came before its item, outside every kept subtree,
     is gone when the item is built; the item has the rest, and a note says so. (A target before
     the item inside a subtree held with it, or any target after the item, is found.)"""
-    doc = page("t", '<p id="early"><span itemprop="name">Early</span></p>'
-               '<div itemscope itemref="early"><span itemprop="x">1</span></div>')
+    doc = page(
+        "t",
+        '<p id="early"><span itemprop="name">Early</span></p>'
+        '<div itemscope itemref="early"><span itemprop="x">1</span></div>',
+    )
     run = microdata(doc)
     assert [e.item for e in run.events] == [{"properties": {"x": "1"}}]
     assert extruct_items(doc) == [{"properties": {"x": "1", "name": "Early"}}]
@@ -90,8 +96,11 @@ def test_difference_itemref_target_before_the_item_outside_kept_subtrees() -> No
 
 
 def test_target_before_the_item_inside_an_enclosing_item_is_found() -> None:
-    doc = page("t", '<div itemscope><p id="t"><span itemprop="n">N</span></p>'
-               '<div itemprop="inner" itemscope itemref="t"><span itemprop="x">1</span></div></div>')
+    doc = page(
+        "t",
+        '<div itemscope><p id="t"><span itemprop="n">N</span></p>'
+        '<div itemprop="inner" itemscope itemref="t"><span itemprop="x">1</span></div></div>',
+    )
     assert items(doc) == extruct_items(doc)
     assert items(doc)[0]["properties"]["inner"]["properties"] == {"x": "1", "n": "N"}
 
@@ -125,8 +134,11 @@ def test_items_leave_before_the_document_ends() -> None:
     """A top-level item is emitted when its root closes (or its targets are in), not at the end."""
     run_events: list[int] = []
     run = Run()
-    doc = page("t", '<div itemscope><span itemprop="a">1</span></div><p>more</p>'
-               '<div itemscope itemref="z"><span itemprop="b">2</span></div><p>gap</p><p id="z" itemprop="c">3</p><p>x</p>')
+    doc = page(
+        "t",
+        '<div itemscope><span itemprop="a">1</span></div><p>more</p>'
+        '<div itemscope itemref="z"><span itemprop="b">2</span></div><p>gap</p><p id="z" itemprop="c">3</p><p>x</p>',
+    )
     marks = ["<p>more", '<p id="z"', "<p>x"]
     cut = [doc.index(m) for m in marks]
     pieces = [doc[: cut[0]], doc[cut[0] : cut[1]], doc[cut[1] : cut[2]], doc[cut[2] :]]

@@ -61,7 +61,7 @@ DEFAULT_MAX_ITEMREF_IDS: Final = 100_000
 DEFAULT_MAX_MICRODATA_VALUES: Final = 100_000
 DEFAULT_MAX_MICRODATA_WORK_RATIO: Final = 16
 #: Nodes every window of items may walk to build values, whatever its size.
-WORK_FLOOR: Final = 1_000_000
+WORK_FLOOR: Final = 4_096
 #: The shapes of the items: extruct's (the default), or the WHATWG JSON form.
 FORMS: Final = ("extruct", "whatwg")
 #: How many distinct ids are remembered as seen (to tell a target that is gone from one to come).
@@ -156,7 +156,10 @@ class MicrodataConsumer:
             if href is not None:
                 self._base_seen = True
                 href = href.strip(" \t\n\r\x0c")
-                self.base = urljoin(self._url, href) if self._url else href
+                try:
+                    self.base = urljoin(self._url, href) if self._url else href
+                except ValueError:
+                    pass  # (a base URL that cannot be parsed: the document's stays, as in HTML)
         return kept
 
     def _watch(self, refs: str) -> None:

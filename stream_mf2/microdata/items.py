@@ -15,7 +15,7 @@ The item of an element with ``itemscope`` is
 Property values by element (the WHATWG table, as extruct applies it): ``meta``
 ``content``; ``audio embed iframe img source track video`` ``src``; ``a area
 link`` ``href``; ``object`` ``data`` (those four resolved against the base
-URL); ``data meter`` ``value``; ``time`` ``datetime``; an element with
+URL; one that cannot be parsed is given as written); ``data meter`` ``value``; ``time`` ``datetime``; an element with
 ``itemscope`` its item; else a non-empty ``content`` attribute (schema.org
 pages use it); else, for an ``itemprop`` ending in ``-input``/``-output``
 (schema.org actions), ``{"valueRequired": true, "valueName": name}`` as given;
@@ -49,7 +49,12 @@ _VALUE: Final = frozenset(("data", "meter"))
 
 def _url(base: str | None, value: str) -> str:
     value = value.strip(_ASCII_WS)
-    return urljoin(base, value) if base else value
+    if not base:
+        return value
+    try:
+        return urljoin(base, value)
+    except ValueError:  # (an unparsable URL, "http://[::1": given as written)
+        return value
 
 
 def property_value(element: Element, base: str | None, work: Work | None = None) -> Any:

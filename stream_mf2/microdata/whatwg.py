@@ -100,7 +100,12 @@ class WhatwgBuilder:
         if value is None:
             return ""
         value = value.strip(_ASCII_WS)
-        return urljoin(self.base, value) if self.base else value
+        if not self.base:
+            return value
+        try:
+            return urljoin(self.base, value)
+        except ValueError:  # the spec: a URL that fails to parse gives ""
+            return ""
 
     def value(self, element: Element) -> Any:
         """The property value of ``element`` (not an item)."""

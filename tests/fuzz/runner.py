@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
-from . import growth, inputs, warcs
+from . import growth, inputs, microdata, warcs
 from .invariants import Finding, check_document
 from .known import known
 
@@ -88,6 +88,9 @@ TARGETS: dict[str, Target] = {
         examples=25,
     ),
     "growth": Target("growth", growth.blocks(), growth.check_growth, lambda b: len("".join(b)), examples=6),
+    "microdata": Target(
+        "microdata", microdata.strategy(), microdata.check, lambda c: len(c[0]), lambda c, b: (b, *c[1:]), examples=30
+    ),
 }
 
 

@@ -150,3 +150,17 @@ def test_items_leave_before_the_document_ends() -> None:
     assert run_events[1] == 1, "the second waits for #z"
     assert run_events[2] == 2, "and leaves once #z closed"
     assert run_events[3] == 2
+
+
+def test_an_unparsable_url_is_given_as_written_or_empty_in_the_whatwg_form() -> None:
+    """``urljoin`` (which extruct calls) raises on ``http://[``: extruct then loses the page's
+    microdata; here the extruct form gives the value as written, the WHATWG form ``""`` (the
+    spec's answer for a URL that fails to parse), and a bad ``<base href>`` is ignored."""
+    doc = page(
+        "t",
+        '<div itemscope><a itemprop="u" href="//[x">x</a><img itemprop="i" src="ok.png"></div>',
+        extra='<base href="http://[::1/">',
+    )
+    assert items(doc) == [{"properties": {"u": "//[x", "i": "http://example.com/dir/ok.png"}}]
+    whatwg = [e.item for e in microdata(doc, microdata_form="whatwg").events]
+    assert whatwg == [{"properties": {"u": [""], "i": ["http://example.com/dir/ok.png"]}}]

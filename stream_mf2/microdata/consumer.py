@@ -155,11 +155,7 @@ class MicrodataConsumer:
             href = attrs.get("href")
             if href is not None:
                 self._base_seen = True
-                href = href.strip(" \t\n\r\x0c")
-                try:
-                    self.base = urljoin(self._url, href) if self._url else href
-                except ValueError:
-                    pass  # (a base URL that cannot be parsed: the document's stays, as in HTML)
+                self.base = _base(self._url, href)
         return kept
 
     def _watch(self, refs: str) -> None:
@@ -330,6 +326,18 @@ class MicrodataConsumer:
     def held(self) -> int:
         """How many things the consumer holds: subtrees, and ids it waits for (tests, bounds)."""
         return len(self._held) + len(self._waiting) + len(self._coming) + len(self._pending)
+
+
+def _base(url: str | None, href: str) -> str | None:
+    """The base URL a ``<base href>`` gives: ``href`` resolved against the document URL
+    (``url`` itself when ``href`` cannot be parsed, as HTML's fallback base URL)."""
+    href = href.strip(" \t\n\r\x0c")
+    if not url:
+        return href
+    try:
+        return urljoin(url, href)
+    except ValueError:
+        return url
 
 
 def _index_ids(roots: list[Element]) -> dict[str, Element]:

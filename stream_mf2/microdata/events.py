@@ -8,10 +8,11 @@ was recorded.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["MicrodataEvent", "MicrodataItem"]
+__all__ = ["MicrodataEvent", "MicrodataItem", "extruct_result"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,3 +27,8 @@ class MicrodataItem:
 
 MicrodataEvent = MicrodataItem
 """The events of the microdata consumer (:mod:`stream_mf2.microdata.consumer`)."""
+
+
+def extruct_result(events: Iterable[object]) -> list[Any]:
+    """extruct's ``"microdata"`` list: the items of the :class:`MicrodataItem` events, in order."""
+    return [e.item for e in events if type(e) is MicrodataItem]

@@ -1,10 +1,13 @@
-"""Drive the microdata consumer on the HTML engine as the core does, and run extruct.
+"""Run the microdata consumer, through the :class:`~stream_mf2.Parser` or on the bare engine,
+and run extruct.
 
-:func:`microdata` feeds chunks (``str``, or ``bytes`` decoded by the engine's own
-decoder) to the tokenizer, tree builder and a :class:`BoundedSink` whose keep
-predicate and completion are the consumer's, and returns the items and notes.
-:func:`extruct_items` is the oracle: extruct's ``MicrodataExtractor`` on the same
-page.
+:func:`microdata` feeds chunks (``str``, or ``bytes``) to a ``Parser(url,
+syntaxes={"microdata"}, **options)`` and collects its
+:class:`~stream_mf2.microdata.MicrodataItem` events and notes. :class:`Engine`
+drives the consumer on the HTML engine the way the core does (tokenizer → tree
+builder → :class:`BoundedSink` with the consumer's keep predicate and
+completion), for the tests that count what the consumer holds.
+:func:`extruct_items` is the oracle: extruct's ``MicrodataExtractor`` on the same page.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from stream_mf2 import Parser
 from stream_mf2.html.bounded import BoundedSink
 from stream_mf2.html.decode import Decoder
 from stream_mf2.html.tokenizer import Tokenizer
@@ -22,7 +26,27 @@ URL = "http://example.com/dir/page.html"
 
 
 class Run:
-    """One document through the engine and the consumer."""
+    """One document through a :class:`Parser` with ``syntaxes={"microdata"}``."""
+
+    def __init__(self, url: str | None = URL, **options: Any) -> None:
+        self.parser = Parser(url, syntaxes={"microdata"}, **options)
+        self.events: list[MicrodataItem] = []
+        self.notes: list[str] = []
+
+    def _take(self, events: list[Any]) -> None:
+        self.events.extend(e for e in events if type(e) is MicrodataItem)
+
+    def feed(self, chunk: str | bytes) -> None:
+        self._take(self.parser.feed_events(chunk))
+
+    def close(self) -> list[dict[str, Any]]:
+        self._take(self.parser.close_events())
+        self.notes = self.parser.notes
+        return [e.item for e in self.events]
+
+
+class Engine:
+    """The consumer on the bare engine, as ``core/pipeline.py`` wires it (``str`` or UTF-8 ``bytes``)."""
 
     def __init__(self, url: str | None = URL, **limits: Any) -> None:
         self.events: list[MicrodataItem] = []
@@ -48,16 +72,24 @@ class Run:
         return [e.item for e in self.events]
 
 
-def microdata(chunks: Sequence[str | bytes] | str | bytes, url: str | None = URL, **limits: Any) -> Run:
-    run = Run(url, **limits)
+def microdata(chunks: Sequence[str | bytes] | str | bytes, url: str | None = URL, **options: Any) -> Run:
+    run = Run(url, **options)
     for chunk in [chunks] if isinstance(chunks, str | bytes) else chunks:
         run.feed(chunk)
     run.close()
     return run
 
 
-def items(page: str | bytes, url: str | None = URL, **limits: Any) -> list[dict[str, Any]]:
-    return [e.item for e in microdata(page, url, **limits).events]
+def on_engine(chunks: Sequence[str | bytes] | str | bytes, url: str | None = URL, **limits: Any) -> Engine:
+    run = Engine(url, **limits)
+    for chunk in [chunks] if isinstance(chunks, str | bytes) else chunks:
+        run.feed(chunk)
+    run.close()
+    return run
+
+
+def items(page: str | bytes, url: str | None = URL, **options: Any) -> list[dict[str, Any]]:
+    return [e.item for e in microdata(page, url, **options).events]
 
 
 def extruct_items(page: str | bytes, url: str | None = URL) -> list[dict[str, Any]]:

@@ -13,7 +13,7 @@ from functools import partial
 
 import pytest
 
-from tests.microdata.drive import Run, microdata
+from tests.microdata.drive import Engine, microdata
 from tests.support.builds import pure_only
 from tests.support.work import lines_executed
 
@@ -90,7 +90,7 @@ def _chunks(count: int, per_chunk: int) -> Iterator[str]:
 
 
 def _held_after_each_chunk(count: int) -> tuple[int, int]:
-    run = Run()
+    run = Engine()
     most = 0
     for chunk in _chunks(count, 500):
         run.feed(chunk)

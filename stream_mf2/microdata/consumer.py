@@ -35,14 +35,15 @@ Streaming rule
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final
+from typing import Any, Final
 from urllib.parse import urljoin
 
 from stream_mf2.html.dom import HTML_NS, Element, Node
 from stream_mf2.microdata.events import MicrodataEvent, MicrodataItem
-from stream_mf2.microdata.items import ItemBuilder, item_elements
+from stream_mf2.microdata.items import ItemBuilder, collapse, item_elements
+from stream_mf2.microdata.page import PageItem, is_page_element, page_properties
 from stream_mf2.microdata.text import Work
-from stream_mf2.microdata.whatwg import WhatwgBuilder
+from stream_mf2.microdata.whatwg import WhatwgBuilder, tokens, url_value
 
 __all__ = [
     "DEFAULT_MAX_ITEMREF_IDS",
@@ -129,6 +130,9 @@ class MicrodataConsumer:
         self._unwatched = 0  # itemref ids not waited for (max_itemref_ids)
         self._gone: list[str] = []  # itemref ids whose element came before, outside kept subtrees
         self._gone_count = 0
+        # The <html itemscope>/<body itemscope> item, gathered without keeping the page (page.py).
+        self._page: PageItem | None = None
+        self._emitted = 0
 
     # -- keep predicate ---------------------------------------------------------
     def keep(self, element: Element) -> bool:
@@ -147,10 +151,18 @@ class MicrodataConsumer:
                 self._seen.add(ident)
         if "itemscope" in attrs:
             self._any = True
+            if self._page is None and is_page_element(element):
+                # (the page item: not kept; its properties are, see page.py)
+                self._page = PageItem(element.name, attrs, self._emitted)
+                return kept
+            if self._page is not None and self._page.owns(element):
+                return kept  # (asked again after a later tag merged attributes into it)
             refs = attrs.get("itemref")
             if refs:
                 self._watch(refs)
             return True
+        if self._page is not None and "itemprop" in attrs:
+            return True  # a property of the page item (or of an item it is inside)
         if element.name == "base" and not self._base_seen and element.namespace == HTML_NS:
             href = attrs.get("href")
             if href is not None:
@@ -203,6 +215,7 @@ class MicrodataConsumer:
         waiting = self._waiting
         coming = self._coming
         pending = self._pending
+        page = self._page is not None
         stack: list[Node] = [root]
         while stack:
             node = stack.pop()
@@ -216,7 +229,7 @@ class MicrodataConsumer:
                     coming.discard(ident)
                     pending.discard(ident)
                     relevant = True
-                if "itemscope" in attrs:
+                if "itemscope" in attrs or (page and "itemprop" in attrs):
                     has_items = True
                     refs = attrs.get("itemref")
                     if refs:
@@ -262,18 +275,29 @@ class MicrodataConsumer:
                     self._gone.append(ident)
             return found
 
-        emit = self._emit
         work = Work(max(WORK_FLOOR, self._work_ratio * nodes))
         if self._whatwg:
             self._build_whatwg(roots, resolve, work)
         else:
             builder = ItemBuilder(resolve, self.base, work)
+            page = self._page
+            if page is not None:
+                # the page item's values first: extruct builds it before the items inside it
+                for root in roots:
+                    for prop in page_properties(root, page):
+                        page.values.append((prop.attrs.get("itemprop", "").split(), builder.value(prop)))
             for root in roots:
                 for element in item_elements(root):
+                    if page is not None and page.owns(element):
+                        continue
                     item = builder.build(element)
                     if item is not None:
-                        emit(MicrodataItem(item, element.source_start, element.source_end))
+                        self._send(MicrodataItem(item, element.source_start, element.source_end))
         self._starved += work.starved
+
+    def _send(self, event: MicrodataItem) -> None:
+        self._emitted += 1
+        self._emit(event)
 
     def _build_whatwg(self, roots: list[Element], resolve: Callable[[str], Element | None], work: Work) -> None:
         positions: dict[int, int] | None = None
@@ -285,11 +309,16 @@ class MicrodataConsumer:
             return positions.get(id(element), -1)
 
         builder = WhatwgBuilder(resolve, order, self.base, self._max_values, work)
-        emit = self._emit
+        page = self._page
+        if page is not None:
+            for root in roots:
+                for prop in page_properties(root, page):
+                    page.values.append((tokens(prop.attrs.get("itemprop", "")), builder.property(prop)))
         for root in roots:
             for element in item_elements(root):
-                if "itemprop" not in element.attrs:  # a top-level microdata item
-                    emit(MicrodataItem(builder.build(element), element.source_start, element.source_end))
+                if "itemprop" not in element.attrs and not (page is not None and page.owns(element)):
+                    # a top-level microdata item
+                    self._send(MicrodataItem(builder.build(element), element.source_start, element.source_end))
         self._over += builder.over
 
     # -- document end -------------------------------------------------------------------
@@ -298,6 +327,8 @@ class MicrodataConsumer:
         if self._held:
             self._pending.clear()
             self._release()
+        if self._page is not None:
+            self._finish_page(self._page)
         notes = self.notes
         if self._gone_count:
             notes.append(
@@ -322,6 +353,40 @@ class MicrodataConsumer:
         self._waiting.clear()
         self._coming.clear()
         return notes
+
+    def _finish_page(self, page: PageItem) -> None:
+        """Emit the page item with the values gathered (page.py)."""
+        attrs = page.attrs
+        item: dict[str, Any] = {}
+        if self._whatwg:
+            types = tokens(attrs.get("itemtype", ""))
+            if types:
+                item["type"] = types
+            itemid = attrs.get("itemid")
+            if itemid is not None:
+                item["id"] = url_value(self.base, itemid)
+            properties: dict[str, list[Any]] = {}
+            for names, value in page.values:
+                for name in names:
+                    properties.setdefault(name, []).append(value)
+            item["properties"] = properties
+        else:
+            split = attrs.get("itemtype", "").split()
+            if split:
+                item["type"] = split[0] if len(split) == 1 else split
+                itemid = attrs.get("itemid")
+                if itemid:
+                    item["id"] = itemid.strip()
+            gathered: dict[str, list[Any]] = {}
+            for names, value in page.values:
+                for name in names:
+                    gathered.setdefault(name, []).append(value)
+            if gathered:
+                item["properties"] = collapse(gathered)
+            else:
+                item["value"] = ""
+        self._emit(MicrodataItem(item, -1, -1, page=page.index))
+        self._page = None
 
     def held(self) -> int:
         """How many things the consumer holds: subtrees, and ids it waits for (tests, bounds)."""

@@ -23,6 +23,9 @@ class MicrodataItem:
     item: dict[str, Any]
     start: int = -1
     end: int = -1
+    #: For the page item (an ``<html itemscope>`` or ``<body itemscope>``, emitted at the
+    #: document's end): how many items came before its element, its place in the list; else -1.
+    page: int = -1
 
 
 MicrodataEvent = MicrodataItem
@@ -30,5 +33,16 @@ MicrodataEvent = MicrodataItem
 
 
 def extruct_result(events: Iterable[object]) -> list[Any]:
-    """extruct's ``"microdata"`` list: the items of the :class:`MicrodataItem` events, in order."""
-    return [e.item for e in events if type(e) is MicrodataItem]
+    """extruct's ``"microdata"`` list: the items of the :class:`MicrodataItem` events, in
+    document order (the page item, which comes last, back where its element is)."""
+    items: list[Any] = []
+    page: MicrodataItem | None = None
+    for event in events:
+        if type(event) is MicrodataItem:
+            if event.page >= 0:
+                page = event
+            else:
+                items.append(event.item)
+    if page is not None:
+        items.insert(min(page.page, len(items)), page.item)
+    return items

@@ -38,7 +38,7 @@ from urllib.parse import urljoin
 from stream_mf2.html.dom import Element, Node
 from stream_mf2.microdata.text import Work, element_text
 
-__all__ = ["ItemBuilder", "item_elements", "property_value"]
+__all__ = ["ItemBuilder", "collapse", "item_elements", "property_value"]
 
 #: HTML's "strip leading and trailing ASCII whitespace" (what URL attributes get).
 _ASCII_WS: Final = " \t\n\r\x0c"
@@ -214,16 +214,26 @@ class ItemBuilder:
                 return item
             _add(stack[-1].properties, frame.names, item)
 
+    def value(self, element: Element) -> Any:
+        """The property value of ``element``: its item (``None`` when an item took it
+        already), or its table value."""
+        if "itemscope" in element.attrs:
+            return self.build(element)
+        return property_value(element, self.base, self.work)
+
     def _finish(self, frame: _Frame) -> dict[str, Any]:
         item = frame.item
         if frame.properties:
-            item["properties"] = {
-                name: values[0] if len(values) == 1 else values for name, values in frame.properties.items()
-            }
+            item["properties"] = collapse(frame.properties)
         else:
             # (an item's own value: its element's table value, never the item again)
             item["value"] = property_value(frame.element, self.base, self.work)
         return item
+
+
+def collapse(properties: dict[str, list[Any]]) -> dict[str, Any]:
+    """extruct's ``properties``: a name given once maps to its value, else to the list of values."""
+    return {name: values[0] if len(values) == 1 else values for name, values in properties.items()}
 
 
 def _add(properties: dict[str, list[Any]], names: list[str], value: Any) -> None:

@@ -35,7 +35,7 @@ from urllib.parse import urljoin
 from stream_mf2.html.dom import HTML_NS, Element, Node, Text
 from stream_mf2.microdata.text import Work
 
-__all__ = ["WhatwgBuilder", "tokens"]
+__all__ = ["WhatwgBuilder", "tokens", "url_value"]
 
 _ASCII_WS: Final = " \t\n\r\x0c"
 _SRC: Final = frozenset(("audio", "embed", "iframe", "img", "source", "track", "video"))
@@ -55,6 +55,17 @@ def tokens(value: str) -> list[str]:
 
 
 _TO_SPACE: Final = str.maketrans("\t\n\r\x0c", "    ")
+
+
+def url_value(base: str | None, value: str) -> str:
+    """``value`` parsed relative to ``base`` (``""`` when that fails, as the spec says)."""
+    value = value.strip(_ASCII_WS)
+    if not base:
+        return value
+    try:
+        return urljoin(base, value)
+    except ValueError:
+        return ""
 
 
 class _Frame:
@@ -97,15 +108,13 @@ class WhatwgBuilder:
         self.over = 0
 
     def _url(self, value: str | None) -> str:
-        if value is None:
-            return ""
-        value = value.strip(_ASCII_WS)
-        if not self.base:
-            return value
-        try:
-            return urljoin(self.base, value)
-        except ValueError:  # the spec: a URL that fails to parse gives ""
-            return ""
+        return "" if value is None else url_value(self.base, value)
+
+    def property(self, element: Element) -> Any:
+        """The property value of ``element`` (an item's object, or its table value)."""
+        if "itemscope" in element.attrs:
+            return self.build(element)
+        return self.value(element)
 
     def value(self, element: Element) -> Any:
         """The property value of ``element`` (not an item)."""

@@ -21,6 +21,7 @@ from stream_mf2.html.decode import Decoder
 from stream_mf2.html.tokenizer import Tokenizer
 from stream_mf2.html.treebuilder import TreeBuilder
 from stream_mf2.microdata import MicrodataConsumer, MicrodataItem
+from stream_mf2.microdata.events import extruct_result
 
 URL = "http://example.com/dir/page.html"
 
@@ -89,7 +90,8 @@ def on_engine(chunks: Sequence[str | bytes] | str | bytes, url: str | None = URL
 
 
 def items(page: str | bytes, url: str | None = URL, **options: Any) -> list[dict[str, Any]]:
-    return [e.item for e in microdata(page, url, **options).events]
+    """The items in document order (the list ``parse()`` gives: a page item back in its place)."""
+    return extruct_result(microdata(page, url, **options).events)
 
 
 def extruct_items(page: str | bytes, url: str | None = URL) -> list[dict[str, Any]]:

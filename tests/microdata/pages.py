@@ -246,3 +246,58 @@ PAGES: dict[str, str] = {
     "text": TEXT,
     "base": BASE_PAGE,
 }
+
+#: A Genesis-style WordPress page: the body is a WebPage item; the site header, the post and
+#: the sidebar are items inside it (some its properties, some not).
+PAGE_ITEM_BODY = (
+    page(
+        "Hello world - My Blog",
+        """<meta itemscope itemtype="https://schema.org/WPHeader" itemid="#header">""",
+    )
+    .replace(
+        "<body>",
+        '<body class="home blog" itemscope itemtype="https://schema.org/WebPage">',
+    )
+    .replace(
+        "\n</body>",
+        """
+<div class="site-container">
+<header class="site-header" itemscope itemtype="https://schema.org/WPHeader">
+  <p class="site-title" itemprop="headline"><a href="/">My Blog</a></p>
+  <p class="site-description" itemprop="description">Just another blog</p>
+</header>
+<nav class="nav-primary" itemprop="hasPart" itemscope itemtype="https://schema.org/SiteNavigationElement">
+  <a href="/about/" itemprop="url"><span itemprop="name">About</span></a>
+</nav>
+<main class="content" id="genesis-content">
+<meta itemprop="name" content="Home">
+<article class="post entry" itemprop="mainEntity" itemscope itemtype="https://schema.org/BlogPosting">
+  <h2 class="entry-title" itemprop="headline"><a href="/hello-world/">Hello world!</a></h2>
+  <p class="entry-meta"><time class="entry-time" itemprop="datePublished" datetime="2026-12-01T09:00:00+00:00">December 1, 2026</time>
+  by <span class="entry-author" itemprop="author" itemscope itemtype="https://schema.org/Person"><span itemprop="name">admin</span></span></p>
+  <div class="entry-content" itemprop="text"><p>Welcome to WordPress. This is your first post.</p></div>
+</article>
+</main>
+<aside class="sidebar" role="complementary" itemscope itemtype="https://schema.org/WPSideBar">
+  <section class="widget"><h3 class="widgettitle">Recent Posts</h3><ul><li><a href="/hello-world/">Hello world!</a></li></ul></section>
+</aside>
+<footer class="site-footer" itemscope itemtype="https://schema.org/WPFooter"><p>&copy; 2026 My Blog</p></footer>
+<span itemprop="lastReviewed" content="2026-12-02">reviewed</span>
+</div>
+</body>""",
+    )
+)
+
+#: Google-style: the html element is the item.
+PAGE_ITEM_HTML = (
+    '<!doctype html><html itemscope itemtype="http://schema.org/WebPage" lang="en"><head>'
+    '<meta content="Search the world" itemprop="description"><meta content="/logo.png" itemprop="image">'
+    "<title>Search</title></head><body><div id=main><a href=/about>About</a>"
+    '<div itemscope itemtype="http://schema.org/WebSite"><link itemprop="url" href="https://search.example/">'
+    '<form itemprop="potentialAction" itemscope itemtype="http://schema.org/SearchAction">'
+    '<meta itemprop="target" content="https://search.example/?q={q}"><input itemprop="query-input" name="q" required>'
+    "</form></div></div></body></html>"
+)
+
+PAGES["page-item-body"] = PAGE_ITEM_BODY
+PAGES["page-item-html"] = PAGE_ITEM_HTML

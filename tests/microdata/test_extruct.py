@@ -164,3 +164,21 @@ def test_an_unparsable_url_is_given_as_written_or_empty_in_the_whatwg_form() -> 
     assert items(doc) == [{"properties": {"u": "//[x", "i": "http://example.com/dir/ok.png"}}]
     whatwg = [e.item for e in microdata(doc, microdata_form="whatwg").events]
     assert whatwg == [{"properties": {"u": [""], "i": ["http://example.com/dir/ok.png"]}}]
+
+
+@pytest.mark.parametrize("name", ["page-item-body", "page-item-html"])
+def test_a_page_item_comes_last_and_is_put_back_in_its_place(name: str) -> None:
+    """An ``<html itemscope>``/``<body itemscope>`` item is gathered without keeping the page:
+    its event is the last one (its properties are known only at the end), with ``page`` saying
+    where it belongs; the list (``parse()``, ``extract``) has it there, as extruct does."""
+    run = microdata(PAGES[name])
+    assert run.events[-1].page == 0 and all(e.page == -1 for e in run.events[:-1])
+    assert [e.item for e in run.events][:-1] == extruct_items(PAGES[name])[1:]
+    assert items(PAGES[name]) == extruct_items(PAGES[name])
+
+
+def test_a_page_item_without_properties_has_an_empty_value() -> None:
+    """extruct gives the text of the whole page; the page is not kept here."""
+    doc = "<!doctype html><body itemscope itemtype='https://schema.org/WebPage'><p>Some text</p>"
+    assert items(doc) == [{"type": "https://schema.org/WebPage", "value": ""}]
+    assert extruct_items(doc) == [{"type": "https://schema.org/WebPage", "value": "Some text"}]

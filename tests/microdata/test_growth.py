@@ -111,3 +111,17 @@ def test_a_page_of_a_million_items_holds_nothing() -> None:
     most, left = _held_after_each_chunk(1_000_000)
     assert left == 0
     assert most < 50, f"held {most} objects at a time"
+
+
+def test_a_page_item_does_not_keep_the_page() -> None:
+    """Inside ``<html itemscope>`` each item still leaves as it closes: nothing piles up."""
+    run = Engine()
+    run.feed('<!doctype html><html itemscope itemtype="https://schema.org/WebPage"><head><title>t</title></head><body>')
+    most = 0
+    for _ in range(40):
+        run.feed('<div itemscope><span itemprop="name">n</span></div><p itemprop="text">t</p>\n' * 250)
+        most = max(most, run.consumer.held(), run.sink.tracked)
+    run.close()
+    assert most < 50, f"held {most} objects at a time"
+    assert len(run.events) == 10_001 and run.events[-1].page == 0
+    assert run.events[-1].item["properties"]["text"] == ["t"] * 10_000

@@ -5,6 +5,10 @@ id that an ``itemref`` named before any element had it (a target that comes
 after its item). The first ``<base href>`` is observed on creation and applies
 to every item built after it.
 
+An ``<html itemscope>`` or ``<body itemscope>`` is the *page item*: it is not kept,
+the elements with ``itemprop`` after it are, and it is emitted at the end
+(:mod:`stream_mf2.microdata.page`).
+
 An outermost kept subtree (kept for this consumer or another one) is final:
 its items are built (:mod:`stream_mf2.microdata.items`) and emitted as
 :class:`~stream_mf2.microdata.events.MicrodataItem` events, in tree order.

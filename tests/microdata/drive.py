@@ -30,7 +30,8 @@ class Run:
     """One document through a :class:`Parser` with ``syntaxes={"microdata"}``."""
 
     def __init__(self, url: str | None = URL, **options: Any) -> None:
-        self.parser = Parser(url, syntaxes={"microdata"}, **options)
+        options.setdefault("syntaxes", {"microdata"})
+        self.parser = Parser(url, **options)
         self.events: list[MicrodataItem] = []
         self.notes: list[str] = []
 

@@ -71,7 +71,9 @@ option                       default                          meaning
 ``max_microdata_held_nodes``                                  targets, and their nodes; ids waited
 ``max_itemref_ids``                                           for; values per top-level item
 ``max_microdata_values``                                      (WHATWG form); nodes walked per held
-``max_microdata_work_ratio``                                  node (all budgets: see
+``max_microdata_work_ratio``                                  node; nodes of built subtrees
+``max_microdata_recent_nodes``                                remembered for earlier ``itemref``
+                                                              targets (all budgets: see
                                                               :mod:`stream_mf2.microdata.consumer`)
 ===========================  ===============================  =====================================
 
@@ -161,6 +163,7 @@ class ParseOptions(TypedDict, total=False):
     max_itemref_ids: int | None
     max_microdata_values: int | None
     max_microdata_work_ratio: int | None
+    max_microdata_recent_nodes: int | None
 
 
 #: The valid option names, in the order of :class:`ParseOptions`.
@@ -195,6 +198,7 @@ _LIMITS = (
     ("max_itemref_ids", True, 0),
     ("max_microdata_values", True, 0),
     ("max_microdata_work_ratio", True, 0),
+    ("max_microdata_recent_nodes", True, 0),
 )
 #: The shapes of microdata items (``microdata_form``).
 _MICRODATA_FORMS = ("extruct", "whatwg")

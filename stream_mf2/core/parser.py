@@ -187,6 +187,7 @@ class Parser:
         max_itemref_ids: int | None = None,
         max_microdata_values: int | None = None,
         max_microdata_work_ratio: int | None = None,
+        max_microdata_recent_nodes: int | None = None,
         **unknown: Never,
     ) -> None:
         # ``Never``: a type checker rejects any other keyword; at run time it is named here
@@ -229,6 +230,7 @@ class Parser:
                 "max_itemref_ids": max_itemref_ids,
                 "max_microdata_values": max_microdata_values,
                 "max_microdata_work_ratio": max_microdata_work_ratio,
+                "max_microdata_recent_nodes": max_microdata_recent_nodes,
             },
         )
         # A <meta> past the prescan window may change the encoding (see _feed_text): the

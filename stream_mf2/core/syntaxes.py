@@ -149,6 +149,7 @@ _ENTRIES: Final = (
             "max_itemref_ids",
             "max_microdata_values",
             "max_microdata_work_ratio",
+            "max_microdata_recent_nodes",
         ),
         "microdata",
         ("stream_mf2.microdata.events", "extruct_result"),

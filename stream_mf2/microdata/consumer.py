@@ -46,6 +46,7 @@ from stream_mf2.html.dom import HTML_NS, Element, Node
 from stream_mf2.microdata.events import MicrodataEvent, MicrodataItem
 from stream_mf2.microdata.items import ItemBuilder, collapse, item_elements
 from stream_mf2.microdata.page import PageItem, is_page_element, page_properties
+from stream_mf2.microdata.recent import RecentTargets
 from stream_mf2.microdata.text import Work
 from stream_mf2.microdata.whatwg import WhatwgBuilder, tokens, url_value
 
@@ -53,6 +54,7 @@ __all__ = [
     "DEFAULT_MAX_ITEMREF_IDS",
     "DEFAULT_MAX_MICRODATA_HELD_ITEMS",
     "DEFAULT_MAX_MICRODATA_HELD_NODES",
+    "DEFAULT_MAX_MICRODATA_RECENT_NODES",
     "DEFAULT_MAX_MICRODATA_VALUES",
     "DEFAULT_MAX_MICRODATA_WORK_RATIO",
     "FORMS",
@@ -64,6 +66,7 @@ DEFAULT_MAX_MICRODATA_HELD_ITEMS: Final = 10_000
 DEFAULT_MAX_MICRODATA_HELD_NODES: Final = 1_000_000
 DEFAULT_MAX_ITEMREF_IDS: Final = 100_000
 DEFAULT_MAX_MICRODATA_VALUES: Final = 100_000
+DEFAULT_MAX_MICRODATA_RECENT_NODES: Final = 65_536
 DEFAULT_MAX_MICRODATA_WORK_RATIO: Final = 16
 #: Nodes every window of items may walk to build values, whatever its size.
 WORK_FLOOR: Final = 4_096
@@ -98,6 +101,7 @@ class MicrodataConsumer:
         max_itemref_ids: int = DEFAULT_MAX_ITEMREF_IDS,
         max_microdata_values: int = DEFAULT_MAX_MICRODATA_VALUES,
         max_microdata_work_ratio: int = DEFAULT_MAX_MICRODATA_WORK_RATIO,
+        max_microdata_recent_nodes: int = DEFAULT_MAX_MICRODATA_RECENT_NODES,
         microdata_form: str = "extruct",
     ) -> None:
         if microdata_form not in FORMS:
@@ -127,6 +131,9 @@ class MicrodataConsumer:
         self._coming: set[str] = set()
         # The held subtrees (document order), the ids they wait for, their node count.
         self._held: list[Element] = []
+        self._held_sizes: list[int] = []
+        # Built subtrees with ids, for itemref targets before their items (recent.py).
+        self._recent = RecentTargets(max_microdata_recent_nodes)
         self._pending: set[str] = set()
         self._held_nodes = 0
         #: Recoveries that changed the output.
@@ -195,18 +202,20 @@ class MicrodataConsumer:
                 return True
             if not self._pending:
                 self._build([element], nodes)
-                return True
+                # (remembered for a later item's itemref: then the subtree is still referenced)
+                return not self._recent.add(element, nodes)
         elif not (has_items or relevant):
             return True  # nothing an item held needs
         self._held.append(element)
+        self._held_sizes.append(nodes)
         self._held_nodes += nodes
         if not self._pending:
             self._release()
-            return True
+            return not self._recent.holds(element)
         if len(self._held) > self._max_items or self._held_nodes > self._max_nodes:
             self._give_up()
             self._release()
-            return True
+            return not self._recent.holds(element)
         return False
 
     def _scan(self, root: Element) -> tuple[int, bool, bool]:
@@ -259,24 +268,36 @@ class MicrodataConsumer:
 
     def _release(self) -> None:
         held = self._held
+        sizes = self._held_sizes
         nodes = self._held_nodes
         self._held = []
+        self._held_sizes = []
         self._held_nodes = 0
         self._build(held, nodes)
+        for root, size in zip(held, sizes, strict=True):
+            self._recent.add(root, size)
 
     def _build(self, roots: list[Element], nodes: int) -> None:
         """Build and emit the items of ``roots`` (document order), resolving ``itemref`` among them."""
         index: dict[str, Element] | None = None
+        # (extruct's shape) the items already extracted, by identity: a remembered target's
+        # items were extracted when it was built
+        seen: set[int] | None = None
 
         def resolve(ident: str) -> Element | None:
             nonlocal index
             if index is None:
                 index = _index_ids(roots)
             found = index.get(ident)
-            if found is None and ident in self._seen:
-                self._gone_count += 1
-                if len(self._gone) < _LISTED and ident not in self._gone:
-                    self._gone.append(ident)
+            if found is None:
+                found = self._recent.get(ident)
+                if found is not None:
+                    if seen is not None:
+                        seen.update(id(e) for e in item_elements(found))
+                elif ident in self._seen:
+                    self._gone_count += 1
+                    if len(self._gone) < _LISTED and ident not in self._gone:
+                        self._gone.append(ident)
             return found
 
         work = Work(max(WORK_FLOOR, self._work_ratio * nodes))
@@ -284,6 +305,7 @@ class MicrodataConsumer:
             self._build_whatwg(roots, resolve, work)
         else:
             builder = ItemBuilder(resolve, self.base, work)
+            seen = builder.seen
             page = self._page
             if page is not None:
                 # the page item's values first: extruct builds it before the items inside it
@@ -333,6 +355,7 @@ class MicrodataConsumer:
             self._release()
         if self._page is not None:
             self._finish_page(self._page)
+        self._recent.clear()
         notes = self.notes
         if self._gone_count:
             notes.append(
@@ -391,6 +414,10 @@ class MicrodataConsumer:
                 item["value"] = ""
         self._emit(MicrodataItem(item, -1, -1, page=page.index))
         self._page = None
+
+    def remembered_nodes(self) -> int:
+        """Nodes of the built subtrees remembered for earlier ``itemref`` targets (tests, bounds)."""
+        return self._recent.nodes
 
     def held(self) -> int:
         """How many things the consumer holds: subtrees, and ids it waits for (tests, bounds)."""

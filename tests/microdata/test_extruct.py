@@ -182,3 +182,40 @@ def test_a_page_item_without_properties_has_an_empty_value() -> None:
     doc = "<!doctype html><body itemscope itemtype='https://schema.org/WebPage'><p>Some text</p>"
     assert items(doc) == [{"type": "https://schema.org/WebPage", "value": ""}]
     assert extruct_items(doc) == [{"type": "https://schema.org/WebPage", "value": "Some text"}]
+
+
+BACKWARD = {
+    "plain-in-an-earlier-item": '<div itemscope><span id="a" itemprop="n">A</span></div>'
+    '<div itemscope itemref="a"><b itemprop="x">1</b></div>',
+    "an-earlier-item-property": '<div id="org" itemprop="publisher" itemscope itemtype="https://schema.org/Organization">'
+    '<span itemprop="name">Org</span></div>'
+    '<article itemscope itemtype="https://schema.org/Article" itemref="org"><b itemprop="headline">H</b></article>',
+    "a-wrapper-in-an-earlier-item": '<div itemscope><p id="w"><span itemprop="n">N</span>'
+    '<span itemprop="m" itemscope><i itemprop="k">K</i></span></p></div>'
+    '<div itemscope itemref="w"><b itemprop="x">1</b></div>',
+    "a-page-item-property": '<img id="logo" itemprop="logo" src="/l.png">'
+    '<div itemscope itemtype="https://schema.org/Organization" itemref="logo"><b itemprop="name">n</b></div>',
+}
+
+
+@pytest.mark.parametrize("name", sorted(BACKWARD))
+def test_a_target_before_its_item_in_a_built_subtree_is_found(name: str) -> None:
+    """The last subtrees items were built from are remembered (``max_microdata_recent_nodes``):
+    an ``itemref`` to an id in them resolves as in extruct (an item in them that was extracted
+    already is ``None``, extruct's rule)."""
+    body = BACKWARD[name]
+    doc = (
+        "<!doctype html><html><head><title>t</title></head><body itemscope>" + body
+        if name == "a-page-item-property"
+        else page("t", body)
+    )
+    run = microdata(doc)
+    assert items(doc) == extruct_items(doc)
+    assert run.notes == []
+
+
+def test_remembered_subtrees_are_bounded_by_max_microdata_recent_nodes() -> None:
+    doc = page("t", BACKWARD["plain-in-an-earlier-item"])
+    forgotten = microdata(doc, max_microdata_recent_nodes=0)
+    assert items(doc, max_microdata_recent_nodes=0) == [{"properties": {"n": "A"}}, {"properties": {"x": "1"}}]
+    assert any("#a" in n and "before the item" in n for n in forgotten.notes)

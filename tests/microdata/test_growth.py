@@ -125,3 +125,15 @@ def test_a_page_item_does_not_keep_the_page() -> None:
     assert most < 50, f"held {most} objects at a time"
     assert len(run.events) == 10_001 and run.events[-1].page == 0
     assert run.events[-1].item["properties"]["text"] == ["t"] * 10_000
+
+
+def test_remembered_subtrees_stay_within_their_budget() -> None:
+    run = Engine(max_microdata_recent_nodes=2000)
+    run.feed("<!doctype html><body>")
+    most = 0
+    for i in range(100):
+        run.feed("".join(f'<div itemscope id="i{i}-{k}"><span itemprop="n">n</span></div>' for k in range(100)))
+        most = max(most, run.consumer.remembered_nodes())
+    run.close()
+    assert 0 < most <= 2000
+    assert run.consumer.remembered_nodes() == 0

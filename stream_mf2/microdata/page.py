@@ -11,8 +11,10 @@ item is emitted when the document ends, with the values gathered.
 What differs from an item kept whole: the page item comes last in the event
 stream (its properties are known only then); ``extruct_result`` puts it back
 where extruct lists it (before the items that came after its element). Its
-``itemref`` is not followed, and a page item without properties has the value
-``""`` (extruct gives the text of the whole page).
+``itemref`` is not followed, a page item without properties has the value
+``""`` (extruct gives the text of the whole page), and an item a page property
+reaches through an ``itemref`` to earlier markup was extracted already (``None``
+there; extruct, which builds the page item first, gives it there instead).
 """
 
 from __future__ import annotations

@@ -70,12 +70,23 @@ option                       default                          meaning
 ``max_jsonld_chars``         ``None`` (JSON-LD default)       text of one JSON-LD ``<script>`` (a
                                                               budget: past it the block is skipped,
                                                               with a note)
+``microdata_form``           ``None`` (``"extruct"``)         the shape of microdata items:
+                                                              extruct's, or ``"whatwg"`` (the
+                                                              spec's JSON form)
+``max_microdata_held_items`` ``None`` (microdata defaults)    microdata items held for ``itemref``
+``max_microdata_held_nodes``                                  targets, and their nodes; ids waited
+``max_itemref_ids``                                           for; values per top-level item
+``max_microdata_values``                                      (WHATWG form); nodes walked per held
+``max_microdata_work_ratio``                                  node; nodes of built subtrees
+``max_microdata_recent_nodes``                                remembered for earlier ``itemref``
+                                                              targets (all budgets: see
+                                                              :mod:`stream_mf2.microdata.consumer`)
 ===========================  ===============================  =====================================
 
 Every limit raises :class:`~stream_mf2.errors.LimitExceeded` naming itself,
 except the budgets (``max_held_items``, ``max_held_children``, ``max_reparse_bytes``,
 ``max_formatting_elements``, ``max_prefix_nodes``, ``max_item_chars``, ``max_output_ratio``,
-``output_floor_chars``, ``max_jsonld_chars``), which are documented recoveries. The sources add their own keywords (``chunk_size``,
+``output_floor_chars``, ``max_jsonld_chars``, the microdata ones), which are documented recoveries. The sources add their own keywords (``chunk_size``,
 ``stall_timeout``, ``slice_size``), which are ordinary keyword parameters.
 
 A :class:`~stream_mf2.Parser` turns its keywords into one :class:`ParserConfig`
@@ -154,6 +165,13 @@ class ParseOptions(TypedDict, total=False):
     max_pattern_seconds: float | None
     syntaxes: Iterable[str]
     max_jsonld_chars: int | None
+    microdata_form: str | None
+    max_microdata_held_items: int | None
+    max_microdata_held_nodes: int | None
+    max_itemref_ids: int | None
+    max_microdata_values: int | None
+    max_microdata_work_ratio: int | None
+    max_microdata_recent_nodes: int | None
 
 
 #: The valid option names, in the order of :class:`ParseOptions`.
@@ -183,11 +201,19 @@ _LIMITS = (
     ("max_reparse_bytes", False, 0),
     ("max_pattern_chars", True, 1),
     ("max_jsonld_chars", True, 0),
+    ("max_microdata_held_items", True, 0),
+    ("max_microdata_held_nodes", True, 0),
+    ("max_itemref_ids", True, 0),
+    ("max_microdata_values", True, 0),
+    ("max_microdata_work_ratio", True, 0),
+    ("max_microdata_recent_nodes", True, 0),
 )
+#: The shapes of microdata items (``microdata_form``).
+_MICRODATA_FORMS = ("extruct", "whatwg")
 
 
 # What _all_valid checks per option name: a kind, or for a limit (may it be None, smallest value).
-_TEXT, _STR_OR_NONE, _STR, _BOOL, _BOOL_OR_SET, _UNCHECKED, _SECONDS, _SYNTAXES = range(8)
+_TEXT, _STR_OR_NONE, _STR, _BOOL, _BOOL_OR_SET, _UNCHECKED, _SECONDS, _SYNTAXES, _FORM = range(9)
 _KINDS: dict[str, int | tuple[bool, int]] = {name: _UNCHECKED for name in OPTION_NAMES}
 _KINDS.update({"text": _TEXT, "encoding": _STR_OR_NONE, "default_encoding": _STR})
 _KINDS.update({name: _BOOL for name in _BOOLS})
@@ -195,6 +221,7 @@ _KINDS.update({name: _BOOL_OR_SET for name in _SETS})
 _KINDS.update({name: (nullable, least) for name, nullable, least in _LIMITS})
 _KINDS["max_pattern_seconds"] = _SECONDS  # None, or a number of seconds above 0
 _KINDS["syntaxes"] = _SYNTAXES
+_KINDS["microdata_form"] = _FORM
 
 
 def _all_valid(options: Mapping[str, object]) -> bool:
@@ -219,6 +246,9 @@ def _all_valid(options: Mapping[str, object]) -> bool:
                 return False
         elif kind == _STR_OR_NONE:
             if value is not None and type(value) is not str:
+                return False
+        elif kind == _FORM:
+            if value is not None and value not in _MICRODATA_FORMS:
                 return False
         elif kind == _STR:
             if type(value) is not str:
@@ -291,6 +321,9 @@ def _check_each(options: Mapping[str, object], where: str) -> None:
         raise ValueError(f"max_pattern_seconds must be more than 0 (and finite), not {seconds}")
     if "syntaxes" in options:
         resolve_syntaxes(options["syntaxes"])
+    form = options.get("microdata_form")
+    if form is not None and form not in _MICRODATA_FORMS:
+        raise ValueError(f"microdata_form must be one of {', '.join(map(repr, _MICRODATA_FORMS))}, not {form!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,7 +367,7 @@ class ParserConfig:
     #: The other syntaxes' names, in registry order (empty: mf2 alone, the plain pipeline),
     #: and the limits given for them (option name, value), passed to their consumers.
     consumers: tuple[str, ...]
-    syntax_limits: tuple[tuple[str, int], ...]
+    syntax_limits: tuple[tuple[str, int | str], ...]
 
 
 def parser_config(
@@ -367,6 +400,7 @@ def parser_config(
     max_pattern_seconds: float | None = None,
     syntaxes: Iterable[str] = DEFAULT_SYNTAXES,
     max_jsonld_chars: int | None = None,
+    microdata: Mapping[str, int | str | None] | None = None,
 ) -> ParserConfig:
     """Check the :class:`~stream_mf2.Parser` keywords and resolve them into one :class:`ParserConfig`.
 
@@ -430,15 +464,20 @@ def parser_config(
         given["max_pattern_seconds"] = max_pattern_seconds
     if max_jsonld_chars is not None:
         given["max_jsonld_chars"] = max_jsonld_chars
+    # the microdata consumer's options (microdata_form and its limits), those given
+    microdata_given = {k: v for k, v in microdata.items() if v is not None} if microdata else {}
+    given.update(microdata_given)
     if given:
         check_options(given, "Parser")
     names = DEFAULT_SYNTAXES if syntaxes is DEFAULT_SYNTAXES else resolve_syntaxes(syntaxes)
     consumers: tuple[str, ...] = ()
-    syntax_limits: tuple[tuple[str, int], ...] = ()
+    syntax_limits: tuple[tuple[str, int | str], ...] = ()
     if names is not DEFAULT_SYNTAXES:
         consumers = tuple(sorted((n for n in names if n != "mf2"), key=_registry_order))
         if max_jsonld_chars is not None and "json-ld" in names:
             syntax_limits = (("max_jsonld_chars", max_jsonld_chars),)
+        if microdata_given and "microdata" in names:
+            syntax_limits += tuple((k, v) for k, v in microdata_given.items() if v is not None)
     if isinstance(filter_roots, set):
         filter_roots = frozenset(filter_roots)
     if isinstance(stream_children, set):

@@ -152,6 +152,10 @@ class Parser:
     no items, rels or meta item. An unknown name raises
     :class:`~stream_mf2.errors.UnknownSyntax`. ``max_jsonld_chars`` bounds the text
     of one JSON-LD block (a budget: past it the block is skipped, with a note).
+    ``microdata_form`` gives microdata items in extruct's shape (``None``, the
+    default, or ``"extruct"``) or the WHATWG JSON form (``"whatwg"``); the
+    ``max_microdata_*`` and ``max_itemref_ids`` budgets bound the microdata
+    consumer (:mod:`stream_mf2.microdata.consumer`).
     """
 
     def __init__(
@@ -186,6 +190,13 @@ class Parser:
         max_pattern_seconds: float | None = None,
         syntaxes: Iterable[str] = DEFAULT_SYNTAXES,
         max_jsonld_chars: int | None = None,
+        microdata_form: str | None = None,
+        max_microdata_held_items: int | None = None,
+        max_microdata_held_nodes: int | None = None,
+        max_itemref_ids: int | None = None,
+        max_microdata_values: int | None = None,
+        max_microdata_work_ratio: int | None = None,
+        max_microdata_recent_nodes: int | None = None,
         **unknown: Never,
     ) -> None:
         # ``Never``: a type checker rejects any other keyword; at run time it is named here
@@ -223,6 +234,15 @@ class Parser:
             max_pattern_seconds=max_pattern_seconds,
             syntaxes=syntaxes,
             max_jsonld_chars=max_jsonld_chars,
+            microdata={
+                "microdata_form": microdata_form,
+                "max_microdata_held_items": max_microdata_held_items,
+                "max_microdata_held_nodes": max_microdata_held_nodes,
+                "max_itemref_ids": max_itemref_ids,
+                "max_microdata_values": max_microdata_values,
+                "max_microdata_work_ratio": max_microdata_work_ratio,
+                "max_microdata_recent_nodes": max_microdata_recent_nodes,
+            },
         )
         # The page's time for template patterns (the URL's too: choosing templates is part of
         # the build), current while this parser runs the matcher (see feed_events).

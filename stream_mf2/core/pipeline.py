@@ -284,7 +284,7 @@ def _text_budget(consumers: tuple[SyntaxConsumer, ...]) -> TextBudget | None:
     return found
 
 
-def _limits_of(name: str, given: dict[str, int]) -> dict[str, int]:
+def _limits_of(name: str, given: dict[str, int | str]) -> dict[str, int | str]:
     """The limits given for the syntax ``name``'s consumer (the others keep their defaults)."""
     from stream_mf2.core.syntaxes import entry
 

@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
-from . import growth, inputs, prefilter, warcs
+from . import growth, inputs, microdata, prefilter, warcs
 from .invariants import Finding, check_document
 from .known import known
 
@@ -96,6 +96,9 @@ TARGETS: dict[str, Target] = {
         examples=60,
     ),
     "growth": Target("growth", growth.blocks(), growth.check_growth, lambda b: len("".join(b)), examples=6),
+    "microdata": Target(
+        "microdata", microdata.strategy(), microdata.check, lambda c: len(c[0]), lambda c, b: (b, *c[1:]), examples=30
+    ),
 }
 
 

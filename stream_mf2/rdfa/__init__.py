@@ -9,7 +9,7 @@ extruct's ``rdfa`` output. The package knows no I/O and no other consumer.
 
 from __future__ import annotations
 
-from stream_mf2.rdfa.consumer import DEFAULT_MAX_LIST_ITEMS, RdfaConsumer
+from stream_mf2.rdfa.consumer import DEFAULT_MAX_RDFA_LIST_ITEMS, RdfaConsumer
 from stream_mf2.rdfa.events import RdfaLiteral, RdfaTriple
 
-__all__ = ["DEFAULT_MAX_LIST_ITEMS", "RdfaConsumer", "RdfaLiteral", "RdfaTriple"]
+__all__ = ["DEFAULT_MAX_RDFA_LIST_ITEMS", "RdfaConsumer", "RdfaLiteral", "RdfaTriple"]

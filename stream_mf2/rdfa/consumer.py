@@ -14,7 +14,7 @@ except:
   kept (``opened`` answers ``True``), and its value is read when the sink hands
   the subtree over (:meth:`RdfaConsumer.complete`);
 * list mappings (``inlist``): their members until the element that started the
-  list closes, at most ``max_list_items`` (then a note, and later members are
+  list closes, at most ``max_rdfa_list_items`` (then a note, and later members are
   dropped).
 
 The triples of an element go out when it closes (so do the triples that
@@ -59,10 +59,10 @@ from stream_mf2.rdfa.context import (
 from stream_mf2.rdfa.events import RdfaLiteral, RdfaTriple
 from stream_mf2.rdfa.html_rules import time_datatype, xml_literal
 
-__all__ = ["DEFAULT_MAX_LIST_ITEMS", "RdfaConsumer"]
+__all__ = ["DEFAULT_MAX_RDFA_LIST_ITEMS", "RdfaConsumer"]
 
-#: Default ``max_list_items``: list members (``inlist``) held at once in a document.
-DEFAULT_MAX_LIST_ITEMS: Final = 100_000
+#: Default ``max_rdfa_list_items``: list members (``inlist``) held at once in a document.
+DEFAULT_MAX_RDFA_LIST_ITEMS: Final = 100_000
 
 _XML_LITERAL: Final = RDF + "XMLLiteral"
 _HTML_LITERAL: Final = RDF + "HTML"
@@ -193,7 +193,7 @@ class RdfaConsumer:
 
     ``emit`` receives each :class:`~stream_mf2.rdfa.events.RdfaTriple`; ``base_url``
     is the document's address (relative IRIs resolve against it, or a ``<base href>``).
-    ``max_list_items`` bounds the list members (``inlist``) held until their list's
+    ``max_rdfa_list_items`` bounds the list members (``inlist``) held until their list's
     element closes. The sink calls :meth:`keep`, :meth:`complete` and the placement
     observer's methods (``observer`` is the consumer itself); :meth:`finish` ends the document.
     """
@@ -203,11 +203,11 @@ class RdfaConsumer:
         emit: Callable[[RdfaTriple], None],
         *,
         base_url: str | None,
-        max_list_items: int = DEFAULT_MAX_LIST_ITEMS,
+        max_rdfa_list_items: int = DEFAULT_MAX_RDFA_LIST_ITEMS,
     ) -> None:
         self.emit = emit
         self.observer: RdfaConsumer | None = self
-        self.max_list_items = max_list_items
+        self.max_rdfa_list_items = max_rdfa_list_items
         self._url = strip_fragment(base_url) if base_url else ""
         self._base = self._url
         self._base_seen = False
@@ -256,6 +256,11 @@ class RdfaConsumer:
         self._flush()
         self._frames.clear()
         return list(self._notes)
+
+    def held(self) -> int:
+        """How many objects the consumer holds now: frames of open elements, closing work,
+        unread content values, waiting batches, list members (for the memory tests)."""
+        return len(self._frames) + len(self._closing) + len(self._pending) + len(self._queue) + self._list_items
 
     # -- placement observer -----------------------------------------------------------
     def opened(self, element: Element, parent: ParentNode) -> bool:
@@ -643,8 +648,8 @@ class RdfaConsumer:
             if p not in lists.lists:
                 lists.lists[p] = None
             return
-        if self._list_items >= self.max_list_items:
-            self._note(f"rdfa: more than max_list_items={self.max_list_items} list members held; later ones dropped")
+        if self._list_items >= self.max_rdfa_list_items:
+            self._note(f"rdfa: more than max_rdfa_list_items={self.max_rdfa_list_items} list members held; later ones dropped")
             return
         self._list_items += 1
         if found is None:

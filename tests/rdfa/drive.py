@@ -41,7 +41,7 @@ def stream_triples(
     for chunk in chunks:
         if isinstance(chunk, bytes):
             if decoder is None:
-                decoder = Decoder("utf-8")
+                decoder = Decoder()
             tok.feed(decoder.feed(chunk))
         else:
             tok.feed(chunk)

@@ -26,17 +26,24 @@ from stream_mf2.rdfa.consumer import RdfaConsumer
 from stream_mf2.rdfa.events import RdfaLiteral, RdfaTriple
 
 
-def stream_triples(
-    chunks: Iterable[str] | Iterable[bytes], url: str | None = "http://example.com/page", **limits: Any
-) -> tuple[list[RdfaTriple], list[str], RdfaConsumer]:
-    """The consumer's triples and notes for a document fed as ``chunks`` (all str or all bytes)."""
+def engine(
+    url: str | None = "http://example.com/page", **limits: Any
+) -> tuple[Tokenizer, RdfaConsumer, list[RdfaTriple]]:
+    """A tokenizer feeding the tree builder, the observed bounded sink and a consumer; its outbox."""
     out: list[RdfaTriple] = []
     consumer = RdfaConsumer(out.append, base_url=url, **limits)
     observer = consumer.observer
     assert observer is not None
     sink = ObservedSink(consumer.keep, consumer.complete, observer)
     tree = TreeBuilder(sink)
-    tok = Tokenizer(tree)
+    return Tokenizer(tree), consumer, out
+
+
+def stream_triples(
+    chunks: Iterable[str] | Iterable[bytes], url: str | None = "http://example.com/page", **limits: Any
+) -> tuple[list[RdfaTriple], list[str], RdfaConsumer]:
+    """The consumer's triples and notes for a document fed as ``chunks`` (all str or all bytes)."""
+    tok, consumer, out = engine(url, **limits)
     decoder: Decoder | None = None
     for chunk in chunks:
         if isinstance(chunk, bytes):

@@ -121,3 +121,10 @@ def test_misnested_formatting_keeps_the_first_context() -> None:
     assert any("adoption agency" in n for n in notes)
     nested = page.replace("<p>two</b>three</p>", "</b><p>twothree</p>")
     assert isomorphic(*_graphs(nested))
+
+
+def test_compact_chunking_page_matches_pyrdfa() -> None:
+    from tests.rdfa.test_chunking import COMPACT
+
+    ours, theirs = _graphs(COMPACT)
+    assert isomorphic(ours, theirs), _explain(ours, theirs)

@@ -649,7 +649,9 @@ class RdfaConsumer:
                 lists.lists[p] = None
             return
         if self._list_items >= self.max_rdfa_list_items:
-            self._note(f"rdfa: more than max_rdfa_list_items={self.max_rdfa_list_items} list members held; later ones dropped")
+            self._note(
+                f"rdfa: more than max_rdfa_list_items={self.max_rdfa_list_items} list members held; later ones dropped"
+            )
             return
         self._list_items += 1
         if found is None:

@@ -10,22 +10,49 @@ each ``{"@id": ..., "@type": [...], predicate: [value, ...]}``, where a value is
 collection: the ``rdf:first``/``rdf:rest`` cells are not nodes of their own).
 Duplicate triples count once. Nodes, and values under a predicate, come in the
 order the triples came (rdflib's order is its hash order, so extruct's varies).
+
+Typed values are written as rdflib writes them (:func:`extruct_value`): ``xsd:integer``,
+``xsd:double`` and ``xsd:boolean`` as JSON numbers and booleans, ``xsd:dateTime``,
+``xsd:date`` and ``xsd:time`` in their canonical form (``12:30`` is ``12:30:00``, ``Z`` is
+``+00:00``); a value that is not of its type's form stays as written. The triples
+themselves keep the page's lexical forms.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import date, datetime, time
 from typing import Any, Final
 
-from stream_mf2.rdfa.context import RDF
+from stream_mf2.rdfa.context import RDF, XSD
 from stream_mf2.rdfa.events import RdfaLiteral, RdfaTriple
 
-__all__ = ["to_extruct"]
+__all__ = ["extruct_value", "to_extruct"]
 
 _TYPE: Final = RDF + "type"
 _FIRST: Final = RDF + "first"
 _REST: Final = RDF + "rest"
 _NIL: Final = RDF + "nil"
+
+
+def extruct_value(value: str, datatype: str) -> str | int | float | bool:
+    """The JSON value rdflib's serialiser writes for a literal of ``datatype`` (see the module docstring)."""
+    try:
+        if datatype == XSD + "integer":
+            return int(value)
+        if datatype == XSD + "double":
+            return float(value)
+        if datatype == XSD + "boolean":
+            return value.lower() in ("true", "1")
+        if datatype == XSD + "dateTime":
+            return datetime.fromisoformat(value).isoformat()
+        if datatype == XSD + "date":
+            return date.fromisoformat(value).isoformat()
+        if datatype == XSD + "time":
+            return time.fromisoformat(value).isoformat()
+    except ValueError:
+        pass
+    return value
 
 
 class _Graph:
@@ -72,7 +99,7 @@ class _Graph:
     def value(self, o: str | RdfaLiteral) -> dict[str, Any]:
         if isinstance(o, RdfaLiteral):
             if o.datatype is not None:
-                return {"@type": o.datatype, "@value": o.value}
+                return {"@type": o.datatype, "@value": extruct_value(o.value, o.datatype)}
             if o.language:
                 return {"@language": o.language, "@value": o.value}
             return {"@value": o.value}

@@ -16,8 +16,8 @@ from tests.rdfa.drive import oracle_graph, stream_triples, to_graph
 from tests.rdfa.pages import ALL
 
 pytest.importorskip("pyRdfa")
-from rdflib import Literal, URIRef  # noqa: E402
-from rdflib.compare import graph_diff, isomorphic, to_isomorphic  # noqa: E402
+from rdflib import Literal, URIRef
+from rdflib.compare import graph_diff, isomorphic, to_isomorphic
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = sorted((ROOT / "fixtures").rglob("*.html"))

@@ -133,11 +133,14 @@ _Triple = tuple[str, str, _Object]
 class _Lists:
     """A list mapping (RDFa 1.1 ``inlist``): property IRI -> members (``None``: declared, none yet)."""
 
-    __slots__ = ("lists", "origin")
+    __slots__ = ("closed", "lists", "origin")
 
     def __init__(self, origin: str | None) -> None:
         self.origin = origin
         self.lists: dict[str, list[_Object] | None] = {}
+        #: its element closed and the lists went out (tree construction may still put content
+        #: below an element it has popped: misnested formatting tags)
+        self.closed = False
 
 
 class _Frame:
@@ -255,6 +258,9 @@ class RdfaConsumer:
         self._pending.clear()
         self._flush()
         self._frames.clear()
+        # (members of lists whose element never closed, or that have no subject to hang from)
+        self._root.lists.lists = {}
+        self._list_items = 0
         return list(self._notes)
 
     def held(self) -> int:
@@ -643,6 +649,9 @@ class RdfaConsumer:
         return _Slot(el, _TEXT, datatype, lang, None)
 
     def _add_to_list(self, lists: _Lists, p: str, member: _Object | None) -> None:
+        if lists.closed:
+            self._note("rdfa: a list member after its list's element closed (misnested tags) is dropped")
+            return
         found = lists.lists.get(p)
         if member is None:
             if p not in lists.lists:
@@ -685,7 +694,9 @@ class RdfaConsumer:
                     if type(member) is _Slot:
                         slots.append(member)
                 triples.append((origin, p, heads[0]))
+        if lists is not None:
             lists.lists = {}
+            lists.closed = True
         if not triples:
             return
         if self._queue or any(s.value is None for s in slots):

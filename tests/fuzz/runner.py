@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
-from . import growth, inputs, warcs
+from . import growth, inputs, rdfa, warcs
 from .invariants import Finding, check_document
 from .known import known
 
@@ -42,7 +42,9 @@ class Target:
 
 
 def _doc_strategy(data: st.SearchStrategy[bytes]) -> st.SearchStrategy[Any]:
-    return st.tuples(data, inputs.options(), st.tuples(st.integers(0, 2**16), st.integers(0, 2**16)), st.integers(0, 2**16))
+    return st.tuples(
+        data, inputs.options(), st.tuples(st.integers(0, 2**16), st.integers(0, 2**16)), st.integers(0, 2**16)
+    )
 
 
 def _doc_check(case: Any) -> None:
@@ -88,6 +90,7 @@ TARGETS: dict[str, Target] = {
         examples=25,
     ),
     "growth": Target("growth", growth.blocks(), growth.check_growth, lambda b: len("".join(b)), examples=6),
+    "rdfa": Target("rdfa", rdfa.documents(), rdfa.check, lambda c: len(c[0]), rdfa.replay, examples=40),
 }
 
 

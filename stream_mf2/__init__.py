@@ -20,6 +20,9 @@ anything else is a :class:`TypeError`. See :mod:`stream_mf2.io.sources`.
 * :mod:`stream_mf2.mf2py` — a drop-in for mf2py's ``parse``/``Parser`` (its output shape).
 * :func:`iter_warc` / :func:`aiter_warc` — items from WARC archives, with damaged
   records reported per record.
+* ``syntaxes=`` (every entry point) — JSON-LD, OpenGraph, Twitter cards, Dublin Core
+  (and microdata, RDFa) in the same pass, as typed events (:class:`JsonLdItem`, ...);
+  :func:`extract` gives extruct's result shape, :mod:`stream_mf2.extruct` is a drop-in.
 * :data:`COMPILED` — ``True`` when the parse path runs the mypyc-compiled build.
 """
 
@@ -34,7 +37,14 @@ from stream_mf2.core.events import Event
 from stream_mf2.core.options import ParseOptions
 from stream_mf2.core.parser import Parser
 from stream_mf2.core.reassemble import reassemble
-from stream_mf2.errors import LimitExceeded, ParserStateError, SourceError, StreamMF2Error
+from stream_mf2.errors import (
+    LimitExceeded,
+    ParserStateError,
+    SourceError,
+    StreamMF2Error,
+    SyntaxUnavailable,
+    UnknownSyntax,
+)
 from stream_mf2.events import DocumentEnd, ItemEvent, MetaItemEvent
 from stream_mf2.io.api import parse
 
@@ -43,6 +53,8 @@ if TYPE_CHECKING:
     # parse() of text or bytes and Parser need none of asyncio, sockets, http.client or warcio.
     from stream_mf2.io.fetch import UrlResponse, afetch, fetch
     from stream_mf2.io.sources import aiter_events, aiter_items, iter_events, iter_items
+    from stream_mf2.jsonld.events import JsonLdItem
+    from stream_mf2.metadata.events import DublinCoreItem, OpenGraphItem, TwitterCardItem
     from stream_mf2.warc.entries import WarcError, WarcItem, WarcRecord, WarcSummary
     from stream_mf2.warc.parallel import iter_warc_parallel
     from stream_mf2.warc.reader import aiter_warc, iter_warc
@@ -50,6 +62,10 @@ if TYPE_CHECKING:
 
 # Public name -> the module that defines it, imported when the name is first read.
 _LAZY = {
+    "JsonLdItem": "stream_mf2.jsonld.events",
+    "DublinCoreItem": "stream_mf2.metadata.events",
+    "OpenGraphItem": "stream_mf2.metadata.events",
+    "TwitterCardItem": "stream_mf2.metadata.events",
     "UrlResponse": "stream_mf2.io.fetch",
     "afetch": "stream_mf2.io.fetch",
     "fetch": "stream_mf2.io.fetch",
@@ -88,15 +104,21 @@ def _build_info() -> str:
 __all__ = [
     "COMPILED",
     "DocumentEnd",
+    "DublinCoreItem",
     "Event",
     "ItemEvent",
+    "JsonLdItem",
     "LimitExceeded",
     "MetaItemEvent",
+    "OpenGraphItem",
     "ParseOptions",
     "Parser",
     "ParserStateError",
     "SourceError",
     "StreamMF2Error",
+    "SyntaxUnavailable",
+    "TwitterCardItem",
+    "UnknownSyntax",
     "UrlResponse",
     "WarcError",
     "WarcItem",

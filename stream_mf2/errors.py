@@ -38,3 +38,22 @@ class MissingExtra(StreamMF2Error):
     def __init__(self, message: str, *, extra: str) -> None:
         super().__init__(message)
         self.extra = extra
+
+
+class UnknownSyntax(StreamMF2Error, ValueError):
+    """``syntaxes=`` names a syntax this library does not know (``e.syntax`` is the name).
+
+    Also a :class:`ValueError`, as for any other bad option value; raised when the
+    parser (or :func:`stream_mf2.extract`) is made, before any input is read.
+    """
+
+    def __init__(self, message: str, *, syntax: str) -> None:
+        super().__init__(message)
+        self.syntax = syntax
+
+
+class SyntaxUnavailable(UnknownSyntax):
+    """``syntaxes=`` names a known syntax whose consumer package is not part of this installation.
+
+    ``e.syntax`` is the name; the message names the package that is missing.
+    """

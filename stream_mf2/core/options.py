@@ -55,12 +55,21 @@ option                       default                          meaning
                                                               its templates) matched in the same
                                                               pass (:mod:`stream_mf2.wpt`)
 ``max_pattern_chars``        ``None`` (WPT default)           window of ``ow:pattern`` blocks
+``syntaxes``                 ``{"mf2"}``                      the syntaxes extracted in the same
+                                                              pass: ``mf2``, ``json-ld``,
+                                                              ``microdata``, ``rdfa``,
+                                                              ``opengraph``, ``twitter``,
+                                                              ``dublincore``
+                                                              (:mod:`stream_mf2.core.syntaxes`)
+``max_jsonld_chars``         ``None`` (JSON-LD default)       text of one JSON-LD ``<script>`` (a
+                                                              budget: past it the block is skipped,
+                                                              with a note)
 ===========================  ===============================  =====================================
 
 Every limit raises :class:`~stream_mf2.errors.LimitExceeded` naming itself,
 except the budgets (``max_held_items``, ``max_held_children``, ``max_reparse_bytes``,
 ``max_formatting_elements``, ``max_prefix_nodes``, ``max_item_chars``, ``max_output_ratio``,
-``output_floor_chars``), which are documented recoveries. The sources add their own keywords (``chunk_size``,
+``output_floor_chars``, ``max_jsonld_chars``), which are documented recoveries. The sources add their own keywords (``chunk_size``,
 ``stall_timeout``, ``slice_size``), which are ordinary keyword parameters.
 
 A :class:`~stream_mf2.Parser` turns its keywords into one :class:`ParserConfig`
@@ -71,10 +80,11 @@ set. The stages are built from it (:mod:`stream_mf2.core.pipeline`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Literal, TypedDict
 
+from stream_mf2.core.syntaxes import DEFAULT_SYNTAXES, SYNTAXES, resolve_syntaxes
 from stream_mf2.html.bounded.sink import DEFAULT_MAX_KEPT_NODES, DEFAULT_MAX_PREFIX_NODES
 from stream_mf2.html.treebuilder import DEFAULT_MAX_DEPTH, DEFAULT_MAX_FORMATTING_ELEMENTS
 from stream_mf2.mf2.capture import DEFAULT_MAX_HELD_CHILDREN, DEFAULT_MAX_HELD_ITEMS
@@ -134,6 +144,8 @@ class ParseOptions(TypedDict, total=False):
     tokenizer_fast_path: bool
     wpt: Wpt | Template | None
     max_pattern_chars: int | None
+    syntaxes: Iterable[str]
+    max_jsonld_chars: int | None
 
 
 #: The valid option names, in the order of :class:`ParseOptions`.
@@ -162,16 +174,18 @@ _LIMITS = (
     ("output_floor_chars", False, 0),
     ("max_reparse_bytes", False, 0),
     ("max_pattern_chars", True, 1),
+    ("max_jsonld_chars", True, 0),
 )
 
 
 # What _all_valid checks per option name: a kind, or for a limit (may it be None, smallest value).
-_TEXT, _STR_OR_NONE, _STR, _BOOL, _BOOL_OR_SET, _UNCHECKED = range(6)
+_TEXT, _STR_OR_NONE, _STR, _BOOL, _BOOL_OR_SET, _UNCHECKED, _SYNTAXES = range(7)
 _KINDS: dict[str, int | tuple[bool, int]] = {name: _UNCHECKED for name in OPTION_NAMES}
 _KINDS.update({"text": _TEXT, "encoding": _STR_OR_NONE, "default_encoding": _STR})
 _KINDS.update({name: _BOOL for name in _BOOLS})
 _KINDS.update({name: _BOOL_OR_SET for name in _SETS})
 _KINDS.update({name: (nullable, least) for name, nullable, least in _LIMITS})
+_KINDS["syntaxes"] = _SYNTAXES
 
 
 def _all_valid(options: Mapping[str, object]) -> bool:
@@ -198,6 +212,9 @@ def _all_valid(options: Mapping[str, object]) -> bool:
             if value is not None and type(value) is not str:
                 return False
         elif kind == _STR and type(value) is not str:
+            return False
+        elif kind == _SYNTAXES and not (type(value) is frozenset and value <= DEFAULT_SYNTAXES):
+            # (other sets go through the complete check, which imports their consumers)
             return False
     return True
 
@@ -248,6 +265,8 @@ def _check_each(options: Mapping[str, object], where: str) -> None:
             raise TypeError(f"{name} must be an int{' or None' if nullable else ''}, not {value!r}")
         if value < least:
             raise ValueError(f"{name} must be at least {least}, not {value}")
+    if "syntaxes" in options:
+        resolve_syntaxes(options["syntaxes"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,6 +304,12 @@ class ParserConfig:
     #: The WPT consumer (``wpt`` ``None``: none).
     wpt: Wpt | Template | None
     max_pattern_chars: int
+    #: The microformats2 capture's items, rels and meta item (``"mf2"`` in ``syntaxes``).
+    mf2_items: bool
+    #: The other syntaxes' names, in registry order (empty: mf2 alone, the plain pipeline),
+    #: and the limits given for them (option name, value), passed to their consumers.
+    consumers: tuple[str, ...]
+    syntax_limits: tuple[tuple[str, int], ...]
 
 
 def parser_config(
@@ -313,6 +338,8 @@ def parser_config(
     tokenizer_fast_path: bool,
     wpt: Wpt | Template | None,
     max_pattern_chars: int | None,
+    syntaxes: Iterable[str] = DEFAULT_SYNTAXES,
+    max_jsonld_chars: int | None = None,
 ) -> ParserConfig:
     """Check the :class:`~stream_mf2.Parser` keywords and resolve them into one :class:`ParserConfig`.
 
@@ -370,8 +397,17 @@ def parser_config(
         given["max_prefix_nodes"] = max_prefix_nodes
     if max_pattern_chars is not None:
         given["max_pattern_chars"] = max_pattern_chars
+    if max_jsonld_chars is not None:
+        given["max_jsonld_chars"] = max_jsonld_chars
     if given:
         check_options(given, "Parser")
+    names = DEFAULT_SYNTAXES if syntaxes is DEFAULT_SYNTAXES else resolve_syntaxes(syntaxes)
+    consumers: tuple[str, ...] = ()
+    syntax_limits: tuple[tuple[str, int], ...] = ()
+    if names is not DEFAULT_SYNTAXES:
+        consumers = tuple(sorted((n for n in names if n != "mf2"), key=_registry_order))
+        if max_jsonld_chars is not None and "json-ld" in names:
+            syntax_limits = (("max_jsonld_chars", max_jsonld_chars),)
     if isinstance(filter_roots, set):
         filter_roots = frozenset(filter_roots)
     if isinstance(stream_children, set):
@@ -405,4 +441,12 @@ def parser_config(
         max_reparse_bytes=max_reparse_bytes,
         wpt=wpt,
         max_pattern_chars=DEFAULT_MAX_PATTERN_CHARS if max_pattern_chars is None else max_pattern_chars,
+        mf2_items="mf2" in names,
+        consumers=consumers,
+        syntax_limits=syntax_limits,
     )
+
+
+def _registry_order(name: str) -> int:
+    """The place of ``name`` in the registry (consumers are asked in that order)."""
+    return SYNTAXES.index(name)

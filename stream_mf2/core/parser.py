@@ -24,7 +24,7 @@ produces output from a half-processed state.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import IO, TYPE_CHECKING, Any, Final, Literal, Never, Unpack
 
 from stream_mf2.core.events import Event
@@ -37,6 +37,7 @@ from stream_mf2.core.options import (
 )
 from stream_mf2.core.pipeline import build_pipeline
 from stream_mf2.core.reassemble import reassemble
+from stream_mf2.core.syntaxes import DEFAULT_SYNTAXES
 from stream_mf2.errors import ParserStateError
 from stream_mf2.events import DocumentEnd, Item, ItemEvent
 from stream_mf2.html.decode import Decoder, decoded_length
@@ -134,6 +135,16 @@ class Parser:
     :mod:`stream_mf2.wpt`). A whole WPT applies the templates chosen by ``url``
     (every template when ``url`` is ``None``). ``max_pattern_chars`` bounds the
     window of ``ow:pattern`` blocks over the page source.
+
+    ``syntaxes``: the structured-data syntaxes extracted in the same pass, a set
+    of names (:mod:`stream_mf2.core.syntaxes`): ``"mf2"`` (the default, alone),
+    ``"json-ld"``, ``"microdata"``, ``"rdfa"``, ``"opengraph"``, ``"twitter"``,
+    ``"dublincore"``. Each syntax's events (:class:`~stream_mf2.jsonld.JsonLdItem`,
+    :class:`~stream_mf2.metadata.OpenGraphItem`, ...) come from :meth:`feed_events`
+    as each completes, in the same outbox as the items; without ``"mf2"`` there are
+    no items, rels or meta item. An unknown name raises
+    :class:`~stream_mf2.errors.UnknownSyntax`. ``max_jsonld_chars`` bounds the text
+    of one JSON-LD block (a budget: past it the block is skipped, with a note).
     """
 
     def __init__(
@@ -164,6 +175,8 @@ class Parser:
         tokenizer_fast_path: bool = True,
         wpt: Wpt | Template | None = None,
         max_pattern_chars: int | None = None,
+        syntaxes: Iterable[str] = DEFAULT_SYNTAXES,
+        max_jsonld_chars: int | None = None,
         **unknown: Never,
     ) -> None:
         # ``Never``: a type checker rejects any other keyword; at run time it is named here
@@ -197,6 +210,8 @@ class Parser:
             tokenizer_fast_path=tokenizer_fast_path,
             wpt=wpt,
             max_pattern_chars=max_pattern_chars,
+            syntaxes=syntaxes,
+            max_jsonld_chars=max_jsonld_chars,
         )
         # A <meta> past the prescan window may change the encoding (see _feed_text): the
         # tokenizer counts the characters of the input as fed.
@@ -220,6 +235,8 @@ class Parser:
         # been when the <meta> being decided was met.
         self._produced = False
         self._events_before_meta = False
+        # The notes the syntax consumers returned at the document's end.
+        self._syntax_notes: list[str] = []
 
     def _build(self, *, count_raw: bool) -> None:
         """Make the stages after the decoder (again, for a re-parse): :func:`build_pipeline`."""
@@ -233,6 +250,7 @@ class Parser:
         self._wpt = stages.wpt
         self._wpt_events = stages.wpt_events
         self._wpt_notes = stages.wpt_notes
+        self._consumers = stages.consumers
 
     # -- feeding --------------------------------------------------------------
     def feed(self, data: bytes | str) -> list[Item]:
@@ -287,6 +305,8 @@ class Parser:
             if self._wpt is not None:
                 self._wpt.finish()
                 self._held = None  # nothing is held any more: the WPT events go out now
+            for consumer in self._consumers:
+                self._syntax_notes.extend(consumer.finish())
         except BaseException:
             self._state = "failed"
             self._release()
@@ -375,6 +395,7 @@ class Parser:
         if self._wpt is not None:
             out.extend(self._wpt_notes)
             out.extend(self._wpt.errors)
+        out.extend(self._syntax_notes)
         return out
 
     # -- encoding provenance (for WARC record lines) ---------------------------
@@ -616,7 +637,9 @@ def parse(
     unknown option is a :class:`TypeError`, a bad value a :class:`ValueError`.
     """
     check_options(options, "parse")
-    return document_result(parse_events(doc, url, **options), wpt=options.get("wpt") is not None)
+    return document_result(
+        parse_events(doc, url, **options), wpt=options.get("wpt") is not None, syntaxes=options.get("syntaxes")
+    )
 
 
 def parse_events(
@@ -640,9 +663,15 @@ def parse_events(
     return events
 
 
-def document_result(events: Sequence[Event], *, wpt: bool = False) -> dict[str, Any]:
+def document_result(
+    events: Sequence[Event], *, wpt: bool = False, syntaxes: Iterable[str] | None = None
+) -> dict[str, Any]:
     """The whole-document result (``items``, ``rels``, ``rel-urls``, ``meta-item``, with ``wpt``
-    the template pages) of a complete stream of events, :class:`DocumentEnd` last."""
+    the template pages) of a complete stream of events, :class:`DocumentEnd` last.
+
+    With ``syntaxes`` (the parse's ``syntaxes=``), each syntax other than ``mf2`` adds
+    its results under its name, in extruct's shape (``"json-ld"``: the JSON-LD items, ...).
+    """
     end = events[-1]
     assert isinstance(end, DocumentEnd)
     # with stream_children, streamed children go back into their containers
@@ -653,4 +682,10 @@ def document_result(events: Sequence[Event], *, wpt: bool = False) -> dict[str, 
         from stream_mf2.wpt.events import collect_pages
 
         result["wpt"] = collect_pages(events)
+    if syntaxes is not None:
+        from stream_mf2.core.syntaxes import SYNTAXES, result_function
+
+        for name in SYNTAXES:
+            if name != "mf2" and name in syntaxes:
+                result[name] = result_function(name)(events)
     return result

@@ -1,6 +1,6 @@
 """The stages of one parse, built in one place, bottom-up, from one :class:`~stream_mf2.core.options.ParserConfig`.
 
-    tokenizer → tree builder → bounded sink → capture (→ mf2)   [+ WPT consumer]
+    tokenizer → tree builder → bounded sink → capture (→ mf2)   [+ WPT consumer] [+ syntax consumers]
 
 Each stage is made with the stages it calls, so :func:`build_pipeline` makes
 them from the last to the first: the capture, the WPT consumer and the
@@ -20,6 +20,13 @@ Two kinds of link point the other way, each a true two-way dependency:
   first: the capture is given its two queries, and the link is given the
   sink and the tree builder as they are made.
 
+With ``syntaxes`` other than ``{"mf2"}`` the consumers of those syntaxes
+(:mod:`stream_mf2.core.syntaxes`) are made too, and joined to the sink through
+the fan-outs of :mod:`stream_mf2.core.fanout`: every keep predicate is asked,
+every completed subtree goes to every consumer, every placement observer is
+told. The default (``{"mf2"}``, no template) builds exactly the plain pipeline:
+the capture's own methods on a :class:`~stream_mf2.html.bounded.BoundedSink`.
+
 The :class:`~stream_mf2.Parser` calls :func:`build_pipeline` once per document,
 and again for a re-parse (a late ``<meta charset>``) with the same config.
 """
@@ -32,12 +39,15 @@ from typing import TYPE_CHECKING
 from stream_mf2.core.events import Event
 from stream_mf2.core.options import ParserConfig
 from stream_mf2.html.bounded import BoundedSink
+from stream_mf2.html.dom import Element
 from stream_mf2.html.tokenizer import Tokenizer
 from stream_mf2.html.treebuilder import TreeBuilder
 from stream_mf2.mf2 import Mf2Context
 from stream_mf2.mf2.capture import Capture
 
 if TYPE_CHECKING:
+    from stream_mf2.core.syntaxes import SyntaxConsumer
+    from stream_mf2.html.bounded.observed import PlacementObserver
     from stream_mf2.wpt import WptConsumer
 
 __all__ = ["Pipeline", "build_pipeline"]
@@ -72,7 +82,7 @@ class _TreeLink:
 class Pipeline:
     """The stages of one document, as :func:`build_pipeline` made them."""
 
-    __slots__ = ("capture", "ctx", "out", "sink", "tokenizer", "tree", "wpt", "wpt_events", "wpt_notes")
+    __slots__ = ("capture", "consumers", "ctx", "out", "sink", "tokenizer", "tree", "wpt", "wpt_events", "wpt_notes")
 
     def __init__(
         self,
@@ -85,6 +95,7 @@ class Pipeline:
         wpt: WptConsumer | None,
         wpt_events: list[Event],
         wpt_notes: list[str],
+        consumers: tuple[SyntaxConsumer, ...] = (),
     ) -> None:
         self.ctx = ctx
         #: The outbox: every consumer's events, in the order they complete.
@@ -98,6 +109,8 @@ class Pipeline:
         self.wpt_events = wpt_events
         #: Notes about the templates the WPT applies to this page.
         self.wpt_notes = wpt_notes
+        #: The consumers of the syntaxes other than mf2, in registry order.
+        self.consumers = consumers
 
 
 def build_pipeline(
@@ -130,7 +143,8 @@ def build_pipeline(
     wpt_events: list[Event] = []
     wpt_notes: list[str] = []
     sink: BoundedSink
-    if config.wpt is None:
+    if config.wpt is None and not config.consumers and config.mf2_items:
+        # The default: the capture alone, its own methods on the plain sink (no fan-out).
         sink = BoundedSink(
             capture.keep,
             capture.complete,
@@ -139,32 +153,9 @@ def build_pipeline(
             on_nested=capture.nested if stream else None,
             watch_nested=capture.watch_nested if stream else None,
         )
+        consumers: tuple[SyntaxConsumer, ...] = ()
     else:
-        # The WPT consumer beside the capture, on a sink that reports placements (see
-        # stream_mf2.wpt); the WPT modules are imported only by those who use them.
-        from stream_mf2.core.fanout import FanOut
-        from stream_mf2.html.bounded.observed import ObservedSink
-        from stream_mf2.wpt import WptConsumer
-        from stream_mf2.wpt.apply import pages_for
-
-        pages, wpt_notes = pages_for(config.wpt, url)
-        # Element matches are token-positioned like items: they join the capture's events.
-        wpt = WptConsumer(pages, out.append, wpt_events.append, max_pattern_chars=config.max_pattern_chars)
-        fan = FanOut(
-            (capture.complete, wpt.complete),
-            capture.nested,
-            (wpt.complete,),
-            held_back=capture.held_back,
-        )
-        sink = ObservedSink(
-            capture.keep,
-            fan.complete,
-            wpt,
-            max_kept_nodes=config.max_kept_nodes,
-            max_prefix_nodes=config.max_prefix_nodes,
-            on_nested=fan.nested if stream else None,
-            watch_nested=capture.watch_nested if stream else None,
-        )
+        sink, wpt, wpt_events, wpt_notes, consumers = _fanned_sink(config, url, out, capture)
     link.sink = sink
     # (introduces itself to the sink: attach_tree_builder)
     tree = TreeBuilder(
@@ -182,4 +173,84 @@ def build_pipeline(
         fast_path=config.tokenizer_fast_path,
         count_raw=count_raw,
     )
-    return Pipeline(ctx, out, capture, sink, tree, tokenizer, wpt, wpt_events, wpt_notes)
+    return Pipeline(ctx, out, capture, sink, tree, tokenizer, wpt, wpt_events, wpt_notes, consumers)
+
+
+def _fanned_sink(
+    config: ParserConfig, url: str | None, out: list[Event], capture: Capture
+) -> tuple[BoundedSink, WptConsumer | None, list[Event], list[str], tuple[SyntaxConsumer, ...]]:
+    """The sink of several consumers: the capture (unless ``mf2`` is left out), the WPT
+    consumer (with a template), the other syntaxes' consumers; the fan-outs between them."""
+    from stream_mf2.core.fanout import FanOut, KeepFanOut, ObserverFanOut, keep_nothing
+    from stream_mf2.core.syntaxes import consumer_factory
+
+    mf2 = config.mf2_items
+    stream = bool(config.stream_children) and mf2
+    wpt: WptConsumer | None = None
+    wpt_events: list[Event] = []
+    wpt_notes: list[str] = []
+    if config.wpt is not None:
+        # The WPT consumer beside the capture, on a sink that reports placements (see
+        # stream_mf2.wpt); the WPT modules are imported only by those who use them.
+        from stream_mf2.wpt import WptConsumer
+        from stream_mf2.wpt.apply import pages_for
+
+        pages, wpt_notes = pages_for(config.wpt, url)
+        # Element matches are token-positioned like items: they join the capture's events.
+        wpt = WptConsumer(pages, out.append, wpt_events.append, max_pattern_chars=config.max_pattern_chars)
+    limits = dict(config.syntax_limits)
+    consumers = tuple(
+        consumer_factory(name)(out.append, base_url=url, **_limits_of(name, limits)) for name in config.consumers
+    )
+    keeps: list[Callable[[Element], bool]] = [capture.keep] if mf2 else []
+    keeps += [c.keep for c in consumers]
+    keep = keeps[0] if len(keeps) == 1 else KeepFanOut(keeps).keep if keeps else keep_nothing
+    # Every consumer but the capture sees what the capture's nested hand-over releases.
+    released: list[Callable[[Element], bool | None]] = [wpt.complete] if wpt is not None else []
+    released += [c.complete for c in consumers]
+    completes: list[Callable[[Element], bool | None]] = [capture.complete] if mf2 else []
+    completes += released
+    if len(completes) == 1 and not stream:
+        on_complete = completes[0]
+        on_nested = None
+    else:
+        fan = FanOut(completes, capture.nested if stream else None, released, held_back=capture.held_back)
+        on_complete = fan.complete
+        on_nested = fan.nested if stream else None
+    observers: list[PlacementObserver] = [wpt] if wpt is not None else []
+    observers += [c.observer for c in consumers if c.observer is not None]
+    if not observers:
+        return (
+            BoundedSink(
+                keep,
+                on_complete,
+                max_kept_nodes=config.max_kept_nodes,
+                max_prefix_nodes=config.max_prefix_nodes,
+                on_nested=on_nested,
+                watch_nested=capture.watch_nested if stream else None,
+            ),
+            wpt,
+            wpt_events,
+            wpt_notes,
+            consumers,
+        )
+    from stream_mf2.html.bounded.observed import ObservedSink
+
+    observer = observers[0] if len(observers) == 1 else ObserverFanOut(observers)
+    sink = ObservedSink(
+        keep,
+        on_complete,
+        observer,
+        max_kept_nodes=config.max_kept_nodes,
+        max_prefix_nodes=config.max_prefix_nodes,
+        on_nested=on_nested,
+        watch_nested=capture.watch_nested if stream else None,
+    )
+    return sink, wpt, wpt_events, wpt_notes, consumers
+
+
+def _limits_of(name: str, given: dict[str, int]) -> dict[str, int]:
+    """The limits given for the syntax ``name``'s consumer (the others keep their defaults)."""
+    from stream_mf2.core.syntaxes import entry
+
+    return {option: given[option] for option in entry(name).limits if option in given}

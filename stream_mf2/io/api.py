@@ -37,6 +37,10 @@ def parse(doc: object, url: str | None = None, **options: Unpack[ParseOptions]) 
     ``max_token_chars``, ``max_depth``, ``max_kept_nodes``, ``max_held_items``,
     ``max_nested_html_chars``, ``max_item_chars``, ``max_output_ratio``, ``output_floor_chars``, ``max_reparse_bytes`` (see :class:`~stream_mf2.Parser`).
     An unknown option is a :class:`TypeError`, a bad value a :class:`ValueError`.
+
+    ``syntaxes`` (default ``{"mf2"}``) names the structured-data syntaxes extracted in
+    the same pass (:mod:`stream_mf2.core.syntaxes`): each one other than ``"mf2"`` adds
+    its results under its name, in extruct's shape (``result["json-ld"]``, ...).
     """
     check_options(options, "parse")
     if isinstance(doc, str | bytes | bytearray | memoryview):
@@ -44,7 +48,7 @@ def parse(doc: object, url: str | None = None, **options: Unpack[ParseOptions]) 
         end = events[-1]
         assert isinstance(end, DocumentEnd)
         log_notes(end, url)
-        return document_result(events, wpt=options.get("wpt") is not None)
+        return document_result(events, wpt=options.get("wpt") is not None, syntaxes=options.get("syntaxes"))
     from stream_mf2.io.sources import parse_source
 
     return parse_source(doc, url, **options)

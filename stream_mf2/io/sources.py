@@ -452,7 +452,7 @@ def parse_source(doc: object, url: str | None = None, **options: Unpack[ParseOpt
     """
     check_options(options, "parse")
     events = list(iter_events(doc, url, stall_timeout=None, **options))
-    return document_result(events, wpt=options.get("wpt") is not None)
+    return document_result(events, wpt=options.get("wpt") is not None, syntaxes=options.get("syntaxes"))
 
 
 def iter_items(

@@ -13,7 +13,7 @@ name            consumer (module, class)               events                   
                 ``JsonLdConsumer``
 ``microdata``   ``microdata/consumer.py``              ``MicrodataItem``            ``microdata``
                 ``MicrodataConsumer``
-``rdfa``        ``rdfa/consumer.py`` ``RdfaConsumer``  ``RdfaTriples``              ``rdfa``
+``rdfa``        ``rdfa/consumer.py`` ``RdfaConsumer``  ``RdfaTriple``               ``rdfa``
 ``opengraph``   ``metadata/consumer.py``               ``OpenGraphItem``            ``opengraph``
                 ``OpenGraphConsumer``
 ``twitter``     ``metadata/consumer.py``               ``TwitterCardItem``          (none)

@@ -278,3 +278,24 @@ ALL: dict[str, str] = {
     "head-body": HEAD_BODY,
     "table-foster": TABLE_FOSTER,
 }
+
+#: RDFa and microformats2 on the same elements (themes that emit both): the mf2 roots are kept
+#: subtrees too, so the RDFa content values inside them are read when the mf2 item is handed over.
+MF2_AND_RDFA = """<!DOCTYPE html>
+<html lang="en"><head><title>Post</title>
+<meta property="og:title" content="A post"></head>
+<body vocab="http://schema.org/">
+<article class="h-entry post" typeof="BlogPosting" resource="https://blog.example/post/">
+  <h1 class="p-name entry-title" property="headline">A <em>post</em></h1>
+  <a class="u-url" property="url" href="https://blog.example/post/">link</a>
+  <time class="dt-published" property="datePublished" datetime="2022-05-06T07:08:09+02:00">May 6</time>
+  <div class="p-author h-card" property="author" typeof="Person">
+    <img class="u-photo" property="image" src="/me.jpg" alt=""><span class="p-name" property="name">Sam</span></div>
+  <div class="e-content" property="articleBody"><p>Body <b>text</b>.</p>
+    <ul><li property="keywords">one</li><li property="keywords">two</li></ul></div>
+  <div class="h-cite" property="citation" typeof="CreativeWork"><span class="p-name" property="name">Cited</span></div>
+</article>
+<div class="h-card" typeof="Organization"><span class="p-org p-name" property="name">Org</span>
+  <a class="u-url" property="url" href="/">home</a></div>
+</body></html>
+"""

@@ -75,6 +75,8 @@ _NIL: Final = RDF + "nil"
 _RDFA_ATTRS: Final = ("href", "resource", "about", "property", "rel", "rev", "typeof", "src", "vocab", "prefix")
 #: A leaf (an element without children) matters only with one of these.
 _LEAF_ATTRS: Final = frozenset((*_RDFA_ATTRS, "role"))
+#: Every attribute the processing reads (an element without any passes its context on).
+_CONTEXT_ATTRS: Final = frozenset((*_LEAF_ATTRS, "lang", "xml:lang", "xmlns"))
 #: The document's base IRI, put in when a triple goes out (a ``<base>`` may come after the root opens).
 _BASE: Final = "\x00base"
 
@@ -130,12 +132,31 @@ _Object = str | RdfaLiteral | _Slot
 _Triple = tuple[str, str, _Object]
 
 
+class _Deferred:
+    """An ``href``/``src`` IRI resolved only if something uses it: a plain link (``<a href>``
+    without other RDFa attributes) is a new subject, which nothing uses unless an RDFa
+    element comes inside it; most links have none."""
+
+    __slots__ = ("base", "iri", "raw")
+
+    def __init__(self, base: str, raw: str) -> None:
+        self.base = base
+        self.raw = raw
+        self.iri: str | None = None
+
+    def value(self) -> str:
+        iri = self.iri
+        if iri is None:
+            iri = self.iri = resolve_iri(self.base, self.raw)
+        return iri
+
+
 class _Lists:
     """A list mapping (RDFa 1.1 ``inlist``): property IRI -> members (``None``: declared, none yet)."""
 
     __slots__ = ("closed", "lists", "origin")
 
-    def __init__(self, origin: str | None) -> None:
+    def __init__(self, origin: str | _Deferred | None) -> None:
         self.origin = origin
         self.lists: dict[str, list[_Object] | None] = {}
         #: its element closed and the lists went out (tree construction may still put content
@@ -153,7 +174,7 @@ class _Frame:
         lang: str | None,
         mappings: Mappings,
         default_ns: str | None,
-        parent_object: str | None,
+        parent_object: str | _Deferred | None,
         incomplete: list[tuple[str | None, str, str | None]],
         lists: _Lists,
     ) -> None:
@@ -354,6 +375,10 @@ class RdfaConsumer:
             self._base = strip_fragment(resolve_iri(self._url, attrs["href"]))
         pframe = self._frame_of(parent) or self._root
         is_root = type(parent) is Document
+        if not is_root and not any(k in _CONTEXT_ATTRS or k.startswith("xmlns:") for k in attrs):
+            # (most elements: nothing RDFa reads; the children see the parent's context)
+            self._frames[el] = pframe
+            return False
         # -- the context this element changes: language, mappings --
         lang = pframe.lang
         if "xml:lang" in attrs:
@@ -429,7 +454,30 @@ class RdfaConsumer:
                 self._closing[el] = _Close(triples)
             return False
         base = self._base
-        parent_object = pframe.parent_object
+        link_iri = href if href is not None else src
+        if (
+            link_iri is not None
+            and about is None
+            and resource is None
+            and prop is None
+            and typeof is None
+            and rel is None
+            and rev is None
+            and not (html and (el.name == "head" or el.name == "body"))
+        ):
+            # A plain link: its IRI is the new subject, resolved if a descendant uses it.
+            link = _Deferred(base, link_iri)
+            lists = _Lists(link)
+            self._frames[el] = _Frame(lang, m, default_ns, link, [], lists)
+            close = _Close(triples)
+            if pframe.incomplete:
+                close.subject = link.value()
+                close.parent = pframe
+            close.lists = lists
+            self._closing[el] = close
+            return False
+        deferred = pframe.parent_object
+        parent_object = deferred.value() if isinstance(deferred, _Deferred) else deferred
         lists = pframe.lists
         new_lists: _Lists | None = None
         header = (
@@ -681,7 +729,7 @@ class RdfaConsumer:
         lists = close.lists
         slots = close.slots
         if lists is not None and lists.lists and lists.origin is not None:
-            origin = lists.origin
+            origin = lists.origin.value() if isinstance(lists.origin, _Deferred) else lists.origin
             for p, members in lists.lists.items():
                 if members is None:
                     triples.append((origin, p, _NIL))

@@ -51,6 +51,7 @@ from stream_mf2.io.api import parse
 if TYPE_CHECKING:
     # The I/O front ends are imported on first use (module __getattr__ below):
     # parse() of text or bytes and Parser need none of asyncio, sockets, http.client or warcio.
+    from stream_mf2.extraction import extract
     from stream_mf2.io.fetch import UrlResponse, afetch, fetch
     from stream_mf2.io.sources import aiter_events, aiter_items, iter_events, iter_items
     from stream_mf2.jsonld.events import JsonLdItem
@@ -62,6 +63,7 @@ if TYPE_CHECKING:
 
 # Public name -> the module that defines it, imported when the name is first read.
 _LAZY = {
+    "extract": "stream_mf2.extraction",
     "JsonLdItem": "stream_mf2.jsonld.events",
     "DublinCoreItem": "stream_mf2.metadata.events",
     "OpenGraphItem": "stream_mf2.metadata.events",
@@ -129,6 +131,7 @@ __all__ = [
     "aiter_events",
     "aiter_items",
     "aiter_warc",
+    "extract",
     "fetch",
     "iter_events",
     "iter_items",

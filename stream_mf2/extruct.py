@@ -33,7 +33,7 @@ import warnings
 from typing import Any, Final
 
 from stream_mf2.errors import LimitExceeded
-from stream_mf2.extract import extract as _extract
+from stream_mf2.extraction import extract as _extract
 
 __all__ = ["SYNTAXES", "extract"]
 

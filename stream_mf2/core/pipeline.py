@@ -46,6 +46,7 @@ from stream_mf2.mf2 import Mf2Context
 from stream_mf2.mf2.capture import Capture
 
 if TYPE_CHECKING:
+    from stream_mf2.core.budget import TextBudget
     from stream_mf2.core.syntaxes import SyntaxConsumer
     from stream_mf2.html.bounded.observed import PlacementObserver
     from stream_mf2.wpt import WptConsumer
@@ -181,6 +182,7 @@ def _fanned_sink(
 ) -> tuple[BoundedSink, WptConsumer | None, list[Event], list[str], tuple[SyntaxConsumer, ...]]:
     """The sink of several consumers: the capture (unless ``mf2`` is left out), the WPT
     consumer (with a template), the other syntaxes' consumers; the fan-outs between them."""
+    from stream_mf2.core.budget import BudgetedObservedSink, BudgetedSink
     from stream_mf2.core.fanout import FanOut, KeepFanOut, ObserverFanOut, keep_nothing
     from stream_mf2.core.syntaxes import consumer_factory
 
@@ -219,34 +221,67 @@ def _fanned_sink(
         on_nested = fan.nested if stream else None
     observers: list[PlacementObserver] = [wpt] if wpt is not None else []
     observers += [c.observer for c in consumers if c.observer is not None]
+    budget = _text_budget(consumers)
+    watch_nested = capture.watch_nested if stream else None
+    sink: BoundedSink
     if not observers:
-        return (
-            BoundedSink(
+        if budget is None:
+            sink = BoundedSink(
                 keep,
                 on_complete,
                 max_kept_nodes=config.max_kept_nodes,
                 max_prefix_nodes=config.max_prefix_nodes,
                 on_nested=on_nested,
-                watch_nested=capture.watch_nested if stream else None,
-            ),
-            wpt,
-            wpt_events,
-            wpt_notes,
-            consumers,
-        )
+                watch_nested=watch_nested,
+            )
+        else:
+            sink = BudgetedSink(
+                keep,
+                on_complete,
+                budget,
+                max_kept_nodes=config.max_kept_nodes,
+                max_prefix_nodes=config.max_prefix_nodes,
+                on_nested=on_nested,
+                watch_nested=watch_nested,
+            )
+        return sink, wpt, wpt_events, wpt_notes, consumers
     from stream_mf2.html.bounded.observed import ObservedSink
 
     observer = observers[0] if len(observers) == 1 else ObserverFanOut(observers)
-    sink = ObservedSink(
-        keep,
-        on_complete,
-        observer,
-        max_kept_nodes=config.max_kept_nodes,
-        max_prefix_nodes=config.max_prefix_nodes,
-        on_nested=on_nested,
-        watch_nested=capture.watch_nested if stream else None,
-    )
+    if budget is None:
+        sink = ObservedSink(
+            keep,
+            on_complete,
+            observer,
+            max_kept_nodes=config.max_kept_nodes,
+            max_prefix_nodes=config.max_prefix_nodes,
+            on_nested=on_nested,
+            watch_nested=watch_nested,
+        )
+    else:
+        sink = BudgetedObservedSink(
+            keep,
+            on_complete,
+            observer,
+            budget,
+            max_kept_nodes=config.max_kept_nodes,
+            max_prefix_nodes=config.max_prefix_nodes,
+            on_nested=on_nested,
+            watch_nested=watch_nested,
+        )
     return sink, wpt, wpt_events, wpt_notes, consumers
+
+
+def _text_budget(consumers: tuple[SyntaxConsumer, ...]) -> TextBudget | None:
+    """The text budget of the one consumer that gives one (``text_budget``), if any."""
+    found: TextBudget | None = None
+    for consumer in consumers:
+        budget: TextBudget | None = getattr(consumer, "text_budget", None)
+        if budget is not None:
+            if found is not None:
+                raise ValueError("only one syntax consumer may give a text budget")
+            found = budget
+    return found
 
 
 def _limits_of(name: str, given: dict[str, int]) -> dict[str, int]:

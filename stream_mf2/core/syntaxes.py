@@ -45,6 +45,11 @@ parse options its :class:`SyntaxEntry` lists, passed only when given), and has
   return the notes (recoveries that changed the output) for
   :attr:`stream_mf2.Parser.notes` and :attr:`stream_mf2.DocumentEnd.notes`.
 
+Optional: ``text_budget``, a :class:`~stream_mf2.core.budget.TextBudget` for a
+consumer that keeps elements for their text and bounds it (the JSON-LD
+consumer): the sink then stores no more text in those elements than it admits.
+At most one consumer gives one.
+
 A package also gives, in its ``events`` module, a function that turns the
 events of one document into extruct's result list for its key (the
 :class:`SyntaxEntry` ``result`` field names it): :func:`stream_mf2.extract`
@@ -233,7 +238,7 @@ def consumer_factory(name: str) -> ConsumerFactory:
     return result
 
 
-def result_function(name: str) -> Callable[[list[Any]], list[Any]]:
+def result_function(name: str) -> Callable[[Iterable[object]], list[Any]]:
     """The function turning a document's events into extruct's result list for ``name`` (not ``mf2``)."""
     found = entry(name)
     module_name, function = found.result
@@ -241,5 +246,5 @@ def result_function(name: str) -> Callable[[list[Any]], list[Any]]:
     fn = getattr(module, function, None)
     if fn is None:
         raise SyntaxUnavailable(f"the syntax {name!r}: {module_name} has no {function}", syntax=name)
-    result: Callable[[list[Any]], list[Any]] = fn
+    result: Callable[[Iterable[object]], list[Any]] = fn
     return result

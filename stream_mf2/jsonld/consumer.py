@@ -12,7 +12,9 @@ candidates, so a script handed over twice (the capture's nested hand-over
 shows a released child first) is read once.
 
 Budget ``max_jsonld_chars``: a block whose text is longer is not read, and a
-note says so. Notes name the block by its source position (the character
+note says so. The consumer is also the sink's text budget
+(:mod:`stream_mf2.core.budget`): the sink stores at most ``max_jsonld_chars``
+characters of a JSON-LD script's text, so a huge block costs no memory past it. Notes name the block by its source position (the character
 offset of its start tag in the decoded input).
 """
 
@@ -67,6 +69,9 @@ class JsonLdConsumer:
         self.max_jsonld_chars = max_jsonld_chars
         # The kept scripts not read yet, in the order they were made (document order).
         self._pending: dict[Element, None] = {}
+        # The same scripts -> the characters of text they were given so far (the text budget:
+        # the sink stores no more than max_jsonld_chars of them).
+        self._watching: dict[Element, int] = {}
         self._blocks = 0
         self.notes: list[str] = []
 
@@ -78,7 +83,32 @@ class JsonLdConsumer:
         if value is None or not is_jsonld_type(value):
             return False
         self._pending[element] = None
+        self._watching[element] = 0
         return True
+
+    # -- the text budget (stream_mf2.core.budget) ----------------------------------
+    @property
+    def text_budget(self) -> JsonLdConsumer:
+        """This consumer bounds the text the sink stores in a JSON-LD script."""
+        return self
+
+    @property
+    def max_chars(self) -> int:
+        return self.max_jsonld_chars
+
+    @property
+    def watching(self) -> dict[Element, int]:
+        return self._watching
+
+    def admit(self, element: Element, data: str) -> str:
+        """The part of ``data`` within ``max_jsonld_chars`` for the script ``element``
+        (the count goes on past it, for the note)."""
+        before = self._watching[element]
+        self._watching[element] = before + len(data)
+        room = self.max_jsonld_chars - before
+        if len(data) <= room:
+            return data
+        return data[:room] if room > 0 else ""
 
     def complete(self, element: Element) -> bool:
         """Read the JSON-LD scripts inside the final subtree ``element`` (often the script itself)."""
@@ -91,7 +121,7 @@ class JsonLdConsumer:
             found = [el for el in pending if is_ancestor(element, el)]
         for script in found:
             del pending[script]
-            self._read(script)
+            self._read(script, self._watching.pop(script, 0))
         return True
 
     def finish(self) -> list[str]:
@@ -102,15 +132,18 @@ class JsonLdConsumer:
                 " document by <frameset>) were not read"
             )
             self._pending.clear()
+            self._watching.clear()
         return self.notes
 
-    def _read(self, script: Element) -> None:
+    def _read(self, script: Element, given: int) -> None:
         text = text_content(script)
         block = self._blocks
         self._blocks += 1
-        if len(text) > self.max_jsonld_chars:
+        # (the sink stored at most max_jsonld_chars of the ``given`` characters)
+        length = max(given, len(text))
+        if length > self.max_jsonld_chars:
             self.notes.append(
-                f"json-ld: the block {_position(script)} holds {len(text)} characters, more than"
+                f"json-ld: the block {_position(script)} holds {length} characters, more than"
                 f" max_jsonld_chars={self.max_jsonld_chars}: not read"
             )
             return

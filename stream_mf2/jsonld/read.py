@@ -5,7 +5,8 @@ runs. Only when it refuses does :func:`read_block` try, in turn:
 
 1. :func:`json.loads` with ``strict=False``, which also takes what orjson does
    not: control characters inside strings (a raw newline in a description),
-   ``NaN``/``Infinity``, integers past 64 bits;
+   ``NaN``/``Infinity``, and integers past 64 bits, which orjson would turn
+   into floats (so a text with nineteen digits in a row goes there first);
 2. the same on the text cleaned of what pages wrap around or leave in their
    JSON (:func:`clean`): a byte order mark, an HTML comment (``<!-- ... -->``)
    or CDATA section (``<![CDATA[ ... ]]>``, often behind ``//``) around it,
@@ -32,6 +33,9 @@ _JUNK: Final = re.compile(r'("(?:[^"\\]|\\.)*")|//[^\n\r]*|/\*.*?\*/|<!--|-->|<!
 # A JSON string (kept), or a comma before a closing bracket (dropped).
 _TRAILING_COMMA: Final = re.compile(r'("(?:[^"\\]|\\.)*")|,(?=\s*[}\]])', re.S)
 _BOM: Final = "\ufeff"
+# A number orjson would read as a float (it reads integers of 64 bits at most): nineteen
+# digits or more in a row (inside a string too, which only costs the slower reader).
+_LONG_DIGITS: Final = re.compile(r"\d{19}")
 
 
 def _keep_string(match: re.Match[str]) -> str:
@@ -48,10 +52,11 @@ def clean(text: str) -> str:
 
 def read_block(text: str) -> tuple[Any, str | None]:
     """The JSON value of a block's text, and ``None``; or ``None`` and why it cannot be read."""
-    try:
-        return orjson.loads(text), None
-    except orjson.JSONDecodeError:
-        pass
+    if _LONG_DIGITS.search(text) is None:
+        try:
+            return orjson.loads(text), None
+        except orjson.JSONDecodeError:
+            pass
     try:
         return json.loads(text, strict=False), None
     except ValueError:

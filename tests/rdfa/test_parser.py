@@ -1,4 +1,4 @@
-"""RDFa through the parser (``syntaxes={"rdfa", ...}``), :func:`stream_mf2.extract.extract` and the
+"""RDFa through the parser (``syntaxes={"rdfa", ...}``), :func:`stream_mf2.extract` and the
 extruct drop-in: the same triples as the consumer on its own, in any chunking, beside every
 other syntax (whose kept subtrees hold RDFa elements), and the same graph as pyRdfa3."""
 
@@ -11,7 +11,7 @@ import pytest
 
 from stream_mf2 import Parser
 from stream_mf2.core.syntaxes import SYNTAXES, entry
-from stream_mf2.extract import extract
+from stream_mf2.extraction import extract
 from stream_mf2.rdfa.events import RdfaTriple
 from tests.rdfa.drive import oracle_graph, stream_triples, to_graph
 from tests.rdfa.pages import ALL, MF2_AND_RDFA

@@ -4,6 +4,7 @@ in completion order, notes, typed errors for unknown names."""
 from __future__ import annotations
 
 import importlib.util
+from pathlib import Path
 
 import pytest
 
@@ -19,6 +20,7 @@ from stream_mf2 import (
     UnknownSyntax,
     parse,
 )
+from stream_mf2.core.budget import BudgetedObservedSink, BudgetedSink
 from stream_mf2.core.fanout import FanOut, KeepFanOut, ObserverFanOut
 from stream_mf2.core.syntaxes import DEFAULT_SYNTAXES, SYNTAXES
 from stream_mf2.html.bounded import BoundedSink, ObservedSink
@@ -58,8 +60,10 @@ def test_other_syntaxes_leave_mf2_unchanged() -> None:
 
 
 def test_several_syntaxes_fan_out() -> None:
+    # no consumer here observes placements; the JSON-LD consumer bounds its scripts' text
+    assert type(Parser(syntaxes={"opengraph", "dublincore"})._sink) is BoundedSink
     parser = Parser(syntaxes=ALL_MINE)
-    assert type(parser._sink) is BoundedSink  # no consumer here observes placements
+    assert type(parser._sink) is BudgetedSink
     assert isinstance(parser._sink.keep.__self__, KeepFanOut)
     assert isinstance(parser._sink.on_complete.__self__, FanOut)
     events = _events(WORDPRESS_POST, syntaxes=ALL_MINE)
@@ -222,3 +226,27 @@ def test_observer_fan_out_leaves() -> None:
     assert quiet.calls == alone_quiet.calls
     assert loud.calls == alone_loud.calls
     assert ("opened", "br") in loud.calls and ("opened", "br") not in quiet.calls
+
+
+def test_with_a_wpt_template() -> None:
+    # WPT (a placement observer) and JSON-LD in one pass: the observed sink with the text
+    # budget; the WPT matches and the mf2 items are what each gives alone.
+    from stream_mf2.wpt import collect_pages, load
+
+    root = Path(__file__).resolve().parents[2] / "fixtures" / "wpt"
+    html = (
+        (root / "listing.html")
+        .read_text(encoding="utf-8")
+        .replace("</body>", '<script type="application/ld+json">{"@type": "ItemList"}</script></body>')
+    )
+    wpt = load(root / "listing.xml")
+    url = "https://shop.example/list/2"
+    parser = Parser(url, wpt=wpt, syntaxes={"mf2", "json-ld", "opengraph"})
+    assert type(parser._sink) is BudgetedObservedSink
+    together = parser.feed_events(html) + parser.close_events()
+    alone = Parser(url, wpt=wpt)
+    expected = alone.feed_events(html) + alone.close_events()
+    assert collect_pages(together) == collect_pages(expected)
+    assert collect_pages(expected)[0]["blocks"][1]["matches"]  # (the rows matched)
+    assert [e for e in together if type(e) is ItemEvent] == [e for e in expected if type(e) is ItemEvent]
+    assert [e.item for e in together if type(e) is JsonLdItem] == [{"@type": "ItemList"}]

@@ -14,7 +14,6 @@ for microdata, microformats, OpenGraph and Dublin Core (:mod:`stream_mf2._unifor
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any, Final, Unpack
 
 from stream_mf2._uniform import uniform_dublincore, uniform_items, uniform_opengraph
@@ -35,16 +34,11 @@ MICROFORMATS_CONTEXT: Final = "http://microformats.org/wiki/"
 _KEY_ORDER: Final = (*EXTRUCT_SYNTAXES, "twitter")
 
 
-def extract_events(
-    doc: object,
-    url: str | None = None,
-    *,
-    syntaxes: Iterable[str] = EXTRUCT_SYNTAXES,
-    **options: Unpack[ParseOptions],
-) -> list[Event]:
-    """Every event of ``doc`` with ``syntaxes`` on (mf2py's text rules for the mf2 items),
-    :class:`~stream_mf2.events.DocumentEnd` last; the notes are logged (:mod:`stream_mf2.io.notes`)."""
-    names = resolve_syntaxes(syntaxes)
+def extract_events(doc: object, url: str | None = None, **options: Unpack[ParseOptions]) -> list[Event]:
+    """Every event of ``doc`` with ``syntaxes`` on (default: extruct's six; mf2py's text rules
+    for the mf2 items), :class:`~stream_mf2.events.DocumentEnd` last; the notes are logged
+    (:mod:`stream_mf2.io.notes`)."""
+    names = resolve_syntaxes(options.get("syntaxes", EXTRUCT_SYNTAXES))
     given: dict[str, Any] = {"text": "normalized", "lang": True} if "mf2" in names else {}
     given.update(options)
     given["syntaxes"] = names
@@ -64,7 +58,6 @@ def extract(
     doc: object,
     url: str | None = None,
     *,
-    syntaxes: Iterable[str] = EXTRUCT_SYNTAXES,
     uniform: bool = False,
     schema_context: str = "http://schema.org",
     with_og_array: bool = False,
@@ -74,15 +67,16 @@ def extract(
 
     ``doc`` follows the input rule (:mod:`stream_mf2.io.sources`: text, bytes, a
     path, a file object, an HTTP response, ...); ``url`` is the document's URL.
-    ``syntaxes``: the names of :mod:`stream_mf2.core.syntaxes` (default: extruct's
-    six, ``"mf2"`` for its ``"microformat"``). ``uniform``, ``schema_context``
+    ``syntaxes`` (a parse option): the names of :mod:`stream_mf2.core.syntaxes`
+    (default here: extruct's six, ``"mf2"`` for its ``"microformat"``). ``uniform``, ``schema_context``
     and ``with_og_array`` as extruct's. ``options``: the other parse options
     (:class:`~stream_mf2.ParseOptions`). An unknown syntax raises
     :class:`~stream_mf2.errors.UnknownSyntax`; one not installed
     :class:`~stream_mf2.errors.SyntaxUnavailable`.
     """
-    names = resolve_syntaxes(syntaxes)
-    events = extract_events(doc, url, syntaxes=names, **options)
+    names = resolve_syntaxes(options.get("syntaxes", EXTRUCT_SYNTAXES))
+    options["syntaxes"] = names
+    events = extract_events(doc, url, **options)
     result: dict[str, list[Any]] = {}
     for name in _KEY_ORDER:
         if name not in names:

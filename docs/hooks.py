@@ -208,6 +208,7 @@ DEFAULT_MODULES = (
     "stream_mf2.mf2.options",
     "stream_mf2.wpt._source",
     "stream_mf2.jsonld.consumer",
+    "stream_mf2.rdfa.consumer",
 )
 
 

@@ -64,12 +64,16 @@ option                       default                          meaning
 ``max_jsonld_chars``         ``None`` (JSON-LD default)       text of one JSON-LD ``<script>`` (a
                                                               budget: past it the block is skipped,
                                                               with a note)
+``max_rdfa_list_items``      ``None`` (RDFa default)          RDFa ``inlist`` members held until
+                                                              their list's element closes (a budget:
+                                                              past it later members are dropped,
+                                                              with a note)
 ===========================  ===============================  =====================================
 
 Every limit raises :class:`~stream_mf2.errors.LimitExceeded` naming itself,
 except the budgets (``max_held_items``, ``max_held_children``, ``max_reparse_bytes``,
 ``max_formatting_elements``, ``max_prefix_nodes``, ``max_item_chars``, ``max_output_ratio``,
-``output_floor_chars``, ``max_jsonld_chars``), which are documented recoveries. The sources add their own keywords (``chunk_size``,
+``output_floor_chars``, ``max_jsonld_chars``, ``max_rdfa_list_items``), which are documented recoveries. The sources add their own keywords (``chunk_size``,
 ``stall_timeout``, ``slice_size``), which are ordinary keyword parameters.
 
 A :class:`~stream_mf2.Parser` turns its keywords into one :class:`ParserConfig`
@@ -146,6 +150,7 @@ class ParseOptions(TypedDict, total=False):
     max_pattern_chars: int | None
     syntaxes: Iterable[str]
     max_jsonld_chars: int | None
+    max_rdfa_list_items: int | None
 
 
 #: The valid option names, in the order of :class:`ParseOptions`.
@@ -175,6 +180,7 @@ _LIMITS = (
     ("max_reparse_bytes", False, 0),
     ("max_pattern_chars", True, 1),
     ("max_jsonld_chars", True, 0),
+    ("max_rdfa_list_items", True, 0),
 )
 
 
@@ -340,6 +346,7 @@ def parser_config(
     max_pattern_chars: int | None,
     syntaxes: Iterable[str] = DEFAULT_SYNTAXES,
     max_jsonld_chars: int | None = None,
+    max_rdfa_list_items: int | None = None,
 ) -> ParserConfig:
     """Check the :class:`~stream_mf2.Parser` keywords and resolve them into one :class:`ParserConfig`.
 
@@ -399,6 +406,8 @@ def parser_config(
         given["max_pattern_chars"] = max_pattern_chars
     if max_jsonld_chars is not None:
         given["max_jsonld_chars"] = max_jsonld_chars
+    if max_rdfa_list_items is not None:
+        given["max_rdfa_list_items"] = max_rdfa_list_items
     if given:
         check_options(given, "Parser")
     names = DEFAULT_SYNTAXES if syntaxes is DEFAULT_SYNTAXES else resolve_syntaxes(syntaxes)
@@ -408,6 +417,8 @@ def parser_config(
         consumers = tuple(sorted((n for n in names if n != "mf2"), key=_registry_order))
         if max_jsonld_chars is not None and "json-ld" in names:
             syntax_limits = (("max_jsonld_chars", max_jsonld_chars),)
+        if max_rdfa_list_items is not None and "rdfa" in names:
+            syntax_limits = (*syntax_limits, ("max_rdfa_list_items", max_rdfa_list_items))
     if isinstance(filter_roots, set):
         filter_roots = frozenset(filter_roots)
     if isinstance(stream_children, set):

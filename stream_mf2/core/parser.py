@@ -144,7 +144,9 @@ class Parser:
     as each completes, in the same outbox as the items; without ``"mf2"`` there are
     no items, rels or meta item. An unknown name raises
     :class:`~stream_mf2.errors.UnknownSyntax`. ``max_jsonld_chars`` bounds the text
-    of one JSON-LD block (a budget: past it the block is skipped, with a note).
+    of one JSON-LD block (a budget: past it the block is skipped, with a note);
+    ``max_rdfa_list_items`` the RDFa list members held until their list's element
+    closes (a budget: past it later members are dropped, with a note).
     """
 
     def __init__(
@@ -177,6 +179,7 @@ class Parser:
         max_pattern_chars: int | None = None,
         syntaxes: Iterable[str] = DEFAULT_SYNTAXES,
         max_jsonld_chars: int | None = None,
+        max_rdfa_list_items: int | None = None,
         **unknown: Never,
     ) -> None:
         # ``Never``: a type checker rejects any other keyword; at run time it is named here
@@ -212,6 +215,7 @@ class Parser:
             max_pattern_chars=max_pattern_chars,
             syntaxes=syntaxes,
             max_jsonld_chars=max_jsonld_chars,
+            max_rdfa_list_items=max_rdfa_list_items,
         )
         # A <meta> past the prescan window may change the encoding (see _feed_text): the
         # tokenizer counts the characters of the input as fed.

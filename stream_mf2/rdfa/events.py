@@ -2,17 +2,15 @@
 
 Subjects and IRI objects are strings: an IRI, or a blank node written ``_:label``
 (labels are unique within one document and mean nothing across documents). A
-literal object is an :class:`RdfaLiteral`. :func:`extruct_result` (with
-:func:`stream_mf2.rdfa.jsonld.to_extruct`) turns a document's triples into
-extruct's ``rdfa`` output.
+literal object is an :class:`RdfaLiteral`. :mod:`stream_mf2.rdfa.jsonld` turns a
+document's triples into extruct's ``rdfa`` output.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-__all__ = ["RdfaLiteral", "RdfaTriple", "extruct_result"]
+__all__ = ["RdfaLiteral", "RdfaTriple"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,10 +33,3 @@ class RdfaTriple:
     subject: str
     predicate: str
     object: str | RdfaLiteral
-
-
-def extruct_result(events: list[Any]) -> list[dict[str, Any]]:
-    """extruct's ``rdfa`` result for one document's events (the triples among them)."""
-    from stream_mf2.rdfa.jsonld import to_extruct  # (it imports this module)
-
-    return to_extruct([e for e in events if type(e) is RdfaTriple])

@@ -27,7 +27,7 @@ from typing import Any, Final
 from stream_mf2.rdfa.context import RDF, XSD
 from stream_mf2.rdfa.events import RdfaLiteral, RdfaTriple
 
-__all__ = ["extruct_value", "to_extruct"]
+__all__ = ["extruct_result", "extruct_value", "to_extruct"]
 
 _TYPE: Final = RDF + "type"
 _FIRST: Final = RDF + "first"
@@ -130,3 +130,9 @@ def to_extruct(triples: Iterable[RdfaTriple]) -> list[dict[str, Any]]:
         if not s.startswith("_:") or s not in g.objects:
             g.node(s)
     return list(g.nodes.values())
+
+
+def extruct_result(events: list[Any]) -> list[dict[str, Any]]:
+    """extruct's ``rdfa`` result for one document's events (the triples among them): the
+    registry's result function (:mod:`stream_mf2.core.syntaxes`)."""
+    return to_extruct([e for e in events if type(e) is RdfaTriple])

@@ -348,7 +348,6 @@ def _number(cell: str) -> float:
 def test_limits_page_names_every_limit_with_its_default() -> None:
     from stream_mf2.core.options import OPTION_NAMES
     from stream_mf2.io import fetch, payload
-    from stream_mf2.rdfa import consumer as rdfa_consumer
     from stream_mf2.wpt import _load as wpt_load
 
     hooks = _hooks()
@@ -363,7 +362,6 @@ def test_limits_page_names_every_limit_with_its_default() -> None:
         timeout=fetch.DEFAULT_TIMEOUT,
         deadline=fetch.DEFAULT_DEADLINE,
         max_template_depth=wpt_load.DEFAULT_MAX_TEMPLATE_DEPTH,
-        max_rdfa_list_items=rdfa_consumer.DEFAULT_MAX_RDFA_LIST_ITEMS,
     )
     assert set(rows) == set(defaults), f"limits.md table: missing {set(defaults) - set(rows)}, extra {set(rows) - set(defaults)}"
     for name, value in defaults.items():

@@ -85,7 +85,8 @@ def _start(el: Element, extra: dict[str, str] | None) -> str:
     parts = ["<", el.name]
     attrs = el.attrs
     if extra:
-        attrs = {**attrs, **{k: v for k, v in extra.items() if k not in attrs}}
+        # (namespace declarations first, as an XML serialiser writes them)
+        attrs = {**{k: v for k, v in extra.items() if k not in attrs}, **attrs}
     for k, v in attrs.items():
         parts.append(f' {k}="{_escape(v, True)}"')
     return "".join(parts)
@@ -109,7 +110,9 @@ def xml_literal(element: Element, namespaces: dict[str, str] | None) -> str:
         if type(item) is Text:
             out.append(_escape(item.data, False))
         elif type(item) is Comment:
-            out.append(f"<!--{item.data}-->")
+            # (the literal is the children's text and elements: a comment counts only inside an element)
+            if id(item) not in top:
+                out.append(f"<!--{item.data}-->")
         elif type(item) is Element:
             out.append(_start(item, namespaces if id(item) in top else None))
             kids = item.children

@@ -265,6 +265,48 @@ TABLE_FOSTER = """<!DOCTYPE html>
 </body></html>
 """
 
+
+PRODUCT = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Trail shoe X2 | Shop</title>
+<link rel="canonical" href="https://shop.example/p/trail-shoe-x2"></head>
+<body>
+<div class="product" vocab="https://schema.org/" typeof="Product" resource="https://shop.example/p/trail-shoe-x2#product">
+  <img property="image" src="https://cdn.shop.example/x2.jpg" alt="Trail shoe X2">
+  <h1 property="name">Trail shoe X2</h1>
+  <div property="brand" typeof="Brand"><span property="name">Peak</span></div>
+  <meta property="sku" content="X2-42"><meta property="gtin13" content="4006381333931">
+  <div property="description">Light, <em>grippy</em>, waterproof.</div>
+  <div property="aggregateRating" typeof="AggregateRating">
+    <span property="ratingValue">4.4</span> stars from <span property="reviewCount">89</span> reviews</div>
+  <div property="offers" typeof="Offer">
+    <meta property="priceCurrency" content="EUR">&euro;<span property="price" content="119.00">119,00</span>
+    <link property="availability" href="https://schema.org/InStock">In stock
+    <meta property="priceValidUntil" content="2027-01-01">
+    <div property="seller" typeof="Organization"><span property="name">Shop</span></div>
+  </div>
+  <div property="review" typeof="Review">
+    <span property="reviewRating" typeof="Rating"><meta property="worstRating" content="1">
+      <span property="ratingValue">5</span>/<span property="bestRating">5</span></span>
+    by <span property="author" typeof="Person"><span property="name">Kim</span></span>,
+    <time property="datePublished" datetime="2026-03-01">March 1</time>
+    <p property="reviewBody">Great on wet rock.</p>
+  </div>
+</div>
+</body></html>
+"""
+
+LITERALS = """<!DOCTYPE html>
+<html xmlns="http://www.w3.org/1999/xhtml" xmlns:ex="http://example.org/ns#"><head><title>Literals</title></head>
+<body about="#doc">
+<div property="ex:xml" datatype="rdf:XMLLiteral">Text <b class="c">bold</b> <br> &amp; <!-- a comment -->more</div>
+<div property="ex:html" datatype="rdf:HTML"><p>Para <a href="/x">link</a></p></div>
+<div property="ex:empty" datatype="rdf:XMLLiteral"></div>
+<span property="ex:entities">&lt;tag&gt; &amp; &quot;quoted&quot;</span>
+<pre property="ex:space">  keeps
+   spaces  </pre>
+</body></html>
+"""
+
 ALL: dict[str, str] = {
     "opengraph-head": OPENGRAPH_HEAD,
     "wordpress-schema-rdfa": WORDPRESS_SCHEMA_RDFA,
@@ -277,6 +319,8 @@ ALL: dict[str, str] = {
     "curies": CURIES,
     "head-body": HEAD_BODY,
     "table-foster": TABLE_FOSTER,
+    "product": PRODUCT,
+    "literals": LITERALS,
 }
 
 #: RDFa and microformats2 on the same elements (themes that emit both): the mf2 roots are kept

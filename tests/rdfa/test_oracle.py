@@ -128,3 +128,12 @@ def test_compact_chunking_page_matches_pyrdfa() -> None:
 
     ours, theirs = _graphs(COMPACT)
     assert isomorphic(ours, theirs), _explain(ours, theirs)
+
+
+def test_syntaxes_pages_match_pyrdfa() -> None:
+    """The pages of the other syntaxes' tests (WordPress post, shop product, recipe, news) too."""
+    from tests.syntaxes.pages import PAGES
+
+    for name, page in PAGES.items():
+        ours, theirs = _graphs(page)
+        assert isomorphic(ours, theirs), f"{name}:\n{_explain(ours, theirs)}"

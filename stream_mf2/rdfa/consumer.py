@@ -11,16 +11,18 @@ except:
 
 * a ``property`` whose value is the element's content (its text, or its markup
   for ``rdf:XMLLiteral``/``rdf:HTML``, or a ``<time>``'s text): the element is
-  kept (``opened`` answers ``True``), and its value is read when the sink hands
-  the subtree over (:meth:`RdfaConsumer.complete`);
+  kept (``opened`` answers ``True``) so the sink stores its content, which is read
+  when the element closes (or when the sink hands it over, if that comes first:
+  :meth:`RdfaConsumer.complete`);
 * list mappings (``inlist``): their members until the element that started the
   list closes, at most ``max_rdfa_list_items`` (then a note, and later members are
   dropped).
 
 The triples of an element go out when it closes (so do the triples that
 complete its parent's incomplete triples, and the lists it started), in the
-order elements close; a batch whose content value is not read yet waits, with
-every batch after it, for its subtree's hand-over.
+order elements close (a batch whose content value could not be read yet would wait,
+with every batch after it, for its subtree's hand-over; none does, see
+:meth:`RdfaConsumer.popped`).
 
 Where the specification leaves room, the consumer does what the reference
 processor pyRdfa3 does (HTML5 host language): ``role`` values are triples
@@ -319,9 +321,22 @@ class RdfaConsumer:
         return any(k in _LEAF_ATTRS for k in attrs)
 
     def popped(self, element: Element) -> None:
-        """The element closed: its triples go out."""
+        """The element closed: its triples go out.
+
+        A content value is read now if the sink has not handed the element over yet (it is
+        inside another consumer's kept subtree, or held): once an element has left the
+        stack of open elements, nothing inside it is open, and tree construction only
+        inserts into open elements and moves open elements or the children of an open one,
+        so its content is final (only its place may still change).
+        """
         if element.name != "head":
             self._frames.pop(element, None)
+        if self._pending:
+            slot = self._pending.pop(element, None)
+            if slot is not None:
+                slot.fill()
+                if self._queue:
+                    self._flush()
         close = self._closing.pop(element, None)
         if close is not None:
             self._close(close)

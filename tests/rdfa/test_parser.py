@@ -12,7 +12,7 @@ import pytest
 from stream_mf2 import Parser
 from stream_mf2.core.syntaxes import SYNTAXES, entry
 from stream_mf2.extraction import extract
-from stream_mf2.rdfa.events import RdfaTriple
+from stream_mf2.rdfa.events import RdfaLiteral, RdfaTriple
 from tests.rdfa.drive import oracle_graph, stream_triples, to_graph
 from tests.rdfa.pages import ALL, MF2_AND_RDFA
 from tests.support.chunking import S, one_by_one, random_chunks
@@ -74,3 +74,21 @@ def test_extruct_drop_in_has_rdfa() -> None:
     result = drop_in.extract(ALL["opengraph-head"], base_url=URL, syntaxes=["rdfa"])
     (page,) = [n for n in result["rdfa"] if n["@id"] == URL]
     assert page["http://ogp.me/ns#title"] == [{"@language": "en-us", "@value": "How to brew coffee"}]
+
+
+def test_triples_stream_inside_an_mf2_feed_that_wraps_the_page() -> None:
+    """An mf2 root kept around the whole page (an ``h-feed``) holds its subtree until it ends;
+    the RDFa triples inside it still go out as their elements close (content values are read
+    when their element closes, not when the enclosing kept subtree is handed over)."""
+    entry = '<article class="h-entry" typeof="BlogPosting"><h2 class="p-name" property="headline">T{}</h2></article>'
+    parser = Parser(url=URL, syntaxes={"mf2", "rdfa"})
+    seen: list[RdfaTriple] = []
+    seen += [
+        e for e in parser.feed_events('<div class="h-feed" vocab="http://schema.org/">') if isinstance(e, RdfaTriple)
+    ]
+    for i in range(50):
+        seen += [e for e in parser.feed_events(entry.format(i)) if isinstance(e, RdfaTriple)]
+        headlines = [t.object.value for t in seen if isinstance(t.object, RdfaLiteral)]
+        assert headlines == [f"T{k}" for k in range(i + 1)]
+    events = parser.feed_events("</div>") + parser.close_events()
+    assert [e for e in events if not isinstance(e, RdfaTriple)]  # the feed item comes at its end

@@ -43,7 +43,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import Final
 
-from stream_mf2.html.dom import HTML_NS, Document, DocumentFragment, Element, Node, ParentNode, text_content
+from stream_mf2.html.dom import HTML_NS, Document, DocumentFragment, Element, Node, ParentNode
+from stream_mf2.rdfa._state import HTML, TEXT, TIME, XML, Close, Deferred, Frame, Lists, Object, Slot, Triple
 from stream_mf2.rdfa.context import (
     INITIAL_MAPPINGS,
     RDF,
@@ -59,7 +60,7 @@ from stream_mf2.rdfa.context import (
     term_or_curie,
 )
 from stream_mf2.rdfa.events import RdfaLiteral, RdfaTriple
-from stream_mf2.rdfa.html_rules import time_datatype, xml_literal
+from stream_mf2.rdfa.html_rules import time_datatype
 
 __all__ = ["DEFAULT_MAX_RDFA_LIST_ITEMS", "RdfaConsumer"]
 
@@ -81,130 +82,6 @@ _LEAF_ATTRS: Final = frozenset((*_RDFA_ATTRS, "role"))
 _CONTEXT_ATTRS: Final = frozenset((*_LEAF_ATTRS, "lang", "xml:lang", "xmlns"))
 #: The document's base IRI, put in when a triple goes out (a ``<base>`` may come after the root opens).
 _BASE: Final = "\x00base"
-
-# How a content value is read when the element is handed over.
-_TEXT: Final = 0  # its text
-_TIME: Final = 1  # a <time>'s text, datatype by its form unless given
-_XML: Final = 2  # its children as XML (rdf:XMLLiteral)
-_HTML: Final = 3  # its children as markup (rdf:HTML)
-
-
-class _Slot:
-    """A literal read from an element's content once the sink hands the element over."""
-
-    __slots__ = ("datatype", "element", "kind", "language", "namespaces", "value")
-
-    def __init__(
-        self,
-        element: Element,
-        kind: int,
-        datatype: str | None,
-        language: str | None,
-        namespaces: dict[str, str] | None,
-    ) -> None:
-        self.element: Element | None = element
-        self.kind = kind
-        self.datatype = datatype
-        self.language = language
-        self.namespaces = namespaces
-        self.value: RdfaLiteral | None = None
-
-    def fill(self) -> None:
-        el = self.element
-        if el is None:
-            return
-        self.element = None
-        kind = self.kind
-        if kind == _XML:
-            self.value = RdfaLiteral(xml_literal(el, self.namespaces), _XML_LITERAL)
-        elif kind == _HTML:
-            self.value = RdfaLiteral(xml_literal(el, None), _HTML_LITERAL)
-        else:
-            text = text_content(el)
-            datatype = self.datatype
-            if kind == _TIME and datatype is None:
-                datatype = time_datatype(text)
-            if datatype is None:
-                self.value = RdfaLiteral(text, None, self.language)
-            else:
-                self.value = RdfaLiteral(text, datatype)
-
-
-_Object = str | RdfaLiteral | _Slot
-_Triple = tuple[str, str, _Object]
-
-
-class _Deferred:
-    """An ``href``/``src`` IRI resolved only if something uses it: a plain link (``<a href>``
-    without other RDFa attributes) is a new subject, which nothing uses unless an RDFa
-    element comes inside it; most links have none."""
-
-    __slots__ = ("base", "iri", "raw")
-
-    def __init__(self, base: str, raw: str) -> None:
-        self.base = base
-        self.raw = raw
-        self.iri: str | None = None
-
-    def value(self) -> str:
-        iri = self.iri
-        if iri is None:
-            iri = self.iri = resolve_iri(self.base, self.raw)
-        return iri
-
-
-class _Lists:
-    """A list mapping (RDFa 1.1 ``inlist``): property IRI -> members (``None``: declared, none yet)."""
-
-    __slots__ = ("closed", "lists", "origin")
-
-    def __init__(self, origin: str | _Deferred | None) -> None:
-        self.origin = origin
-        self.lists: dict[str, list[_Object] | None] = {}
-        #: its element closed and the lists went out (tree construction may still put content
-        #: below an element it has popped: misnested formatting tags)
-        self.closed = False
-
-
-class _Frame:
-    """The evaluation context an element passes to its children."""
-
-    __slots__ = ("default_ns", "incomplete", "lang", "lists", "mappings", "parent_object")
-
-    def __init__(
-        self,
-        lang: str | None,
-        mappings: Mappings,
-        default_ns: str | None,
-        parent_object: str | _Deferred | None,
-        incomplete: list[tuple[str | None, str, str | None]],
-        lists: _Lists,
-    ) -> None:
-        self.lang = lang
-        self.mappings = mappings
-        #: the nearest ``xmlns`` attribute's value (repeated on XML literals)
-        self.default_ns = default_ns
-        self.parent_object = parent_object
-        #: incomplete triples for the children to complete: (subject, predicate, object),
-        #: ``None`` where the child's subject goes; (None, p, None) adds it to list p
-        self.incomplete = incomplete
-        self.lists = lists
-
-
-class _Close:
-    """What an element does when it closes."""
-
-    __slots__ = ("lists", "parent", "slots", "subject", "triples")
-
-    def __init__(self, triples: list[_Triple]) -> None:
-        self.triples = triples
-        self.slots: list[_Slot] = []
-        #: the subject that completes the parent's incomplete triples
-        self.subject: str | None = None
-        #: the frame whose incomplete triples this element completes
-        self.parent: _Frame | None = None
-        #: the list mapping this element started, generated when it closes
-        self.lists: _Lists | None = None
 
 
 def _first(*values: str | None) -> str | None:
@@ -241,13 +118,13 @@ class RdfaConsumer:
         self._list_items = 0
         self._notes: list[str] = []
         self._noted: set[str] = set()
-        self._root = _Frame(None, INITIAL_MAPPINGS, None, None, [], _Lists(None))
-        self._frames: dict[ParentNode, _Frame] = {}
-        self._closing: dict[Element, _Close] = {}
+        self._root = Frame(None, INITIAL_MAPPINGS, None, None, [], Lists(None))
+        self._frames: dict[ParentNode, Frame] = {}
+        self._closing: dict[Element, Close] = {}
         #: kept elements whose content value is still to be read
-        self._pending: dict[Element, _Slot] = {}
+        self._pending: dict[Element, Slot] = {}
         #: batches waiting for a content value (and every batch after the first such)
-        self._queue: deque[tuple[list[_Triple], list[_Slot]]] = deque()
+        self._queue: deque[tuple[list[Triple], list[Slot]]] = deque()
 
     # -- the consumer contract ------------------------------------------------------
     def keep(self, element: Element) -> bool:
@@ -361,7 +238,7 @@ class RdfaConsumer:
         self._bnodes += 1
         return f"_:b{self._bnodes}"
 
-    def _frame_of(self, parent: ParentNode) -> _Frame | None:
+    def _frame_of(self, parent: ParentNode) -> Frame | None:
         """The context of ``parent``'s children: its own, or its nearest processed ancestor's
         (a clone); ``None`` for a detached node."""
         frames = self._frames
@@ -402,7 +279,7 @@ class RdfaConsumer:
             lang = attrs["lang"].lower() or None
         m = pframe.mappings
         default_ns = attrs.get("xmlns", pframe.default_ns)
-        triples: list[_Triple] = []
+        triples: list[Triple] = []
         if "vocab" in attrs or "prefix" in attrs or any(k.startswith("xmlns:") for k in attrs):
             m = self._mappings(m, attrs, triples)
         if "role" in attrs:
@@ -463,10 +340,10 @@ class RdfaConsumer:
             if lang == pframe.lang and m is pframe.mappings and default_ns == pframe.default_ns:
                 frame = pframe
             else:
-                frame = _Frame(lang, m, default_ns, pframe.parent_object, pframe.incomplete, pframe.lists)
+                frame = Frame(lang, m, default_ns, pframe.parent_object, pframe.incomplete, pframe.lists)
             self._frames[el] = frame
             if triples:
-                self._closing[el] = _Close(triples)
+                self._closing[el] = Close(triples)
             return False
         base = self._base
         link_iri = href if href is not None else src
@@ -481,10 +358,10 @@ class RdfaConsumer:
             and not (html and (el.name == "head" or el.name == "body"))
         ):
             # A plain link: its IRI is the new subject, resolved if a descendant uses it.
-            link = _Deferred(base, link_iri)
-            lists = _Lists(link)
-            self._frames[el] = _Frame(lang, m, default_ns, link, [], lists)
-            close = _Close(triples)
+            link = Deferred(base, link_iri)
+            lists = Lists(link)
+            self._frames[el] = Frame(lang, m, default_ns, link, [], lists)
+            close = Close(triples)
             if pframe.incomplete:
                 close.subject = link.value()
                 close.parent = pframe
@@ -492,9 +369,9 @@ class RdfaConsumer:
             self._closing[el] = close
             return False
         deferred = pframe.parent_object
-        parent_object = deferred.value() if isinstance(deferred, _Deferred) else deferred
+        parent_object = deferred.value() if isinstance(deferred, Deferred) else deferred
         lists = pframe.lists
-        new_lists: _Lists | None = None
+        new_lists: Lists | None = None
         header = (
             html
             and (el.name == "head" or el.name == "body")
@@ -514,14 +391,14 @@ class RdfaConsumer:
             if subject is None:
                 subject = parent_object
             else:
-                lists = new_lists = _Lists(subject)
+                lists = new_lists = Lists(subject)
             obj = self._resource(m, base, resource, href, src)
             if typeof is not None and about is None:
                 if obj is None:
                     obj = self._bnode()
                 typed = obj
             if "inlist" not in attrs and obj is not None:
-                lists = new_lists = _Lists(obj)
+                lists = new_lists = Lists(obj)
         elif prop is not None and content is None and datatype_attr is None and not time_text:
             if about is not None:
                 subject = about_iri
@@ -530,7 +407,7 @@ class RdfaConsumer:
             if subject is None:
                 subject = parent_object
             else:
-                lists = new_lists = _Lists(subject)
+                lists = new_lists = Lists(subject)
             if typed is None and typeof is not None:
                 typed = self._resource(m, base, resource, href, src)
                 if typed is None:
@@ -544,11 +421,11 @@ class RdfaConsumer:
             if subject is None:
                 if typeof is not None:
                     subject = self._bnode()
-                    lists = new_lists = _Lists(subject)
+                    lists = new_lists = Lists(subject)
                 else:
                     subject = parent_object
             else:
-                lists = new_lists = _Lists(subject)
+                lists = new_lists = Lists(subject)
             obj = subject
             if typeof is not None:
                 typed = subject
@@ -577,10 +454,10 @@ class RdfaConsumer:
                         triples.append((obj, p, subject))
                 else:
                     incomplete.append((None, p, subject))
-        close = _Close(triples)
+        close = Close(triples)
         keep = False
         if prop is not None:
-            value: _Object | None
+            value: Object | None
             if (resource is not None or href is not None or src is not None) and not (
                 content is not None or datatype_attr is not None or time_text or rel is not None or rev is not None
             ):
@@ -601,7 +478,7 @@ class RdfaConsumer:
                 value = typed
             else:
                 value = self._literal(el, m, lang, default_ns, content, datatype_attr, time_text)
-                if type(value) is _Slot:
+                if type(value) is Slot:
                     close.slots.append(value)
                     self._pending[el] = value
                     keep = True
@@ -611,7 +488,7 @@ class RdfaConsumer:
                         self._add_to_list(lists, p, value)
                     elif subject is not None:
                         triples.append((subject, p, value))
-        self._frames[el] = _Frame(lang, m, default_ns, obj if obj is not None else self._bnode(), incomplete, lists)
+        self._frames[el] = Frame(lang, m, default_ns, obj if obj is not None else self._bnode(), incomplete, lists)
         if pframe.incomplete:
             close.subject = subject
             close.parent = pframe
@@ -620,7 +497,7 @@ class RdfaConsumer:
             self._closing[el] = close
         return keep
 
-    def _mappings(self, m: Mappings, attrs: dict[str, str], triples: list[_Triple]) -> Mappings:
+    def _mappings(self, m: Mappings, attrs: dict[str, str], triples: list[Triple]) -> Mappings:
         """The mappings an element declares (``xmlns:``, ``prefix``, ``vocab``) over ``m``."""
         prefixes = m.prefixes
         xmlns = m.xmlns
@@ -658,7 +535,7 @@ class RdfaConsumer:
                 triples.append((_BASE, RDFA_USES_VOCABULARY, vocab))
         return Mappings(prefixes, m.default_prefix, vocab, xmlns)
 
-    def _role(self, el: Element, m: Mappings, triples: list[_Triple]) -> None:
+    def _role(self, el: Element, m: Mappings, triples: list[Triple]) -> None:
         """Role Attribute 1.0: ``role`` values (terms in the XHTML vocabulary) of the element's IRI or a blank node."""
         id_ = el.attrs.get("id")
         subject = f"{self._base}#{id_.strip()}" if id_ is not None else ""
@@ -690,7 +567,7 @@ class RdfaConsumer:
         content: str | None,
         datatype_attr: str | None,
         time_text: bool,
-    ) -> RdfaLiteral | _Slot:
+    ) -> RdfaLiteral | Slot:
         """The literal of ``property`` (RDFa 1.1 step 11): from ``content``, or a slot for the element's content."""
         datatype: str | None = None
         if datatype_attr is not None and datatype_attr != "":
@@ -701,17 +578,17 @@ class RdfaConsumer:
             return RdfaLiteral(content, datatype)
         if time_text:
             # (a datatype attribute, even empty, turns the lexical form test off)
-            return _Slot(el, _TIME if datatype_attr is None else _TEXT, datatype, lang, None)
+            return Slot(el, TIME if datatype_attr is None else TEXT, datatype, lang, None)
         if datatype == _XML_LITERAL:
             namespaces = {f"xmlns:{k}": v for k, v in m.xmlns.items()}
             if default_ns:
                 namespaces["xmlns"] = default_ns
-            return _Slot(el, _XML, None, None, namespaces)
+            return Slot(el, XML, None, None, namespaces)
         if datatype == _HTML_LITERAL:
-            return _Slot(el, _HTML, None, None, None)
-        return _Slot(el, _TEXT, datatype, lang, None)
+            return Slot(el, HTML, None, None, None)
+        return Slot(el, TEXT, datatype, lang, None)
 
-    def _add_to_list(self, lists: _Lists, p: str, member: _Object | None) -> None:
+    def _add_to_list(self, lists: Lists, p: str, member: Object | None) -> None:
         if lists.closed:
             self._note("rdfa: a list member after its list's element closed (misnested tags) is dropped")
             return
@@ -731,7 +608,7 @@ class RdfaConsumer:
         else:
             found.append(member)
 
-    def _close(self, close: _Close) -> None:
+    def _close(self, close: Close) -> None:
         triples = close.triples
         parent = close.parent
         subject = close.subject
@@ -744,7 +621,7 @@ class RdfaConsumer:
         lists = close.lists
         slots = close.slots
         if lists is not None and lists.lists and lists.origin is not None:
-            origin = lists.origin.value() if isinstance(lists.origin, _Deferred) else lists.origin
+            origin = lists.origin.value() if isinstance(lists.origin, Deferred) else lists.origin
             for p, members in lists.lists.items():
                 if members is None:
                     triples.append((origin, p, _NIL))
@@ -754,7 +631,7 @@ class RdfaConsumer:
                 for i, member in enumerate(members):
                     triples.append((heads[i], _FIRST, member))
                     triples.append((heads[i], _REST, heads[i + 1] if i + 1 < len(heads) else _NIL))
-                    if type(member) is _Slot:
+                    if type(member) is Slot:
                         slots.append(member)
                 triples.append((origin, p, heads[0]))
         if lists is not None:
@@ -777,13 +654,13 @@ class RdfaConsumer:
             queue.popleft()
             self._send(triples)
 
-    def _send(self, triples: list[_Triple]) -> None:
+    def _send(self, triples: list[Triple]) -> None:
         base = self._base
         emit = self.emit
         for s, p, o in triples:
             if s == _BASE:
                 s = base
-            if type(o) is _Slot:
+            if type(o) is Slot:
                 value = o.value
                 if value is None:
                     continue
@@ -791,7 +668,7 @@ class RdfaConsumer:
             elif type(o) is str and o == _BASE:
                 emit(RdfaTriple(s, p, base))
             else:
-                assert not isinstance(o, _Slot)
+                assert not isinstance(o, Slot)
                 emit(RdfaTriple(s, p, o))
 
 

@@ -240,7 +240,7 @@ class Parser:
         self._produced = False
         self._events_before_meta = False
         # The notes the syntax consumers returned at the document's end.
-        self._syntax_notes: list[str] = []
+        self._syntax_notes: tuple[str, ...] = ()
 
     def _build(self, *, count_raw: bool) -> None:
         """Make the stages after the decoder (again, for a re-parse): :func:`build_pipeline`."""
@@ -309,8 +309,8 @@ class Parser:
             if self._wpt is not None:
                 self._wpt.finish()
                 self._held = None  # nothing is held any more: the WPT events go out now
-            for consumer in self._consumers:
-                self._syntax_notes.extend(consumer.finish())
+            if self._consumers:
+                self._syntax_notes = tuple([note for consumer in self._consumers for note in consumer.finish()])
         except BaseException:
             self._state = "failed"
             self._release()

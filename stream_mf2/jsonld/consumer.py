@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from stream_mf2.html.dom import HTML_NS, Element, is_ancestor, text_content
+from stream_mf2.html.dom import HTML_NS, Document, Element, text_content
 from stream_mf2.jsonld.events import JsonLdItem
 from stream_mf2.jsonld.read import items_of, read_block
 
@@ -44,6 +44,24 @@ def is_jsonld_type(value: str) -> bool:
     """
     essence = value.split(";", 1)[0].strip(_ASCII_WHITESPACE)
     return len(essence) == len(_MEDIA_TYPE) and essence.lower() == _MEDIA_TYPE
+
+
+_INSIDE: Final = 0
+_ELSEWHERE: Final = 1
+_OUT_OF_DOCUMENT: Final = 2
+
+
+def _place(script: Element, root: Element) -> int:
+    """Where ``script`` is: inside ``root``, elsewhere in the document, or out of it (template
+    contents, or a subtree removed from the tree)."""
+    node = script.parent
+    while node is not None:
+        if node is root:
+            return _INSIDE
+        if type(node) is Document:
+            return _ELSEWHERE
+        node = node.parent
+    return _OUT_OF_DOCUMENT
 
 
 def _position(element: Element) -> str:
@@ -73,6 +91,7 @@ class JsonLdConsumer:
         # the sink stores no more than max_jsonld_chars of them).
         self._watching: dict[Element, int] = {}
         self._blocks = 0
+        self._not_in_document = 0
         self.notes: list[str] = []
 
     def keep(self, element: Element) -> bool:
@@ -118,7 +137,17 @@ class JsonLdConsumer:
         if element in pending:
             found = [element]
         else:
-            found = [el for el in pending if is_ancestor(element, el)]
+            found = []
+            for script in list(pending):
+                place = _place(script, element)
+                if place == _INSIDE:
+                    found.append(script)
+                elif place == _OUT_OF_DOCUMENT:
+                    # inside template contents (or removed): never handed over, so not kept
+                    # waiting, where every later hand-over would look at it again
+                    del pending[script]
+                    self._watching.pop(script, None)
+                    self._not_in_document += 1
         for script in found:
             del pending[script]
             self._read(script, self._watching.pop(script, 0))
@@ -126,9 +155,10 @@ class JsonLdConsumer:
 
     def finish(self) -> list[str]:
         """The document ended: scripts never handed over were not in the document's tree."""
-        if self._pending:
+        lost = self._not_in_document + len(self._pending)
+        if lost:
             self.notes.append(
-                f"json-ld: {len(self._pending)} block(s) inside template contents (or removed from the"
+                f"json-ld: {lost} block(s) inside template contents (or removed from the"
                 " document by <frameset>) were not read"
             )
             self._pending.clear()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,12 +20,15 @@ from stream_mf2 import (
     TwitterCardItem,
     UnknownSyntax,
     parse,
+    reassemble,
 )
 from stream_mf2.core.budget import BudgetedObservedSink, BudgetedSink
 from stream_mf2.core.fanout import FanOut, KeepFanOut, ObserverFanOut
 from stream_mf2.core.syntaxes import DEFAULT_SYNTAXES, SYNTAXES
 from stream_mf2.html.bounded import BoundedSink, ObservedSink
 from stream_mf2.html.dom import Element, Node, ParentNode
+from tests.support.builds import pure_only
+from tests.support.work import lines_executed
 from tests.syntaxes.pages import PAGES, WORDPRESS_POST
 
 ALL_MINE = {"mf2", "json-ld", "opengraph", "twitter", "dublincore"}
@@ -250,3 +254,71 @@ def test_with_a_wpt_template() -> None:
     assert collect_pages(expected)[0]["blocks"][1]["matches"]  # (the rows matched)
     assert [e for e in together if type(e) is ItemEvent] == [e for e in expected if type(e) is ItemEvent]
     assert [e.item for e in together if type(e) is JsonLdItem] == [{"@type": "ItemList"}]
+
+
+NEW_MODULES = (
+    "/stream_mf2/core/fanout.py",
+    "/stream_mf2/core/budget.py",
+    "/stream_mf2/core/syntaxes.py",
+    "/stream_mf2/jsonld/",
+    "/stream_mf2/metadata/",
+)
+
+
+@pure_only
+def test_default_parse_runs_none_of_the_new_code() -> None:
+    # The default parse (mf2 alone) executes no line of the fan-outs, the budgets, the
+    # registry or the syntax consumers: its work is today's.
+    def run() -> None:
+        parser = Parser("https://blog.example.com/")
+        parser.feed(WORDPRESS_POST)
+        parser.close()
+        parse(WORDPRESS_POST)
+
+    assert lines_executed(run, NEW_MODULES) == 0
+    assert lines_executed(run) > 0
+
+
+def test_stream_children_releases_children_to_every_consumer() -> None:
+    # With stream_children the capture streams an h-feed's children and removes them: the
+    # JSON-LD consumer sees each child's script as it is released, once.
+    entries = "".join(
+        f'<article class="h-entry"><h2 class="p-name">E{i}</h2>'
+        f'<script type="application/ld+json">{{"@type": "BlogPosting", "headline": "E{i}"}}</script></article>'
+        for i in range(5)
+    )
+    html = f'<body><div class="h-feed"><h1 class="p-name">Feed</h1>{entries}</div></body>'
+    plain = _events(html, syntaxes={"mf2", "json-ld"})
+    expected = [f"E{i}" for i in range(5)]
+    assert [e.item["headline"] for e in plain if type(e) is JsonLdItem] == expected
+    # (max_held_children=0: the children stream at once, no <base> can still change them)
+    streamed = _events(html, syntaxes={"mf2", "json-ld"}, stream_children=True, max_held_children=0)
+    kinds = [(type(e).__name__, getattr(e, "path", None)) for e in streamed]
+    # each child's JSON-LD right after the child, the feed's own event last
+    assert kinds == [
+        ("ItemEvent", (0, i)) if k % 2 == 0 else ("JsonLdItem", None) for i in range(5) for k in (0, 1)
+    ] + [
+        ("ItemEvent", ()),
+        ("DocumentEnd", None),
+    ]
+    assert [e.item["headline"] for e in streamed if type(e) is JsonLdItem] == expected
+    # held back (a <base> may still come): the children stay in the feed, their JSON-LD is final
+    held = _events(html, syntaxes={"mf2", "json-ld"}, stream_children=True)
+    assert [type(e).__name__ for e in held] == ["JsonLdItem"] * 5 + ["ItemEvent", "DocumentEnd"]
+    assert reassemble(streamed) == reassemble(held) == reassemble(plain)
+
+
+def test_async_front_end() -> None:
+    import asyncio
+
+    from stream_mf2 import aiter_events
+
+    async def chunks() -> Any:
+        for i in range(0, len(WORDPRESS_POST), 100):
+            yield WORDPRESS_POST[i : i + 100]
+
+    async def run() -> list[object]:
+        return [e async for e in aiter_events(chunks(), syntaxes={"json-ld", "opengraph"})]
+
+    events = asyncio.run(run())
+    assert [type(e) for e in events] == [JsonLdItem, OpenGraphItem, JsonLdItem, DocumentEnd]

@@ -57,3 +57,22 @@ def test_events_per_block() -> None:
     events = parser.feed_events(_jsonld_page(50)) + parser.close_events()
     assert sum(1 for e in events if type(e).__name__ == "JsonLdItem") == 50
     assert sum(1 for e in events if type(e).__name__ == "ItemEvent") == 50
+
+
+@pure_only
+def test_template_scripts_do_not_wait() -> None:
+    # JSON-LD scripts inside template contents are never handed over: they must not be looked
+    # at again by every later hand-over (n templates, then n items: linear, not n * n).
+    def page(n: int) -> str:
+        templates = '<template><script type="application/ld+json">{"a": 1}</script></template>' * n
+        cards = '<p class="h-card">x</p>' * n
+        return f"<body>{templates}{cards}</body>"
+
+    w1, w2, w4 = (_work(page(k)) for k in (150, 300, 600))
+    assert 1.8 < w2 / w1 < 2.2, (w1, w2, w4)
+    assert 1.8 < w4 / w2 < 2.2, (w1, w2, w4)
+    parser = Parser(syntaxes=ALL)
+    events = parser.feed_events(page(3)) + parser.close_events()
+    assert events[-1].notes == (  # type: ignore[union-attr]
+        "json-ld: 3 block(s) inside template contents (or removed from the document by <frameset>) were not read",
+    )

@@ -137,3 +137,25 @@ def test_syntaxes_pages_match_pyrdfa() -> None:
     for name, page in PAGES.items():
         ours, theirs = _graphs(page)
         assert isomorphic(ours, theirs), f"{name}:\n{_explain(ours, theirs)}"
+
+
+def test_undeclared_opengraph_prefixes_follow_the_w3c_initial_context() -> None:
+    """extruct, when imported, adds ``fb``, ``article``, ``book``, ``profile``, ``music``, ``video``
+    and ``twitter`` to pyRdfa3's initial context (``og`` is in the W3C one), so its ``rdfa``
+    output expands ``article:…`` properties a page never declares. The consumer keeps the W3C
+    initial context of RDFa 1.1, as pyRdfa3 alone does: an undeclared ``article:section`` is no
+    CURIE but an absolute IRI (scheme ``article``). Declared (``prefix="article:
+    http://ogp.me/ns/article#"``, as the OpenGraph protocol asks), all three agree."""
+    pytest.importorskip("extruct")
+    from extruct.rdfa import RDFaExtractor
+
+    page = '<html><head><meta property="article:section" content="News"><meta property="og:title" content="T"></head></html>'
+    ours, theirs = _graphs(page)
+    assert isomorphic(ours, theirs)
+    assert {str(p) for p in ours.predicates()} == {"article:section", "http://ogp.me/ns#title"}
+    extruct_nodes = RDFaExtractor().extract(page, base_url=URL)
+    assert any("http://ogp.me/ns/article#section" in node for node in extruct_nodes)
+    declared = page.replace("<html>", '<html prefix="article: http://ogp.me/ns/article#">')
+    ours, theirs = _graphs(declared)
+    assert isomorphic(ours, theirs)
+    assert {str(p) for p in ours.predicates()} == {"http://ogp.me/ns/article#section", "http://ogp.me/ns#title"}

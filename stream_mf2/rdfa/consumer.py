@@ -185,7 +185,8 @@ class RdfaConsumer:
         if element in self._frames:
             return False
         if element.children:
-            self._note("rdfa: an element cloned by the adoption agency algorithm (misnested tags) is not processed")
+            if any(k in _CONTEXT_ATTRS or k.startswith("xmlns:") for k in element.attrs):
+                self._note("rdfa: an element cloned by the adoption agency algorithm (misnested tags) is not processed")
             return False
         if self._frame_of(parent) is None:
             return False

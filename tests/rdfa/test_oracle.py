@@ -121,6 +121,12 @@ def test_misnested_formatting_keeps_the_first_context() -> None:
     assert any("adoption agency" in n for n in notes)
     nested = page.replace("<p>two</b>three</p>", "</b><p>twothree</p>")
     assert isomorphic(*_graphs(nested))
+    # a misnested element without RDFa attributes is no loss: no note
+    plain = (
+        f'<html prefix="ex: {EX}"><body><b class="x">one<p about="#y" property="ex:p">two</b>three</p></body></html>'
+    )
+    triples, notes, _ = stream_triples([plain], URL)
+    assert not notes and triples
 
 
 def test_compact_chunking_page_matches_pyrdfa() -> None:

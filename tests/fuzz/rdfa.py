@@ -91,7 +91,9 @@ def _run(chunks: list[str] | list[bytes]) -> tuple[list[object], list[str]]:
 
 def _chunks(data: S, seed: int) -> list[S]:
     rng = random.Random(seed)
-    cuts = sorted(rng.sample(range(1, len(data)), min(len(data) - 1, rng.randrange(1, 12)))) if len(data) > 1 else []
+    cuts: list[int] = (
+        sorted(rng.sample(range(1, len(data)), min(len(data) - 1, rng.randrange(1, 12)))) if len(data) > 1 else []
+    )
     return [data[a:b] for a, b in itertools.pairwise([0, *cuts, len(data)])]
 
 

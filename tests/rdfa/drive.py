@@ -19,7 +19,7 @@ swaps in a fresh copy of that module's table for its call and puts extruct's bac
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stream_mf2.html.bounded.observed import ObservedSink
 from stream_mf2.html.decode import Decoder
@@ -27,6 +27,9 @@ from stream_mf2.html.tokenizer import Tokenizer
 from stream_mf2.html.treebuilder import TreeBuilder
 from stream_mf2.rdfa.consumer import RdfaConsumer
 from stream_mf2.rdfa.events import RdfaLiteral, RdfaTriple
+
+if TYPE_CHECKING:
+    from rdflib import Graph
 
 
 def engine(
@@ -62,7 +65,7 @@ def stream_triples(
     return out, notes, consumer
 
 
-def to_graph(triples: Iterable[RdfaTriple]) -> Any:
+def to_graph(triples: Iterable[RdfaTriple]) -> Graph:
     """An rdflib graph of the consumer's triples (``_:label`` as blank nodes)."""
     from rdflib import BNode, Graph, Literal, URIRef
 
@@ -98,7 +101,7 @@ def _pristine_initial_context() -> Any:
     return _PRISTINE[0]
 
 
-def oracle_graph(html: str | bytes, url: str | None = "http://example.com/page") -> Any:
+def oracle_graph(html: str | bytes, url: str | None = "http://example.com/page") -> Graph:
     """pyRdfa3's graph of ``html`` (see the module docstring for the options)."""
     import html5lib
     from pyRdfa import Options, initialcontext, pyRdfa
@@ -121,6 +124,7 @@ def oracle_graph(html: str | bytes, url: str | None = "http://example.com/page")
     table = initialcontext.initial_context
     initialcontext.initial_context = _pristine_initial_context()
     try:
-        return pyRdfa(options, base=url or "").graph_from_DOM(dom, graph=Graph(), pgraph=Graph())
+        graph: Graph = pyRdfa(options, base=url or "").graph_from_DOM(dom, graph=Graph(), pgraph=Graph())
+        return graph
     finally:
         initialcontext.initial_context = table

@@ -16,7 +16,7 @@ from tests.rdfa.drive import oracle_graph, stream_triples, to_graph
 from tests.rdfa.pages import ALL
 
 pytest.importorskip("pyRdfa")
-from rdflib import Literal, URIRef
+from rdflib import Graph, Literal, URIRef
 from rdflib.compare import graph_diff, isomorphic, to_isomorphic
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,14 +25,14 @@ URL = "http://example.com/page"
 EX = "http://example.org/ns#"
 
 
-def _explain(ours: object, theirs: object) -> str:
+def _explain(ours: Graph, theirs: Graph) -> str:
     _, only_ours, only_theirs = graph_diff(to_isomorphic(ours), to_isomorphic(theirs))
     lines = [f"ours only: {t}" for t in sorted(only_ours)] + [f"pyRdfa only: {t}" for t in sorted(only_theirs)]
     return "\n".join(lines[:40])
 
 
-def _graphs(html: str | bytes) -> tuple[object, object]:
-    triples, _, _ = stream_triples([html], URL)
+def _graphs(html: str | bytes) -> tuple[Graph, Graph]:
+    triples = stream_triples([html] if isinstance(html, str) else [bytes(html)], URL)[0]
     return to_graph(triples), oracle_graph(html, URL)
 
 

@@ -44,7 +44,7 @@ def test_parser_gives_the_consumers_triples(name: str, syntaxes: set[str]) -> No
 
 
 def _chunkings(page: S) -> list[list[S]]:
-    return [[page], one_by_one(page), *(random_chunks(page, seed) for seed in range(5))]
+    return [[page], one_by_one(page)] + [random_chunks(page, seed) for seed in range(5)]
 
 
 def test_parser_any_chunking_beside_every_syntax() -> None:

@@ -307,6 +307,35 @@ LITERALS = """<!DOCTYPE html>
 </body></html>
 """
 
+#: An XHTML-era blog: xmlns: prefixes (the old OpenGraph namespace, fbml), the Creative Commons
+#: license chooser's RDFa snippet (``rel="license"``, ``cc:attributionName``), XFN/pingback links.
+LEGACY_XHTML_CC = """<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">
+<html xmlns="http://www.w3.org/1999/xhtml" xmlns:og="http://opengraphprotocol.org/schema/" xmlns:fb="http://www.facebook.com/2008/fbml" xml:lang="en" lang="en">
+<head profile="http://gmpg.org/xfn/11">
+<meta http-equiv="Content-Type" content="text/html; charset=UTF-8" />
+<title>Old blog</title>
+<meta property="og:title" content="Old blog post" />
+<meta property="og:type" content="blog" />
+<meta property="fb:admins" content="12345" />
+<meta name="description" content="plain meta" />
+<link rel="alternate" type="application/rss+xml" title="RSS" href="http://old.example/feed/" />
+<link rel="pingback" href="http://old.example/xmlrpc.php" />
+<link rel='shortlink' href='http://old.example/?p=5' />
+</head>
+<body class="single">
+<div id="wrapper"><div class="post" id="post-5">
+<h2><a href="http://old.example/post/" rel="bookmark" title="Permanent Link">Post</a></h2>
+<small>March 3rd, 2009 <!-- by admin --></small>
+<div class="entry"><p>Text with <a href="http://other.example/" rel="external nofollow">a link</a>.</p>
+<p><a rel="license" href="http://creativecommons.org/licenses/by/3.0/"><img alt="CC" src="http://i.creativecommons.org/l/by/3.0/88x31.png" /></a></p>
+<span xmlns:dc="http://purl.org/dc/elements/1.1/" property="dc:title">Post</span> by
+<a xmlns:cc="http://creativecommons.org/ns#" href="http://old.example/" property="cc:attributionName" rel="cc:attributionURL">Admin</a>
+</div></div></div>
+<div about="http://old.example/post/" typeof="sioc:Post" xmlns:sioc="http://rdfs.org/sioc/ns#">
+<span property="sioc:num_replies" datatype="xsd:integer" content="3"></span></div>
+</body></html>
+"""
+
 ALL: dict[str, str] = {
     "opengraph-head": OPENGRAPH_HEAD,
     "wordpress-schema-rdfa": WORDPRESS_SCHEMA_RDFA,
@@ -321,6 +350,7 @@ ALL: dict[str, str] = {
     "table-foster": TABLE_FOSTER,
     "product": PRODUCT,
     "literals": LITERALS,
+    "legacy-xhtml-cc": LEGACY_XHTML_CC,
 }
 
 #: RDFa and microformats2 on the same elements (themes that emit both): the mf2 roots are kept

@@ -15,6 +15,8 @@ syntax (:func:`stream_mf2.extract`). Every known difference
   warning of the ``stream_mf2`` logger, where extruct raises (``errors="strict"``)
   or drops the whole ``"json-ld"`` list; ``type`` is compared as HTML does
   (``application/ld+json; charset=utf-8`` is JSON-LD);
+* a ``<link rel="schema.DC">`` without ``href`` declares nothing (extruct
+  raises ``KeyError``);
 * the microformats items are this library's (the mf2py drop-in's differences,
   ``docs/guides/from-mf2py.md``);
 * ``htmlstring`` must be text or bytes (or another source of the input rule):

@@ -385,7 +385,9 @@ class Parser:
     def notes(self) -> list[str]:
         """Recoveries that changed the output, one line each: values emptied past the output
         budget, unresolved include targets, a late ``<body lang>`` or ``<base>``, an encoding
-        kept although a late ``<meta>`` asked for another, a WPT match that may be missing.
+        kept although a late ``<meta>`` asked for another, a WPT match that may be missing,
+        what the syntax consumers report (a JSON-LD block that could not be read, with its
+        position).
 
         The same lines end the stream as :attr:`DocumentEnd.notes <stream_mf2.events.DocumentEnd>`.
         """
@@ -639,6 +641,8 @@ def parse(
     ``max_token_chars``, ``max_depth``, ``max_kept_nodes``, ``max_held_items``,
     ``max_nested_html_chars``, ``max_reparse_bytes`` (see :class:`Parser`). An
     unknown option is a :class:`TypeError`, a bad value a :class:`ValueError`.
+    With ``syntaxes``, each syntax other than ``"mf2"`` adds its results under its
+    name (:func:`document_result`).
     """
     check_options(options, "parse")
     return document_result(

@@ -119,3 +119,49 @@ def test_default_syntaxes_need_every_package(name: str) -> None:
         dropin_extract("<p>")
     with pytest.raises(SyntaxUnavailable):
         stream_mf2.extract("<p>")
+
+
+EDGE_CASES = {
+    "og-in-body": '<html><head><title>t</title></head><body><meta property="og:title" content="b"></body></html>',
+    "noscript-in-head": (
+        '<html><head><noscript><meta property="og:x" content="n"></noscript>'
+        '<meta property="og:title" content="t"></head><body></body></html>'
+    ),
+    "div-ends-head": (
+        '<html><head><meta property="og:a" content="1"><div>x</div><meta property="og:b" content="2"></head></html>'
+    ),
+    "no-head-tag": '<meta property="og:a" content="1"><p>x</p>',
+    "uppercase": '<HTML><HEAD><META PROPERTY="og:title" CONTENT="u"><META NAME="DC.Title" CONTENT="d"></HEAD></HTML>',
+    "prefixes": (
+        '<html prefix="a: http://a/"><head prefix="b: http://b/ og: http://x/"><meta property="a:x" content="1">'
+        '<meta property="b:y" content="2"><meta property="og:z" content="3"><meta property="c:w" content="4"></head></html>'
+    ),
+    "dc-types": (
+        '<head><meta name="DC.type" content="Text"><meta name="DC.title" content="t">'
+        '<meta name="dc.type" content="Image"></head>'
+    ),
+    "title-then-meta": '<title>x</title><meta property="og:title" content="t"><body>',
+    "entities": '<head><meta property="og:title" content="a &amp; b &eacute;"></head>',
+}
+
+
+@pytest.mark.parametrize("name", sorted(EDGE_CASES))
+@pytest.mark.parametrize("syntax", ["opengraph", "dublincore", "json-ld"])
+@pytest.mark.parametrize("uniform", [False, True])
+def test_edge_cases_equal_extruct(name: str, syntax: str, uniform: bool) -> None:
+    html = EDGE_CASES[name]
+    assert dropin_extract(html, syntaxes=[syntax], uniform=uniform) == extruct.extract(
+        html, syntaxes=[syntax], uniform=uniform
+    )
+
+
+def test_documented_differences() -> None:
+    # A schema link without href: extruct raises KeyError; here it declares nothing.
+    html = '<head><link rel="schema.DC"><meta name="DC.title" content="t"></head>'
+    with pytest.raises(KeyError):
+        extruct.extract(html, syntaxes=["dublincore"])
+    assert dropin_extract(html, syntaxes=["dublincore"])["dublincore"][0]["namespaces"] == {}
+    # A script inside <svg> is SVG's, not a JSON-LD block (libxml2 knows no SVG).
+    html = '<body><svg><script type="application/ld+json">{"a":1}</script></svg></body>'
+    assert extruct.extract(html, syntaxes=["json-ld"]) == {"json-ld": [{"a": 1}]}
+    assert dropin_extract(html, syntaxes=["json-ld"]) == {"json-ld": []}

@@ -209,6 +209,7 @@ DEFAULT_MODULES = (
     "stream_mf2.wpt._source",
     "stream_mf2.jsonld.consumer",
     "stream_mf2.microdata.consumer",
+    "stream_mf2.rdfa.consumer",
 )
 
 

@@ -81,12 +81,16 @@ option                       default                          meaning
 ``max_microdata_recent_nodes``                                remembered for earlier ``itemref``
                                                               targets (all budgets: see
                                                               :mod:`stream_mf2.microdata.consumer`)
+``max_rdfa_list_items``      ``None`` (RDFa default)          RDFa ``inlist`` members held until
+                                                              their list's element closes (a budget:
+                                                              past it later members are dropped,
+                                                              with a note)
 ===========================  ===============================  =====================================
 
 Every limit raises :class:`~stream_mf2.errors.LimitExceeded` naming itself,
 except the budgets (``max_held_items``, ``max_held_children``, ``max_reparse_bytes``,
 ``max_formatting_elements``, ``max_prefix_nodes``, ``max_item_chars``, ``max_output_ratio``,
-``output_floor_chars``, ``max_jsonld_chars``, the microdata ones), which are documented recoveries. The sources add their own keywords (``chunk_size``,
+``output_floor_chars``, ``max_jsonld_chars``, the microdata ones, ``max_rdfa_list_items``), which are documented recoveries. The sources add their own keywords (``chunk_size``,
 ``stall_timeout``, ``slice_size``), which are ordinary keyword parameters.
 
 A :class:`~stream_mf2.Parser` turns its keywords into one :class:`ParserConfig`
@@ -172,6 +176,7 @@ class ParseOptions(TypedDict, total=False):
     max_microdata_values: int | None
     max_microdata_work_ratio: int | None
     max_microdata_recent_nodes: int | None
+    max_rdfa_list_items: int | None
 
 
 #: The valid option names, in the order of :class:`ParseOptions`.
@@ -207,6 +212,7 @@ _LIMITS = (
     ("max_microdata_values", True, 0),
     ("max_microdata_work_ratio", True, 0),
     ("max_microdata_recent_nodes", True, 0),
+    ("max_rdfa_list_items", True, 0),
 )
 #: The shapes of microdata items (``microdata_form``).
 _MICRODATA_FORMS = ("extruct", "whatwg")
@@ -401,6 +407,7 @@ def parser_config(
     syntaxes: Iterable[str] = DEFAULT_SYNTAXES,
     max_jsonld_chars: int | None = None,
     microdata: Mapping[str, int | str | None] | None = None,
+    max_rdfa_list_items: int | None = None,
 ) -> ParserConfig:
     """Check the :class:`~stream_mf2.Parser` keywords and resolve them into one :class:`ParserConfig`.
 
@@ -467,6 +474,8 @@ def parser_config(
     # the microdata consumer's options (microdata_form and its limits), those given
     microdata_given = {k: v for k, v in microdata.items() if v is not None} if microdata else {}
     given.update(microdata_given)
+    if max_rdfa_list_items is not None:
+        given["max_rdfa_list_items"] = max_rdfa_list_items
     if given:
         check_options(given, "Parser")
     names = DEFAULT_SYNTAXES if syntaxes is DEFAULT_SYNTAXES else resolve_syntaxes(syntaxes)
@@ -478,6 +487,8 @@ def parser_config(
             syntax_limits = (("max_jsonld_chars", max_jsonld_chars),)
         if microdata_given and "microdata" in names:
             syntax_limits += tuple((k, v) for k, v in microdata_given.items() if v is not None)
+        if max_rdfa_list_items is not None and "rdfa" in names:
+            syntax_limits = (*syntax_limits, ("max_rdfa_list_items", max_rdfa_list_items))
     if isinstance(filter_roots, set):
         filter_roots = frozenset(filter_roots)
     if isinstance(stream_children, set):

@@ -156,6 +156,8 @@ class Parser:
     default, or ``"extruct"``) or the WHATWG JSON form (``"whatwg"``); the
     ``max_microdata_*`` and ``max_itemref_ids`` budgets bound the microdata
     consumer (:mod:`stream_mf2.microdata.consumer`).
+    ``max_rdfa_list_items`` bounds the RDFa list members held until their list's
+    element closes (a budget: past it later members are dropped, with a note).
     """
 
     def __init__(
@@ -197,6 +199,7 @@ class Parser:
         max_microdata_values: int | None = None,
         max_microdata_work_ratio: int | None = None,
         max_microdata_recent_nodes: int | None = None,
+        max_rdfa_list_items: int | None = None,
         **unknown: Never,
     ) -> None:
         # ``Never``: a type checker rejects any other keyword; at run time it is named here
@@ -243,6 +246,7 @@ class Parser:
                 "max_microdata_work_ratio": max_microdata_work_ratio,
                 "max_microdata_recent_nodes": max_microdata_recent_nodes,
             },
+            max_rdfa_list_items=max_rdfa_list_items,
         )
         # The page's time for template patterns (the URL's too: choosing templates is part of
         # the build), current while this parser runs the matcher (see feed_events).

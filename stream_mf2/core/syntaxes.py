@@ -13,7 +13,7 @@ name            consumer (module, class)               events                   
                 ``JsonLdConsumer``
 ``microdata``   ``microdata/consumer.py``              ``MicrodataItem``            ``microdata``
                 ``MicrodataConsumer``
-``rdfa``        ``rdfa/consumer.py`` ``RdfaConsumer``  ``RdfaTriples``              ``rdfa``
+``rdfa``        ``rdfa/consumer.py`` ``RdfaConsumer``  ``RdfaTriple``               ``rdfa``
 ``opengraph``   ``metadata/consumer.py``               ``OpenGraphItem``            ``opengraph``
                 ``OpenGraphConsumer``
 ``twitter``     ``metadata/consumer.py``               ``TwitterCardItem``          (none)
@@ -50,7 +50,7 @@ consumer that keeps elements for their text and bounds it (the JSON-LD
 consumer): the sink then stores no more text in those elements than it admits.
 At most one consumer gives one.
 
-A package also gives, in its ``events`` module, a function that turns the
+A package also gives, in its ``events`` module (RDFa: ``jsonld``), a function that turns the
 events of one document into extruct's result list for its key (the
 :class:`SyntaxEntry` ``result`` field names it): :func:`stream_mf2.extract`
 and :mod:`stream_mf2.extruct` call it.
@@ -155,7 +155,12 @@ _ENTRIES: Final = (
         ("stream_mf2.microdata.events", "extruct_result"),
     ),
     SyntaxEntry(
-        "rdfa", "stream_mf2.rdfa.consumer", "RdfaConsumer", (), "rdfa", ("stream_mf2.rdfa.events", "extruct_result")
+        "rdfa",
+        "stream_mf2.rdfa.consumer",
+        "RdfaConsumer",
+        ("max_rdfa_list_items",),
+        "rdfa",
+        ("stream_mf2.rdfa.jsonld", "extruct_result"),
     ),
     SyntaxEntry(
         "opengraph",

@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
-from . import growth, inputs, microdata, prefilter, warcs
+from . import growth, inputs, microdata, prefilter, rdfa, warcs
 from .invariants import Finding, check_document
 from .known import known
 
@@ -42,7 +42,9 @@ class Target:
 
 
 def _doc_strategy(data: st.SearchStrategy[bytes]) -> st.SearchStrategy[Any]:
-    return st.tuples(data, inputs.options(), st.tuples(st.integers(0, 2**16), st.integers(0, 2**16)), st.integers(0, 2**16))
+    return st.tuples(
+        data, inputs.options(), st.tuples(st.integers(0, 2**16), st.integers(0, 2**16)), st.integers(0, 2**16)
+    )
 
 
 def _doc_check(case: Any) -> None:
@@ -99,6 +101,7 @@ TARGETS: dict[str, Target] = {
     "microdata": Target(
         "microdata", microdata.strategy(), microdata.check, lambda c: len(c[0]), lambda c, b: (b, *c[1:]), examples=30
     ),
+    "rdfa": Target("rdfa", rdfa.documents(), rdfa.check, lambda c: len(c[0]), rdfa.replay, examples=40),
 }
 
 

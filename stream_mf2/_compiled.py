@@ -1,7 +1,8 @@
 """Which modules the compiled build compiles: a folder rule, read by ``setup.py`` too.
 
 The parse path is compiled with mypyc: every module in the folders
-:data:`COMPILED_FOLDERS` (the core, the HTML engine, the mf2 and RDFa consumers) and the
+:data:`COMPILED_FOLDERS` (the core, the HTML engine, the mf2, JSON-LD, head-metadata,
+microdata and RDFa consumers) and the
 modules :data:`COMPILED_FILES` below all of them, except the folders in
 :data:`PURE_FOLDERS` (the html5lib-tests format helpers). Everything else stays
 pure Python: I/O, WARC, the command line and the WPT consumer import optional
@@ -16,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 #: Folders (relative to the package) whose modules are all compiled.
-COMPILED_FOLDERS: tuple[str, ...] = ("core", "html", "mf2", "rdfa")
+COMPILED_FOLDERS: tuple[str, ...] = ("core", "html", "mf2", "jsonld", "metadata", "microdata", "rdfa")
 #: Folders inside those that stay pure Python.
 PURE_FOLDERS: tuple[str, ...] = ("html/testing",)
 #: Single modules outside those folders that are compiled (the bottom layer). ``errors.py``

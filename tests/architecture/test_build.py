@@ -25,7 +25,7 @@ from tests.support.suites import REPO
 
 #: Third-party modules a compiled module may import: core dependencies only (an
 #: optional dependency would make the compiled build need it at import time).
-CORE_THIRD_PARTY = {"webencodings", "typing_extensions"}
+CORE_THIRD_PARTY = {"webencodings", "typing_extensions", "orjson"}
 
 
 def test_the_expected_build_runs() -> None:

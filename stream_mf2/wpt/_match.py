@@ -20,12 +20,13 @@ Blocks whose only reference is ``ow:pattern`` are matched on the page source by
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from stream_mf2.html.dom import Document, DocumentFragment, Element, Node, ParentNode, is_ancestor, text_content
+from stream_mf2.html.dom import Document, DocumentFragment, Element, Node, ParentNode, Text, is_ancestor, text_content
 from stream_mf2.wpt._html import inner_html
-from stream_mf2.wpt._paths import Place, descendants, path_matches, step_matches
+from stream_mf2.wpt._paths import Cond, Place, State, advance, descendants, path_matches, select
+from stream_mf2.wpt._pending import Pending, PendingQueue
 from stream_mf2.wpt._source import DEFAULT_MAX_PATTERN_CHARS, SourceScanner
 from stream_mf2.wpt.events import WptMatchEvent, WptPage, WptPageEnd
 from stream_mf2.wpt.model import Block, Template, XPath
@@ -90,6 +91,15 @@ def _header(block: Block) -> dict[str, Any]:
     }
 
 
+# ASCII whitespace as one space, then runs of spaces collapsed: str.split() would also
+# split at U+00A0 and the other Unicode spaces, which HTML does not count as whitespace.
+_ASCII_WS = {9: " ", 10: " ", 12: " ", 13: " "}
+
+
+def _squeeze(text: str) -> str:
+    return " ".join(t for t in text.translate(_ASCII_WS).split(" ") if t)
+
+
 def element_match(element: Element, place: Place, block: Block) -> dict[str, Any] | None:
     """The match object of ``block`` on ``element`` (at ``place``), or ``None`` if its pattern fails.
 
@@ -101,7 +111,7 @@ def element_match(element: Element, place: Place, block: Block) -> dict[str, Any
         return None
     return {
         "xpath": place.xpath(),
-        "text": " ".join(raw.split()),
+        "text": _squeeze(raw),
         "html": inner_html(element),
         "attributes": dict(element.attrs),
         "captures": captures,
@@ -109,12 +119,43 @@ def element_match(element: Element, place: Place, block: Block) -> dict[str, Any
     }
 
 
-def _structural(block: Block, place: Place, context: Place | None) -> bool:
-    el = place.element
-    assert el is not None
-    if block.tagid is not None and el.attrs.get("id") != block.tagid:
-        return False
-    return block.xpath is None or path_matches(block.xpath, place, context)
+def node_matches(element: Element, place: Place, block: Block) -> list[dict[str, Any]]:
+    """The matches of ``block`` at ``element``: the element itself, or, when its path ends
+    with ``text()`` or ``@name``, each text node child or the attribute (a first match only
+    for a block that is not repeatable)."""
+    final = block.xpath.final if block.xpath is not None else None
+    if final is None:
+        m = element_match(element, place, block)
+        return [] if m is None else [m]
+    values: list[tuple[str, str]] = []
+    if final == "text()":
+        k = 0
+        for c in element.children:
+            if type(c) is Text:
+                k += 1
+                values.append((f"{place.xpath()}/text()[{k}]", c.data))
+    else:
+        value = element.attrs.get(final[1:])
+        if value is not None:
+            values.append((f"{place.xpath()}/{final}", value))
+    out: list[dict[str, Any]] = []
+    for xpath, raw in values:
+        captures = _pattern_captures(block, raw)
+        if captures is None:
+            continue
+        out.append(
+            {
+                "xpath": xpath,
+                "text": _squeeze(raw),
+                "html": None,
+                "attributes": {},
+                "captures": captures,
+                "blocks": [_nested_text(b, raw) for b in block.blocks],
+            }
+        )
+        if not block.repeatable:
+            break
+    return out
 
 
 def _nested(block: Block, element: Element, place: Place) -> dict[str, Any]:
@@ -124,21 +165,17 @@ def _nested(block: Block, element: Element, place: Place) -> dict[str, Any]:
     if block.tagid is None and block.xpath is None:
         return _nested_text(block, text_content(element))
     xpath = block.xpath
-    depth: int | None = None
-    if block.tagid is None and xpath is not None and xpath.anchor is None:
-        # a relative path reaches as many levels down as it has steps; an absolute one, fewer by the context's depth
-        depth = len(xpath.steps) - (len(place.chain()) if xpath.absolute else 0)
-        if depth < 1:
-            return out
-    for p in descendants(element, place, depth):
-        if _structural(block, p, place):
-            el = p.element
-            assert el is not None
-            m = element_match(el, p, block)
-            if m is not None:
-                matches.append(m)
-                if not block.repeatable:
-                    break
+    # (the id, if given with a path, is tested below)
+    found: Iterator[Place] = descendants(element, place) if xpath is None else select(xpath, element, place)
+    for p in found:
+        el = p.element
+        assert el is not None
+        if block.tagid is not None and el.attrs.get("id") != block.tagid:
+            continue
+        ms = node_matches(el, p, block)
+        matches.extend(ms)
+        if ms and not block.repeatable:
+            break
     return out
 
 
@@ -150,6 +187,7 @@ class _Plan:
         "anchors",
         "attr_names",
         "blocks",
+        "lastish",
         "needs_id",
         "root_states",
         "source_blocks",
@@ -170,7 +208,7 @@ class _Plan:
         self.xpath_blocks: list[list[int]] = []
         self.tagid_blocks: dict[str, list[int]] = {}  # tagid without xpath -> indices into blocks
         self.anchors: dict[str, list[int]] = {}  # anchor id -> xpath indices
-        root_states: list[tuple[int, int]] = []
+        root_states: list[State] = []
         for ai, template in enumerate(templates):
             for bi, block in enumerate(template.blocks):
                 if block.xpath is None and block.tagid is None:
@@ -189,11 +227,17 @@ class _Plan:
                 if block.xpath.anchor is not None:
                     self.anchors.setdefault(block.xpath.anchor, []).append(xi)
                 else:
-                    root_states.append((xi, 0))
+                    root_states.append((xi, 0, ()))
         self.root_states = tuple(root_states)
         self.needs_id = bool(self.anchors or self.tagid_blocks)
         #: attribute names the paths test (a late attribute on html/body may change a match)
         self.attr_names = {st.attr[0] for x in self.xpaths for st in x.steps if st.attr is not None}
+        self.attr_names.update(t[1] for x in self.xpaths for st in x.steps for t in st.tests)
+        self.attr_names.update(x.final[1:] for x in self.xpaths if x.final is not None and x.final[0] == "@")
+        #: blocks whose path has a ``[last()]`` step: their matches wait for the parents to close
+        self.lastish = {
+            k for k, (_, _, b) in enumerate(self.blocks) if b.xpath is not None and any(st.last for st in b.xpath.steps)
+        }
         if self.needs_id:
             self.attr_names.add("id")
 
@@ -256,6 +300,11 @@ class WptConsumer:
         self._root_states = plan.root_states
         self._needs_id = plan.needs_id
         self._attr_names = plan.attr_names
+        self._lastish = plan.lastish
+        #: waiting ``[last()]`` matches, per block index (see :mod:`stream_mf2.wpt._pending`)
+        self._queues: dict[int, PendingQueue] = {}
+        #: parents whose close may decide a waiting match
+        self._watched: set[Element] = set()
         for ai, bi, block in plan.source_blocks:
             applied = self.applied[ai]
             assert block.pattern is not None
@@ -270,8 +319,8 @@ class WptConsumer:
         self._warned: set[str] = set()
         self._places: dict[ParentNode, Place] = {}
         self._moved = False  # has any element been moved or had a sibling inserted before it?
-        # Kept elements waiting to be final -> (place, indices into self._blocks)
-        self._candidates: dict[Element, tuple[Place, list[int]]] = {}
+        # Kept elements waiting to be final -> (place, [(index into self._blocks, [last()] conditions)])
+        self._candidates: dict[Element, tuple[Place, list[tuple[int, tuple[Cond, ...]]]]] = {}
         self._scanners = [s for a in self.applied for s in a.scanners]
 
     @property
@@ -324,9 +373,7 @@ class WptConsumer:
         pos = counts[name] = counts.get(name, 0) + 1
         n = pplace.n = pplace.n + 1
         place = self._places[element] = Place(pplace, element, name, pos, n)
-        if not pplace.states and not (
-            self._needs_id and ("id" in element.attrs or name == "selectedcontent")
-        ):
+        if not pplace.states and not (self._needs_id and ("id" in element.attrs or name == "selectedcontent")):
             return False
         return self._decide(element, pplace, place)
 
@@ -340,13 +387,25 @@ class WptConsumer:
         pplace = self._places.get(parent)
         if pplace is None:
             return type(parent) is not DocumentFragment
-        if pplace.states or (self._needs_id and "id" in attrs):
+        if (pplace.states and self._leaf_may_hit(pplace.states, name)) or (self._needs_id and "id" in attrs):
             return True
         counts = pplace.counts
         if counts is None:
             counts = pplace.counts = {}
         counts[name] = counts.get(name, 0) + 1
         pplace.n += 1
+        return False
+
+    def _leaf_may_hit(self, states: tuple[State, ...], name: str) -> bool:
+        """May a leaf ``name`` under a place with ``states`` end a path? (It has no children, so
+        states it would pass on do not matter; the rest of its tests come when it is made.)"""
+        xpaths = self._xpaths
+        for xi, si, _ in states:
+            steps = xpaths[xi].steps
+            if si + 1 == len(steps):
+                want = steps[si].name
+                if want is None or want == name or want == name.lower():
+                    return True
         return False
 
     def placed(self, element: Element, parent: ParentNode, before: Node | None = None) -> bool:
@@ -412,10 +471,10 @@ class WptConsumer:
         if place.states or (hits is not None and self._any_wanted(hits)):
             self._warn("moved", place)
 
-    def _any_wanted(self, hits: list[int]) -> bool:
-        return any(self._wanted(k) for k in hits)
+    def _any_wanted(self, hits: list[tuple[int, tuple[Cond, ...]]]) -> bool:
+        return any(self._wanted(k) for k, _ in hits)
 
-    def _missed(self, element: Element, hits: list[int] | None) -> bool:
+    def _missed(self, element: Element, hits: list[tuple[int, tuple[Cond, ...]]] | None) -> bool:
         """``element`` now matches the blocks ``hits`` at its changed place: a kept candidate
         takes them on (its matches are checked when it is final); ``True`` if one is lost."""
         if hits is None:
@@ -424,7 +483,7 @@ class WptConsumer:
         if cand is None:
             return self._any_wanted(hits)
         ks = cand[1]
-        ks.extend(k for k in hits if k not in ks)
+        ks.extend(h for h in hits if h not in ks)
         return False
 
     def attrs_added(self, element: Element, names: list[str]) -> None:
@@ -448,7 +507,7 @@ class WptConsumer:
             self._warn("selectedcontent", place)
         if hits is None:
             return False
-        wanted = [k for k in hits if self._wanted(k)]
+        wanted = [h for h in hits if self._wanted(h[0])]
         if not wanted:
             return False
         self._candidates[element] = (place, wanted)
@@ -474,25 +533,20 @@ class WptConsumer:
         if ref.states != was or self._missed(before, hits):
             self._warn("foster-parented", ref)
 
-    def _advance(self, pplace: Place, place: Place) -> tuple[tuple[tuple[int, int], ...], list[int] | None]:
-        """The matcher states of ``place`` (child of ``pplace``) and the top-level blocks it matches."""
-        hits: list[int] | None = None
-        out: tuple[tuple[int, int], ...] = ()
-        states = pplace.states
-        if states:
-            new: list[tuple[int, int]] = []
-            xpaths = self._xpaths
-            for xi, si in states:
-                steps = xpaths[xi].steps
-                if step_matches(steps[si], place):
-                    if si + 1 == len(steps):
-                        if hits is None:
-                            hits = []
-                        hits.extend(self._xpath_blocks[xi])
-                    else:
-                        new.append((xi, si + 1))
-            if new:
-                out = tuple(new)
+    def _advance(
+        self, pplace: Place, place: Place
+    ) -> tuple[tuple[State, ...], list[tuple[int, tuple[Cond, ...]]] | None]:
+        """The matcher states of ``place`` (child of ``pplace``) and the top-level blocks it
+        matches, each with the ``[last()]`` conditions still to hold."""
+        hits: list[tuple[int, tuple[Cond, ...]]] | None = None
+        out: tuple[State, ...] = ()
+        if pplace.states:
+            out, paths = advance(self._xpaths, pplace.states, place, None)
+            if paths is not None:
+                hits = []
+                xpath_blocks = self._xpath_blocks
+                for xi, conds in paths:
+                    hits.extend((k, conds) for k in xpath_blocks[xi])
         if self._needs_id:
             element = place.element
             assert element is not None
@@ -502,14 +556,14 @@ class WptConsumer:
                     if not self._xpaths[xi].steps:
                         if hits is None:
                             hits = []
-                        hits.extend(self._xpath_blocks[xi])
-                    else:
-                        out = (*out, (xi, 0))
+                        hits.extend((k, ()) for k in self._xpath_blocks[xi])
+                    elif (xi, 0, ()) not in out:
+                        out = (*out, (xi, 0, ()))
                 tagged = self._tagid_blocks.get(id_)
                 if tagged:
                     if hits is None:
                         hits = []
-                    hits.extend(tagged)
+                    hits.extend((k, ()) for k in tagged)
         return out, hits
 
     def _wanted(self, k: int) -> bool:
@@ -526,6 +580,9 @@ class WptConsumer:
         """
         if element.name != "head":
             self._places.pop(element, None)
+        if self._watched and element in self._watched:
+            self._watched.discard(element)
+            self._flush(False)
 
     # -- completion -----------------------------------------------------------------
     def complete(self, root: Element) -> bool:
@@ -533,24 +590,29 @@ class WptConsumer:
         candidates = self._candidates
         if not candidates:
             return True
-        if root in candidates and len(candidates) == 1:
+        if root in candidates and (len(candidates) == 1 or not root.children):
             found = [root]
-        elif not self._moved:
-            # The candidates inside ``root``, found upwards from each (there are few; an mf2
-            # root's subtree can be large): in creation order, which is document order
-            # while nothing has been moved.
-            found = [el for el in candidates if el is root or is_ancestor(root, el)]
         else:
+            # The candidates inside ``root``, in document order: one walk of the subtree, which
+            # the matches walk anyway (its text, its HTML). Filtering every pending candidate
+            # for each root instead was quadratic on the rows of one table, all handed over
+            # together when the table closes.
             found = [root] if root in candidates else []
             stack = [c for c in reversed(root.children) if type(c) is Element]
             while stack:
                 el = stack.pop()
                 if el in candidates:
                     found.append(el)
-                stack.extend(c for c in reversed(el.children) if type(c) is Element)
+                kids = el.children
+                if kids:
+                    stack.extend(c for c in reversed(kids) if type(c) is Element)
         for el in found:
             place, ks = candidates.pop(el)
-            for k in ks:
+            done: set[int] = set()
+            for k, _ in ks:
+                if k in done:
+                    continue
+                done.add(k)
                 ai, bi, block = self._blocks[k]
                 applied = self.applied[ai]
                 if applied.done[bi]:
@@ -560,13 +622,60 @@ class WptConsumer:
                 # Checked again only if an element was moved since (the adoption agency, foster parenting).
                 if self._moved and block.xpath is not None and not path_matches(block.xpath, place):
                     continue
-                m = element_match(el, place, block)
-                if m is None:
+                alts = [c for kk, c in ks if kk == k]
+                if k in self._lastish:
+                    self._queue(k, el, place, block, alts)
                     continue
+                ms = node_matches(el, place, block)
+                if ms and not block.repeatable:
+                    applied.done[bi] = True
+                for m in ms:
+                    self.emit(WptMatchEvent(applied.page, bi, m))
+        if self._queues:
+            self._flush(False)
+        return True
+
+    def _queue(self, k: int, el: Element, place: Place, block: Block, alts: list[tuple[Cond, ...]]) -> None:
+        """A match of a ``[last()]`` block: computed now (the subtree is freed after the hand-over),
+        emitted once its conditions are decided, after the block's earlier matches."""
+        if any(not c for c in alts):
+            alts = [()]
+        entry = Pending(node_matches(el, place, block), alts)
+        if not entry.matches:
+            return
+        queue = self._queues.get(k)
+        if queue is None:
+            queue = self._queues[k] = PendingQueue()
+        for conds in alts:
+            for c in conds:
+                parent = c[0].parent
+                if parent is not None and parent.element is not None:
+                    self._watched.add(parent.element)
+        queue.push(entry, self._closed)
+
+    def _closed(self, cond: Cond) -> bool:
+        """Has the parent of the condition's place closed (no more siblings can come)?"""
+        parent = cond[0].parent
+        if parent is None or parent.element is None:
+            return False  # the document: at its end
+        return self._places.get(parent.element) is not parent
+
+    def _flush(self, final: bool) -> None:
+        """Emit the decided waiting matches (``final``: the document ended)."""
+        for k, queue in list(self._queues.items()):
+            ai, bi, block = self._blocks[k]
+            applied = self.applied[ai]
+            for matches in queue.ready(self._closed, final):
+                if applied.done[bi]:
+                    break
+                for m in matches:
+                    self.emit(WptMatchEvent(applied.page, bi, m))
                 if not block.repeatable:
                     applied.done[bi] = True
-                self.emit(WptMatchEvent(applied.page, bi, m))
-        return True
+            if applied.done[bi] or final:
+                queue.clear()
+            if not queue:
+                del self._queues[k]
 
     # -- page source ------------------------------------------------------------------
     def source(self, text: str) -> None:
@@ -582,9 +691,12 @@ class WptConsumer:
         so an end on ``emit`` would come before them, and a consumer that closes the page at
         its end (``stream-mf2 wpt``'s page lines) would lose them.
         """
+        if self._queues:
+            self._flush(True)
         for s in self._scanners:
             s.close()
         self._candidates.clear()
+        self._watched.clear()
         self._places.clear()
         errors = tuple(self.errors)
         for applied in self.applied:

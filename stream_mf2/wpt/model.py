@@ -66,25 +66,39 @@ class Pattern:
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One child step: ``name`` (``None`` for ``*``), a 1-based ``position`` among
+    """One step: ``name`` (``None`` for ``*``), a 1-based ``position`` among
     the matching siblings (same name, or any element for ``*``), and an
-    attribute-equality test applied after the position."""
+    attribute-equality test applied after the position.
+
+    ``descendant``: the step follows ``//`` (any depth below the step before it);
+    ``last``: ``[last()]`` instead of a position; ``tests``: further attribute
+    tests ``(op, attr, value)``, ``op`` one of ``"="``, ``"contains"``,
+    ``"starts-with"``, ``"exists"`` (value ``""``), all of which must hold.
+    """
 
     name: str | None
     position: int | None = None
     attr: tuple[str, str] | None = None
+    descendant: bool = False
+    last: bool = False
+    tests: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class XPath:
     """The supported XPath subset: child steps from the root (``absolute``), from
     the elements with an id (``anchor``: ``//*[@id="x"]/...``), or from a context
-    element (relative, nested blocks only)."""
+    element (relative, nested blocks only).
+
+    ``final``: the path selects a node of the last element instead of the
+    element: ``"text()"`` (each text node child) or ``"@name"`` (an attribute).
+    """
 
     source: str
     steps: tuple[Step, ...]
     absolute: bool = True
     anchor: str | None = None
+    final: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

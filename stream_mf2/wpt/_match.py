@@ -21,7 +21,7 @@ Blocks whose only reference is ``ow:pattern`` are matched on the page source by
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 from stream_mf2.html.dom import Document, DocumentFragment, Element, Node, ParentNode, Text, is_ancestor, text_content
 from stream_mf2.wpt._html import inner_html
@@ -30,6 +30,8 @@ from stream_mf2.wpt._pending import Pending, PendingQueue
 from stream_mf2.wpt._source import DEFAULT_MAX_PATTERN_CHARS, SourceScanner
 from stream_mf2.wpt.events import WptMatchEvent, WptPage, WptPageEnd
 from stream_mf2.wpt.model import Block, Template, XPath
+
+_T = TypeVar("_T")
 
 __all__ = ["LATE_CHANGES", "WptConsumer", "element_match"]
 
@@ -119,43 +121,57 @@ def element_match(element: Element, place: Place, block: Block) -> dict[str, Any
     }
 
 
-def node_matches(element: Element, place: Place, block: Block) -> list[dict[str, Any]]:
-    """The matches of ``block`` at ``element``: the element itself, or, when its path ends
-    with ``text()`` or ``@name``, each text node child or the attribute (a first match only
-    for a block that is not repeatable)."""
+def node_matches(element: Element, place: Place, block: Block) -> list[tuple[Node, dict[str, Any]]]:
+    """The matches of ``block`` at ``element``, each with the node it is about: the element
+    itself, or, when the block's path ends with ``text()`` or ``@name``, each text node
+    child (in order) or the attribute (its element)."""
     final = block.xpath.final if block.xpath is not None else None
     if final is None:
         m = element_match(element, place, block)
-        return [] if m is None else [m]
-    values: list[tuple[str, str]] = []
+        return [] if m is None else [(element, m)]
+    values: list[tuple[Node, str, str]] = []
     if final == "text()":
         k = 0
         for c in element.children:
             if type(c) is Text:
                 k += 1
-                values.append((f"{place.xpath()}/text()[{k}]", c.data))
+                values.append((c, f"{place.xpath()}/text()[{k}]", c.data))
     else:
         value = element.attrs.get(final[1:])
         if value is not None:
-            values.append((f"{place.xpath()}/{final}", value))
-    out: list[dict[str, Any]] = []
-    for xpath, raw in values:
+            values.append((element, f"{place.xpath()}/{final}", value))
+    out: list[tuple[Node, dict[str, Any]]] = []
+    for node, xpath, raw in values:
         captures = _pattern_captures(block, raw)
         if captures is None:
             continue
-        out.append(
-            {
-                "xpath": xpath,
-                "text": _squeeze(raw),
-                "html": None,
-                "attributes": {},
-                "captures": captures,
-                "blocks": [_nested_text(b, raw) for b in block.blocks],
-            }
-        )
-        if not block.repeatable:
-            break
+        match = {
+            "xpath": xpath,
+            "text": _squeeze(raw),
+            "html": None,
+            "attributes": {},
+            "captures": captures,
+            "blocks": [_nested_text(b, raw) for b in block.blocks],
+        }
+        out.append((node, match))
     return out
+
+
+def in_document_order(root: Node, found: list[tuple[Node, _T]]) -> list[tuple[Node, _T]]:
+    """``found`` (nodes inside ``root`` or ``root``, each element's own in order) sorted in
+    document order: text nodes of an element interleave with its descendants' (``text()``)."""
+    if len(found) < 2:
+        return found
+    order: dict[int, int] = {id(root): 0}
+    i = 0
+    stack: list[Node] = [root]
+    while stack:
+        node = stack.pop()
+        i += 1
+        order[id(node)] = i
+        if type(node) is Element and node.children:
+            stack.extend(reversed(node.children))
+    return sorted(found, key=lambda pair: order.get(id(pair[0]), 0))
 
 
 def _nested(block: Block, element: Element, place: Place) -> dict[str, Any]:
@@ -167,15 +183,19 @@ def _nested(block: Block, element: Element, place: Place) -> dict[str, Any]:
     xpath = block.xpath
     # (the id, if given with a path, is tested below)
     found: Iterator[Place] = descendants(element, place) if xpath is None else select(xpath, element, place)
+    texts = xpath is not None and xpath.final == "text()"
+    pairs: list[tuple[Node, dict[str, Any]]] = []
     for p in found:
         el = p.element
         assert el is not None
         if block.tagid is not None and el.attrs.get("id") != block.tagid:
             continue
-        ms = node_matches(el, p, block)
-        matches.extend(ms)
-        if ms and not block.repeatable:
+        pairs.extend(node_matches(el, p, block))
+        if pairs and not block.repeatable and not texts:
             break
+    if texts:
+        pairs = in_document_order(element, pairs)
+    matches.extend(m for _, m in (pairs if block.repeatable else pairs[:1]))
     return out
 
 
@@ -606,16 +626,17 @@ class WptConsumer:
                 kids = el.children
                 if kids:
                     stack.extend(c for c in reversed(kids) if type(c) is Element)
+        # per block: (node, (match, [last()] alternatives)), in document order of the elements
+        out: dict[int, list[tuple[Node, tuple[dict[str, Any], list[tuple[Cond, ...]]]]]] = {}
         for el in found:
             place, ks = candidates.pop(el)
-            done: set[int] = set()
+            seen: set[int] = set()
             for k, _ in ks:
-                if k in done:
+                if k in seen:
                     continue
-                done.add(k)
+                seen.add(k)
                 ai, bi, block = self._blocks[k]
-                applied = self.applied[ai]
-                if applied.done[bi]:
+                if self.applied[ai].done[bi]:
                     continue
                 if block.tagid is not None and el.attrs.get("id") != block.tagid:
                     continue
@@ -623,35 +644,44 @@ class WptConsumer:
                 if self._moved and block.xpath is not None and not path_matches(block.xpath, place):
                     continue
                 alts = [c for kk, c in ks if kk == k]
-                if k in self._lastish:
-                    self._queue(k, el, place, block, alts)
-                    continue
-                ms = node_matches(el, place, block)
-                if ms and not block.repeatable:
-                    applied.done[bi] = True
-                for m in ms:
-                    self.emit(WptMatchEvent(applied.page, bi, m))
+                if any(not c for c in alts):
+                    alts = [()]
+                got = out.setdefault(k, [])
+                for node, m in node_matches(el, place, block):
+                    got.append((node, (m, alts)))
+        for k, got in out.items():
+            block = self._blocks[k][2]
+            if block.xpath is not None and block.xpath.final == "text()":
+                got = in_document_order(root, got)
+            self._deliver(k, [item for _, item in got])
         if self._queues:
             self._flush(False)
         return True
 
-    def _queue(self, k: int, el: Element, place: Place, block: Block, alts: list[tuple[Cond, ...]]) -> None:
-        """A match of a ``[last()]`` block: computed now (the subtree is freed after the hand-over),
-        emitted once its conditions are decided, after the block's earlier matches."""
-        if any(not c for c in alts):
-            alts = [()]
-        entry = Pending(node_matches(el, place, block), alts)
-        if not entry.matches:
+    def _deliver(self, k: int, items: list[tuple[dict[str, Any], list[tuple[Cond, ...]]]]) -> None:
+        """Emit the matches of block ``k`` from one hand-over (in document order), or queue them
+        behind the block's waiting ``[last()]`` matches."""
+        ai, bi, block = self._blocks[k]
+        applied = self.applied[ai]
+        if k in self._lastish:
+            # Computed now (the subtree is freed after the hand-over), emitted once decided.
+            queue = self._queues.get(k)
+            if queue is None:
+                queue = self._queues[k] = PendingQueue()
+            for m, alts in items:
+                for conds in alts:
+                    for c in conds:
+                        parent = c[0].parent
+                        if parent is not None and parent.element is not None:
+                            self._watched.add(parent.element)
+                queue.push(Pending([m], alts), self._closed)
             return
-        queue = self._queues.get(k)
-        if queue is None:
-            queue = self._queues[k] = PendingQueue()
-        for conds in alts:
-            for c in conds:
-                parent = c[0].parent
-                if parent is not None and parent.element is not None:
-                    self._watched.add(parent.element)
-        queue.push(entry, self._closed)
+        for m, _ in items:
+            if applied.done[bi]:
+                break
+            if not block.repeatable:
+                applied.done[bi] = True
+            self.emit(WptMatchEvent(applied.page, bi, m))
 
     def _closed(self, cond: Cond) -> bool:
         """Has the parent of the condition's place closed (no more siblings can come)?"""

@@ -1,0 +1,97 @@
+"""When the new XPath forms decide, and what they refuse.
+
+``[last()]`` can only be known when the parent closes: a candidate is kept and its
+match computed when it is final, then held until its parent closes (or dropped as
+soon as a later sibling of its kind arrives). Everything else is decided when the
+element is final, as before.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from stream_mf2 import Parser, parse
+from stream_mf2.wpt import Template, TemplateError, WptMatchEvent, load
+
+OW = 'xmlns:ow="http://www.omfica.org/schemas/ow/0.9"'
+
+
+def _template(block: str) -> Template:
+    return load(f'<ow:wpt {OW} ow:host="h"><ow:template ow:name="T">{block}</ow:template></ow:wpt>').templates[0]
+
+
+def _texts(events: list[object]) -> list[str]:
+    return [e.match["text"] for e in events if isinstance(e, WptMatchEvent)]
+
+
+def test_last_waits_for_the_parent_to_close() -> None:
+    parser = Parser(
+        "http://h/", wpt=_template('<ow:block ow:xpath="//ul/li[last()]" ow:type="repeatable">x</ow:block>')
+    )
+    assert _texts(parser.feed_events("<ul><li>one</li><li>two</li>")) == []
+    assert _texts(parser.feed_events("<li>three</li>")) == []  # "two" dropped, "three" waits
+    assert _texts(parser.feed_events("</ul><p>after")) == ["three"]
+    assert _texts(parser.close_events()) == []
+
+
+def test_last_in_nested_lists_keeps_document_order() -> None:
+    html = "<ul><li>a<ul><li>a1<li>a2</ul><li>b<ul><li>b1</ul></ul><ol><li>c</ol>"
+    doc = parse(html, "http://h/", wpt=_template('<ow:block ow:xpath="//li[last()]" ow:type="repeatable">x</ow:block>'))
+    assert [m["xpath"] for m in doc["wpt"][0]["blocks"][0]["matches"]] == [
+        "/html[1]/body[1]/ul[1]/li[1]/ul[1]/li[2]",
+        "/html[1]/body[1]/ul[1]/li[2]",
+        "/html[1]/body[1]/ul[1]/li[2]/ul[1]/li[1]",
+        "/html[1]/body[1]/ol[1]/li[1]",
+    ]
+
+
+def test_a_first_match_block_with_last_gives_the_first_in_document_order() -> None:
+    doc = parse(
+        "<div><p>1<p>2</div><div><p>3</div>",
+        "http://h/",
+        wpt=_template('<ow:block ow:xpath="//div/p[last()]">x</ow:block>'),
+    )
+    assert [m["text"] for m in doc["wpt"][0]["blocks"][0]["matches"]] == ["2"]
+
+
+def test_descendant_matches_come_as_soon_as_final() -> None:
+    parser = Parser(
+        "http://h/", wpt=_template('<ow:block ow:xpath="/html/body//p[@class=\'x\']" ow:type="repeatable">x</ow:block>')
+    )
+    assert _texts(parser.feed_events("<div><section><p class=x>one</p>")) == ["one"]
+    assert _texts(parser.feed_events("<p>no</p><p class=x>two</p>")) == ["two"]
+
+
+def test_text_and_attribute_steps() -> None:
+    t = _template(
+        '<ow:block ow:xpath="//p/text()" ow:type="repeatable">t</ow:block>'
+        '<ow:block ow:xpath="//a/@href" ow:type="repeatable">h</ow:block>'
+        '<ow:block ow:xpath="//a/@title">title</ow:block>'
+    )
+    doc = parse('<p>one <a href="/x">link</a> two\u00a0 three</p><a href=/y>', "http://h/", wpt=t)
+    texts, hrefs, titles = (b["matches"] for b in doc["wpt"][0]["blocks"])
+    assert [(m["xpath"], m["text"]) for m in texts] == [
+        ("/html[1]/body[1]/p[1]/text()[1]", "one"),
+        ("/html[1]/body[1]/p[1]/text()[2]", "two\u00a0 three"),  # U+00A0 is text, not whitespace
+    ]
+    assert [m["text"] for m in hrefs] == ["/x", "/y"]
+    assert titles == []  # no such attribute: no match
+
+
+@pytest.mark.parametrize(
+    ("xpath", "message"),
+    [
+        ("//a[@class='x'][2]", "a position after an attribute test"),
+        ("/html/body/text()/b", "text() is supported as the last step only"),
+        ("//text()", "'//text()'"),
+        ("/html/body/@class/x", "an attribute step is supported as the last step only"),
+        ("/html/body/p[count(a)]", "a predicate is a position, last(), or an attribute test"),
+        ("/html/body/p[contains(., 'x')]", "contains() is supported on an attribute only"),
+        ("/html/body/p[1][last()]", "two positions in one step"),
+        ("/html/body/..", "cannot read a step"),
+        ("//p/node()", "the function node() as a step"),
+    ],
+)
+def test_forms_outside_the_subset_are_refused_at_load(xpath: str, message: str) -> None:
+    with pytest.raises(TemplateError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        _template(f'<ow:block ow:xpath="{xpath}">x</ow:block>')

@@ -24,6 +24,7 @@ import re
 from typing import Any
 
 from stream_mf2.errors import MissingExtra
+from stream_mf2.wpt._urlnorm import normalize_pattern
 from stream_mf2.wpt.model import Pattern, Step, XPath
 
 __all__ = ["PatternSyntaxError", "XPathSyntaxError", "capture_group", "compile_pattern", "compile_xpath"]
@@ -79,8 +80,12 @@ def _capture_end(text: str, i: int) -> int:
 
 
 def compile_pattern(source: str, *, whole: bool = False) -> Pattern:
-    """Compile a WPT pattern (``whole``: anchored at both ends, for URLs)."""
+    """Compile a WPT pattern (``whole``: anchored at both ends, for URLs; its literal text is
+    then normalised as page URLs are, see :mod:`stream_mf2.wpt._urlnorm`)."""
     regex = _regex_module()
+    written = source
+    if whole:
+        source = normalize_pattern(source)
     out: list[str] = []
     concepts: list[str] = []
     literal: list[str] = []
@@ -124,7 +129,7 @@ def compile_pattern(source: str, *, whole: bool = False) -> Pattern:
         raise PatternSyntaxError(f"bad pattern: {e}") from e
     if not whole and compiled.fullmatch("") is not None:
         raise PatternSyntaxError("the pattern matches empty text")
-    return Pattern(source, compiled, tuple(concepts))
+    return Pattern(written, compiled, tuple(concepts))
 
 
 _NAME = re.compile(r"\*|[A-Za-z_][\w.\-:]*")

@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from stream_mf2.errors import StreamMF2Error
+from stream_mf2.wpt._urlnorm import normalize_url
 
 __all__ = [
     "OW_NS",
@@ -207,10 +208,13 @@ class Wpt:
 
         A template applies when the page is on the WPT's host and the whole URL
         matches the template's ``ow:url`` or a URL of an ``ow:urls`` section
-        naming it (the first that matches gives the captures).
+        naming it (the first that matches gives the captures). The URL is normalised
+        first, as the patterns' literal text was when they were compiled (lower-case
+        scheme and host, no default port, no fragment: :mod:`stream_mf2.wpt._urlnorm`).
         """
         if not self.host_matches(url):
             return []
+        page_url = normalize_url(url)
         out: list[tuple[Template, dict[str, list[str]]]] = []
         for t in self.templates:
             patterns: list[Pattern] = [t.url] if t.url is not None else []
@@ -218,7 +222,7 @@ class Wpt:
                 if section.template == t.name:
                     patterns.extend(section.urls)
             for p in patterns:
-                m = p.regex.fullmatch(url)
+                m = p.regex.fullmatch(page_url)
                 if m is not None:
                     out.append((t, p.captures(m)))
                     break

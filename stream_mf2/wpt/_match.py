@@ -20,12 +20,13 @@ Blocks whose only reference is ``ow:pattern`` are matched on the page source by
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from stream_mf2.html.dom import Document, DocumentFragment, Element, Node, ParentNode, Text, is_ancestor, text_content
 from stream_mf2.wpt._html import inner_html
-from stream_mf2.wpt._paths import Cond, Place, State, advance, descendants, path_matches, select
+from stream_mf2.wpt._paths import Cond, Place, State, advance, descendants, path_matches, select, summarize
 from stream_mf2.wpt._pending import Pending, PendingQueue
 from stream_mf2.wpt._source import DEFAULT_MAX_PATTERN_CHARS, SourceScanner
 from stream_mf2.wpt.events import WptMatchEvent, WptPage, WptPageEnd
@@ -93,13 +94,14 @@ def _header(block: Block) -> dict[str, Any]:
     }
 
 
-# ASCII whitespace as one space, then runs of spaces collapsed: str.split() would also
-# split at U+00A0 and the other Unicode spaces, which HTML does not count as whitespace.
-_ASCII_WS = {9: " ", 10: " ", 12: " ", 13: " "}
+# Runs of ASCII whitespace: str.split() would also split at U+00A0 and the other Unicode
+# spaces, which HTML does not count as whitespace.
+_ASCII_WS = re.compile(r"[ \t\n\f\r]+")
 
 
 def _squeeze(text: str) -> str:
-    return " ".join(t for t in text.translate(_ASCII_WS).split(" ") if t)
+    """``text`` with ASCII whitespace collapsed to one space and trimmed (U+00A0 is text)."""
+    return _ASCII_WS.sub(" ", text).strip(" ")
 
 
 def element_match(element: Element, place: Place, block: Block) -> dict[str, Any] | None:
@@ -321,6 +323,12 @@ class WptConsumer:
         self._needs_id = plan.needs_id
         self._attr_names = plan.attr_names
         self._lastish = plan.lastish
+        #: per path: is any of its blocks still looking? (a done path leaves the states)
+        self._alive = [True] * len(self._xpaths)
+        self._path_of = {k: xi for xi, ks in enumerate(self._xpath_blocks) for k in ks}
+        self._summaries: dict[int, tuple[tuple[State, ...], frozenset[str] | None, frozenset[str] | None]] = {}
+        self._last_states: tuple[State, ...] = ()
+        self._last_summary: tuple[frozenset[str] | None, frozenset[str] | None] = (frozenset(), frozenset())
         #: waiting ``[last()]`` matches, per block index (see :mod:`stream_mf2.wpt._pending`)
         self._queues: dict[int, PendingQueue] = {}
         #: parents whose close may decide a waiting match
@@ -393,7 +401,14 @@ class WptConsumer:
         pos = counts[name] = counts.get(name, 0) + 1
         n = pplace.n = pplace.n + 1
         place = self._places[element] = Place(pplace, element, name, pos, n)
-        if not pplace.states and not (self._needs_id and ("id" in element.attrs or name == "selectedcontent")):
+        if self._needs_id and ("id" in element.attrs or name == "selectedcontent"):
+            return self._decide(element, pplace, place)
+        states = pplace.states
+        if not states:
+            return False
+        names = self._summary(states)[0]
+        if names is not None and name not in names and name.lower() not in names:
+            place.states = states  # only "//" states this element cannot advance: carried on
             return False
         return self._decide(element, pplace, place)
 
@@ -416,17 +431,32 @@ class WptConsumer:
         pplace.n += 1
         return False
 
+    def _summary(self, states: tuple[State, ...]) -> tuple[frozenset[str] | None, frozenset[str] | None]:
+        """For a states tuple: the names a step of it can match, and those a last step can
+        match (``None``: any, a ``*`` step or a step that is not ``//``, which an element
+        that does not match it drops). States tuples are shared down whole subtrees, so
+        this is worked out once per tuple (a small cache by identity)."""
+        if states is self._last_states:
+            return self._last_summary
+        cache = self._summaries
+        got = cache.get(id(states))
+        if got is not None and got[0] is states:
+            self._last_states = states
+            self._last_summary = (got[1], got[2])
+            return self._last_summary
+        out = summarize(self._xpaths, states)
+        if len(cache) >= 256:
+            cache.clear()
+        cache[id(states)] = (states, out[0], out[1])
+        self._last_states = states
+        self._last_summary = out
+        return out
+
     def _leaf_may_hit(self, states: tuple[State, ...], name: str) -> bool:
         """May a leaf ``name`` under a place with ``states`` end a path? (It has no children, so
         states it would pass on do not matter; the rest of its tests come when it is made.)"""
-        xpaths = self._xpaths
-        for xi, si, _ in states:
-            steps = xpaths[xi].steps
-            if si + 1 == len(steps):
-                want = steps[si].name
-                if want is None or want == name or want == name.lower():
-                    return True
-        return False
+        finals = self._summary(states)[1]
+        return finals is None or name in finals or name.lower() in finals
 
     def placed(self, element: Element, parent: ParentNode, before: Node | None = None) -> bool:
         """The sink placed (or moved) ``element`` under ``parent`` (before ``before``): track it;
@@ -560,8 +590,15 @@ class WptConsumer:
         matches, each with the ``[last()]`` conditions still to hold."""
         hits: list[tuple[int, tuple[Cond, ...]]] | None = None
         out: tuple[State, ...] = ()
-        if pplace.states:
-            out, paths = advance(self._xpaths, pplace.states, place, None)
+        states = pplace.states
+        if states:
+            names = self._summary(states)[0]
+            if names is not None and place.name not in names and place.name.lower() not in names:
+                # only "//" states, none of whose steps this element can match: carried on as they are
+                paths = None
+                out = states
+            else:
+                out, paths = advance(self._xpaths, states, place, None, self._alive)
             if paths is not None:
                 hits = []
                 xpath_blocks = self._xpath_blocks
@@ -680,8 +717,16 @@ class WptConsumer:
             if applied.done[bi]:
                 break
             if not block.repeatable:
-                applied.done[bi] = True
+                self._done(k)
             self.emit(WptMatchEvent(applied.page, bi, m))
+
+    def _done(self, k: int) -> None:
+        """Block ``k`` (not repeatable) has its match: its path need not be followed any more."""
+        ai, bi, _ = self._blocks[k]
+        self.applied[ai].done[bi] = True
+        xi = self._path_of.get(k)
+        if xi is not None and all(not self._wanted(kk) for kk in self._xpath_blocks[xi]):
+            self._alive[xi] = False
 
     def _closed(self, cond: Cond) -> bool:
         """Has the parent of the condition's place closed (no more siblings can come)?"""
@@ -701,7 +746,7 @@ class WptConsumer:
                 for m in matches:
                     self.emit(WptMatchEvent(applied.page, bi, m))
                 if not block.repeatable:
-                    applied.done[bi] = True
+                    self._done(k)
             if applied.done[bi] or final:
                 queue.clear()
             if not queue:

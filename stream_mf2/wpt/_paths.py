@@ -125,7 +125,11 @@ def is_last_now(cond: Cond) -> bool:
 
 
 def advance(
-    xpaths: list[XPath], states: tuple[State, ...], place: Place, lasts: tuple[bool, bool] | None
+    xpaths: list[XPath],
+    states: tuple[State, ...],
+    place: Place,
+    lasts: tuple[bool, bool] | None,
+    alive: list[bool] | None = None,
 ) -> tuple[tuple[State, ...], list[tuple[int, tuple[Cond, ...]]] | None]:
     """The states of ``place`` given its parent's ``states``, and the paths it completes
     (with the ``[last()]`` conditions still to hold).
@@ -134,19 +138,38 @@ def advance(
     siblings, when that is known (a finished subtree); ``None`` while streaming: a
     ``[last()]`` step is then passed on a condition, decided when the parent closes.
     A ``//`` step stays active below the place whether or not the place matched it.
+    ``alive``: per path, whether anything still wants it (a path whose blocks are done is
+    dropped from the states).
+
+    Most elements match no step of the active states (a ``//`` state is just carried on):
+    then the parent's tuple itself is returned, built once for a whole subtree.
     """
-    new: list[State] = []
+    name = place.name
+    lname = name.lower()
+    new: list[State] | None = None
     hits: list[tuple[int, tuple[Cond, ...]]] | None = None
-    for state in states:
+    for i, state in enumerate(states):
         xi, si, conds = state
         steps = xpaths[xi].steps
         step = steps[si]
+        sname = step.name
+        if (alive is not None and not alive[xi]) or (sname is not None and sname != lname and not step.descendant):
+            if new is None:
+                new = list(states[:i])
+            continue
+        if sname is not None and sname != lname:
+            if new is not None and state not in new:
+                new.append(state)
+            continue
+        # the name matches (or is "*"): from here on the states are rebuilt
+        if new is None:
+            new = list(states[:i])
         if step.descendant and state not in new:
             new.append(state)
         if not step_matches(step, place):
             continue
         if step.last:
-            any_ = step.name is None
+            any_ = sname is None
             if lasts is None:
                 conds = (*conds, (place, any_))
             elif not lasts[1 if any_ else 0]:
@@ -161,7 +184,33 @@ def advance(
             nxt = (xi, si + 1, conds)
             if nxt not in new:
                 new.append(nxt)
-    return tuple(new), hits
+    if new is None:
+        return states, hits
+    out = tuple(new)
+    # (the parent's own tuple when nothing changed: tuples are shared, and summarised once, by identity)
+    return (states if out == states else out), hits
+
+
+def summarize(xpaths: list[XPath], states: tuple[State, ...]) -> tuple[frozenset[str] | None, frozenset[str] | None]:
+    """The names a step of ``states`` can match, and those a last step can match (``None``:
+    any: a ``*`` step, or for the first, a step that is not ``//``, which an element that
+    does not match it drops). An element whose name is not in the first set leaves the
+    states as they are."""
+    names: set[str] | None = set()
+    finals: set[str] | None = set()
+    for xi, si, _ in states:
+        steps = xpaths[xi].steps
+        step = steps[si]
+        if step.name is None:
+            return None, None
+        if names is not None:
+            if step.descendant:
+                names.add(step.name)
+            else:
+                names = None
+        if si + 1 == len(steps) and finals is not None:
+            finals.add(step.name)
+    return (None if names is None else frozenset(names)), (None if finals is None else frozenset(finals))
 
 
 def _start(xpath: XPath, chain: list[Place], lasts_now: bool) -> tuple[tuple[State, ...], list[tuple[State, ...]]]:
@@ -243,6 +292,8 @@ def select(xpath: XPath, root: Element, place: Place) -> Iterator[Place]:
     stack: list[tuple[list[Element], dict[str, int], int, Place, tuple[State, ...]]] = []
     if kids and (states or xpath.anchor is not None):
         stack.append((kids, _last_of(kids), 0, top, states))
+    seen: tuple[State, ...] | None = None
+    names: frozenset[str] | None = None
     while stack:
         kids, last_of, i, parent, states = stack.pop()
         if i >= len(kids):
@@ -250,7 +301,12 @@ def select(xpath: XPath, root: Element, place: Place) -> Iterator[Place]:
         el = kids[i]
         stack.append((kids, last_of, i + 1, parent, states))
         p = parent.child(el)
-        sub, hits = advance(xpaths, states, p, (last_of[el.name] == i, i == len(kids) - 1))
+        if states is not seen:
+            seen, names = states, summarize(xpaths, states)[0]
+        if names is not None and el.name not in names and el.name.lower() not in names:
+            sub, hits = states, None  # "//" states this element cannot advance: carried on
+        else:
+            sub, hits = advance(xpaths, states, p, (last_of[el.name] == i, i == len(kids) - 1))
         sub = _anchored(xpath, p, sub)
         if hits is not None:
             yield p

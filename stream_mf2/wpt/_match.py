@@ -476,6 +476,13 @@ class WptConsumer:
             if type(parent) is DocumentFragment:
                 return False  # template contents are not children in the DOM: never matched
             pplace = self._place_of(parent)
+            if pplace is None and type(before) is Element:
+                # Foster parenting into the table's parent after that parent left the stack (the
+                # adoption agency removed an <a> around the table): the table's place still
+                # links to the parent's.
+                ref = places.get(before)
+                if ref is not None and ref.parent is not None and ref.parent.element is parent:
+                    pplace = ref.parent
             if pplace is None:
                 return False
         if old is not None:

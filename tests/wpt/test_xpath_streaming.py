@@ -95,3 +95,19 @@ def test_text_and_attribute_steps() -> None:
 def test_forms_outside_the_subset_are_refused_at_load(xpath: str, message: str) -> None:
     with pytest.raises(TemplateError, match=message.replace("(", r"\(").replace(")", r"\)")):
         _template(f'<ow:block ow:xpath="{xpath}">x</ow:block>')
+
+
+def test_foster_parenting_into_a_parent_that_left_the_stack() -> None:
+    # The second <a> makes the adoption agency take the first off the stack of open elements;
+    # the text "x" then reconstructs an <a> that is foster-parented into the first, before the
+    # table. That parent's place had been dropped, so the new <a> was never matched, silently.
+    html = '<a href="blah">aba<table><a href="foo">br<tr><td></td></tr>x</table>aoe'
+    t = _template(
+        '<ow:block ow:xpath="/html/body/a/a" ow:type="repeatable">x</ow:block>'
+        '<ow:block ow:xpath="//a/@href" ow:type="repeatable">x</ow:block>'
+    )
+    doc = parse(html, "http://h/", wpt=t)
+    nested, hrefs = doc["wpt"][0]["blocks"]
+    assert [m["xpath"] for m in nested["matches"]] == ["/html[1]/body[1]/a[1]/a[1]", "/html[1]/body[1]/a[1]/a[2]"]
+    assert [m["text"] for m in hrefs["matches"]] == ["blah", "foo", "foo", "foo"]
+    assert "errors" not in doc["wpt"][0]

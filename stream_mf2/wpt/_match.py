@@ -326,6 +326,12 @@ class WptConsumer:
         #: per path: is any of its blocks still looking? (a done path leaves the states)
         self._alive = [True] * len(self._xpaths)
         self._path_of = {k: xi for xi, ks in enumerate(self._xpath_blocks) for k in ks}
+        #: blocks whose path ends with ``@name`` and has no ``[last()]``: matched at the start tag
+        self._at_start = {
+            k
+            for k, (_, _, b) in enumerate(self._blocks)
+            if b.xpath is not None and b.xpath.final is not None and b.xpath.final[0] == "@" and k not in self._lastish
+        }
         self._summaries: dict[int, tuple[tuple[State, ...], frozenset[str] | None, frozenset[str] | None]] = {}
         self._last_states: tuple[State, ...] = ()
         self._last_summary: tuple[frozenset[str] | None, frozenset[str] | None] = (frozenset(), frozenset())
@@ -567,8 +573,33 @@ class WptConsumer:
         wanted = [h for h in hits if self._wanted(h[0])]
         if not wanted:
             return False
+        if self._at_start:
+            wanted = self._attribute_matches(element, place, wanted)
+            if not wanted:
+                return False
         self._candidates[element] = (place, wanted)
         return True
+
+    def _attribute_matches(
+        self, element: Element, place: Place, wanted: list[tuple[int, tuple[Cond, ...]]]
+    ) -> list[tuple[int, tuple[Cond, ...]]]:
+        """Emit now the matches of blocks whose path ends with ``@name`` (and has no ``[last()]``):
+        attributes are known at the start tag, so the element need not be kept. The others."""
+        rest: list[tuple[int, tuple[Cond, ...]]] = []
+        for k, conds in wanted:
+            if k not in self._at_start or conds:
+                rest.append((k, conds))
+                continue
+            ai, bi, block = self._blocks[k]
+            applied = self.applied[ai]
+            if applied.done[bi] or (block.tagid is not None and element.attrs.get("id") != block.tagid):
+                continue
+            for _, m in node_matches(element, place, block):
+                if not block.repeatable:
+                    self._done(k)
+                self.emit(WptMatchEvent(applied.page, bi, m))
+                break
+        return rest
 
     def _before(self, place: Place, before: Node | None) -> None:
         """``place`` was inserted right before ``before``: swap positions with it (see :meth:`placed`)."""

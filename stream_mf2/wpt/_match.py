@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 
 from stream_mf2.html.dom import Document, DocumentFragment, Element, Node, ParentNode, Text, is_ancestor, text_content
 from stream_mf2.wpt._html import inner_html
-from stream_mf2.wpt._paths import Cond, Place, State, advance, descendants, path_matches, select, summarize
+from stream_mf2.wpt._paths import Cond, Place, State, Summary, advance_with, descendants, path_matches, select
 from stream_mf2.wpt._pending import Pending, PendingQueue
 from stream_mf2.wpt._source import DEFAULT_MAX_PATTERN_CHARS, SourceScanner
 from stream_mf2.wpt.events import WptMatchEvent, WptPage, WptPageEnd
@@ -332,9 +332,9 @@ class WptConsumer:
             for k, (_, _, b) in enumerate(self._blocks)
             if b.xpath is not None and b.xpath.final is not None and b.xpath.final[0] == "@" and k not in self._lastish
         }
-        self._summaries: dict[int, tuple[tuple[State, ...], frozenset[str] | None, frozenset[str] | None]] = {}
+        self._summaries: dict[int, tuple[tuple[State, ...], Summary]] = {}
         self._last_states: tuple[State, ...] = ()
-        self._last_summary: tuple[frozenset[str] | None, frozenset[str] | None] = (frozenset(), frozenset())
+        self._last_summary = Summary(self._xpaths, (), None)
         #: waiting ``[last()]`` matches, per block index (see :mod:`stream_mf2.wpt._pending`)
         self._queues: dict[int, PendingQueue] = {}
         #: parents whose close may decide a waiting match
@@ -412,7 +412,7 @@ class WptConsumer:
         states = pplace.states
         if not states:
             return False
-        names = self._summary(states)[0]
+        names = self._summary(states).names
         if names is not None and name not in names and name.lower() not in names:
             place.states = states  # only "//" states this element cannot advance: carried on
             return False
@@ -437,31 +437,28 @@ class WptConsumer:
         pplace.n += 1
         return False
 
-    def _summary(self, states: tuple[State, ...]) -> tuple[frozenset[str] | None, frozenset[str] | None]:
-        """For a states tuple: the names a step of it can match, and those a last step can
-        match (``None``: any, a ``*`` step or a step that is not ``//``, which an element
-        that does not match it drops). States tuples are shared down whole subtrees, so
-        this is worked out once per tuple (a small cache by identity)."""
+    def _summary(self, states: tuple[State, ...]) -> Summary:
+        """The :class:`~stream_mf2.wpt._paths.Summary` of a states tuple (a small cache by
+        identity: tuples are shared down whole subtrees)."""
         if states is self._last_states:
             return self._last_summary
         cache = self._summaries
         got = cache.get(id(states))
         if got is not None and got[0] is states:
-            self._last_states = states
-            self._last_summary = (got[1], got[2])
-            return self._last_summary
-        out = summarize(self._xpaths, states)
-        if len(cache) >= 256:
-            cache.clear()
-        cache[id(states)] = (states, out[0], out[1])
+            summary = got[1]
+        else:
+            summary = Summary(self._xpaths, states, self._alive)
+            if len(cache) >= 256:
+                cache.clear()
+            cache[id(states)] = (states, summary)
         self._last_states = states
-        self._last_summary = out
-        return out
+        self._last_summary = summary
+        return summary
 
     def _leaf_may_hit(self, states: tuple[State, ...], name: str) -> bool:
         """May a leaf ``name`` under a place with ``states`` end a path? (It has no children, so
         states it would pass on do not matter; the rest of its tests come when it is made.)"""
-        finals = self._summary(states)[1]
+        finals = self._summary(states).finals
         return finals is None or name in finals or name.lower() in finals
 
     def placed(self, element: Element, parent: ParentNode, before: Node | None = None) -> bool:
@@ -630,13 +627,14 @@ class WptConsumer:
         out: tuple[State, ...] = ()
         states = pplace.states
         if states:
-            names = self._summary(states)[0]
+            summary = self._summary(states)
+            names = summary.names
             if names is not None and place.name not in names and place.name.lower() not in names:
                 # only "//" states, none of whose steps this element can match: carried on as they are
                 paths = None
                 out = states
             else:
-                out, paths = advance(self._xpaths, states, place, None, self._alive)
+                out, paths = advance_with(self._xpaths, states, summary, place, None)
             if paths is not None:
                 hits = []
                 xpath_blocks = self._xpath_blocks
@@ -765,6 +763,9 @@ class WptConsumer:
         xi = self._path_of.get(k)
         if xi is not None and all(not self._wanted(kk) for kk in self._xpath_blocks[xi]):
             self._alive[xi] = False
+            # summaries leave dead paths out: work them out again
+            self._summaries.clear()
+            self._last_states = ()
 
     def _closed(self, cond: Cond) -> bool:
         """Has the parent of the condition's place closed (no more siblings can come)?"""

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from stream_mf2.html.dom import Element, ParentNode
 from stream_mf2.wpt.model import Step, XPath
 
-__all__ = ["Cond", "Place", "State", "advance", "descendants", "is_last_now", "path_matches", "select", "step_matches"]
+__all__ = ["Cond", "Place", "State", "Summary", "advance", "advance_with", "descendants", "is_last_now", "path_matches", "select", "step_matches"]
 
 
 class Place:
@@ -191,26 +191,97 @@ def advance(
     return (states if out == states else out), hits
 
 
+class Summary:
+    """What :func:`advance_with` needs to know about a states tuple, worked out once per tuple
+    (tuples are shared down whole subtrees).
+
+    ``names``: the names a step can match (``None``: any, a ``*`` step or one that is not
+    ``//``); an element whose name is not among them leaves the tuple as it is. ``finals``:
+    likewise for last steps (may a leaf end a path?). ``by_name``/``wild``: indices of the
+    states whose step names an element / is ``*``. ``carried``: the ``//`` states, which
+    every child inherits.
+    """
+
+    __slots__ = ("by_name", "carried", "finals", "names", "wild")
+
+    def __init__(self, xpaths: list[XPath], states: tuple[State, ...], alive: list[bool] | None) -> None:
+        names: set[str] | None = set()
+        finals: set[str] | None = set()
+        self.by_name: dict[str, list[int]] = {}
+        self.wild: list[int] = []
+        carried: list[State] = []
+        for i, state in enumerate(states):
+            xi, si, _ = state
+            if alive is not None and not alive[xi]:
+                names = None  # (a dead state: the tuple changes at the next element)
+                continue
+            steps = xpaths[xi].steps
+            step = steps[si]
+            if step.descendant:
+                carried.append(state)
+            elif names is not None:
+                names = None
+            if step.name is None:
+                self.wild.append(i)
+                names = finals = None
+            else:
+                self.by_name.setdefault(step.name, []).append(i)
+                if names is not None:
+                    names.add(step.name)
+                if si + 1 == len(steps) and finals is not None:
+                    finals.add(step.name)
+        self.names = None if names is None else frozenset(names)
+        self.finals = None if finals is None else frozenset(finals)
+        self.carried = tuple(carried)
+
+
 def summarize(xpaths: list[XPath], states: tuple[State, ...]) -> tuple[frozenset[str] | None, frozenset[str] | None]:
-    """The names a step of ``states`` can match, and those a last step can match (``None``:
-    any: a ``*`` step, or for the first, a step that is not ``//``, which an element that
-    does not match it drops). An element whose name is not in the first set leaves the
-    states as they are."""
-    names: set[str] | None = set()
-    finals: set[str] | None = set()
-    for xi, si, _ in states:
+    """``(names, finals)`` of :class:`Summary`."""
+    summary = Summary(xpaths, states, None)
+    return summary.names, summary.finals
+
+
+def advance_with(
+    xpaths: list[XPath],
+    states: tuple[State, ...],
+    summary: Summary,
+    place: Place,
+    lasts: tuple[bool, bool] | None,
+) -> tuple[tuple[State, ...], list[tuple[int, tuple[Cond, ...]]] | None]:
+    """:func:`advance`, testing only the states whose step can take the element's name
+    (``summary`` is ``states``'s, and has left out the paths no longer alive)."""
+    name = place.name
+    idx = summary.by_name.get(name)
+    if idx is None and name != name.lower():
+        idx = summary.by_name.get(name.lower())
+    wild = summary.wild
+    relevant = (sorted(idx + wild) if wild else idx) if idx else wild
+    new = list(summary.carried)
+    hits: list[tuple[int, tuple[Cond, ...]]] | None = None
+    for i in relevant:
+        xi, si, conds = states[i]
         steps = xpaths[xi].steps
         step = steps[si]
-        if step.name is None:
-            return None, None
-        if names is not None:
-            if step.descendant:
-                names.add(step.name)
-            else:
-                names = None
-        if si + 1 == len(steps) and finals is not None:
-            finals.add(step.name)
-    return (None if names is None else frozenset(names)), (None if finals is None else frozenset(finals))
+        if not step_matches(step, place):
+            continue
+        if step.last:
+            any_ = step.name is None
+            if lasts is None:
+                conds = (*conds, (place, any_))
+            elif not lasts[1 if any_ else 0]:
+                continue
+        if si + 1 == len(steps):
+            if hits is None:
+                hits = []
+            hit = (xi, conds)
+            if hit not in hits:
+                hits.append(hit)
+        else:
+            nxt = (xi, si + 1, conds)
+            if nxt not in new:
+                new.append(nxt)
+    out = tuple(new)
+    return (states if out == states else out), hits
 
 
 def _start(xpath: XPath, chain: list[Place], lasts_now: bool) -> tuple[tuple[State, ...], list[tuple[State, ...]]]:
@@ -293,7 +364,7 @@ def select(xpath: XPath, root: Element, place: Place) -> Iterator[Place]:
     if kids and (states or xpath.anchor is not None):
         stack.append((kids, _last_of(kids), 0, top, states))
     seen: tuple[State, ...] | None = None
-    names: frozenset[str] | None = None
+    summary = Summary(xpaths, (), None)
     while stack:
         kids, last_of, i, parent, states = stack.pop()
         if i >= len(kids):
@@ -302,11 +373,12 @@ def select(xpath: XPath, root: Element, place: Place) -> Iterator[Place]:
         stack.append((kids, last_of, i + 1, parent, states))
         p = parent.child(el)
         if states is not seen:
-            seen, names = states, summarize(xpaths, states)[0]
+            seen, summary = states, Summary(xpaths, states, None)
+        names = summary.names
         if names is not None and el.name not in names and el.name.lower() not in names:
             sub, hits = states, None  # "//" states this element cannot advance: carried on
         else:
-            sub, hits = advance(xpaths, states, p, (last_of[el.name] == i, i == len(kids) - 1))
+            sub, hits = advance_with(xpaths, states, summary, p, (last_of[el.name] == i, i == len(kids) - 1))
         sub = _anchored(xpath, p, sub)
         if hits is not None:
             yield p

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from itertools import pairwise
 from typing import Any, TypeVar
 
 from stream_mf2.html.dom import Document, DocumentFragment, Element, Node, ParentNode, Text, is_ancestor, text_content
@@ -163,6 +164,11 @@ def in_document_order(root: Node, found: list[tuple[Node, _T]]) -> list[tuple[No
     """``found`` (nodes inside ``root`` or ``root``, each element's own in order) sorted in
     document order: text nodes of an element interleave with its descendants' (``text()``)."""
     if len(found) < 2:
+        return found
+    # Already in order unless an element's text nodes meet a descendant's: the elements come
+    # in document order, and a subtree is contiguous in it, so a nesting shows between neighbours.
+    owners = [n.parent if type(n) is Text else n for n, _ in found]
+    if not any(a is not b and type(a) is Element and b is not None and is_ancestor(a, b) for a, b in pairwise(owners)):
         return found
     order: dict[int, int] = {id(root): 0}
     i = 0

@@ -13,7 +13,19 @@ from collections.abc import Iterator
 from stream_mf2.html.dom import Element, ParentNode
 from stream_mf2.wpt.model import Step, XPath
 
-__all__ = ["Cond", "Place", "State", "Summary", "advance", "advance_with", "descendants", "is_last_now", "path_matches", "select", "step_matches"]
+__all__ = [
+    "Cond",
+    "Place",
+    "State",
+    "Summary",
+    "advance",
+    "advance_with",
+    "descendants",
+    "is_last_now",
+    "path_matches",
+    "select",
+    "step_matches",
+]
 
 
 class Place:

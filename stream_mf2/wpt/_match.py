@@ -176,7 +176,7 @@ class WptConsumer:
             for k, (_, _, b) in enumerate(self._blocks)
             if b.xpath is not None and b.xpath.final is not None and b.xpath.final[0] == "@" and k not in self._lastish
         }
-        self._summaries: dict[int, tuple[tuple[State, ...], Summary]] = {}
+        self._summaries: dict[tuple[State, ...], Summary] = {}
         self._last_states: tuple[State, ...] = ()
         self._last_summary = Summary(self._xpaths, (), None)
         #: waiting ``[last()]`` matches, per block index (see :mod:`stream_mf2.wpt._pending`)
@@ -283,18 +283,20 @@ class WptConsumer:
 
     def _summary(self, states: tuple[State, ...]) -> Summary:
         """The :class:`~stream_mf2.wpt._paths.Summary` of a states tuple (a small cache by
-        identity: tuples are shared down whole subtrees)."""
+        identity, then by value: tuples are shared down whole subtrees)."""
         if states is self._last_states:
             return self._last_summary
+        # (by value: equal tuples are made again and again, e.g. one per "story" div that
+        # starts the same "//" step below it)
         cache = self._summaries
-        got = cache.get(id(states))
-        if got is not None and got[0] is states:
-            summary = got[1]
-        else:
+        summary = cache.get(states)
+        if summary is None:
             summary = Summary(self._xpaths, states, self._alive)
-            if len(cache) >= 256:
-                cache.clear()
-            cache[id(states)] = (states, summary)
+            # (not a tuple with [last()] conditions: those hold places, and so elements)
+            if not any(conds for _, _, conds in states):
+                if len(cache) >= 4096:
+                    cache.clear()
+                cache[states] = summary
         self._last_states = states
         self._last_summary = summary
         return summary

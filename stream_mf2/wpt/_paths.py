@@ -378,7 +378,7 @@ def select(xpath: XPath, root: Element, place: Place) -> Iterator[Place]:
     seen: tuple[State, ...] | None = None
     summary = Summary(xpaths, (), None)
     # (states tuples alternate as the walk goes down and up: each summarised once)
-    summaries: dict[int, tuple[tuple[State, ...], Summary]] = {}
+    summaries: dict[tuple[State, ...], Summary] = {}
     while stack:
         kids, last_of, i, parent, states = stack.pop()
         if i >= len(kids):
@@ -387,10 +387,10 @@ def select(xpath: XPath, root: Element, place: Place) -> Iterator[Place]:
         stack.append((kids, last_of, i + 1, parent, states))
         p = parent.child(el)
         if states is not seen:
-            got = summaries.get(id(states))
-            if got is None or got[0] is not states:
-                got = summaries[id(states)] = (states, Summary(xpaths, states, None))
-            seen, summary = got
+            got = summaries.get(states)
+            if got is None:
+                got = summaries[states] = Summary(xpaths, states, None)
+            seen, summary = states, got
         names = summary.names
         if names is not None and el.name not in names and el.name.lower() not in names:
             sub, hits = states, None  # "//" states this element cannot advance: carried on

@@ -70,10 +70,15 @@ def _template_for(html: str, rnd: random.Random) -> Any:
     blocks.append(f'<ow:block ow:tagid="{_esc(ids[0]) if ids else "none"}">c6</ow:block>')
     blocks.append('<ow:block ow:xpath="/html/body/div/a" ow:type="repeatable">c7</ow:block>')
     nest = picks[-1]
-    blocks.append(f'<ow:block ow:xpath="{nest.xpath()}">c8<ow:block ow:xpath="*" ow:type="repeatable">c8.child</ow:block></ow:block>')
+    blocks.append(
+        f'<ow:block ow:xpath="{nest.xpath()}">c8<ow:block ow:xpath="*" ow:type="repeatable">c8.child</ow:block></ow:block>'
+    )
     blocks.append('<ow:block ow:xpath="/html/head/title" ow:pattern="(c9.word[[A-Za-z]+])">c9</ow:block>')
-    xml = (f'<ow:wpt xmlns:ow="{OW}" ow:host="example.com"><ow:template ow:name="bench">'
-           + "".join(blocks) + "</ow:template></ow:wpt>")
+    xml = (
+        f'<ow:wpt xmlns:ow="{OW}" ow:host="example.com"><ow:template ow:name="bench">'
+        + "".join(blocks)
+        + "</ow:template></ow:wpt>"
+    )
     return load(xml).templates[0]
 
 
@@ -111,8 +116,16 @@ def overhead(runs: int, log: Callable[[str], None], fixtures: Path = FIXTURES) -
         matches = sum(len(b["matches"]) for b in parse(data, "http://example.com/", wpt=template)["wpt"][0]["blocks"])
         total_plain += plain
         total_wpt += with_wpt
-        rows.append({"page": path.name, "bytes": len(data), "plain_s": plain, "wpt_s": with_wpt,
-                     "added_pct": 100 * (with_wpt - plain) / plain, "matches": matches})
+        rows.append(
+            {
+                "page": path.name,
+                "bytes": len(data),
+                "plain_s": plain,
+                "wpt_s": with_wpt,
+                "added_pct": 100 * (with_wpt - plain) / plain,
+                "matches": matches,
+            }
+        )
         log(f"  {path.name}: {plain * 1000:.1f} ms -> {with_wpt * 1000:.1f} ms ({rows[-1]['added_pct']:+.1f} %)")
     return {"runs": runs, "rows": rows, "added_pct_total": 100 * (total_wpt - total_plain) / total_plain}
 
@@ -158,8 +171,14 @@ def _overhead_row(path: Path, template: Any, runs: int) -> dict[str, Any]:
         plain = min(plain, _best(lambda d=data: parse(d, "http://example.com/"), 1))
         with_wpt = min(with_wpt, _best(lambda d=data, t=template: parse(d, "http://example.com/", wpt=t), 1))
     matches = sum(len(b["matches"]) for b in parse(data, "http://example.com/", wpt=template)["wpt"][0]["blocks"])
-    return {"page": path.name, "bytes": len(data), "plain_s": plain, "wpt_s": with_wpt,
-            "added_pct": 100 * (with_wpt - plain) / plain, "matches": matches}
+    return {
+        "page": path.name,
+        "bytes": len(data),
+        "plain_s": plain,
+        "wpt_s": with_wpt,
+        "added_pct": 100 * (with_wpt - plain) / plain,
+        "matches": matches,
+    }
 
 
 def realistic(runs: int, log: Callable[[str], None], fixtures: Path = FIXTURES) -> dict[str, Any]:
@@ -178,8 +197,10 @@ def realistic(runs: int, log: Callable[[str], None], fixtures: Path = FIXTURES) 
         for path in pages:
             rows.append(_overhead_row(path, template, runs))
             r = rows[-1]
-            log(f"  {name} {path.name}: {r['plain_s'] * 1000:.1f} ms -> {r['wpt_s'] * 1000:.1f} ms"
-                f" ({r['added_pct']:+.1f} %, {r['matches']} matches)")
+            log(
+                f"  {name} {path.name}: {r['plain_s'] * 1000:.1f} ms -> {r['wpt_s'] * 1000:.1f} ms"
+                f" ({r['added_pct']:+.1f} %, {r['matches']} matches)"
+            )
         plain = sum(r["plain_s"] for r in rows)
         out[name] = {"rows": rows, "added_pct_total": 100 * (sum(r["wpt_s"] for r in rows) - plain) / plain}
     return out
@@ -256,22 +277,39 @@ def _child(size: int) -> None:
             matches += 1
     total = time.perf_counter() - start
     peak = _peak_kb() * 1024
-    print(json.dumps({"size": fed, "matches": matches, "first_match_s": first, "parse_s": total,
-                      "peak_rss_bytes": peak, "mb_per_s": fed / total / 1e6}))
+    print(
+        json.dumps(
+            {
+                "size": fed,
+                "matches": matches,
+                "first_match_s": first,
+                "parse_s": total,
+                "peak_rss_bytes": peak,
+                "mb_per_s": fed / total / 1e6,
+            }
+        )
+    )
 
 
 def stream(sizes: list[int], log: Callable[[str], None]) -> list[dict[str, Any]]:
     rows = []
     for size in sizes:
-        proc = subprocess.run([sys.executable, "-m", "bench.wpt_bench", "--child", str(size)], capture_output=True,
-                              text=True, cwd=REPO, timeout=300 + size / 250_000)
+        proc = subprocess.run(
+            [sys.executable, "-m", "bench.wpt_bench", "--child", str(size)],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            timeout=300 + size / 250_000,
+        )
         if proc.returncode != 0:
             rows.append({"size": size, "error": proc.stderr.strip().splitlines()[-1:] or ["failed"]})
             continue
         row = json.loads(proc.stdout.strip().splitlines()[-1])
         rows.append(row)
-        log(f"  {size / 1e6:.0f} MB: {row['matches']} matches, peak {row['peak_rss_bytes'] / 2**20:.1f} MiB, "
-            f"first match {row['first_match_s'] * 1000:.1f} ms, {row['mb_per_s']:.2f} MB/s")
+        log(
+            f"  {size / 1e6:.0f} MB: {row['matches']} matches, peak {row['peak_rss_bytes'] / 2**20:.1f} MiB, "
+            f"first match {row['first_match_s'] * 1000:.1f} ms, {row['mb_per_s']:.2f} MB/s"
+        )
     return rows
 
 
@@ -291,32 +329,52 @@ def measure(
 def table(doc: dict[str, Any]) -> str:
     """Markdown tables of the ``wpt`` section."""
     ov = doc["overhead"]
-    lines = ["### WPT: time a 10-block template adds to a parse (best of "
-             f"{ov['runs']}; goal < 25 %)", "", "| page | KB | without | with WPT | added | matches |",
-             "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    lines = [
+        f"### WPT: time a 10-block template adds to a parse (best of {ov['runs']}; goal < 25 %)",
+        "",
+        "| page | KB | without | with WPT | added | matches |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
     for r in ov["rows"]:
-        lines.append(f"| {r['page']} | {r['bytes'] / 1000:.0f} | {r['plain_s'] * 1000:.1f} ms | "
-                     f"{r['wpt_s'] * 1000:.1f} ms | {r['added_pct']:+.1f} % | {r['matches']} |")
+        lines.append(
+            f"| {r['page']} | {r['bytes'] / 1000:.0f} | {r['plain_s'] * 1000:.1f} ms | "
+            f"{r['wpt_s'] * 1000:.1f} ms | {r['added_pct']:+.1f} % | {r['matches']} |"
+        )
     lines.append(f"| **all pages** | | | | **{ov['added_pct_total']:+.1f} %** | |")
     real = doc.get("realistic")
     if real:
-        for name, title in (("crawler", "a 10-block crawler template (`//` paths, class predicates, "
-                             "`@href`/`text()`)"), ("article", "a news-article template")):
-            lines += ["", f"### WPT: time {title} adds (best of {real['runs']}; goal < 25 %)", "",
-                      "| page | KB | without | with WPT | added | matches |", "| --- | ---: | ---: | ---: | ---: | ---: |"]
+        for name, title in (
+            ("crawler", "a 10-block crawler template (`//` paths, class predicates, `@href`/`text()`)"),
+            ("article", "a news-article template"),
+        ):
+            lines += [
+                "",
+                f"### WPT: time {title} adds (best of {real['runs']}; goal < 25 %)",
+                "",
+                "| page | KB | without | with WPT | added | matches |",
+                "| --- | ---: | ---: | ---: | ---: | ---: |",
+            ]
             for r in real[name]["rows"]:
-                lines.append(f"| {r['page']} | {r['bytes'] / 1000:.0f} | {r['plain_s'] * 1000:.1f} ms | "
-                             f"{r['wpt_s'] * 1000:.1f} ms | {r['added_pct']:+.1f} % | {r['matches']} |")
+                lines.append(
+                    f"| {r['page']} | {r['bytes'] / 1000:.0f} | {r['plain_s'] * 1000:.1f} ms | "
+                    f"{r['wpt_s'] * 1000:.1f} ms | {r['added_pct']:+.1f} % | {r['matches']} |"
+                )
             lines.append(f"| **all pages** | | | | **{real[name]['added_pct_total']:+.1f} %** | |")
-    lines += ["", "### WPT: repeatable-block stream (one match per row, nested block; goal: peak < 50 MiB)", "",
-              "| size | matches | peak RSS | time to first match | parse | MB/s |",
-              "| ---: | ---: | ---: | ---: | ---: | ---: |"]
+    lines += [
+        "",
+        "### WPT: repeatable-block stream (one match per row, nested block; goal: peak < 50 MiB)",
+        "",
+        "| size | matches | peak RSS | time to first match | parse | MB/s |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
     for r in doc["stream"]:
         if "error" in r:
             lines.append(f"| {r['size'] / 1e6:.0f} MB | error: {r['error']} | | | | |")
             continue
-        lines.append(f"| {r['size'] / 1e6:.0f} MB | {r['matches']} | {r['peak_rss_bytes'] / 2**20:.1f} MiB | "
-                     f"{r['first_match_s'] * 1000:.1f} ms | {r['parse_s']:.1f} s | {r['mb_per_s']:.2f} |")
+        lines.append(
+            f"| {r['size'] / 1e6:.0f} MB | {r['matches']} | {r['peak_rss_bytes'] / 2**20:.1f} MiB | "
+            f"{r['first_match_s'] * 1000:.1f} ms | {r['parse_s']:.1f} s | {r['mb_per_s']:.2f} |"
+        )
     return "\n".join(lines)
 
 
@@ -325,8 +383,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="one run per page; 200 KB and 1 MB streams")
     ap.add_argument("--sizes", default=None, help="stream sizes in bytes, comma-separated")
     ap.add_argument("--json", type=Path, default=None, help="write the results here")
-    ap.add_argument("--profile", type=Path, default=None, metavar="PAGE",
-                    help="print the cProfile entries of one parse of PAGE with the crawler template, and exit")
+    ap.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        metavar="PAGE",
+        help="print the cProfile entries of one parse of PAGE with the crawler template, and exit",
+    )
     ap.add_argument("--child", type=int, default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.profile is not None:

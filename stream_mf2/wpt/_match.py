@@ -170,11 +170,11 @@ class WptConsumer:
         #: per path: is any of its blocks still looking? (a done path leaves the states)
         self._alive = [True] * len(self._xpaths)
         self._path_of = {k: xi for xi, ks in enumerate(self._xpath_blocks) for k in ks}
-        #: blocks whose path ends with ``@name`` and has no ``[last()]``: matched at the start tag
+        #: blocks whose path ends with ``@name``: matched at the start tag
         self._at_start = {
             k
             for k, (_, _, b) in enumerate(self._blocks)
-            if b.xpath is not None and b.xpath.final is not None and b.xpath.final[0] == "@" and k not in self._lastish
+            if b.xpath is not None and b.xpath.final is not None and b.xpath.final[0] == "@"
         }
         self._summaries: dict[tuple[State, ...], Summary] = {}
         self._last_states: tuple[State, ...] = ()
@@ -183,6 +183,9 @@ class WptConsumer:
         self._queues: dict[int, PendingQueue] = {}
         #: parents whose close may decide a waiting match
         self._watched: set[Element] = set()
+        #: head's place, once head ended with waiting matches in it: they are decided when the
+        #: body starts
+        self._head_wait: Place | None = None
         for ai, bi, block in plan.source_blocks:
             applied = self.applied[ai]
             assert block.pattern is not None
@@ -251,6 +254,9 @@ class WptConsumer:
         pos = counts[name] = counts.get(name, 0) + 1
         n = pplace.n = pplace.n + 1
         place = self._places[element] = Place(pplace, element, name, pos, n)
+        if self._head_wait is not None and name == "body":
+            self._head_wait = None
+            self._flush(False)  # head can take no more children: its [last()] matches are decided
         if self._needs_id and ("id" in element.attrs or name == "selectedcontent"):
             return self._decide(element, pplace, place)
         states = pplace.states
@@ -426,22 +432,29 @@ class WptConsumer:
     def _attribute_matches(
         self, element: Element, place: Place, wanted: list[tuple[int, tuple[Cond, ...]]]
     ) -> list[tuple[int, tuple[Cond, ...]]]:
-        """Emit now the matches of blocks whose path ends with ``@name`` (and has no ``[last()]``):
-        attributes are known at the start tag, so the element need not be kept. The others."""
+        """Deliver now the matches of blocks whose path ends with ``@name``: attributes are known
+        at the start tag, so the element need not be kept (a ``[last()]`` match waits in its
+        block's queue, without the element). The other blocks' hits."""
         rest: list[tuple[int, tuple[Cond, ...]]] = []
-        for k, conds in wanted:
-            if k not in self._at_start or conds:
-                rest.append((k, conds))
+        done: set[int] = set()
+        queued = False
+        for k, _ in wanted:
+            if k not in self._at_start:
+                rest.append((k, _))
                 continue
+            if k in done:
+                continue
+            done.add(k)
             ai, bi, block = self._blocks[k]
-            applied = self.applied[ai]
-            if applied.done[bi] or (block.tagid is not None and element.attrs.get("id") != block.tagid):
+            if self.applied[ai].done[bi] or (block.tagid is not None and element.attrs.get("id") != block.tagid):
                 continue
-            for _, m in node_matches(element, place, block):
-                if not block.repeatable:
-                    self._done(k)
-                self.emit(WptMatchEvent(applied.page, bi, m))
-                break
+            alts = [c for kk, c in wanted if kk == k]
+            if any(not c for c in alts):
+                alts = [()]
+            self._deliver(k, [(m, alts) for _, m in node_matches(element, place, block)])
+            queued = queued or k in self._lastish
+        if queued:
+            self._flush(False)
         return rest
 
     def _before(self, place: Place, before: Node | None) -> None:
@@ -521,6 +534,8 @@ class WptConsumer:
             self._places.pop(element, None)
         if self._watched and element in self._watched:
             self._watched.discard(element)
+            if element.name == "head":
+                self._head_wait = self._places.get(element)
             self._flush(False)
 
     # -- completion -----------------------------------------------------------------
@@ -616,8 +631,14 @@ class WptConsumer:
     def _closed(self, cond: Cond) -> bool:
         """Has the parent of the condition's place closed (no more siblings can come)?"""
         parent = cond[0].parent
-        if parent is None or parent.element is None:
-            return False  # the document: at its end
+        if parent is None:
+            return False
+        if parent.element is None:
+            return True  # the document has one element child
+        if parent.name == "head" and parent.parent is not None and parent.parent.counts:
+            # head keeps its place after its end tag (late <meta> and <title> go back into it),
+            # but only until the body starts
+            return parent.parent.counts.get("body", 0) > 0
         return self._places.get(parent.element) is not parent
 
     def _flush(self, final: bool) -> None:

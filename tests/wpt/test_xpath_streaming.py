@@ -111,3 +111,18 @@ def test_foster_parenting_into_a_parent_that_left_the_stack() -> None:
     assert [m["xpath"] for m in nested["matches"]] == ["/html[1]/body[1]/a[1]/a[1]", "/html[1]/body[1]/a[1]/a[2]"]
     assert [m["text"] for m in hrefs["matches"]] == ["blah", "foo", "foo", "foo"]
     assert "errors" not in doc["wpt"][0]
+
+
+def test_last_in_head_is_decided_when_the_body_starts() -> None:
+    # head keeps taking late <meta>/<title> after </head>, until the body starts
+    parser = Parser(
+        "http://h/",
+        wpt=_template('<ow:block ow:xpath="/html/head/meta[last()]/@name" ow:type="repeatable">m</ow:block>'),
+    )
+    assert _texts(parser.feed_events("<head><meta name=a><meta name=b></head><meta name=c>")) == []
+    assert _texts(parser.feed_events("<body><p>one</p><p>two")) == ["c"]
+
+
+def test_the_root_element_is_the_last_child_of_the_document_at_once() -> None:
+    parser = Parser("http://h/", wpt=_template('<ow:block ow:xpath="/*[last()]/@lang">lang</ow:block>'))
+    assert _texts(parser.feed_events("<html lang=de><body><p>one")) == ["de"]

@@ -370,11 +370,13 @@ def select(xpath: XPath, root: Element, place: Place) -> Iterator[Place]:
     else:
         states = ((0, 0, ()),)
     xpaths = [xpath]
+    lasts = any(st.last for st in xpath.steps)  # (sibling tables only for a path that needs them)
+    no_last: dict[str, int] = {}
     kids = [c for c in root.children if type(c) is Element]
     top = Place(place.parent, place.element, place.name, place.pos, place.any_pos)
     stack: list[tuple[list[Element], dict[str, int], int, Place, tuple[State, ...]]] = []
     if kids and (states or xpath.anchor is not None):
-        stack.append((kids, _last_of(kids), 0, top, states))
+        stack.append((kids, _last_of(kids) if lasts else no_last, 0, top, states))
     seen: tuple[State, ...] | None = None
     summary = Summary(xpaths, (), None)
     # (states tuples alternate as the walk goes down and up: each summarised once)
@@ -395,14 +397,15 @@ def select(xpath: XPath, root: Element, place: Place) -> Iterator[Place]:
         if names is not None and el.name not in names and el.name.lower() not in names:
             sub, hits = states, None  # "//" states this element cannot advance: carried on
         else:
-            sub, hits = advance_with(xpaths, states, summary, p, (last_of[el.name] == i, i == len(kids) - 1))
+            known = (last_of[el.name] == i, i == len(kids) - 1) if lasts else (True, True)
+            sub, hits = advance_with(xpaths, states, summary, p, known)
         sub = _anchored(xpath, p, sub)
         if hits is not None:
             yield p
         if sub or xpath.anchor is not None:
             grand = [c for c in el.children if type(c) is Element]
             if grand:
-                stack.append((grand, _last_of(grand), 0, p, sub))
+                stack.append((grand, _last_of(grand) if lasts else no_last, 0, p, sub))
 
 
 def _last_of(kids: list[Element]) -> dict[str, int]:

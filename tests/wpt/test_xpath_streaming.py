@@ -126,3 +126,17 @@ def test_last_in_head_is_decided_when_the_body_starts() -> None:
 def test_the_root_element_is_the_last_child_of_the_document_at_once() -> None:
     parser = Parser("http://h/", wpt=_template('<ow:block ow:xpath="/*[last()]/@lang">lang</ow:block>'))
     assert _texts(parser.feed_events("<html lang=de><body><p>one")) == ["de"]
+
+
+def test_nested_blocks_take_the_new_forms() -> None:
+    t = _template(
+        '<ow:block ow:xpath="//ul" ow:type="repeatable">list'
+        '<ow:block ow:xpath="li[last()]">list.last</ow:block>'
+        '<ow:block ow:xpath=".//a/@href" ow:type="repeatable">list.link</ow:block>'
+        '<ow:block ow:xpath="li/text()" ow:type="repeatable">list.text</ow:block>'
+        "</ow:block>"
+    )
+    doc = parse('<ul><li>a <a href="/1">1</a> b<li>c</ul><ul><li><a href="/2">2</a></ul>', "http://h/", wpt=t)
+    lists = doc["wpt"][0]["blocks"][0]["matches"]
+    assert [[m["text"] for m in b["matches"]] for b in lists[0]["blocks"]] == [["c"], ["/1"], ["a", "b", "c"]]
+    assert [[m["text"] for m in b["matches"]] for b in lists[1]["blocks"]] == [["2"], ["/2"], []]

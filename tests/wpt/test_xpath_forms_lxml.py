@@ -18,7 +18,7 @@ import pytest
 
 from stream_mf2 import Parser
 from stream_mf2.wpt import Block, Template, collect_pages
-from stream_mf2.wpt._compile import compile_xpath
+from stream_mf2.wpt._xpath import compile_xpath
 from tests.support import chunking
 from tests.support.suites import REPO
 

@@ -268,7 +268,7 @@ def advance_with(
         idx = summary.by_name.get(name.lower())
     wild = summary.wild
     relevant = (sorted(idx + wild) if wild else idx) if idx else wild
-    new = list(summary.carried)
+    new: list[State] | None = None  # (made when a state advances)
     hits: list[tuple[int, tuple[Cond, ...]]] | None = None
     for i in relevant:
         xi, si, conds = states[i]
@@ -290,8 +290,14 @@ def advance_with(
                 hits.append(hit)
         else:
             nxt = (xi, si + 1, conds)
+            if new is None:
+                new = list(summary.carried)
             if nxt not in new:
                 new.append(nxt)
+    if new is None:
+        # nothing advanced: the "//" states go on (the same tuple when they are all of it)
+        carried = summary.carried
+        return (states if len(carried) == len(states) else carried), hits
     out = tuple(new)
     return (states if out == states else out), hits
 

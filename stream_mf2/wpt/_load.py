@@ -140,7 +140,9 @@ def _parse_xml(data: bytes, max_depth: int = 64) -> _Node:
         raise TemplateError(f"malformed XML: {_expat_message(e)}", line, col + 1) from None
     except det.DTDForbidden:
         line, col, _ = target._pos()
-        raise TemplateError("DTDs are not allowed in templates (no <!DOCTYPE>, no entity declarations)", line, col) from None
+        raise TemplateError(
+            "DTDs are not allowed in templates (no <!DOCTYPE>, no entity declarations)", line, col
+        ) from None
     except (det.EntitiesForbidden, det.ExternalReferenceForbidden) as e:
         line, col, _ = target._pos()
         raise TemplateError(f"entities are not allowed in templates: {e}", line, col) from None
@@ -201,7 +203,9 @@ class _Loader:
         if not tagid and not xpath_text and not pattern_text:
             raise self.error(node, "ow:block has no reference (ow:tagid, ow:xpath or ow:pattern)")
         xpath = self.xpath(node, xpath_text, nested) if xpath_text else None
-        pattern = self.pattern(node, pattern_text, "ow:pattern", whole=False, ontology=ontology) if pattern_text else None
+        pattern = (
+            self.pattern(node, pattern_text, "ow:pattern", whole=False, ontology=ontology) if pattern_text else None
+        )
         kind = _attr(node, "type")
         if kind is not None and kind.strip() not in ("repeatable", ""):
             raise self.error(node, f"unknown ow:type {kind!r} (only 'repeatable' is defined)")
@@ -360,9 +364,7 @@ def load(
         with open(source, "rb") as f:
             data = f.read()
     else:
-        raise TypeError(
-            f"load() takes XML text (str), XML bytes or a path (os.PathLike), not {type(source).__name__}"
-        )
+        raise TypeError(f"load() takes XML text (str), XML bytes or a path (os.PathLike), not {type(source).__name__}")
     root = _parse_xml(data, max_template_depth)
     loader = _Loader(data, strict)
     if not _is_ow(root, "wpt"):

@@ -262,8 +262,7 @@ class WptConsumer:
         states = pplace.states
         if not states:
             return False
-        names = self._summary(states).names
-        if names is not None and name not in names and name.lower() not in names:
+        if self._summary(states).passes(name, element.attrs):
             place.states = states  # only "//" states this element cannot advance: carried on
             return False
         return self._decide(element, pplace, place)
@@ -278,7 +277,7 @@ class WptConsumer:
         pplace = self._places.get(parent)
         if pplace is None:
             return type(parent) is not DocumentFragment
-        if (pplace.states and self._leaf_may_hit(pplace.states, name)) or (self._needs_id and "id" in attrs):
+        if (pplace.states and self._leaf_may_hit(pplace.states, name, attrs)) or (self._needs_id and "id" in attrs):
             return True
         counts = pplace.counts
         if counts is None:
@@ -307,11 +306,14 @@ class WptConsumer:
         self._last_summary = summary
         return summary
 
-    def _leaf_may_hit(self, states: tuple[State, ...], name: str) -> bool:
+    def _leaf_may_hit(self, states: tuple[State, ...], name: str, attrs: dict[str, str]) -> bool:
         """May a leaf ``name`` under a place with ``states`` end a path? (It has no children, so
         states it would pass on do not matter; the rest of its tests come when it is made.)"""
-        finals = self._summary(states).finals
-        return finals is None or name in finals or name.lower() in finals
+        summary = self._summary(states)
+        finals = summary.finals
+        if finals is None:
+            return not summary.passes(name, attrs)
+        return name in finals or name.lower() in finals
 
     def placed(self, element: Element, parent: ParentNode, before: Node | None = None) -> bool:
         """The sink placed (or moved) ``element`` under ``parent`` (before ``before``): track it;
@@ -487,8 +489,9 @@ class WptConsumer:
         states = pplace.states
         if states:
             summary = self._summary(states)
-            names = summary.names
-            if names is not None and place.name not in names and place.name.lower() not in names:
+            element = place.element
+            assert element is not None
+            if summary.passes(place.name, element.attrs):
                 # only "//" states, none of whose steps this element can match: carried on as they are
                 paths = None
                 out = states

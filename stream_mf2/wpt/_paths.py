@@ -208,43 +208,66 @@ class Summary:
     (tuples are shared down whole subtrees).
 
     ``names``: the names a step can match (``None``: any, a ``*`` step or one that is not
-    ``//``); an element whose name is not among them leaves the tuple as it is. ``finals``:
+    ``//``); :meth:`passes` says whether an element leaves the tuple as it is. ``finals``:
     likewise for last steps (may a leaf end a path?). ``by_name``/``wild``: indices of the
     states whose step names an element / is ``*``. ``carried``: the ``//`` states, which
     every child inherits.
     """
 
-    __slots__ = ("by_name", "carried", "finals", "names", "wild")
+    __slots__ = ("by_name", "carried", "finals", "named", "names", "wild", "wild_need")
 
     def __init__(self, xpaths: list[XPath], states: tuple[State, ...], alive: list[bool] | None) -> None:
         names: set[str] | None = set()
         finals: set[str] | None = set()
+        # For :meth:`passes`: the names of the named "//" steps (None once a state is not "//"),
+        # and one attribute each "*" step needs (None once one needs none).
+        named: set[str] | None = set()
+        wild_need: list[str] | None = []
         self.by_name: dict[str, list[int]] = {}
         self.wild: list[int] = []
         carried: list[State] = []
         for i, state in enumerate(states):
             xi, si, _ = state
             if alive is not None and not alive[xi]:
-                names = None  # (a dead state: the tuple changes at the next element)
+                names = named = None  # (a dead state: the tuple changes at the next element)
                 continue
             steps = xpaths[xi].steps
             step = steps[si]
             if step.descendant:
                 carried.append(state)
-            elif names is not None:
-                names = None
+            else:
+                names = named = None
             if step.name is None:
                 self.wild.append(i)
                 names = finals = None
+                need = step.attr[0] if step.attr is not None else step.tests[0][1] if step.tests else None
+                if need is None or wild_need is None:
+                    wild_need = None
+                else:
+                    wild_need.append(need)
             else:
                 self.by_name.setdefault(step.name, []).append(i)
                 if names is not None:
                     names.add(step.name)
+                if named is not None:
+                    named.add(step.name)
                 if si + 1 == len(steps) and finals is not None:
                     finals.add(step.name)
+        self.named = None if named is None else frozenset(named)
+        self.wild_need = None if wild_need is None else tuple(wild_need)
         self.names = None if names is None else frozenset(names)
         self.finals = None if finals is None else frozenset(finals)
         self.carried = tuple(carried)
+
+    def passes(self, name: str, attrs: dict[str, str]) -> bool:
+        """Does an element ``name`` with ``attrs`` certainly leave the states as they are (no
+        step can take it: its name is no named step's, and it lacks an attribute every ``*``
+        step tests)?"""
+        named = self.named
+        need = self.wild_need
+        if named is None or need is None or name in named or (name.lower() in named):
+            return False
+        return not any(a in attrs for a in need)
 
 
 def summarize(xpaths: list[XPath], states: tuple[State, ...]) -> tuple[frozenset[str] | None, frozenset[str] | None]:
@@ -399,8 +422,7 @@ def select(xpath: XPath, root: Element, place: Place) -> Iterator[Place]:
             if got is None:
                 got = summaries[states] = Summary(xpaths, states, None)
             seen, summary = states, got
-        names = summary.names
-        if names is not None and el.name not in names and el.name.lower() not in names:
+        if summary.passes(el.name, el.attrs):
             sub, hits = states, None  # "//" states this element cannot advance: carried on
         else:
             known = (last_of[el.name] == i, i == len(kids) - 1) if lasts else (True, True)

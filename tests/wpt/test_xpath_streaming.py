@@ -140,3 +140,14 @@ def test_nested_blocks_take_the_new_forms() -> None:
     lists = doc["wpt"][0]["blocks"][0]["matches"]
     assert [[m["text"] for m in b["matches"]] for b in lists[0]["blocks"]] == [["c"], ["/1"], ["a", "b", "c"]]
     assert [[m["text"] for m in b["matches"]] for b in lists[1]["blocks"]] == [["2"], ["/2"], []]
+
+
+def test_a_descendant_path_through_selectedcontent_warns() -> None:
+    # <selectedcontent> receives clones of the option's content later; a "//" path that could
+    # match inside it must say so (the fast path that carries "//" states on skipped the warning).
+    doc = parse(
+        "<select><button><selectedcontent></button><option>x<i>i<b>ib</i>b",
+        "http://h/",
+        wpt=_template('<ow:block ow:xpath="//b" ow:type="repeatable">b</ow:block>'),
+    )
+    assert any("selectedcontent" in e for e in doc["wpt"][0]["errors"])

@@ -14,6 +14,8 @@ XPath (``ow:xpath``) or by a pattern with named captures (``ow:pattern``).
   page objects ``{"kind": "wpt", ...}``.
 * :class:`WptConsumer` — the consumer of the bounded tree that matches a
   template's blocks as elements become final (the core wires it in).
+* :func:`records` — a page object as records keyed by concept (one for the page, one
+  per repeatable match); :func:`merge_by_id` joins the objects with the same ``id``.
 * :func:`element_paths` — full XPaths of the elements with an id or a text,
   to help write templates.
 """
@@ -39,6 +41,7 @@ from stream_mf2.wpt.model import (
     Wpt,
     XPath,
 )
+from stream_mf2.wpt.records import merge_by_id, records
 
 if TYPE_CHECKING:
     from stream_mf2.wpt._match import WptConsumer
@@ -74,4 +77,6 @@ __all__ = [
     "collect_pages",
     "element_paths",
     "load",
+    "merge_by_id",
+    "records",
 ]

@@ -9,10 +9,7 @@ group of the ``regex`` package (``c0``, ``c1``, …, :func:`capture_group`), so 
 concept may appear several times and groups inside a capture's own expression
 do not shift the captures after it.
 
-XPath: ``/step/step...`` (absolute), ``//*[@id="x"]/step...`` (id-anchored,
-as browsers copy it) and, for nested blocks, ``step/...`` or ``./step/...``
-(relative to the parent block's element). A step is a name or ``*``, then
-optionally a position ``[n]``, then optionally ``[@attr="value"]``.
+XPath: see :mod:`stream_mf2.wpt._xpath` (``compile_xpath`` is re-exported here).
 """
 
 from __future__ import annotations
@@ -21,28 +18,17 @@ import re
 from typing import Any
 
 from stream_mf2.errors import MissingExtra
-from stream_mf2.wpt.model import Pattern, Step, TimedRegex, XPath
+from stream_mf2.wpt._urlnorm import normalize_pattern
+from stream_mf2.wpt._xpath import XPathSyntaxError, compile_xpath
+from stream_mf2.wpt.model import Pattern, TimedRegex
 
 __all__ = ["PatternSyntaxError", "XPathSyntaxError", "capture_group", "compile_pattern", "compile_xpath"]
 
 _CONCEPT = re.compile(r"[A-Za-z_][\w.\-]*")
-_STEP = re.compile(
-    r"""(?P<name>\*|[A-Za-z_][\w.\-:]*)
-        (?:\[\s*(?P<pos>[0-9]+)\s*\])?
-        (?:\[\s*@(?P<attr>[A-Za-z_][\w.\-:]*)\s*=\s*(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)')\s*\])?
-        (?:\[\s*(?P<pos2>[0-9]+)\s*\])?
-    """,
-    re.VERBOSE,
-)
-_ANCHOR = re.compile(r"""//\*\[\s*@id\s*=\s*(?:"([^"]*)"|'([^']*)')\s*\]""")
 
 
 class PatternSyntaxError(ValueError):
     """A pattern that cannot be compiled (message says why)."""
-
-
-class XPathSyntaxError(ValueError):
-    """An XPath outside the supported subset (message says why)."""
 
 
 def _regex_module() -> Any:
@@ -84,13 +70,17 @@ def _capture_end(text: str, i: int) -> int:
 
 
 def compile_pattern(source: str, *, whole: bool = False) -> Pattern:
-    """Compile a WPT pattern (``whole``: anchored at both ends, for URLs).
+    """Compile a WPT pattern (``whole``: anchored at both ends, for URLs; its literal text is
+    then normalised as page URLs are, see :mod:`stream_mf2.wpt._urlnorm`).
 
     Every search of the result is bounded in time (:class:`TimedRegex`): expressions
     that backtrack exponentially (``(a|aa)+c``) or match fuzzily (``{e<=6}``) are accepted,
     and bounded in time where they run, since no syntactic test tells them all apart.
     """
     regex = _regex_module()
+    written = source
+    if whole:
+        source = normalize_pattern(source)
     out: list[str] = []
     concepts: list[str] = []
     literal: list[str] = []
@@ -134,74 +124,4 @@ def compile_pattern(source: str, *, whole: bool = False) -> Pattern:
         raise PatternSyntaxError(f"bad pattern: {e}") from e
     if not whole and compiled.fullmatch("") is not None:
         raise PatternSyntaxError("the pattern matches empty text")
-    return Pattern(source, TimedRegex(compiled, source), tuple(concepts))
-
-
-def _steps(text: str, at: int, source: str) -> tuple[Step, ...]:
-    steps: list[Step] = []
-    i = at
-    n = len(text)
-    while i < n:
-        m = _STEP.match(text, i)
-        if m is None or m.end() == i:
-            raise XPathSyntaxError(f"unsupported XPath {source!r}: cannot read a step at offset {i}")
-        if m.group("pos") and m.group("pos2"):
-            raise XPathSyntaxError(f"unsupported XPath {source!r}: two positions in one step")
-        if m.group("pos2") and m.group("attr"):
-            raise XPathSyntaxError(
-                f"unsupported XPath {source!r}: a position after an attribute test (write name[n][@a='v'])"
-            )
-        pos_text = m.group("pos") or m.group("pos2")
-        position = int(pos_text) if pos_text else None
-        if position is not None and position < 1:
-            raise XPathSyntaxError(f"XPath {source!r}: positions start at 1")
-        attr = None
-        if m.group("attr"):
-            value = m.group("dq") if m.group("dq") is not None else m.group("sq")
-            attr = (m.group("attr").lower(), value or "")
-        name = m.group("name")
-        if "::" in name:
-            axis = name.split("::", 1)[0]
-            raise XPathSyntaxError(f"unsupported XPath {source!r}: the {axis}:: axis (only child steps are supported)")
-        if ":" in name:
-            raise XPathSyntaxError(
-                f"unsupported XPath {source!r}: the prefixed name {name!r} (HTML elements are matched by local name)"
-            )
-        steps.append(Step(None if name == "*" else name.lower(), position, attr))
-        i = m.end()
-        if i < n:
-            if text[i] != "/" or i + 1 >= n or text[i + 1] == "/":
-                raise XPathSyntaxError(
-                    f"unsupported XPath {source!r} at offset {i}: only child steps ('/name[n]') are supported"
-                )
-            i += 1
-    return tuple(steps)
-
-
-def compile_xpath(source: str, *, relative_ok: bool = False) -> XPath:
-    """Compile an XPath of the supported subset (``relative_ok``: for nested blocks)."""
-    text = source.strip()
-    if not text:
-        raise XPathSyntaxError("empty XPath")
-    m = _ANCHOR.match(text)
-    if m is not None:
-        anchor = m.group(1) if m.group(1) is not None else m.group(2)
-        rest = text[m.end() :]
-        if rest and not rest.startswith("/"):
-            raise XPathSyntaxError(f"unsupported XPath {source!r}: expected '/' after the id anchor")
-        steps = _steps(rest[1:], 0, source) if rest else ()
-        if rest and not steps:
-            raise XPathSyntaxError(f"unsupported XPath {source!r}: trailing '/'")
-        return XPath(source, steps, absolute=False, anchor=anchor)
-    if text.startswith("//"):
-        raise XPathSyntaxError(f"unsupported XPath {source!r}: '//' only as '//*[@id=\"x\"]' at the start")
-    if text.startswith("/"):
-        steps = _steps(text, 1, source)
-        if not steps:
-            raise XPathSyntaxError(f"XPath {source!r} selects the document, not an element: give at least one step")
-        return XPath(source, steps, absolute=True)
-    if not relative_ok:
-        raise XPathSyntaxError(f"XPath {source!r} is relative; a top-level block needs '/...' or '//*[@id=...]'")
-    if text.startswith("./"):
-        text = text[2:]
-    return XPath(source, _steps(text, 0, source), absolute=False)
+    return Pattern(written, TimedRegex(compiled, written), tuple(concepts))

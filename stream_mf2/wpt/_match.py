@@ -23,9 +23,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from stream_mf2.html.dom import Document, DocumentFragment, Element, Node, ParentNode, is_ancestor, text_content
-from stream_mf2.wpt._html import inner_html
-from stream_mf2.wpt._paths import Place, descendants, path_matches, step_matches
+from stream_mf2.html.dom import Document, DocumentFragment, Element, Node, ParentNode, is_ancestor
+from stream_mf2.wpt._objects import element_match, in_document_order, node_matches, text_match
+from stream_mf2.wpt._paths import Cond, Place, State, Summary, advance_with, path_matches
+from stream_mf2.wpt._pending import Pending, PendingQueue
 from stream_mf2.wpt._source import DEFAULT_MAX_PATTERN_CHARS, SourceScanner
 from stream_mf2.wpt.events import WptMatchEvent, WptPage, WptPageEnd
 from stream_mf2.wpt.model import Block, Template, XPath
@@ -44,104 +45,6 @@ LATE_CHANGES: dict[str, str] = {
 }
 
 
-def _pattern_captures(block: Block, text: str) -> dict[str, list[str]] | None:
-    """Captures of ``block``'s pattern over ``text`` (every match), or ``None`` if it does not occur."""
-    pattern = block.pattern
-    if pattern is None:
-        return {}
-    found = False
-    out: dict[str, list[str]] = {}
-    for m in pattern.regex.finditer(text):
-        found = True
-        for k, v in pattern.captures(m).items():
-            out.setdefault(k, []).extend(v)
-    return out if found else None
-
-
-def _text_match(text: str, captures: dict[str, list[str]], block: Block) -> dict[str, Any]:
-    return {
-        "xpath": None,
-        "text": text,
-        "html": None,
-        "attributes": {},
-        "captures": captures,
-        "blocks": [_nested_text(b, text) for b in block.blocks],
-    }
-
-
-def _nested_text(block: Block, text: str) -> dict[str, Any]:
-    """A nested block inside a text match: only patterns apply (there is no element)."""
-    out = _header(block)
-    if block.pattern is not None and block.tagid is None and block.xpath is None:
-        for m in block.pattern.regex.finditer(text):
-            out["matches"].append(_text_match(m.group(0), block.pattern.captures(m), block))
-            if not block.repeatable:
-                break
-    return out
-
-
-def _header(block: Block) -> dict[str, Any]:
-    return {
-        "concept": block.concept,
-        "description": block.description,
-        "ref": block.ref(),
-        "repeatable": block.repeatable,
-        "matches": [],
-    }
-
-
-def element_match(element: Element, place: Place, block: Block) -> dict[str, Any] | None:
-    """The match object of ``block`` on ``element`` (at ``place``), or ``None`` if its pattern fails.
-
-    The structural references (``ow:xpath``, ``ow:tagid``) are the caller's to check.
-    """
-    raw = text_content(element)
-    captures = _pattern_captures(block, raw)
-    if captures is None:
-        return None
-    return {
-        "xpath": place.xpath(),
-        "text": " ".join(raw.split()),
-        "html": inner_html(element),
-        "attributes": dict(element.attrs),
-        "captures": captures,
-        "blocks": [_nested(b, element, place) for b in block.blocks],
-    }
-
-
-def _structural(block: Block, place: Place, context: Place | None) -> bool:
-    el = place.element
-    assert el is not None
-    if block.tagid is not None and el.attrs.get("id") != block.tagid:
-        return False
-    return block.xpath is None or path_matches(block.xpath, place, context)
-
-
-def _nested(block: Block, element: Element, place: Place) -> dict[str, Any]:
-    """Resolve a nested block inside one match of its parent (``element`` at ``place``)."""
-    out = _header(block)
-    matches: list[dict[str, Any]] = out["matches"]
-    if block.tagid is None and block.xpath is None:
-        return _nested_text(block, text_content(element))
-    xpath = block.xpath
-    depth: int | None = None
-    if block.tagid is None and xpath is not None and xpath.anchor is None:
-        # a relative path reaches as many levels down as it has steps; an absolute one, fewer by the context's depth
-        depth = len(xpath.steps) - (len(place.chain()) if xpath.absolute else 0)
-        if depth < 1:
-            return out
-    for p in descendants(element, place, depth):
-        if _structural(block, p, place):
-            el = p.element
-            assert el is not None
-            m = element_match(el, p, block)
-            if m is not None:
-                matches.append(m)
-                if not block.repeatable:
-                    break
-    return out
-
-
 class _Plan:
     """What the matcher needs from the templates applied to a page, made once per set of templates
     (a WARC or a crawl applies the same template to page after page)."""
@@ -150,6 +53,7 @@ class _Plan:
         "anchors",
         "attr_names",
         "blocks",
+        "lastish",
         "needs_id",
         "root_states",
         "source_blocks",
@@ -170,7 +74,7 @@ class _Plan:
         self.xpath_blocks: list[list[int]] = []
         self.tagid_blocks: dict[str, list[int]] = {}  # tagid without xpath -> indices into blocks
         self.anchors: dict[str, list[int]] = {}  # anchor id -> xpath indices
-        root_states: list[tuple[int, int]] = []
+        root_states: list[State] = []
         for ai, template in enumerate(templates):
             for bi, block in enumerate(template.blocks):
                 if block.xpath is None and block.tagid is None:
@@ -189,11 +93,17 @@ class _Plan:
                 if block.xpath.anchor is not None:
                     self.anchors.setdefault(block.xpath.anchor, []).append(xi)
                 else:
-                    root_states.append((xi, 0))
+                    root_states.append((xi, 0, ()))
         self.root_states = tuple(root_states)
         self.needs_id = bool(self.anchors or self.tagid_blocks)
         #: attribute names the paths test (a late attribute on html/body may change a match)
         self.attr_names = {st.attr[0] for x in self.xpaths for st in x.steps if st.attr is not None}
+        self.attr_names.update(t[1] for x in self.xpaths for st in x.steps for t in st.tests)
+        self.attr_names.update(x.final[1:] for x in self.xpaths if x.final is not None and x.final[0] == "@")
+        #: blocks whose path has a ``[last()]`` step: their matches wait for the parents to close
+        self.lastish = {
+            k for k, (_, _, b) in enumerate(self.blocks) if b.xpath is not None and any(st.last for st in b.xpath.steps)
+        }
         if self.needs_id:
             self.attr_names.add("id")
 
@@ -256,6 +166,26 @@ class WptConsumer:
         self._root_states = plan.root_states
         self._needs_id = plan.needs_id
         self._attr_names = plan.attr_names
+        self._lastish = plan.lastish
+        #: per path: is any of its blocks still looking? (a done path leaves the states)
+        self._alive = [True] * len(self._xpaths)
+        self._path_of = {k: xi for xi, ks in enumerate(self._xpath_blocks) for k in ks}
+        #: blocks whose path ends with ``@name``: matched at the start tag
+        self._at_start = {
+            k
+            for k, (_, _, b) in enumerate(self._blocks)
+            if b.xpath is not None and b.xpath.final is not None and b.xpath.final[0] == "@"
+        }
+        self._summaries: dict[tuple[State, ...], Summary] = {}
+        self._last_states: tuple[State, ...] = ()
+        self._last_summary = Summary(self._xpaths, (), None)
+        #: waiting ``[last()]`` matches, per block index (see :mod:`stream_mf2.wpt._pending`)
+        self._queues: dict[int, PendingQueue] = {}
+        #: parents whose close may decide a waiting match
+        self._watched: set[Element] = set()
+        #: head's place, once head ended with waiting matches in it: they are decided when the
+        #: body starts
+        self._head_wait: Place | None = None
         for ai, bi, block in plan.source_blocks:
             applied = self.applied[ai]
             assert block.pattern is not None
@@ -270,8 +200,8 @@ class WptConsumer:
         self._warned: set[str] = set()
         self._places: dict[ParentNode, Place] = {}
         self._moved = False  # has any element been moved or had a sibling inserted before it?
-        # Kept elements waiting to be final -> (place, indices into self._blocks)
-        self._candidates: dict[Element, tuple[Place, list[int]]] = {}
+        # Kept elements waiting to be final -> (place, [(index into self._blocks, [last()] conditions)])
+        self._candidates: dict[Element, tuple[Place, list[tuple[int, tuple[Cond, ...]]]]] = {}
         self._scanners = [s for a in self.applied for s in a.scanners]
 
     @property
@@ -296,7 +226,7 @@ class WptConsumer:
 
     def _source_match(self, applied: _Applied, bi: int, block: Block) -> Callable[[str, dict[str, list[str]]], bool]:
         def on_match(text: str, captures: dict[str, list[str]]) -> bool:
-            self.emit_source(WptMatchEvent(applied.page, bi, _text_match(text, captures, block)))
+            self.emit_source(WptMatchEvent(applied.page, bi, text_match(text, captures, block)))
             return block.repeatable
 
         return on_match
@@ -324,9 +254,16 @@ class WptConsumer:
         pos = counts[name] = counts.get(name, 0) + 1
         n = pplace.n = pplace.n + 1
         place = self._places[element] = Place(pplace, element, name, pos, n)
-        if not pplace.states and not (
-            self._needs_id and ("id" in element.attrs or name == "selectedcontent")
-        ):
+        if self._head_wait is not None and name == "body":
+            self._head_wait = None
+            self._flush(False)  # head can take no more children: its [last()] matches are decided
+        if self._needs_id and ("id" in element.attrs or name == "selectedcontent"):
+            return self._decide(element, pplace, place)
+        states = pplace.states
+        if not states:
+            return False
+        if name != "selectedcontent" and self._summary(states).passes(name, element.attrs):
+            place.states = states  # only "//" states this element cannot advance: carried on
             return False
         return self._decide(element, pplace, place)
 
@@ -340,7 +277,7 @@ class WptConsumer:
         pplace = self._places.get(parent)
         if pplace is None:
             return type(parent) is not DocumentFragment
-        if pplace.states or (self._needs_id and "id" in attrs):
+        if (pplace.states and self._leaf_may_hit(pplace.states, name, attrs)) or (self._needs_id and "id" in attrs):
             return True
         counts = pplace.counts
         if counts is None:
@@ -348,6 +285,35 @@ class WptConsumer:
         counts[name] = counts.get(name, 0) + 1
         pplace.n += 1
         return False
+
+    def _summary(self, states: tuple[State, ...]) -> Summary:
+        """The :class:`~stream_mf2.wpt._paths.Summary` of a states tuple (a small cache by
+        identity, then by value: tuples are shared down whole subtrees)."""
+        if states is self._last_states:
+            return self._last_summary
+        # (by value: equal tuples are made again and again, e.g. one per "story" div that
+        # starts the same "//" step below it)
+        cache = self._summaries
+        summary = cache.get(states)
+        if summary is None:
+            summary = Summary(self._xpaths, states, self._alive)
+            # (not a tuple with [last()] conditions: those hold places, and so elements)
+            if not any(conds for _, _, conds in states):
+                if len(cache) >= 4096:
+                    cache.clear()
+                cache[states] = summary
+        self._last_states = states
+        self._last_summary = summary
+        return summary
+
+    def _leaf_may_hit(self, states: tuple[State, ...], name: str, attrs: dict[str, str]) -> bool:
+        """May a leaf ``name`` under a place with ``states`` end a path? (It has no children, so
+        states it would pass on do not matter; the rest of its tests come when it is made.)"""
+        summary = self._summary(states)
+        finals = summary.finals
+        if finals is None:
+            return not summary.passes(name, attrs)
+        return name in finals or name.lower() in finals
 
     def placed(self, element: Element, parent: ParentNode, before: Node | None = None) -> bool:
         """The sink placed (or moved) ``element`` under ``parent`` (before ``before``): track it;
@@ -367,6 +333,13 @@ class WptConsumer:
             if type(parent) is DocumentFragment:
                 return False  # template contents are not children in the DOM: never matched
             pplace = self._place_of(parent)
+            if pplace is None and type(before) is Element:
+                # Foster parenting into the table's parent after that parent left the stack (the
+                # adoption agency removed an <a> around the table): the table's place still
+                # links to the parent's.
+                ref = places.get(before)
+                if ref is not None and ref.parent is not None and ref.parent.element is parent:
+                    pplace = ref.parent
             if pplace is None:
                 return False
         if old is not None:
@@ -412,10 +385,10 @@ class WptConsumer:
         if place.states or (hits is not None and self._any_wanted(hits)):
             self._warn("moved", place)
 
-    def _any_wanted(self, hits: list[int]) -> bool:
-        return any(self._wanted(k) for k in hits)
+    def _any_wanted(self, hits: list[tuple[int, tuple[Cond, ...]]]) -> bool:
+        return any(self._wanted(k) for k, _ in hits)
 
-    def _missed(self, element: Element, hits: list[int] | None) -> bool:
+    def _missed(self, element: Element, hits: list[tuple[int, tuple[Cond, ...]]] | None) -> bool:
         """``element`` now matches the blocks ``hits`` at its changed place: a kept candidate
         takes them on (its matches are checked when it is final); ``True`` if one is lost."""
         if hits is None:
@@ -424,7 +397,7 @@ class WptConsumer:
         if cand is None:
             return self._any_wanted(hits)
         ks = cand[1]
-        ks.extend(k for k in hits if k not in ks)
+        ks.extend(h for h in hits if h not in ks)
         return False
 
     def attrs_added(self, element: Element, names: list[str]) -> None:
@@ -448,11 +421,43 @@ class WptConsumer:
             self._warn("selectedcontent", place)
         if hits is None:
             return False
-        wanted = [k for k in hits if self._wanted(k)]
+        wanted = [h for h in hits if self._wanted(h[0])]
         if not wanted:
             return False
+        if self._at_start:
+            wanted = self._attribute_matches(element, place, wanted)
+            if not wanted:
+                return False
         self._candidates[element] = (place, wanted)
         return True
+
+    def _attribute_matches(
+        self, element: Element, place: Place, wanted: list[tuple[int, tuple[Cond, ...]]]
+    ) -> list[tuple[int, tuple[Cond, ...]]]:
+        """Deliver now the matches of blocks whose path ends with ``@name``: attributes are known
+        at the start tag, so the element need not be kept (a ``[last()]`` match waits in its
+        block's queue, without the element). The other blocks' hits."""
+        rest: list[tuple[int, tuple[Cond, ...]]] = []
+        done: set[int] = set()
+        queued = False
+        for k, _ in wanted:
+            if k not in self._at_start:
+                rest.append((k, _))
+                continue
+            if k in done:
+                continue
+            done.add(k)
+            ai, bi, block = self._blocks[k]
+            if self.applied[ai].done[bi] or (block.tagid is not None and element.attrs.get("id") != block.tagid):
+                continue
+            alts = [c for kk, c in wanted if kk == k]
+            if any(not c for c in alts):
+                alts = [()]
+            self._deliver(k, [(m, alts) for _, m in node_matches(element, place, block)])
+            queued = queued or k in self._lastish
+        if queued:
+            self._flush(False)
+        return rest
 
     def _before(self, place: Place, before: Node | None) -> None:
         """``place`` was inserted right before ``before``: swap positions with it (see :meth:`placed`)."""
@@ -474,25 +479,29 @@ class WptConsumer:
         if ref.states != was or self._missed(before, hits):
             self._warn("foster-parented", ref)
 
-    def _advance(self, pplace: Place, place: Place) -> tuple[tuple[tuple[int, int], ...], list[int] | None]:
-        """The matcher states of ``place`` (child of ``pplace``) and the top-level blocks it matches."""
-        hits: list[int] | None = None
-        out: tuple[tuple[int, int], ...] = ()
+    def _advance(
+        self, pplace: Place, place: Place
+    ) -> tuple[tuple[State, ...], list[tuple[int, tuple[Cond, ...]]] | None]:
+        """The matcher states of ``place`` (child of ``pplace``) and the top-level blocks it
+        matches, each with the ``[last()]`` conditions still to hold."""
+        hits: list[tuple[int, tuple[Cond, ...]]] | None = None
+        out: tuple[State, ...] = ()
         states = pplace.states
         if states:
-            new: list[tuple[int, int]] = []
-            xpaths = self._xpaths
-            for xi, si in states:
-                steps = xpaths[xi].steps
-                if step_matches(steps[si], place):
-                    if si + 1 == len(steps):
-                        if hits is None:
-                            hits = []
-                        hits.extend(self._xpath_blocks[xi])
-                    else:
-                        new.append((xi, si + 1))
-            if new:
-                out = tuple(new)
+            summary = self._summary(states)
+            element = place.element
+            assert element is not None
+            if summary.passes(place.name, element.attrs):
+                # only "//" states, none of whose steps this element can match: carried on as they are
+                paths = None
+                out = states
+            else:
+                out, paths = advance_with(self._xpaths, states, summary, place, None)
+            if paths is not None:
+                hits = []
+                xpath_blocks = self._xpath_blocks
+                for xi, conds in paths:
+                    hits.extend((k, conds) for k in xpath_blocks[xi])
         if self._needs_id:
             element = place.element
             assert element is not None
@@ -502,14 +511,14 @@ class WptConsumer:
                     if not self._xpaths[xi].steps:
                         if hits is None:
                             hits = []
-                        hits.extend(self._xpath_blocks[xi])
-                    else:
-                        out = (*out, (xi, 0))
+                        hits.extend((k, ()) for k in self._xpath_blocks[xi])
+                    elif (xi, 0, ()) not in out:
+                        out = (*out, (xi, 0, ()))
                 tagged = self._tagid_blocks.get(id_)
                 if tagged:
                     if hits is None:
                         hits = []
-                    hits.extend(tagged)
+                    hits.extend((k, ()) for k in tagged)
         return out, hits
 
     def _wanted(self, k: int) -> bool:
@@ -526,6 +535,11 @@ class WptConsumer:
         """
         if element.name != "head":
             self._places.pop(element, None)
+        if self._watched and element in self._watched:
+            self._watched.discard(element)
+            if element.name == "head":
+                self._head_wait = self._places.get(element)
+            self._flush(False)
 
     # -- completion -----------------------------------------------------------------
     def complete(self, root: Element) -> bool:
@@ -533,40 +547,119 @@ class WptConsumer:
         candidates = self._candidates
         if not candidates:
             return True
-        if root in candidates and len(candidates) == 1:
+        if root in candidates and (len(candidates) == 1 or not root.children):
             found = [root]
-        elif not self._moved:
-            # The candidates inside ``root``, found upwards from each (there are few; an mf2
-            # root's subtree can be large): in creation order, which is document order
-            # while nothing has been moved.
-            found = [el for el in candidates if el is root or is_ancestor(root, el)]
         else:
+            # The candidates inside ``root``, in document order: one walk of the subtree, which
+            # the matches walk anyway (its text, its HTML). Filtering every pending candidate
+            # for each root instead was quadratic on the rows of one table, all handed over
+            # together when the table closes.
             found = [root] if root in candidates else []
             stack = [c for c in reversed(root.children) if type(c) is Element]
             while stack:
                 el = stack.pop()
                 if el in candidates:
                     found.append(el)
-                stack.extend(c for c in reversed(el.children) if type(c) is Element)
+                kids = el.children
+                if kids:
+                    stack.extend(c for c in reversed(kids) if type(c) is Element)
+        # per block: (node, (match, [last()] alternatives)), in document order of the elements
+        out: dict[int, list[tuple[Node, tuple[dict[str, Any], list[tuple[Cond, ...]]]]]] = {}
         for el in found:
             place, ks = candidates.pop(el)
-            for k in ks:
+            seen: set[int] = set()
+            for k, _ in ks:
+                if k in seen:
+                    continue
+                seen.add(k)
                 ai, bi, block = self._blocks[k]
-                applied = self.applied[ai]
-                if applied.done[bi]:
+                if self.applied[ai].done[bi]:
                     continue
                 if block.tagid is not None and el.attrs.get("id") != block.tagid:
                     continue
                 # Checked again only if an element was moved since (the adoption agency, foster parenting).
                 if self._moved and block.xpath is not None and not path_matches(block.xpath, place):
                     continue
-                m = element_match(el, place, block)
-                if m is None:
-                    continue
-                if not block.repeatable:
-                    applied.done[bi] = True
-                self.emit(WptMatchEvent(applied.page, bi, m))
+                alts = [c for kk, c in ks if kk == k]
+                if any(not c for c in alts):
+                    alts = [()]
+                got = out.setdefault(k, [])
+                for node, m in node_matches(el, place, block):
+                    got.append((node, (m, alts)))
+        for k, got in out.items():
+            block = self._blocks[k][2]
+            if block.xpath is not None and block.xpath.final == "text()":
+                got = in_document_order(root, got)
+            self._deliver(k, [item for _, item in got])
+        if self._queues:
+            self._flush(False)
         return True
+
+    def _deliver(self, k: int, items: list[tuple[dict[str, Any], list[tuple[Cond, ...]]]]) -> None:
+        """Emit the matches of block ``k`` from one hand-over (in document order), or queue them
+        behind the block's waiting ``[last()]`` matches."""
+        ai, bi, block = self._blocks[k]
+        applied = self.applied[ai]
+        if k in self._lastish:
+            # Computed now (the subtree is freed after the hand-over), emitted once decided.
+            queue = self._queues.get(k)
+            if queue is None:
+                queue = self._queues[k] = PendingQueue()
+            for m, alts in items:
+                for conds in alts:
+                    for c in conds:
+                        parent = c[0].parent
+                        if parent is not None and parent.element is not None:
+                            self._watched.add(parent.element)
+                queue.push(Pending([m], alts), self._closed)
+            return
+        for m, _ in items:
+            if applied.done[bi]:
+                break
+            if not block.repeatable:
+                self._done(k)
+            self.emit(WptMatchEvent(applied.page, bi, m))
+
+    def _done(self, k: int) -> None:
+        """Block ``k`` (not repeatable) has its match: its path need not be followed any more."""
+        ai, bi, _ = self._blocks[k]
+        self.applied[ai].done[bi] = True
+        xi = self._path_of.get(k)
+        if xi is not None and all(not self._wanted(kk) for kk in self._xpath_blocks[xi]):
+            self._alive[xi] = False
+            # summaries leave dead paths out: work them out again
+            self._summaries.clear()
+            self._last_states = ()
+
+    def _closed(self, cond: Cond) -> bool:
+        """Has the parent of the condition's place closed (no more siblings can come)?"""
+        parent = cond[0].parent
+        if parent is None:
+            return False
+        if parent.element is None:
+            return True  # the document has one element child
+        if parent.name == "head" and parent.parent is not None and parent.parent.counts:
+            # head keeps its place after its end tag (late <meta> and <title> go back into it),
+            # but only until the body starts
+            return parent.parent.counts.get("body", 0) > 0
+        return self._places.get(parent.element) is not parent
+
+    def _flush(self, final: bool) -> None:
+        """Emit the decided waiting matches (``final``: the document ended)."""
+        for k, queue in list(self._queues.items()):
+            ai, bi, block = self._blocks[k]
+            applied = self.applied[ai]
+            for matches in queue.ready(self._closed, final):
+                if applied.done[bi]:
+                    break
+                for m in matches:
+                    self.emit(WptMatchEvent(applied.page, bi, m))
+                if not block.repeatable:
+                    self._done(k)
+            if applied.done[bi] or final:
+                queue.clear()
+            if not queue:
+                del self._queues[k]
 
     # -- page source ------------------------------------------------------------------
     def source(self, text: str) -> None:
@@ -582,9 +675,12 @@ class WptConsumer:
         so an end on ``emit`` would come before them, and a consumer that closes the page at
         its end (``stream-mf2 wpt``'s page lines) would lose them.
         """
+        if self._queues:
+            self._flush(True)
         for s in self._scanners:
             s.close()
         self._candidates.clear()
+        self._watched.clear()
         self._places.clear()
         errors = tuple(self.errors)
         for applied in self.applied:

@@ -13,7 +13,19 @@ from collections.abc import Iterator
 from stream_mf2.html.dom import Element, ParentNode
 from stream_mf2.wpt.model import Step, XPath
 
-__all__ = ["Place", "descendants", "path_matches", "step_matches"]
+__all__ = [
+    "Cond",
+    "Place",
+    "State",
+    "Summary",
+    "advance",
+    "advance_with",
+    "descendants",
+    "is_last_now",
+    "path_matches",
+    "select",
+    "step_matches",
+]
 
 
 class Place:
@@ -31,8 +43,8 @@ class Place:
         #: element children placed so far, by name, and in all
         self.counts: dict[str, int] | None = None
         self.n = 0
-        #: streaming matcher states: (xpath index, next step index)
-        self.states: tuple[tuple[int, int], ...] = ()
+        #: streaming matcher states (see :data:`State`)
+        self.states: tuple[State, ...] = ()
 
     def child(self, element: Element) -> Place:
         """A place for a new last element child ``element`` (counts it)."""
@@ -68,8 +80,33 @@ class Place:
         return "".join(f"/{p.name}[{p.pos}]" for p in self.chain())
 
 
+#: A ``[last()]`` condition: a place that must end as the last of its kind among its
+#: siblings (``True``: among all element siblings, for ``*``).
+Cond = tuple[Place, bool]
+#: A streaming matcher state: (path index, next step index, ``[last()]`` conditions met on the way).
+State = tuple[int, int, tuple[Cond, ...]]
+
+
+def _attr_tests(tests: tuple[tuple[str, str, str], ...], attrs: dict[str, str]) -> bool:
+    for op, key, value in tests:
+        have = attrs.get(key)
+        if have is None:
+            return False
+        if op == "=":
+            if have != value:
+                return False
+        elif op == "contains":
+            if value not in have:
+                return False
+        elif op == "starts-with":
+            if not have.startswith(value):
+                return False
+    return True
+
+
 def step_matches(step: Step, place: Place) -> bool:
-    """Does ``place`` satisfy one child ``step``?"""
+    """Does ``place`` satisfy ``step``'s name, position and attribute tests? (``[last()]`` is
+    the caller's: it depends on siblings that may come later.)"""
     el = place.element
     assert el is not None
     if step.name is not None:
@@ -84,34 +121,323 @@ def step_matches(step: Step, place: Place) -> bool:
         key, value = step.attr
         if el.attrs.get(key) != value:
             return False
-    return True
+    return not step.tests or _attr_tests(step.tests, el.attrs)
 
 
-def _up(steps: tuple[Step, ...], place: Place) -> Place | None:
-    """Match ``steps`` upwards from ``place`` (last step first); the place above the first step, or ``None``."""
-    p: Place | None = place
-    for i in range(len(steps) - 1, -1, -1):
-        if p is None or p.element is None or not step_matches(steps[i], p):
-            return None
-        p = p.parent
-    return p
+def is_last_now(cond: Cond) -> bool:
+    """Is the place of ``cond`` the last of its kind among the siblings placed so far?"""
+    place, any_ = cond
+    parent = place.parent
+    if parent is None:
+        return True
+    if any_:
+        return parent.n == place.any_pos
+    counts = parent.counts
+    return counts is None or counts.get(place.name, 0) == place.pos
+
+
+def advance(
+    xpaths: list[XPath],
+    states: tuple[State, ...],
+    place: Place,
+    lasts: tuple[bool, bool] | None,
+    alive: list[bool] | None = None,
+) -> tuple[tuple[State, ...], list[tuple[int, tuple[Cond, ...]]] | None]:
+    """The states of ``place`` given its parent's ``states``, and the paths it completes
+    (with the ``[last()]`` conditions still to hold).
+
+    ``lasts``: whether ``place`` is the last of its name and the last element among its
+    siblings, when that is known (a finished subtree); ``None`` while streaming: a
+    ``[last()]`` step is then passed on a condition, decided when the parent closes.
+    A ``//`` step stays active below the place whether or not the place matched it.
+    ``alive``: per path, whether anything still wants it (a path whose blocks are done is
+    dropped from the states).
+
+    Most elements match no step of the active states (a ``//`` state is just carried on):
+    then the parent's tuple itself is returned, built once for a whole subtree.
+    """
+    name = place.name
+    lname = name.lower()
+    new: list[State] | None = None
+    hits: list[tuple[int, tuple[Cond, ...]]] | None = None
+    for i, state in enumerate(states):
+        xi, si, conds = state
+        steps = xpaths[xi].steps
+        step = steps[si]
+        sname = step.name
+        if (alive is not None and not alive[xi]) or (sname is not None and sname != lname and not step.descendant):
+            if new is None:
+                new = list(states[:i])
+            continue
+        if sname is not None and sname != lname:
+            if new is not None and state not in new:
+                new.append(state)
+            continue
+        # the name matches (or is "*"): from here on the states are rebuilt
+        if new is None:
+            new = list(states[:i])
+        if step.descendant and state not in new:
+            new.append(state)
+        if not step_matches(step, place):
+            continue
+        if step.last:
+            any_ = sname is None
+            if lasts is None:
+                conds = (*conds, (place, any_))
+            elif not lasts[1 if any_ else 0]:
+                continue
+        if si + 1 == len(steps):
+            if hits is None:
+                hits = []
+            hit = (xi, conds)
+            if hit not in hits:
+                hits.append(hit)
+        else:
+            nxt = (xi, si + 1, conds)
+            if nxt not in new:
+                new.append(nxt)
+    if new is None:
+        return states, hits
+    out = tuple(new)
+    # (the parent's own tuple when nothing changed: tuples are shared, and summarised once, by identity)
+    return (states if out == states else out), hits
+
+
+class Summary:
+    """What :func:`advance_with` needs to know about a states tuple, worked out once per tuple
+    (tuples are shared down whole subtrees).
+
+    ``names``: the names a step can match (``None``: any, a ``*`` step or one that is not
+    ``//``); :meth:`passes` says whether an element leaves the tuple as it is. ``finals``:
+    likewise for last steps (may a leaf end a path?). ``by_name``/``wild``: indices of the
+    states whose step names an element / is ``*``. ``carried``: the ``//`` states, which
+    every child inherits.
+    """
+
+    __slots__ = ("by_name", "carried", "finals", "named", "names", "wild", "wild_need")
+
+    def __init__(self, xpaths: list[XPath], states: tuple[State, ...], alive: list[bool] | None) -> None:
+        names: set[str] | None = set()
+        finals: set[str] | None = set()
+        # For :meth:`passes`: the names of the named "//" steps (None once a state is not "//"),
+        # and one attribute each "*" step needs (None once one needs none).
+        named: set[str] | None = set()
+        wild_need: list[str] | None = []
+        self.by_name: dict[str, list[int]] = {}
+        self.wild: list[int] = []
+        carried: list[State] = []
+        for i, state in enumerate(states):
+            xi, si, _ = state
+            if alive is not None and not alive[xi]:
+                names = named = None  # (a dead state: the tuple changes at the next element)
+                continue
+            steps = xpaths[xi].steps
+            step = steps[si]
+            if step.descendant:
+                carried.append(state)
+            else:
+                names = named = None
+            if step.name is None:
+                self.wild.append(i)
+                names = finals = None
+                need = step.attr[0] if step.attr is not None else step.tests[0][1] if step.tests else None
+                if need is None or wild_need is None:
+                    wild_need = None
+                else:
+                    wild_need.append(need)
+            else:
+                self.by_name.setdefault(step.name, []).append(i)
+                if names is not None:
+                    names.add(step.name)
+                if named is not None:
+                    named.add(step.name)
+                if si + 1 == len(steps) and finals is not None:
+                    finals.add(step.name)
+        self.named = None if named is None else frozenset(named)
+        self.wild_need = None if wild_need is None else tuple(wild_need)
+        self.names = None if names is None else frozenset(names)
+        self.finals = None if finals is None else frozenset(finals)
+        self.carried = tuple(carried)
+
+    def passes(self, name: str, attrs: dict[str, str]) -> bool:
+        """Does an element ``name`` with ``attrs`` certainly leave the states as they are (no
+        step can take it: its name is no named step's, and it lacks an attribute every ``*``
+        step tests)?"""
+        named = self.named
+        need = self.wild_need
+        if named is None or need is None or name in named or (name.lower() in named):
+            return False
+        return not any(a in attrs for a in need)
+
+
+def summarize(xpaths: list[XPath], states: tuple[State, ...]) -> tuple[frozenset[str] | None, frozenset[str] | None]:
+    """``(names, finals)`` of :class:`Summary`."""
+    summary = Summary(xpaths, states, None)
+    return summary.names, summary.finals
+
+
+def advance_with(
+    xpaths: list[XPath],
+    states: tuple[State, ...],
+    summary: Summary,
+    place: Place,
+    lasts: tuple[bool, bool] | None,
+) -> tuple[tuple[State, ...], list[tuple[int, tuple[Cond, ...]]] | None]:
+    """:func:`advance`, testing only the states whose step can take the element's name
+    (``summary`` is ``states``'s, and has left out the paths no longer alive)."""
+    name = place.name
+    idx = summary.by_name.get(name)
+    if idx is None and name != name.lower():
+        idx = summary.by_name.get(name.lower())
+    wild = summary.wild
+    relevant = (sorted(idx + wild) if wild else idx) if idx else wild
+    new: list[State] | None = None  # (made when a state advances)
+    hits: list[tuple[int, tuple[Cond, ...]]] | None = None
+    for i in relevant:
+        xi, si, conds = states[i]
+        steps = xpaths[xi].steps
+        step = steps[si]
+        if not step_matches(step, place):
+            continue
+        if step.last:
+            any_ = step.name is None
+            if lasts is None:
+                conds = (*conds, (place, any_))
+            elif not lasts[1 if any_ else 0]:
+                continue
+        if si + 1 == len(steps):
+            if hits is None:
+                hits = []
+            hit = (xi, conds)
+            if hit not in hits:
+                hits.append(hit)
+        else:
+            nxt = (xi, si + 1, conds)
+            if new is None:
+                new = list(summary.carried)
+            if nxt not in new:
+                new.append(nxt)
+    if new is None:
+        # nothing advanced: the "//" states go on (the same tuple when they are all of it)
+        carried = summary.carried
+        return (states if len(carried) == len(states) else carried), hits
+    out = tuple(new)
+    return (states if out == states else out), hits
+
+
+def _start(xpath: XPath, chain: list[Place], lasts_now: bool) -> tuple[tuple[State, ...], list[tuple[State, ...]]]:
+    """Run ``xpath`` (as path 0) down ``chain`` (places from the document's first element):
+    the states at the document, and after each place of the chain."""
+    root: tuple[State, ...] = ((0, 0, ()),) if xpath.absolute else ()
+    out: list[tuple[State, ...]] = []
+    states = root
+    for p in chain:
+        lasts = _lasts_now(p) if lasts_now else None
+        states, _ = advance([xpath], states, p, lasts)
+        states = _anchored(xpath, p, states)
+        out.append(states)
+    return root, out
+
+
+def _anchored(xpath: XPath, place: Place, states: tuple[State, ...]) -> tuple[State, ...]:
+    """``states`` plus the start of an id-anchored path at an element with its id."""
+    if xpath.anchor is not None and xpath.steps and place.element is not None:
+        if place.element.attrs.get("id") == xpath.anchor:
+            start: State = (0, 0, ())
+            if start not in states:
+                return (*states, start)
+    return states
+
+
+def _lasts_now(place: Place) -> tuple[bool, bool]:
+    return is_last_now((place, False)), is_last_now((place, True))
 
 
 def path_matches(xpath: XPath, place: Place, context: Place | None = None) -> bool:
     """Does ``xpath`` select the element at ``place``? (``context``: for relative paths.)
 
-    Walks up as many places as the path has steps, so the cost does not grow
-    with the depth of the element.
+    Runs the path down the chain of places from the document (or from ``context``);
+    a ``[last()]`` step is judged on the siblings placed so far.
     """
-    top = _up(xpath.steps, place)
-    if top is None:
-        return False
-    if xpath.anchor is not None:
-        el = top.element
+    chain = place.chain()
+    if xpath.anchor is not None and not xpath.steps:
+        el = place.element
         return el is not None and el.attrs.get("id") == xpath.anchor
-    if xpath.absolute:
-        return top.element is None  # the document
-    return context is not None and top.element is context.element
+    if not xpath.absolute and xpath.anchor is None:
+        if context is None:
+            return False
+        below = context.chain()
+        n = len(below)
+        if len(chain) <= n or chain[n - 1].element is not context.element:
+            return False
+        states: tuple[State, ...] = ((0, 0, ()),)
+        rest = chain[n:]
+    else:
+        states = ((0, 0, ()),) if xpath.absolute else ()
+        rest = chain
+    for i, p in enumerate(rest):
+        states, hits = advance([xpath], states, p, _lasts_now(p))
+        if i == len(rest) - 1:
+            return hits is not None
+        states = _anchored(xpath, p, states)
+    return False
+
+
+def select(xpath: XPath, root: Element, place: Place) -> Iterator[Place]:
+    """The places of the elements below ``root`` (at ``place``) that ``xpath`` selects, in
+    document order. ``root``'s subtree is final, so ``[last()]`` is decided on it; an
+    absolute or id-anchored path is run down from the document to ``place`` first."""
+    if xpath.anchor is not None and not xpath.steps:
+        for p in descendants(root, place):
+            el = p.element
+            if el is not None and el.attrs.get("id") == xpath.anchor:
+                yield p
+        return
+    if xpath.absolute or xpath.anchor is not None:
+        _, after = _start(xpath, place.chain(), True)
+        states = after[-1] if after else ()
+    else:
+        states = ((0, 0, ()),)
+    xpaths = [xpath]
+    lasts = any(st.last for st in xpath.steps)  # (sibling tables only for a path that needs them)
+    no_last: dict[str, int] = {}
+    kids = [c for c in root.children if type(c) is Element]
+    top = Place(place.parent, place.element, place.name, place.pos, place.any_pos)
+    stack: list[tuple[list[Element], dict[str, int], int, Place, tuple[State, ...]]] = []
+    if kids and (states or xpath.anchor is not None):
+        stack.append((kids, _last_of(kids) if lasts else no_last, 0, top, states))
+    seen: tuple[State, ...] | None = None
+    summary = Summary(xpaths, (), None)
+    # (states tuples alternate as the walk goes down and up: each summarised once)
+    summaries: dict[tuple[State, ...], Summary] = {}
+    while stack:
+        kids, last_of, i, parent, states = stack.pop()
+        if i >= len(kids):
+            continue
+        el = kids[i]
+        stack.append((kids, last_of, i + 1, parent, states))
+        p = parent.child(el)
+        if states is not seen:
+            got = summaries.get(states)
+            if got is None:
+                got = summaries[states] = Summary(xpaths, states, None)
+            seen, summary = states, got
+        if summary.passes(el.name, el.attrs):
+            sub, hits = states, None  # "//" states this element cannot advance: carried on
+        else:
+            known = (last_of[el.name] == i, i == len(kids) - 1) if lasts else (True, True)
+            sub, hits = advance_with(xpaths, states, summary, p, known)
+        sub = _anchored(xpath, p, sub)
+        if hits is not None:
+            yield p
+        if sub or xpath.anchor is not None:
+            grand = [c for c in el.children if type(c) is Element]
+            if grand:
+                stack.append((grand, _last_of(grand) if lasts else no_last, 0, p, sub))
+
+
+def _last_of(kids: list[Element]) -> dict[str, int]:
+    return {k.name: i for i, k in enumerate(kids)}
 
 
 def descendants(root: ParentNode, place: Place, max_depth: int | None = None) -> Iterator[Place]:

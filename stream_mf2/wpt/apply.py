@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from stream_mf2.wpt._urlnorm import normalize_url
 from stream_mf2.wpt.events import WptPage
 from stream_mf2.wpt.model import Template, Wpt
 
@@ -19,7 +20,7 @@ def pages_for(spec: Wpt | Template, url: str | None) -> tuple[list[WptPage], lis
     if isinstance(spec, Template):
         captures: dict[str, list[str]] = {}
         if url is not None and spec.url is not None:
-            m = spec.url.regex.fullmatch(url)
+            m = spec.url.regex.fullmatch(normalize_url(url))
             if m is not None:
                 captures = spec.url.captures(m)
         return [WptPage(spec, url, captures)], []

@@ -41,9 +41,7 @@ def element_paths(html: str, *, id: str | None = None, text: str | None = None) 
             if " ".join(text_content(el).split()) != wanted_text:
                 continue
             # innermost: no element child with the same text
-            if any(
-                isinstance(c, Element) and " ".join(text_content(c).split()) == wanted_text for c in el.children
-            ):
+            if any(isinstance(c, Element) and " ".join(text_content(c).split()) == wanted_text for c in el.children):
                 continue
         found.append({"xpath": p.xpath(), "anchored": anchored_path(p), "text": " ".join(text_content(el).split())})
     return found

@@ -95,4 +95,3 @@ class WptLines:
                 page["errors"] = list(event.errors)
             return [page]
         return []
-

@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from stream_mf2.errors import PatternTimeout, StreamMF2Error
+from stream_mf2.wpt._urlnorm import normalize_url
 
 __all__ = [
     "OW_NS",
@@ -239,25 +240,39 @@ class Pattern:
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One child step: ``name`` (``None`` for ``*``), a 1-based ``position`` among
+    """One step: ``name`` (``None`` for ``*``), a 1-based ``position`` among
     the matching siblings (same name, or any element for ``*``), and an
-    attribute-equality test applied after the position."""
+    attribute-equality test applied after the position.
+
+    ``descendant``: the step follows ``//`` (any depth below the step before it);
+    ``last``: ``[last()]`` instead of a position; ``tests``: further attribute
+    tests ``(op, attr, value)``, ``op`` one of ``"="``, ``"contains"``,
+    ``"starts-with"``, ``"exists"`` (value ``""``), all of which must hold.
+    """
 
     name: str | None
     position: int | None = None
     attr: tuple[str, str] | None = None
+    descendant: bool = False
+    last: bool = False
+    tests: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class XPath:
     """The supported XPath subset: child steps from the root (``absolute``), from
     the elements with an id (``anchor``: ``//*[@id="x"]/...``), or from a context
-    element (relative, nested blocks only)."""
+    element (relative, nested blocks only).
+
+    ``final``: the path selects a node of the last element instead of the
+    element: ``"text()"`` (each text node child) or ``"@name"`` (an attribute).
+    """
 
     source: str
     steps: tuple[Step, ...]
     absolute: bool = True
     anchor: str | None = None
+    final: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,12 +381,16 @@ class Wpt:
 
         A template applies when the page is on the WPT's host and the whole URL
         matches the template's ``ow:url`` or a URL of an ``ow:urls`` section
-        naming it (the first that matches gives the captures). Each search is bounded
-        in time (inside a parse by the page's ``max_pattern_seconds``, otherwise by
-        :data:`DEFAULT_MAX_PATTERN_SECONDS`): past it, :class:`~stream_mf2.errors.PatternTimeout`.
+        naming it (the first that matches gives the captures). The URL is normalised
+        first, as the patterns' literal text was when they were compiled (lower-case
+        scheme and host, no default port, no fragment: :mod:`stream_mf2.wpt._urlnorm`).
+        Each search is bounded in time (inside a parse by the page's ``max_pattern_seconds``,
+        otherwise by :data:`DEFAULT_MAX_PATTERN_SECONDS`): past it,
+        :class:`~stream_mf2.errors.PatternTimeout`.
         """
         if not self.host_matches(url):
             return []
+        page_url = normalize_url(url)
         out: list[tuple[Template, dict[str, list[str]]]] = []
         for t in self.templates:
             patterns: list[Pattern] = [t.url] if t.url is not None else []
@@ -379,7 +398,7 @@ class Wpt:
                 if section.template == t.name:
                     patterns.extend(section.urls)
             for p in patterns:
-                m = p.regex.fullmatch(url)
+                m = p.regex.fullmatch(page_url)
                 if m is not None:
                     out.append((t, p.captures(m)))
                     break

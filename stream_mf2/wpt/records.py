@@ -1,0 +1,150 @@
+"""Records: WPT page objects as objects keyed by concept, the way a crawler stores them.
+
+A page object (``collect_pages``, ``parse(...)["wpt"]``) follows the template: blocks,
+matches, nested blocks. :func:`records` turns one into **records**: one for the page and
+one per match of a repeatable block (top-level or nested), each a nested dict keyed by
+concept: a block labelled ``artist.name`` whose match reads "Nina Simone" gives
+``{"artist": {"name": "Nina Simone"}}``.
+
+* A value comes from a match: its captures, each at its own concept (``album.year`` from
+  ``(album.year[[0-9]{4}])``), and the match's ``text`` at the block's concept, unless a
+  capture already names that concept. The page's URL captures go into the page record.
+* A block labelled with a bare concept (``album``) is an object: its match's ``text``
+  goes to the object's ``"@value"`` (``@`` cannot start a concept name, so it never
+  collides with an attribute).
+* A concept given several different values holds them as a list, in document order.
+* Non-repeatable blocks (and nested blocks of non-repeatable matches) add to the record
+  they are in; a repeatable block's matches are records of their own. Blocks without a
+  concept (a ``description`` only) give nothing.
+
+:func:`merge_by_id` joins what several records (of one page or many) say about the same
+object: the submission gives every concept an ``id`` attribute "to be used by web crawlers
+to co-ordinate the same object's attributes used in different pages of the same website",
+so the top-level objects with the same concept and ``id`` are merged into one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+__all__ = ["merge_by_id", "records"]
+
+VALUE = "@value"
+
+
+def _put(obj: dict[str, Any], path: list[str], value: str) -> None:
+    """Set ``value`` at the concept ``path`` in ``obj`` (a list once it has several values)."""
+    for key in path[:-1]:
+        sub = obj.get(key)
+        if not isinstance(sub, dict):
+            sub = {VALUE: sub} if sub is not None else {}
+            obj[key] = sub
+        obj = sub
+    last = path[-1]
+    have = obj.get(last)
+    if isinstance(have, dict):
+        _put(have, [VALUE], value)
+    elif have is None:
+        obj[last] = value
+    elif isinstance(have, list):
+        if value not in have:
+            have.append(value)
+    elif have != value:
+        obj[last] = [have, value]
+
+
+def _concept_path(concept: str) -> list[str]:
+    return [part for part in concept.split(".") if part]
+
+
+def _add_match(
+    data: dict[str, Any],
+    concept: str | None,
+    match: dict[str, Any],
+    out: list[dict[str, Any]],
+    context: dict[str, Any],
+    ref: str,
+) -> None:
+    """Add one match's values to ``data``; its repeatable nested blocks become records in ``out``."""
+    captures: dict[str, list[str]] = match.get("captures") or {}
+    for name, values in captures.items():
+        for v in values:
+            _put(data, _concept_path(name), v)
+    if concept and concept not in captures and match.get("text") is not None:
+        path = _concept_path(concept)
+        if len(path) == 1:
+            path = [path[0], VALUE]
+        _put(data, path, match["text"])
+    for i, block in enumerate(match.get("blocks") or ()):
+        _add_block(data, block, out, context, f"{ref}.{i}")
+
+
+def _add_block(
+    data: dict[str, Any], block: dict[str, Any], out: list[dict[str, Any]], context: dict[str, Any], ref: str
+) -> None:
+    concept = block.get("concept")
+    if block.get("repeatable"):
+        for m in block["matches"]:
+            rec: dict[str, Any] = {}
+            sub: list[dict[str, Any]] = []
+            _add_match(rec, concept, m, sub, context, ref)
+            if rec:
+                out.append({**context, "block": ref, "xpath": m.get("xpath"), "data": rec})
+            out.extend(sub)
+        return
+    for m in block["matches"]:
+        _add_match(data, concept, m, out, context, ref)
+
+
+def records(page: dict[str, Any]) -> list[dict[str, Any]]:
+    """The records of one WPT page object: the page's first (``block`` and ``xpath``
+    ``None``), then one per repeatable match, in block and document order. Each is
+    ``{"kind": "wpt-record", "template", "url", "block", "xpath", "data"}``; ``block`` is the
+    path of block indices (``"1"``, ``"1.0"`` for a nested block) and ``data`` the objects
+    keyed by concept."""
+    context = {"kind": "wpt-record", "template": page.get("template"), "url": page.get("url")}
+    data: dict[str, Any] = {}
+    for name, values in (page.get("url_captures") or {}).items():
+        for v in values:
+            _put(data, _concept_path(name), v)
+    rest: list[dict[str, Any]] = []
+    for i, block in enumerate(page.get("blocks") or ()):
+        _add_block(data, block, rest, context, str(i))
+    return [{**context, "block": None, "xpath": None, "data": data}, *rest]
+
+
+def _merge(into: dict[str, Any], other: dict[str, Any]) -> None:
+    for key, value in other.items():
+        if isinstance(value, dict):
+            sub = into.get(key)
+            if not isinstance(sub, dict):
+                sub = {VALUE: sub} if sub is not None else {}
+                into[key] = sub
+            _merge(sub, value)
+        else:
+            for v in value if isinstance(value, list) else [value]:
+                _put(into, [key], v)
+
+
+def merge_by_id(recs: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The objects the records describe, one per concept and ``id``:
+    ``[{"concept", "id", "object", "urls"}]`` in order of first appearance. A top-level
+    object of a record's ``data`` with an ``id`` (a single value) is merged with every other
+    one of the same concept and ``id``; objects without an ``id`` are left out."""
+    merged: dict[tuple[str, str], dict[str, Any]] = {}
+    for rec in recs:
+        for concept, obj in (rec.get("data") or {}).items():
+            if not isinstance(obj, dict):
+                continue
+            id_ = obj.get("id")
+            if not isinstance(id_, str):
+                continue
+            entry = merged.get((concept, id_))
+            if entry is None:
+                entry = merged[(concept, id_)] = {"concept": concept, "id": id_, "object": {}, "urls": []}
+            _merge(entry["object"], obj)
+            url = rec.get("url")
+            if url is not None and url not in entry["urls"]:
+                entry["urls"].append(url)
+    return list(merged.values())

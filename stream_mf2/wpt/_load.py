@@ -96,8 +96,8 @@ def _tag_end(data: bytes, i: int) -> int:
 #: Deepest element nesting of a template (``ow:wpt`` > ``ow:template`` > blocks inside blocks).
 DEFAULT_MAX_TEMPLATE_DEPTH = 64
 #: The largest ``max_template_depth`` accepted: the matcher follows nested blocks recursively
-#: (about two Python frames a level), so deeper templates would fail at match time.
-MAX_TEMPLATE_DEPTH_CEILING = 256
+#: (about four Python frames a level), so deeper templates would fail at match time.
+MAX_TEMPLATE_DEPTH_CEILING = 128
 #: Most ``ow:block`` elements in one WPT file.
 DEFAULT_MAX_TEMPLATE_BLOCKS = 10_000
 #: Most characters of all the patterns (``ow:pattern``, ``ow:url``) of one WPT file together:
@@ -537,7 +537,7 @@ def load(
     ontology has, unknown ``ow:`` attributes, a template that no URL chooses.
 
     Limits, each a :class:`TemplateError` at the element past it: elements nested
-    more than ``max_template_depth`` deep (64, at most 256; loading and matching
+    more than ``max_template_depth`` deep (64, at most 128; loading and matching
     follow the nesting), more than ``max_template_blocks`` ``ow:block`` elements (10,000),
     patterns longer than ``max_template_pattern_chars`` characters together
     (131,072). The time patterns may take on a page is the parse option

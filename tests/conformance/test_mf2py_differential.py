@@ -347,6 +347,7 @@ V1 = "suite:microformats-v1/"
 V2 = "suite:microformats-v2/"
 FB = "fixtures/bench/"
 RW = "fixtures/realworld/"
+WP = "fixtures/wpt/pages/"
 
 #: (page, JSON path, occurrences, rules). "suite:" pages are in the official suite.
 KNOWN: list[tuple[str, str, int, tuple[str, ...]]] = [
@@ -434,6 +435,12 @@ KNOWN: list[tuple[str, str, int, tuple[str, ...]]] = [
     ),
     (RW + "wordpress-sempress-home.html", "$.items[*].children[*].properties.published[*]", 3, ("offset-kept",)),
     (RW + "wordpress-sempress-home.html", "$.items[*].children[*].properties.updated[*]", 3, ("offset-kept",)),
+    # the WPT fixture's WordPress article (fixtures/wpt/pages), a classic-theme post
+    (WP + "wordpress-article.html", "$.items[*].id", 1, ("classic-id",)),
+    (WP + "wordpress-article.html", "$.items[*].properties.content[*].html", 1, ("html-serialization",)),
+    (WP + "wordpress-article.html", "$.items[*].properties.content[*].value", 1, ("textcontent",)),
+    (WP + "wordpress-article.html", "$.items[*].properties.published[*]", 1, ("offset-kept",)),
+    (WP + "wordpress-article.html", "$.items[*].properties.updated[*]", 1, ("offset-kept",)),
     # official suite: microformats-v2
     (V2 + "h-entry/urlincontent.html", "$.items[*].properties.content[*].html", 1, ("html-serialization",)),
     (V2 + "h-event/ampm.html", "$.items[*].properties.start[*]", 1, ("suite",)),

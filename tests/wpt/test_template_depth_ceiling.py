@@ -1,6 +1,6 @@
 """Template depth is bounded at load consistently with matching (issue 25): the matcher
 follows nested blocks recursively, so ``max_template_depth`` is accepted up to
-``MAX_TEMPLATE_DEPTH_CEILING`` (256), and a template as deep as that matches without a
+``MAX_TEMPLATE_DEPTH_CEILING`` (128), and a template as deep as that matches without a
 ``RecursionError``; ~450 nested blocks, which failed at match time, cannot be loaded."""
 
 from __future__ import annotations

@@ -218,3 +218,16 @@ def test_a_page_error_is_on_the_page_record_and_the_jsonld_line(tmp_path: Path) 
     assert [x["kind"] for x in got] == ["wpt-record", "wpt-jsonld"]
     assert got[0]["data"] == {"note": {"id": "3", "title": "Shopping"}}
     assert got[0]["errors"] == got[1]["errors"] and "max_pattern_chars" in got[0]["errors"][0]
+
+
+def test_the_guides_records_and_jsonld_examples_are_the_real_output() -> None:
+    from tests.support.suites import REPO
+
+    guide = (REPO / "docs" / "guides" / "wpt-authoring.md").read_text("utf-8")
+
+    def block(marker: str) -> str:
+        return guide.split(f"<!-- {marker} -->", 1)[1].split("```json\n", 1)[1].split("\n```", 1)[0]
+
+    args = ("wpt", "fixtures/wpt/readme.xml", "fixtures/wpt/readme.html", "--url", "https://records.example/ar-42")
+    assert lines(block("wpt-records-output").encode()) == _ok(run_cli(*args, "--records"))
+    assert [json.loads(block("wpt-jsonld-output"))] == _ok(run_cli(*args, "--jsonld"))

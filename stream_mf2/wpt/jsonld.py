@@ -6,7 +6,8 @@ JSON-LD document ``{"@context", "@graph"}``:
 * **Concepts are types and properties.** Each object of a record (:func:`~stream_mf2.wpt.records`)
   is a node whose ``@type`` is its concept (``artist``) and whose properties are its attributes
   (``name``), all in the vocabulary ``@vocab``. An object's text (the records' ``"@value"``) is
-  ``rdf:value``; a nested object is a nested node, typed when the ontology declares its concept.
+  ``rdf:value`` (written in full, as every IRI outside the vocabulary); a nested object is a
+  nested node, typed when the ontology declares its concept.
 * **``id`` identifies.** An object with an ``id`` gets the ``@id``
   ``{ids}{concept}/{id}``, the same on every page of the site, so a JSON-LD processor merges
   what several pages say about it (as :func:`~stream_mf2.wpt.merge_by_id` does); ``id`` stays a
@@ -39,7 +40,8 @@ from stream_mf2.wpt.records import VALUE, records_with_parents
 
 __all__ = ["default_vocab", "page_jsonld"]
 
-_RDF_VALUE = "rdf:value"
+# In full: a concept may be named ``rdf`` (a prefix in the context would change its meaning).
+_RDF_VALUE = RDF_NS + "value"
 
 
 def _site(host: str, url: str | None) -> str:
@@ -270,6 +272,6 @@ def page_jsonld(
         placed.append(kept)
     graph.extend(rdf.graph())
     return {
-        "@context": {"@vocab": vocab if vocab is not None else default_v, "rdf": RDF_NS},
+        "@context": {"@vocab": vocab if vocab is not None else default_v},
         "@graph": graph,
     }

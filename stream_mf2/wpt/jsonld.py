@@ -89,16 +89,26 @@ class _Ontology:
         return False
 
 
-def _add(node: dict[str, Any], key: str, value: Any) -> None:
-    """Add ``value`` to property ``key`` of ``node`` (a list once it has several, no repeats)."""
+def _add(node: dict[str, Any], key: str, value: Any, seen: dict[int, set[str]]) -> None:
+    """Add ``value`` to property ``key`` of ``node`` (a list once it has several; a string
+    already there is not repeated, each node is added). ``seen``: the strings of each list,
+    by the list's ``id``, so adding stays O(1) however many values a property gathers."""
     have = node.get(key)
     if have is None:
         node[key] = value
-    elif isinstance(have, list):
-        if value not in have:
-            have.append(value)
-    elif have != value:
-        node[key] = [have, value]
+        return
+    if not isinstance(have, list):
+        if isinstance(value, str) and have == value:
+            return
+        have = node[key] = [have]
+    known = seen.get(id(have))
+    if known is None:
+        known = seen[id(have)] = {v for v in have if isinstance(v, str)}
+    if isinstance(value, str):
+        if value in known:
+            return
+        known.add(value)
+    have.append(value)
 
 
 class _Builder:
@@ -134,12 +144,12 @@ class _Builder:
         return out
 
 
-def _merge_into(target: dict[str, Any], node: dict[str, Any]) -> None:
+def _merge_into(target: dict[str, Any], node: dict[str, Any], seen: dict[int, set[str]]) -> None:
     for key, value in node.items():
         if key in ("@type", "@id") and key in target:
             continue
         for v in value if isinstance(value, list) else [value]:
-            _add(target, key, v)
+            _add(target, key, v, seen)
 
 
 class _Rdf:
@@ -150,6 +160,7 @@ class _Rdf:
         self.by_id: dict[str, dict[str, Any]] = {}
         self.order: list[dict[str, Any]] = []
         self.page: dict[str, Any] | None = None
+        self.seen: dict[int, set[str]] = {}
 
     def _iri(self, ref: str) -> str:
         return urljoin(self.url, ref) if self.url else ref
@@ -177,7 +188,7 @@ class _Rdf:
     def describe(self, node: dict[str, Any], block: Block, index: int, match: dict[str, Any]) -> None:
         rdf = block.rdf[index]
         for t in rdf.types:
-            _add(node, "@type", self._iri(t))
+            _add(node, "@type", self._iri(t), self.seen)
         for p in rdf.properties:
             if p.resource is not None:
                 value: Any = {"@id": self._iri(p.resource)}
@@ -187,7 +198,7 @@ class _Rdf:
                 value = match.get("text")
                 if value is None:
                     continue
-            _add(node, p.iri, value)
+            _add(node, p.iri, value, self.seen)
 
     def block(self, block: Block, found: dict[str, Any], subject: dict[str, Any] | None) -> None:
         """The descriptions of ``block`` (output ``found``), inside the node ``subject`` (the page's when ``None``)."""
@@ -247,6 +258,7 @@ def page_jsonld(
             rdf.block(block, found, None)
     recs = records_with_parents(page)
     placed: list[list[tuple[str, dict[str, Any]]]] = []
+    seen: dict[int, set[str]] = {}
     graph: list[dict[str, Any]] = []
     for rec, parent in recs:
         nodes = builder.nodes_of(rec["data"])
@@ -259,14 +271,17 @@ def page_jsonld(
         for concept, node in nodes:
             same = [n for c, n in up if c == concept]
             if len(same) == 1 and node.get("@id", same[0].get("@id")) == same[0].get("@id"):
-                _merge_into(same[0], {k: v for k, v in node.items() if k != "@type"})
+                _merge_into(same[0], {k: v for k, v in node.items() if k != "@type"}, seen)
                 kept.append((concept, same[0]))  # what is nested in this match adds to it too
                 continue
             kept.append((concept, node))
             holder = next((n for c, n in up if onto.has_attribute(c, concept)), None)
             if holder is not None:
                 have = holder.get(concept)
-                holder[concept] = [*(have if isinstance(have, list) else [have] if have is not None else []), node]
+                if isinstance(have, list):
+                    have.append(node)
+                else:
+                    holder[concept] = [node] if have is None else [have, node]
                 continue
             graph.append(node)
         placed.append(kept)

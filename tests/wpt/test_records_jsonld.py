@@ -286,3 +286,41 @@ def test_ids_merge_within_one_site_only() -> None:
     # a nested object with an id (artist.editor.id) is merged too, under its own concept
     assert by_key[("https://a.example", "editor", "5")] == {"id": "5", "url": "/u5"}
     assert len(objects) == 4
+
+
+class _Counted(str):
+    """A value that counts the equality tests made on it (how a list search costs)."""
+
+    tests = 0
+
+    def __eq__(self, other: object) -> bool:
+        _Counted.tests += 1
+        return str.__eq__(self, other)
+
+    def __hash__(self) -> int:
+        return str.__hash__(self)
+
+
+def _tag_page(n: int) -> dict[str, Any]:
+    """The forum page object with ``n`` tags (a repeatable ``thread.tag`` block), values counted."""
+    wpt = load(FORUM_WPT)
+    (page,) = parse("<h2 class=topic-title><a>Belts</a></h2><span class=tag>x</span>", FORUM_URL, wpt=wpt)["wpt"]
+    (match,) = page["blocks"][2]["matches"]
+    page["blocks"][2]["matches"] = [{**match, "text": _Counted(f"tag {i}")} for i in range(n)]
+    return page
+
+
+def test_many_values_of_one_concept_cost_linear_comparisons() -> None:
+    """Records and JSON-LD gather n values of one concept with O(n) equality tests, not O(n²)."""
+    wpt = load(FORUM_WPT)
+    counts = []
+    for n in (500, 1000, 2000):
+        page = _tag_page(n)
+        _Counted.tests = 0
+        recs = records(page)
+        doc = page_jsonld(page, wpt)
+        merge_by_id(recs)
+        counts.append(_Counted.tests)
+        (thread,) = (node for node in doc["@graph"] if node.get("@type") == "thread")
+        assert len(thread["tag"]) == n
+    assert counts[1] <= 2.2 * counts[0] + 10 and counts[2] <= 2.2 * counts[1] + 10, counts

@@ -167,6 +167,9 @@ def test_records_and_jsonld_over_a_warc_archive(files: dict[str, Path], tmp_path
     for x in wpt_lines:
         (rec,) = (r for r in out if r["kind"] == "record" and r["offset"] == x["offset"])
         assert out.index(x) < out.index(rec)
+    # worker processes (the templates pickled to them) give the same lines
+    two = _ok(run_cli("wpt", "--templates", str(files["folder"]), str(crawl), "--records", "--jsonld", "--workers", "2"))
+    assert [x for x in two if x["kind"].startswith("wpt-")] == wpt_lines
 
 
 def test_records_and_jsonld_to_parquet_read_back(files: dict[str, Path], tmp_path: Path) -> None:

@@ -177,7 +177,8 @@ def _open(src: str, url: str | None, timeout: float, opts: dict[str, Any]) -> tu
 
 def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
     """``stream-mf2 wpt`` (``stream-mf2 wpt lint`` is :mod:`stream_mf2.cli.wpt_lint`)."""
-    ns = _wpt_parser().parse_args(argv)
+    parser = _wpt_parser()
+    ns = parser.parse_args(argv)
     from stream_mf2.cli import warc as _cli_warc
     from stream_mf2.wpt import TemplateError, load
     from stream_mf2.wpt.lines import WptLines
@@ -188,7 +189,7 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
         raise UserError("--vocab applies to --jsonld")
     if not ns.templates:
         if not ns.files:
-            raise UserError("give the WPT file (TEMPLATE.xml) and the inputs, or --templates PATH")
+            parser.error("the following arguments are required: TEMPLATE.xml (or --templates PATH)")
         ns.templates, ns.files = [ns.files[0]], ns.files[1:]
     files = _template_files(ns.templates)
     wpts: list[Any] = []

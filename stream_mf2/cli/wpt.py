@@ -2,7 +2,8 @@
 
 ::
 
-    stream-mf2 wpt TEMPLATE.xml INPUT... [--strict] [--template NAME] [--matches] [--items] [--warc] [-o OUT] ...
+    stream-mf2 wpt TEMPLATE.xml INPUT... [--strict] [--template NAME] [--matches | --records --jsonld] [--items] [--warc] [-o OUT] ...
+    stream-mf2 wpt --templates PATH [--templates PATH]... INPUT... [...]
     stream-mf2 wpt lint TEMPLATE.xml [PAGE...] [--url URL] [--strict]
     stream-mf2 xpath PAGE [--id X] [--text T] | --skeleton [--url URL]
 
@@ -12,7 +13,10 @@ input with ``--warc`` or ``--input-list``) runs the WARC runner of
 :class:`~stream_mf2.wpt.lines.WptLines` consumer: the same inputs, outputs,
 ``--workers``, ``--resume``, summary and exit statuses, the template chosen per
 record by its target URI. Over HTML pages (files, ``http(s)://`` URLs, ``-``)
-it writes the same WPT lines per page. ``xpath`` prints the full and
+it writes the same WPT lines per page. Several WPT files (``--templates`` given a
+file or a folder of ``*.xml``, as often as needed; or a folder as ``TEMPLATE``)
+apply together: each page gets the templates of every file whose host and URL
+patterns choose it. ``xpath`` prints the full and
 id-anchored XPaths of the elements with that id or text, to help write templates;
 ``xpath --skeleton`` a starting template for the page (:mod:`stream_mf2.wpt.skeleton`).
 """
@@ -57,11 +61,20 @@ output (-o NAME by its ending, as 'stream-mf2 warc': .jsonl, .jsonl.gz, .jsonl.z
       one per page (record) and applied template, at the page's end
   with --matches instead: {"kind": "wpt-match", "template", "url", "block", "concept", "match"} per block
       match as soon as it is final, and {"kind": "wpt-errors", "template", "url", "errors"} for a page with errors
+  with --records instead: {"kind": "wpt-record", "template", "host", "url", "block", "xpath", "data"[, "errors"]}
+      per record (the page's first, with the page's errors; then one per repeatable match), keyed by concept
+  with --jsonld instead (or as well): {"kind": "wpt-jsonld", "template", "url", "jsonld"[, "errors"]} per page
   with --items also the mf2 "item" lines of 'stream-mf2 warc' (one parse gives both)
   WARC inputs: every WPT line has "warc_file", "offset", "record_id", "uri" after its "kind", and the run
   writes the "record", "error" and "summary" lines of 'stream-mf2 warc' (schema 1; the summary counts the
-  WPT lines by kind, e.g. "wpt": 12). Parquet: X.wpt.parquet (pages) or X.wpt-matches.parquet (matches and
-  page errors) beside X.records.parquet, X.errors.parquet and, with --items, X.parquet.
+  WPT lines by kind, e.g. "wpt": 12). Parquet: X.wpt.parquet (pages), X.wpt-matches.parquet (matches and
+  page errors), X.wpt-records.parquet (records), X.wpt-jsonld.parquet (JSON-LD) beside X.records.parquet,
+  X.errors.parquet and, with --items, X.parquet.
+
+templates: TEMPLATE.xml is one WPT file, or a folder (every *.xml in it, in name order); --templates PATH
+  (a file or a folder, repeatable) names them instead, and then every positional argument is an input.
+  Each page (record) gets the templates of every file whose ow:host and URL patterns choose it, so two
+  files for one host both apply.
 
 exit status (WARC inputs): 0 all read, 1 fatal, 2 bad command line, 3 some inputs unreadable, 4 none readable
 """
@@ -77,15 +90,32 @@ def _wpt_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("template", metavar="TEMPLATE.xml", help="the WPT file")
     p.add_argument(
-        "files", nargs="*", metavar="INPUT", help="WARC archives, or HTML files, http(s):// URLs, - for standard input"
+        "files",
+        nargs="*",
+        metavar="TEMPLATE.xml INPUT",
+        help="the WPT file (or a folder of them; left out with --templates), then the inputs: WARC archives, or "
+        "HTML files, http(s):// URLs, - for standard input",
+    )
+    p.add_argument(
+        "--templates",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a WPT file or a folder of them (*.xml); repeatable; the positional arguments are then all inputs",
     )
     p.add_argument("--strict", action="store_true", help="undeclared concepts are errors, not warnings")
     p.add_argument(
         "--template", dest="use_template", metavar="NAME", help="apply this template to every page, whatever its URL"
     )
     p.add_argument("--matches", action="store_true", help="one line per block match, as soon as it is final")
+    p.add_argument(
+        "--records",
+        action="store_true",
+        help="one wpt-record line per record (the page's, then one per repeatable match), keyed by concept",
+    )
+    p.add_argument("--jsonld", action="store_true", help="one wpt-jsonld line per page: its records as JSON-LD")
+    p.add_argument("--vocab", metavar="IRI", help="--jsonld's vocabulary (@vocab; default: the site's /wpt/ONTOLOGY#)")
     p.add_argument("--items", action="store_true", help="also write the pages' mf2 items (item lines)")
     p.add_argument("--warc", action="store_true", help="the inputs are WARC archives whatever their names")
     p.add_argument(
@@ -106,6 +136,21 @@ def _wpt_parser() -> argparse.ArgumentParser:
     add_run_arguments(p)
     add_parser_options(p)
     return p
+
+
+def _template_files(paths: Sequence[str]) -> list[str]:
+    """The WPT files named: each path a file, or a folder whose ``*.xml`` files are taken in name order."""
+    files: list[str] = []
+    for path in paths:
+        p = Path(path)
+        if p.is_dir():
+            found = sorted(str(f) for f in p.iterdir() if f.suffix.lower() == ".xml" and f.is_file())
+            if not found:
+                raise UserError(f"no WPT file (*.xml) in the folder {path}")
+            files.extend(found)
+        else:
+            files.append(path)
+    return files
 
 
 def _is_warc_name(name: str) -> bool:
@@ -132,31 +177,59 @@ def _open(src: str, url: str | None, timeout: float, opts: dict[str, Any]) -> tu
 
 def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
     """``stream-mf2 wpt`` (``stream-mf2 wpt lint`` is :mod:`stream_mf2.cli.wpt_lint`)."""
-    ns = _wpt_parser().parse_args(argv)
+    parser = _wpt_parser()
+    ns = parser.parse_args(argv)
     from stream_mf2.cli import warc as _cli_warc
     from stream_mf2.wpt import TemplateError, load
     from stream_mf2.wpt.lines import WptLines
 
-    try:
-        data = Path(ns.template).read_bytes()
-    except OSError as e:
-        raise UserError(f"cannot open {ns.template}: {e.strerror or e}") from None
-    try:
-        wpt = load(data, strict=ns.strict)
-    except TemplateError as e:
-        raise UserError(f"{ns.template}:{e}") from None
-    for w in wpt.warnings:
-        print(f"{WPT_PROG}: warning: {ns.template}:{w}", file=sys.stderr)
-    spec: Any = wpt
+    if ns.matches and (ns.records or ns.jsonld):
+        raise UserError("--matches writes a line per match as it is found; --records and --jsonld are per page")
+    if ns.vocab is not None and not ns.jsonld:
+        raise UserError("--vocab applies to --jsonld")
+    if not ns.templates:
+        if not ns.files:
+            parser.error("the following arguments are required: TEMPLATE.xml (or --templates PATH)")
+        ns.templates, ns.files = [ns.files[0]], ns.files[1:]
+    files = _template_files(ns.templates)
+    wpts: list[Any] = []
+    digests: list[str] = []
+    for name in files:
+        try:
+            data = Path(name).read_bytes()
+        except OSError as e:
+            raise UserError(f"cannot open {name}: {e.strerror or e}") from None
+        try:
+            wpt = load(data, strict=ns.strict)
+        except TemplateError as e:
+            raise UserError(f"{name}:{e}") from None
+        for w in wpt.warnings:
+            print(f"{WPT_PROG}: warning: {name}:{w}", file=sys.stderr)
+        wpts.append(wpt)
+        digests.append(hashlib.sha256(data).hexdigest())
+    specs: list[Any] = wpts
     chosen = ns.use_template
     if chosen:
-        try:
-            spec = wpt.template(chosen)
-        except KeyError:
-            raise UserError(f"no template named {chosen!r} in {ns.template}") from None
-    # A resumed run must use the same template file and choice.
-    fingerprint = hashlib.sha256(data).hexdigest() + (f":{chosen}" if chosen else "")
-    lines = WptLines(spec, matches=ns.matches, max_pattern_chars=ns.max_pattern_chars, fingerprint=fingerprint)
+        having = [w for w in wpts if any(t.name == chosen for t in w.templates)]
+        if not having:
+            raise UserError(f"no template named {chosen!r} in {', '.join(files)}")
+        if len(having) > 1:
+            raise UserError(f"several WPT files have a template named {chosen!r}: give one file")
+        specs = [having[0].template(chosen)]
+    # A resumed run must use the same template files and choice.
+    # (One file: the hash of the file, as before several were accepted.)
+    fingerprint = (digests[0] if len(digests) == 1 else hashlib.sha256(",".join(digests).encode()).hexdigest()) + (
+        f":{chosen}" if chosen else ""
+    )
+    lines = WptLines(
+        specs[0] if len(specs) == 1 else tuple(specs),
+        matches=ns.matches,
+        records=ns.records,
+        jsonld=ns.jsonld,
+        vocab=ns.vocab,
+        max_pattern_chars=ns.max_pattern_chars,
+        fingerprint=fingerprint,
+    )
     _cli_warc.check_run_arguments(ns, WPT_PROG)
     opts = parser_options(ns)
     if ns.max_pattern_seconds is not None:

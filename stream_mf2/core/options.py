@@ -56,7 +56,8 @@ option                       default                          meaning
 ``tokenizer_fast_path``      ``True``                         ``False``: the tokenizer's state
                                                               machine alone (same output, slower)
 ``wpt``                      ``None``                         a Website Parse Template (or one of
-                                                              its templates) matched in the same
+                                                              its templates, or a sequence of
+                                                              either) matched in the same
                                                               pass (:mod:`stream_mf2.wpt`)
 ``max_pattern_chars``        ``None`` (WPT default)           window of ``ow:pattern`` blocks
 ``max_pattern_seconds``      ``None`` (WPT default)           CPU time the patterns of one page
@@ -120,7 +121,7 @@ from stream_mf2.mf2.options import (
 from stream_mf2.wpt._source import DEFAULT_MAX_PATTERN_CHARS, DEFAULT_MAX_PATTERN_SECONDS
 
 if TYPE_CHECKING:
-    from stream_mf2.wpt import Template, Wpt
+    from stream_mf2.wpt.model import WptSpec
 
 __all__ = [
     "DEFAULT_MAX_REPARSE_BYTES",
@@ -164,7 +165,7 @@ class ParseOptions(TypedDict, total=False):
     output_floor_chars: int
     max_reparse_bytes: int
     tokenizer_fast_path: bool
-    wpt: Wpt | Template | None
+    wpt: WptSpec | None
     max_pattern_chars: int | None
     max_pattern_seconds: float | None
     syntaxes: Iterable[str]
@@ -365,7 +366,7 @@ class ParserConfig:
     #: The parser's byte budget for a re-parse.
     max_reparse_bytes: int
     #: The WPT consumer (``wpt`` ``None``: none).
-    wpt: Wpt | Template | None
+    wpt: WptSpec | None
     max_pattern_chars: int
     max_pattern_seconds: float
     #: The microformats2 capture's items, rels and meta item (``"mf2"`` in ``syntaxes``).
@@ -401,7 +402,7 @@ def parser_config(
     max_reparse_bytes: int,
     collect_parse_errors: bool,
     tokenizer_fast_path: bool,
-    wpt: Wpt | Template | None,
+    wpt: WptSpec | None,
     max_pattern_chars: int | None,
     max_pattern_seconds: float | None = None,
     syntaxes: Iterable[str] = DEFAULT_SYNTAXES,

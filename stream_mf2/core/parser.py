@@ -53,7 +53,7 @@ from stream_mf2.mf2.options import (
 from stream_mf2.wpt.model import PatternBudget, pattern_budget
 
 if TYPE_CHECKING:
-    from stream_mf2.wpt import Template, Wpt
+    from stream_mf2.wpt.model import WptSpec
 
 __all__ = ["Parser", "parse"]
 
@@ -133,10 +133,12 @@ class Parser:
     tests check the fast paths in either build.
 
     ``wpt``: a Website Parse Template (:func:`stream_mf2.wpt.load`) or one of its
-    templates; the page's block matches come as
+    templates, or a sequence of either (several sites' WPT files, or several for one
+    site); the page's block matches come as
     :class:`~stream_mf2.wpt.WptMatchEvent` from the same parse (see
     :mod:`stream_mf2.wpt`). A whole WPT applies the templates chosen by ``url``
-    (every template when ``url`` is ``None``). ``max_pattern_chars`` bounds the
+    (every template when ``url`` is ``None``); of a sequence, each applies as if given
+    alone, so two WPT files for one host both apply. ``max_pattern_chars`` bounds the
     window of ``ow:pattern`` blocks over the page source; ``max_pattern_seconds``
     (1.0 by default) the CPU time the template's patterns may take on this page together
     (each search runs under the ``regex`` module's ``timeout=``): past it a page-source
@@ -187,7 +189,7 @@ class Parser:
         max_reparse_bytes: int = DEFAULT_MAX_REPARSE_BYTES,
         collect_parse_errors: bool = False,
         tokenizer_fast_path: bool = True,
-        wpt: Wpt | Template | None = None,
+        wpt: WptSpec | None = None,
         max_pattern_chars: int | None = None,
         max_pattern_seconds: float | None = None,
         syntaxes: Iterable[str] = DEFAULT_SYNTAXES,

@@ -12,7 +12,10 @@
   Website Parse Template runs (``stream-mf2 wpt``) choose their tables
   (``tables``): ``X.wpt.parquet`` holds the ``wpt`` page lines
   (:data:`WPT_COLUMNS`), ``X.wpt-matches.parquet`` the ``wpt-match`` lines and
-  the ``wpt-errors`` lines of ``--matches`` (:data:`WPT_MATCH_COLUMNS`).
+  the ``wpt-errors`` lines of ``--matches`` (:data:`WPT_MATCH_COLUMNS`),
+  ``X.wpt-records.parquet`` the ``wpt-record`` lines of ``--records``
+  (:data:`WPT_RECORD_COLUMNS`) and ``X.wpt-jsonld.parquet`` the ``wpt-jsonld`` lines
+  of ``--jsonld`` (:data:`WPT_JSONLD_COLUMNS`).
 
 Which of these a name means, and where it is written, is decided once by
 :func:`stream_mf2.warc.target.resolve_output`. A regular file is written under a
@@ -363,12 +366,41 @@ WPT_MATCH_COLUMNS: tuple[tuple[str, str], ...] = (
     ("errors", "json"),
 )
 
+#: Columns of the WPT records table (``X.wpt-records.parquet``, ``--records``): one row per record;
+#: ``errors`` only on a page's own record (``block`` null).
+WPT_RECORD_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("warc_file", "string"),
+    ("offset", "int64"),
+    ("record_id", "string"),
+    ("uri", "string"),
+    ("template", "string"),
+    ("host", "string"),
+    ("url", "string"),
+    ("block", "string"),
+    ("xpath", "string"),
+    ("data", "json"),
+    ("errors", "json"),
+)
+#: Columns of the WPT JSON-LD table (``X.wpt-jsonld.parquet``, ``--jsonld``): one row per page.
+WPT_JSONLD_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("warc_file", "string"),
+    ("offset", "int64"),
+    ("record_id", "string"),
+    ("uri", "string"),
+    ("template", "string"),
+    ("url", "string"),
+    ("jsonld", "json"),
+    ("errors", "json"),
+)
+
 _TABLES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
     "item": ("", ITEM_COLUMNS),
     "record": (".records", RECORD_COLUMNS),
     "error": (".errors", ERROR_COLUMNS),
     "wpt": (".wpt", WPT_COLUMNS),
     "wpt-match": (".wpt-matches", WPT_MATCH_COLUMNS),
+    "wpt-record": (".wpt-records", WPT_RECORD_COLUMNS),
+    "wpt-jsonld": (".wpt-jsonld", WPT_JSONLD_COLUMNS),
 }
 #: Line kinds stored in another kind's table.
 _TABLE_OF = {"wpt-errors": "wpt-match"}

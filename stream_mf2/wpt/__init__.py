@@ -15,7 +15,11 @@ XPath (``ow:xpath``) or by a pattern with named captures (``ow:pattern``).
 * :class:`WptConsumer` — the consumer of the bounded tree that matches a
   template's blocks as elements become final (the core wires it in).
 * :func:`records` — a page object as records keyed by concept (one for the page, one
-  per repeatable match); :func:`merge_by_id` joins the objects with the same ``id``.
+  per repeatable match); :func:`merge_by_id` joins the objects with the same ``id`` on one site;
+  :func:`page_jsonld` renders the records as JSON-LD (the ontology's concepts as types and
+  properties, RDF block descriptions honoured; :mod:`stream_mf2.wpt.jsonld`).
+* ``wpt=`` takes one WPT file or template, or a sequence of them (:data:`WptSpec`): each
+  applies to a page as if given alone.
 * :func:`element_paths` — full XPaths of the elements with an id or a text,
   to help write templates.
 """
@@ -28,17 +32,21 @@ from stream_mf2.wpt._load import load
 from stream_mf2.wpt._source import DEFAULT_MAX_PATTERN_CHARS
 from stream_mf2.wpt.events import WptMatchEvent, WptPage, WptPageEnd, collect_pages
 from stream_mf2.wpt.find import element_paths
+from stream_mf2.wpt.jsonld import page_jsonld
 from stream_mf2.wpt.model import (
     OW_NS,
     Block,
     Concept,
     Ontology,
     Pattern,
+    RdfNode,
+    RdfProperty,
     Step,
     Template,
     TemplateError,
     UrlsSection,
     Wpt,
+    WptSpec,
     XPath,
 )
 from stream_mf2.wpt.records import merge_by_id, records
@@ -64,6 +72,8 @@ __all__ = [
     "Concept",
     "Ontology",
     "Pattern",
+    "RdfNode",
+    "RdfProperty",
     "Step",
     "Template",
     "TemplateError",
@@ -73,10 +83,12 @@ __all__ = [
     "WptMatchEvent",
     "WptPage",
     "WptPageEnd",
+    "WptSpec",
     "XPath",
     "collect_pages",
     "element_paths",
     "load",
     "merge_by_id",
+    "page_jsonld",
     "records",
 ]

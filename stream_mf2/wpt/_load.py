@@ -28,10 +28,13 @@ from stream_mf2.errors import MissingExtra
 from stream_mf2.wpt._compile import PatternSyntaxError, XPathSyntaxError, compile_pattern, compile_xpath
 from stream_mf2.wpt.model import (
     OW_NS,
+    RDF_NS,
     Block,
     Concept,
     Ontology,
     Pattern,
+    RdfNode,
+    RdfProperty,
     Template,
     TemplateError,
     UrlsSection,
@@ -380,6 +383,7 @@ class _Loader:
             blocks=tuple(children),
             line=node.line,
             column=node.column,
+            rdf=_rdf_nodes(node.children) if foreign else (),
         )
 
     def template(self, node: _Node, host: str) -> Template:
@@ -439,6 +443,62 @@ class _Loader:
 
 def _local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1]
+
+
+_RDF = "{" + RDF_NS + "}"
+_XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
+
+
+def _iri(tag: str) -> str | None:
+    """The IRI an element's name stands for in RDF/XML (namespace + local name); ``None``
+    without a namespace."""
+    if not tag.startswith("{"):
+        return None
+    ns, _, local = tag[1:].partition("}")
+    return ns + local
+
+
+def _rdf_nodes(children: list[_Node]) -> tuple[RdfNode, ...]:
+    """The RDF node elements among a block's content elements (inside ``rdf:RDF`` or not).
+
+    A node element is ``rdf:Description`` or a typed node (any other namespaced element);
+    its ``rdf:about``, ``rdf:type`` (attribute or ``rdf:resource`` property) and property
+    elements are read, nested node elements inside a property are not (left to the text of
+    the description)."""
+    nodes: list[RdfNode] = []
+    for c in children:
+        if c.tag.startswith(_OW):
+            continue
+        if c.tag == _RDF + "RDF":
+            nodes.extend(_rdf_nodes(c.children))
+            continue
+        iri = _iri(c.tag)
+        if iri is None:
+            continue
+        types: list[str] = [] if c.tag == _RDF + "Description" else [iri]
+        if c.attrs.get(_RDF + "type"):
+            types.append(c.attrs[_RDF + "type"].strip())
+        props: list[RdfProperty] = []
+        for p in c.children:
+            piri = _iri(p.tag)
+            if piri is None or p.tag.startswith(_OW) or p.children:
+                continue  # (a property holding a nested node is not read)
+            resource = p.attrs.get(_RDF + "resource")
+            if p.tag == _RDF + "type":
+                if resource:
+                    types.append(resource.strip())
+                continue
+            text = "".join(p.text).strip()
+            props.append(
+                RdfProperty(
+                    piri,
+                    value=text if text and resource is None else None,
+                    resource=resource.strip() if resource is not None else None,
+                    lang=p.attrs.get(_XML_LANG) or c.attrs.get(_XML_LANG),
+                )
+            )
+        nodes.append(RdfNode(c.attrs.get(_RDF + "about"), tuple(types), tuple(props)))
+    return tuple(nodes)
 
 
 class _Concepts:

@@ -10,18 +10,23 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from stream_mf2.wpt.model import Block, Template
+from stream_mf2.wpt.model import Block, Template, Wpt
 
 __all__ = ["WptMatchEvent", "WptPage", "WptPageEnd", "collect_pages", "page_header"]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class WptPage:
-    """One template applied to one page (events name it; compared by identity)."""
+    """One template applied to one page (events name it; compared by identity).
+
+    ``wpt``: the WPT file the template was chosen from (``None`` when a template was given
+    alone); its ontologies type the page's JSON-LD (:func:`stream_mf2.wpt.jsonld.page_jsonld`).
+    """
 
     template: Template
     url: str | None
     url_captures: dict[str, list[str]] = field(default_factory=dict)
+    wpt: Wpt | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -24,17 +24,22 @@ __all__ = [
     "Ontology",
     "Pattern",
     "PatternBudget",
+    "RdfNode",
+    "RdfProperty",
     "Step",
     "Template",
     "TemplateError",
     "TimedRegex",
     "UrlsSection",
     "Wpt",
+    "WptSpec",
     "XPath",
 ]
 
 #: The Open Web vocabulary namespace; elements are recognised by it, whatever the prefix.
 OW_NS = "http://www.omfica.org/schemas/ow/0.9"
+#: The RDF namespace, whose descriptions a block's content may be (the submission's Example 4).
+RDF_NS = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 
 
 class TemplateError(StreamMF2Error):
@@ -276,8 +281,35 @@ class XPath:
 
 
 @dataclass(frozen=True, slots=True)
+class RdfProperty:
+    """A property element of an RDF description in a block: the property's full IRI, and what it
+    states: a literal ``value`` (with ``lang``), a ``resource`` IRI, or neither (an empty
+    element: the block's match gives the value)."""
+
+    iri: str
+    value: str | None = None
+    resource: str | None = None
+    lang: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RdfNode:
+    """A node element of an RDF description in a block (``rdf:Description`` or a typed node):
+    ``about`` as written (``None``: not given), its ``types`` (full IRIs) and property elements."""
+
+    about: str | None
+    types: tuple[str, ...]
+    properties: tuple[RdfProperty, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Block:
-    """An ``ow:block``: its references, content (``concept`` or ``description``) and nested blocks."""
+    """An ``ow:block``: its references, content (``concept`` or ``description``) and nested blocks.
+
+    ``rdf``: the RDF node elements of its description (namespaces resolved), read at load
+    time; the JSON-LD of a page (:mod:`stream_mf2.wpt.jsonld`) gives their properties the
+    block's match.
+    """
 
     concept: str | None
     description: str | None
@@ -288,6 +320,7 @@ class Block:
     blocks: tuple[Block, ...]
     line: int
     column: int
+    rdf: tuple[RdfNode, ...] = ()
 
     def ref(self) -> dict[str, str | None]:
         """The block's references as written: ``{"tagid", "xpath", "pattern"}``."""
@@ -403,3 +436,8 @@ class Wpt:
                     out.append((t, p.captures(m)))
                     break
         return out
+
+
+#: What the parser's ``wpt=`` option takes: a whole WPT file, one of its templates, or several
+#: of either (WPT files of several sites, or several for one site), each applied as if alone.
+WptSpec = Wpt | Template | Sequence[Wpt | Template]

@@ -117,11 +117,12 @@ def _check(lines: list[dict[str, Any]]) -> None:
 
 
 @pytest.mark.parametrize("name", [p.stem for p in TEMPLATES])
-@pytest.mark.parametrize("matches", [False, True])
-def test_the_lines_of_every_fixture_are_valid(name: str, matches: bool) -> None:
-    lines = _lines(str(FIX / f"{name}.xml"), str(FIX / f"{name}.html"), *(["--matches"] if matches else []))
+@pytest.mark.parametrize("form", [[], ["--matches"], ["--records", "--jsonld"]])
+def test_the_lines_of_every_fixture_are_valid(name: str, form: list[str]) -> None:
+    lines = _lines(str(FIX / f"{name}.xml"), str(FIX / f"{name}.html"), *form)
     assert lines
-    assert {x["kind"] for x in lines} <= {"wpt", "wpt-match", "wpt-errors"}
+    kinds = {"wpt-record", "wpt-jsonld"} if form == ["--records", "--jsonld"] else {"wpt", "wpt-match", "wpt-errors"}
+    assert {x["kind"] for x in lines} <= kinds
     _check(lines)
 
 
@@ -130,9 +131,11 @@ def test_error_lines_are_valid() -> None:
     args = (str(FIX / "markup-pattern.xml"), str(FIX / "markup-pattern.html"), "--max-pattern-chars", "8")
     pages = _lines(*args)
     errors = _lines(*args, "--matches")
+    recs = _lines(*args, "--records", "--jsonld")
     assert any(p.get("errors") for p in pages)
     assert any(x["kind"] == "wpt-errors" for x in errors)
-    _check(pages + errors)
+    assert any(x["kind"] == "wpt-record" and x.get("errors") for x in recs)
+    _check(pages + errors + recs)
 
 
 def test_warc_lines_are_valid(tmp_path: Path) -> None:
@@ -147,7 +150,7 @@ def test_warc_lines_are_valid(tmp_path: Path) -> None:
         writer.write_record(
             writer.create_warc_record("https://records.example/ar-42", "response", payload=body, http_headers=http)
         )
-    for extra in ([], ["--matches"]):
+    for extra in ([], ["--matches"], ["--records", "--jsonld"]):
         lines = [x for x in _lines(str(FIX / "readme.xml"), str(archive), *extra) if x["kind"].startswith("wpt")]
         assert lines and all("warc_file" in x for x in lines)
         _check(lines)
@@ -160,3 +163,9 @@ def test_the_schema_refuses_a_line_of_another_shape() -> None:
     assert not validator.is_valid({k: v for k, v in page.items() if k != "blocks"})
     assert not validator.is_valid({**page, "extra": 1})
     assert not validator.is_valid({**page, "blocks": [{**page["blocks"][0], "matches": [{"xpath": 1}]}]})
+    args = (str(FIX / "readme.xml"), str(FIX / "readme.html"), "--url", "https://records.example/ar-42")
+    rec, *_, ld = _lines(*args, "--records", "--jsonld")
+    assert validator.is_valid(rec) and validator.is_valid(ld)
+    assert not validator.is_valid({**rec, "data": {"artist": {"name": 1}}})
+    assert not validator.is_valid({**rec, "block": "x"})
+    assert not validator.is_valid({**ld, "jsonld": {"@graph": []}})

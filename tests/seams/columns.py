@@ -30,7 +30,7 @@ import pytest
 import stream_mf2
 from stream_mf2.io.sources import aiter_events, aiter_items, iter_events, iter_items
 from tests.seams.inputs import CLI_OPTIONS, OPTIONS, WPT, Inputs, Page
-from tests.seams.rows import WPT_ROWS, Line, Seen
+from tests.seams.rows import SYNTAX_ROWS, WPT_ROWS, Line, Seen
 from tests.support.chunking import SEED, Pipe, one_by_one, random_chunks
 from tests.support.cli import run_cli
 
@@ -249,6 +249,7 @@ def read_parquet(path: Path, tables: Sequence[str]) -> list[Line]:
     import pyarrow.parquet as pq
 
     from stream_mf2.warc import outputs
+    from stream_mf2.warc.outputs import item_types
 
     columns = {
         "item": outputs.ITEM_COLUMNS,
@@ -266,7 +267,7 @@ def read_parquet(path: Path, tables: Sequence[str]) -> list[Line]:
                 if value is not None:
                     line[name] = json.loads(value) if types[name] == "json" else value
             if kind == "item":
-                assert line.pop("type") == line["item"]["type"]
+                assert line.pop("type") == item_types(line["syntax"], line["item"])
             lines.append(line)
     return lines
 
@@ -344,21 +345,25 @@ COLUMNS: tuple[Column, ...] = (
         "Parser-feed-attributes",
         "Parser.feed/close (items) over random chunks, then Parser.rels, rel_urls, meta_item, notes",
         per_page(_parser_attributes),
-        na=_none(WPT_ROWS, "feed() and close() return items only: WPT matches come as events (the Parser-* columns)"),
+        na=_none(
+            (*WPT_ROWS, *SYNTAX_ROWS),
+            "feed() and close() return items only: WPT matches and the other syntaxes come as events "
+            "(the Parser-* columns)",
+        ),
     ),
     Column("iter_events-pipe", "iter_events over a non-seekable byte stream (97-byte reads)", per_page(_iter_events_pipe)),
     Column(
         "iter_items-path",
         "iter_items over a file path",
         per_page(_iter_items_path),
-        na=_none(("rels", "rel-urls", "meta-item", *WPT_ROWS), _ITEMS_ONLY),
+        na=_none(("rels", "rel-urls", "meta-item", *WPT_ROWS, *SYNTAX_ROWS), _ITEMS_ONLY),
     ),
     Column("aiter_events-chunks", "aiter_events over an async iterable of random chunks", per_page(_aiter_events_chunks)),
     Column(
         "aiter_items-path",
         "aiter_items over a file path (aiofiles)",
         per_page(_aiter_items_path),
-        na=_none(("rels", "rel-urls", "meta-item", *WPT_ROWS), _ITEMS_ONLY),
+        na=_none(("rels", "rel-urls", "meta-item", *WPT_ROWS, *SYNTAX_ROWS), _ITEMS_ONLY),
     ),
     Column(
         "cli-page-json",

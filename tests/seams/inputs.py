@@ -95,7 +95,8 @@ NOTES = (
 
 
 #: A local news site on WordPress (Yoast, a schema theme, an RDFa breadcrumb plugin): every syntax at
-#: once. JSON-LD in two blocks (a graph, an array), OpenGraph with arrays and ``article:``, a Twitter
+#: once. JSON-LD in two blocks (a graph with an integer past 64 bits, an array in an HTML comment,
+#: with a trailing comma), OpenGraph with arrays and ``article:``, a Twitter
 #: card, Dublin Core in the head and a ``dcterms`` meta a plugin puts in the body, a microdata page
 #: item on ``<body>`` with the article nested and an ``itemref``, an RDFa breadcrumb (``vocab``,
 #: ``prefix``), and the mf2 classes of the theme.
@@ -127,7 +128,8 @@ NEWS = """<!DOCTYPE html>
 <script type="application/ld+json" class="yoast-schema-graph">{"@context":"https://schema.org","@graph":[
 {"@type":"NewsArticle","@id":"https://seams.example/news/harbour-reopens#article",
  "headline":"Harbour reopens after storm repairs","datePublished":"2024-11-04T07:30:00+00:00",
- "author":{"@type":"Person","name":"Jo Maréchal"},"articleSection":["Local"],"wordCount":412},
+ "author":{"@type":"Person","name":"Jo Maréchal"},"articleSection":["Local"],"wordCount":412,
+ "identifier":98765432109876543210987},
 {"@type":"WebPage","@id":"https://seams.example/news/harbour-reopens","name":"Harbour reopens"}]}</script>
 <script type="application/ld+json">
 <!--

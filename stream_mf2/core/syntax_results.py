@@ -31,13 +31,13 @@ from stream_mf2.metadata.events import DublinCoreItem, OpenGraphItem, TwitterCar
 from stream_mf2.microdata.events import MicrodataItem
 from stream_mf2.rdfa.events import RdfaTriple
 
-__all__ = ["STREAMED", "SyntaxEntry", "SyntaxResults", "syntax_of"]
+__all__ = ["STREAMED", "ResultEntry", "SyntaxResults", "syntax_of"]
 
 #: The syntaxes whose entries are given as their events come (one event, one entry).
 STREAMED: Final = frozenset(("json-ld", "opengraph", "twitter"))
 
 #: One entry of a syntax's results: ``(syntax, index in its list, the entry)``.
-SyntaxEntry = tuple[str, int, Any]
+ResultEntry = tuple[str, int, Any]
 
 _SYNTAX_OF: Final[dict[type, str]] = {
     JsonLdItem: "json-ld",
@@ -71,7 +71,7 @@ class SyntaxResults:
         self._counts: dict[str, int] = dict.fromkeys(self.names, 0)
         self._held: list[object] = []
 
-    def add(self, event: object) -> list[SyntaxEntry]:
+    def add(self, event: object) -> list[ResultEntry]:
         """The entries ``event`` makes final (none for an event of no syntax of these, or a held one)."""
         name = _SYNTAX_OF.get(type(event))
         if name is None or name not in self._counts:
@@ -81,16 +81,16 @@ class SyntaxResults:
             return []
         return self._number(name, self._results[name]([event]))
 
-    def finish(self) -> list[SyntaxEntry]:
+    def finish(self) -> list[ResultEntry]:
         """The entries of the held syntaxes, syntax by syntax in registry order; call once, at the end."""
         held, self._held = self._held, []
-        out: list[SyntaxEntry] = []
+        out: list[ResultEntry] = []
         for name in self.names:
             if name not in STREAMED:
                 out += self._number(name, self._results[name](held))
         return out
 
-    def _number(self, name: str, entries: list[Any]) -> list[SyntaxEntry]:
+    def _number(self, name: str, entries: list[Any]) -> list[ResultEntry]:
         start = self._counts[name]
         self._counts[name] = start + len(entries)
         return [(name, start + i, entry) for i, entry in enumerate(entries)]

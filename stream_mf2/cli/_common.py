@@ -156,6 +156,19 @@ LIMIT_FLAGS = (
         "output allowance of an item or rel link whatever its source length",
     ),
     ("--max-reparse-bytes", "max_reparse_bytes", "bytes held for a late <meta charset> re-parse (0: off)"),
+    # the budgets of the other syntaxes (--syntaxes), docs/reference/limits.md
+    ("--max-jsonld-chars", "max_jsonld_chars", "json-ld: text of one JSON-LD <script> (then skipped, with a note)"),
+    ("--max-microdata-held-items", "max_microdata_held_items", "microdata: items held for itemref targets"),
+    ("--max-microdata-held-nodes", "max_microdata_held_nodes", "microdata: nodes of the subtrees held for itemref"),
+    ("--max-itemref-ids", "max_itemref_ids", "microdata: itemref ids waited for at once"),
+    ("--max-microdata-values", "max_microdata_values", "microdata: values of one item in the WHATWG form"),
+    ("--max-microdata-work-ratio", "max_microdata_work_ratio", "microdata: nodes walked per node of an item"),
+    (
+        "--max-microdata-recent-nodes",
+        "max_microdata_recent_nodes",
+        "microdata: nodes remembered for a later item's itemref",
+    ),
+    ("--max-rdfa-list-items", "max_rdfa_list_items", "rdfa: inlist members held until their list closes"),
 )
 
 
@@ -179,6 +192,11 @@ def add_parser_options(p: argparse.ArgumentParser, *, url: bool = True) -> None:
         + ", ".join(_syntax_names())
         + ", or all (default: mf2); each other than mf2 adds its results under its name (JSON) "
         'or item lines with a "syntax" (JSON Lines)',
+    )
+    g.add_argument(
+        "--microdata-form",
+        choices=("extruct", "whatwg"),
+        help="with --syntaxes microdata: the shape of the items, extruct's (default) or the WHATWG JSON form",
     )
     g.add_argument(
         "--filter-roots",
@@ -214,6 +232,8 @@ def parser_options(ns: argparse.Namespace) -> dict[str, Any]:
             opts[name] = value
     if getattr(ns, "syntaxes", None) is not None:
         opts["syntaxes"] = syntaxes_option(ns.syntaxes)
+    if getattr(ns, "microdata_form", None) is not None:
+        opts["microdata_form"] = ns.microdata_form
     from stream_mf2.core.options import check_options
 
     try:

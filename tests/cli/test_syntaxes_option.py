@@ -134,3 +134,20 @@ def test_warc_refuses_prefilter_with_other_syntaxes() -> None:
 def test_wpt_wants_items_for_syntaxes() -> None:
     r = run_cli("wpt", "fixtures/wpt/readme.xml", "fixtures/wpt/readme.html", "--syntaxes", "json-ld")
     assert_user_error(r, 2, "--items")
+
+
+def test_the_syntax_budgets_pass_through(tmp_path: Path) -> None:
+    """--microdata-form, --max-jsonld-chars, --max-rdfa-list-items reach the consumers as parse()'s keywords."""
+    path = _page(tmp_path, "page-item-body")
+    r = run_cli(str(path), "--url", URL, "--syntaxes", "microdata", "--microdata-form", "whatwg")
+    assert r.returncode == 0, r.stderr.decode()
+    want = stream_mf2.parse(path.read_bytes(), URL, syntaxes={"microdata"}, microdata_form="whatwg")
+    assert json.loads(r.stdout) == canonical(want)
+    assert want["microdata"] != stream_mf2.parse(path.read_bytes(), URL, syntaxes={"microdata"})["microdata"]
+    path = _page(tmp_path, "wordpress-post")
+    r = run_cli(str(path), "--url", URL, "--syntaxes", "json-ld", "--max-jsonld-chars", "200")
+    assert r.returncode == 0, r.stderr.decode()
+    want = stream_mf2.parse(path.read_bytes(), URL, syntaxes={"json-ld"}, max_jsonld_chars=200)
+    assert json.loads(r.stdout) == canonical(want) and len(want["json-ld"]) == 1  # the long block skipped
+    assert "stream-mf2: warning:" in r.stderr.decode()  # the note
+    assert_user_error(run_cli(str(path), "--max-rdfa-list-items", "-1"), 2, "--max-rdfa-list-items")

@@ -22,7 +22,9 @@ Known, Pelican, ... pages with microdata and RDFa), timed as two groups.
 Time is the process's CPU time (``time.process_time``) of each call, so other work on a shared
 machine counts less than in wall time; a cell is the best of ``--runs`` runs. The figures to
 read are the ratios (stream_mf2.extract ÷ extruct on the same syntaxes, >1: stream_mf2
-faster), which the machine's load affects least. Results go to
+faster), which the machine's load affects least. The compiled build is measured by putting it
+first on the path: ``PYTHONPATH=BUILD:CHECKOUT python -m bench.syntaxes_bench`` run from outside the
+checkout (the results say which ``stream_mf2`` ran, and whether it is compiled). Results go to
 ``bench/results/syntaxes-<UTC start>.json``; nothing else reads them (``docs/performance.md``
 is made from ``python -m bench`` runs only).
 """
@@ -124,9 +126,13 @@ def main(argv: list[str] | None = None, *, out: Callable[[str], None] = print,
     for label, mine, theirs in pairs:
         ratio[label] = {g: (a / b if (a := r.get(mine.name)) is not None and (b := r.get(theirs.name)) else None)
                         for g, r in by_group.items()}
+    import stream_mf2
+
     doc: dict[str, Any] = {
         "started": started.isoformat(),
         "machine": machine_info(),
+        # which stream_mf2 ran: this checkout (pure) or a compiled build first on PYTHONPATH
+        "stream_mf2": {"file": stream_mf2.__file__, "compiled": stream_mf2.COMPILED},
         "runs": runs,
         "comparisons": {label: list(s) for label, s in comparisons(ns.per_syntax)},
         "pages": [{"name": p.name, "group": p.group, "bytes": p.size} for p in pages],
@@ -146,7 +152,7 @@ def main(argv: list[str] | None = None, *, out: Callable[[str], None] = print,
     failed = [c for c in cells if c.error]
     for c in failed:
         out(f"error: {c.runner} on {c.page}: {c.error}")
-    out(f"\nresults: {path}")
+    out(f"\nstream_mf2: {stream_mf2.__file__} (compiled: {stream_mf2.COMPILED})\nresults: {path}")
     return 0
 
 

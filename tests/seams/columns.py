@@ -140,6 +140,15 @@ def _fed(chunks: Sequence[bytes], url: str) -> Seen:
     return Seen("events", events)
 
 
+def _extract_path(inputs: Inputs, page: Page) -> Seen:
+    """``stream_mf2.extract`` (extruct's shape) read as parse()'s: its ``microformat`` are the items."""
+    with logged_notes(page.url) as notes:
+        found = stream_mf2.extract(inputs.page_file(page), page.url, **OPTIONS)
+    doc: dict[str, Any] = {"items": found.pop("microformat")}
+    doc.update(found)
+    return Seen("result", doc, tuple(notes))
+
+
 def _parser_random_chunks(inputs: Inputs, page: Page) -> Seen:
     return _fed(random_chunks(page.body, SEED), page.url)
 
@@ -337,6 +346,12 @@ COLUMNS: tuple[Column, ...] = (
         "stream_mf2.parse(bytes) without a template: the WPT consumer beside mf2 changes no mf2 result",
         per_page(_parse_without_template),
         na=_none(WPT_ROWS, "no template given: this column checks the mf2 results without one"),
+    ),
+    Column(
+        "extract-path",
+        "stream_mf2.extract(Path): every syntax in extruct's result shape (its 'microformat' are the items)",
+        per_page(_extract_path),
+        na=_none(("rels", "rel-urls", "meta-item", *WPT_ROWS), "extruct's shape has a list per syntax only"),
     ),
     Column("Parser-random-chunks", "Parser.feed_events over seeded random chunks, close_events",
            per_page(_parser_random_chunks)),

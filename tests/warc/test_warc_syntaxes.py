@@ -132,3 +132,15 @@ def test_resume_after_kills(archive: Path, tmp_path: Path) -> None:
     kills, _ = killed_runs([str(archive), "--syntaxes", "all"], out, random.Random(27), whole.stat().st_size)
     assert kills > 0
     assert out.read_bytes() == whole.read_bytes()
+
+
+def test_stream_children_leaves_the_other_syntaxes_as_they_are(archive: Path) -> None:
+    """--stream-children changes how mf2 items are written, not the other syntaxes' lines."""
+    plain = run_warc(str(archive), "--syntaxes", "all")
+    streamed = run_warc(str(archive), "--syntaxes", "all", "--stream-children")
+    assert plain.returncode == streamed.returncode == 0, streamed.stderr.decode()
+
+    def others(data: bytes) -> list[dict[str, Any]]:
+        return [line for line in lines(data) if line["kind"] == "item" and line["syntax"] != "mf2"]
+
+    assert others(streamed.stdout) == others(plain.stdout) != []

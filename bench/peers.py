@@ -286,3 +286,44 @@ def all_runners(names: Iterable[str] | None = None) -> list[Runner]:
         return runners
     wanted = set(names)
     return [r for r in runners if r.name in wanted]
+
+
+# ---------------------------------------------------------------------------
+# Every structured-data syntax: stream_mf2.extract against extruct (bench/syntaxes_bench.py)
+
+#: extruct's name of each syntax, by this library's name (``mf2`` is extruct's ``microformat``).
+EXTRUCT_NAMES = {"microdata": "microdata", "json-ld": "json-ld", "opengraph": "opengraph", "mf2": "microformat",
+                 "rdfa": "rdfa", "dublincore": "dublincore"}
+
+
+def extruct_runner(label: str, syntaxes: tuple[str, ...]) -> Runner:
+    """``extruct.extract(bytes, base_url=url, syntaxes=[...])``: the page parsed by lxml once per
+    syntax family (mf2py re-parses it for microformats, pyrdfa3 walks it for RDFa)."""
+    name = f"extruct [{label}]"
+    extruct, why = _import("extruct")
+    if extruct is None:
+        return Runner(name, "mf2", None, why)
+    names = [EXTRUCT_NAMES[s] for s in syntaxes]
+
+    def run(data: bytes, url: str) -> dict[str, Any]:
+        result: dict[str, Any] = extruct.extract(data, base_url=url, syntaxes=names)
+        return result
+
+    return Runner(name, "mf2", run, version=dist_version("extruct"))
+
+
+def stream_mf2_extract_runner(label: str, syntaxes: tuple[str, ...]) -> Runner:
+    """``stream_mf2.extract(bytes, url, syntaxes=...)``: the same syntaxes in one streaming pass,
+    in extruct's result shape."""
+    name = f"stream_mf2.extract [{label}]"
+    mod, why = _import("stream_mf2")
+    if mod is None:
+        return Runner(name, "mf2", None, why, subject=True)
+    extract = mod.extract
+    wanted = frozenset(syntaxes)
+
+    def run(data: bytes, url: str) -> dict[str, Any]:
+        result: dict[str, Any] = extract(data, url, syntaxes=wanted)
+        return result
+
+    return Runner(name, "mf2", run, version=dist_version("stream-mf2"), subject=True)

@@ -156,6 +156,19 @@ LIMIT_FLAGS = (
         "output allowance of an item or rel link whatever its source length",
     ),
     ("--max-reparse-bytes", "max_reparse_bytes", "bytes held for a late <meta charset> re-parse (0: off)"),
+    # the budgets of the other syntaxes (--syntaxes), docs/reference/limits.md
+    ("--max-jsonld-chars", "max_jsonld_chars", "json-ld: text of one JSON-LD <script> (then skipped, with a note)"),
+    ("--max-microdata-held-items", "max_microdata_held_items", "microdata: items held for itemref targets"),
+    ("--max-microdata-held-nodes", "max_microdata_held_nodes", "microdata: nodes of the subtrees held for itemref"),
+    ("--max-itemref-ids", "max_itemref_ids", "microdata: itemref ids waited for at once"),
+    ("--max-microdata-values", "max_microdata_values", "microdata: values of one item in the WHATWG form"),
+    ("--max-microdata-work-ratio", "max_microdata_work_ratio", "microdata: nodes walked per node of an item"),
+    (
+        "--max-microdata-recent-nodes",
+        "max_microdata_recent_nodes",
+        "microdata: nodes remembered for a later item's itemref",
+    ),
+    ("--max-rdfa-list-items", "max_rdfa_list_items", "rdfa: inlist members held until their list closes"),
 )
 
 
@@ -172,6 +185,19 @@ def add_parser_options(p: argparse.ArgumentParser, *, url: bool = True) -> None:
     )
     g.add_argument("--lang", action="store_true", help="add lang to items and e-* values")
     g.add_argument("--metaformats", action="store_true", help="add a meta-item built from <head>")
+    g.add_argument(
+        "--syntaxes",
+        metavar="NAMES",
+        help="the structured-data syntaxes to extract in the same pass, comma-separated: "
+        + ", ".join(_syntax_names())
+        + ", or all (default: mf2); each other than mf2 adds its results under its name (JSON) "
+        'or item lines with a "syntax" (JSON Lines)',
+    )
+    g.add_argument(
+        "--microdata-form",
+        choices=("extruct", "whatwg"),
+        help="with --syntaxes microdata: the shape of the items, extruct's (default) or the WHATWG JSON form",
+    )
     g.add_argument(
         "--filter-roots",
         nargs="?",
@@ -204,6 +230,10 @@ def parser_options(ns: argparse.Namespace) -> dict[str, Any]:
         value = getattr(ns, name)
         if value is not None:
             opts[name] = value
+    if getattr(ns, "syntaxes", None) is not None:
+        opts["syntaxes"] = syntaxes_option(ns.syntaxes)
+    if getattr(ns, "microdata_form", None) is not None:
+        opts["microdata_form"] = ns.microdata_form
     from stream_mf2.core.options import check_options
 
     try:
@@ -211,6 +241,42 @@ def parser_options(ns: argparse.Namespace) -> dict[str, Any]:
     except (TypeError, ValueError) as e:
         raise UsageError("--" + str(e).replace("_", "-")) from None
     return opts
+
+
+def _syntax_names() -> tuple[str, ...]:
+    from stream_mf2.core.syntaxes import SYNTAXES
+
+    return SYNTAXES
+
+
+def syntaxes_option(value: str) -> frozenset[str]:
+    """``--syntaxes NAMES``: comma-separated registry names, or ``all``; an unknown name is a
+    :class:`UsageError` naming the known ones. A known syntax whose package is missing from
+    this installation raises :class:`~stream_mf2.errors.SyntaxUnavailable` (one line, status 1)."""
+    from stream_mf2.core.syntaxes import SYNTAXES, resolve_syntaxes
+
+    names = [n.strip() for n in value.split(",") if n.strip()]
+    if not names:
+        raise UsageError(f"--syntaxes needs at least one name: {', '.join(SYNTAXES)}, or all")
+    chosen: set[str] = set()
+    for name in names:
+        if name == "all":
+            chosen.update(SYNTAXES)
+        elif name not in SYNTAXES:
+            raise UsageError(f"--syntaxes: unknown syntax {name!r}; the syntaxes are {', '.join(SYNTAXES)}, or all")
+        else:
+            chosen.add(name)
+    return resolve_syntaxes(chosen)
+
+
+def other_syntaxes(opts: dict[str, Any]) -> frozenset[str]:
+    """The syntaxes other than mf2 among the parse options ``opts`` (empty without ``syntaxes``)."""
+    return frozenset(opts.get("syntaxes", ())) - {"mf2"}
+
+
+def jsonl_syntax_item(syntax: str, entry: Any) -> dict[str, Any]:
+    """The JSON Lines form of one entry of a syntax's results (:mod:`stream_mf2.core.syntax_results`)."""
+    return {"kind": "item", "syntax": syntax, "item": entry}
 
 
 def version() -> str:
@@ -228,9 +294,9 @@ def stream_children_option(value: str | None) -> bool | frozenset[str]:
     return types or True
 
 
-def jsonl_item(event: Any) -> dict[str, Any]:
-    """The JSON Lines form of an item event."""
-    line: dict[str, Any] = {"kind": "item"}
+def jsonl_item(event: Any, *, syntaxes: bool = False) -> dict[str, Any]:
+    """The JSON Lines form of an item event; ``syntaxes`` (``--syntaxes`` given): with ``"syntax": "mf2"``."""
+    line: dict[str, Any] = {"kind": "item", "syntax": "mf2"} if syntaxes else {"kind": "item"}
     if event.path:
         line["path"] = list(event.path)
     if event.children_streamed:

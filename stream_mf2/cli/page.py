@@ -16,6 +16,7 @@ from stream_mf2.cli._common import (
     dump,
     headers,
     jsonl_item,
+    jsonl_syntax_item,
     nonneg_int,
     parser_options,
     positive_seconds,
@@ -39,7 +40,9 @@ def _parse_command_parser() -> argparse.ArgumentParser:
         "--jsonl",
         action="store_true",
         help='print JSON Lines, each with a "kind": an "item" line as soon as each item completes, a '
-        '"meta-item" line, a last "document" line with the rels, or an "error" line before a failure exit',
+        '"meta-item" line, a last "document" line with the rels, or an "error" line before a failure exit; '
+        'with --syntaxes every item line has a "syntax" ("mf2", "json-ld", ...), one line per entry of '
+        "that syntax's results",
     )
     p.add_argument("--pretty", action="store_true", help="indent the JSON (default: compact)")
     p.add_argument(
@@ -121,6 +124,7 @@ HINT_CHILDREN = 1000
 def main(argv: Sequence[str], out: IO[bytes]) -> int:
     ns = _parse_command_parser().parse_args(argv)
     from stream_mf2.core.reassemble import reassemble
+    from stream_mf2.core.syntax_results import SyntaxResults
     from stream_mf2.events import DocumentEnd, ItemEvent, MetaItemEvent
     from stream_mf2.io.sources import iter_events
 
@@ -128,6 +132,19 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
     stream_children = stream_children_option(ns.stream_children)
     if stream_children:
         opts["stream_children"] = stream_children
+    # --syntaxes: the other syntaxes' entries, as parse() lists them (item lines with a "syntax")
+    syntaxes = "syntaxes" in opts
+    results = SyntaxResults(opts["syntaxes"]) if syntaxes else None
+    found: dict[str, list[Any]] = {}
+
+    def write_entries(entries: list[tuple[str, int, Any]]) -> None:
+        for name, _index, entry in entries:
+            if ns.jsonl:
+                out.write(dump(jsonl_syntax_item(name, entry), indent=pretty))
+                out.flush()
+            else:
+                found.setdefault(name, []).append(entry)
+
     source, url, close = _open_source(ns)
     pretty = bool(ns.pretty)
     try:
@@ -140,7 +157,7 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
                 if not event.path:
                     most_children = max(most_children, len(event.item.get("children", ())))
                 if ns.jsonl:
-                    out.write(dump(jsonl_item(event), indent=pretty))
+                    out.write(dump(jsonl_item(event, syntaxes=syntaxes), indent=pretty))
                     out.flush()
                 else:
                     item_events.append(event)
@@ -149,6 +166,8 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
                     out.write(dump({"kind": "meta-item", "item": event.item}, indent=pretty))
                     out.flush()
             elif type(event) is DocumentEnd:
+                if results is not None:
+                    write_entries(results.finish())
                 if ns.jsonl:
                     doc: dict[str, Any] = {
                         "kind": "document",
@@ -167,8 +186,12 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
                     }
                     if event.meta_item is not None:
                         whole["meta-item"] = event.meta_item
+                    for name in results.names if results is not None else ():
+                        whole[name] = found.get(name, [])
                     out.write(dump(whole, indent=pretty))
                 out.flush()
+            elif results is not None:
+                write_entries(results.add(event))
     except StreamMF2Error as e:
         if ns.jsonl:
             out.write(dump({"kind": "error", "error": " ".join(str(e).split()) or type(e).__name__}))

@@ -28,12 +28,14 @@ inputs:
 
 output (-o NAME, by its ending; standard output when absent):
   .jsonl / other  JSON Lines          .jsonl.gz  gzip-compressed     .jsonl.zst  zstd-compressed (extra: zstd)
-  .parquet        X.parquet (items), X.records.parquet (records), X.errors.parquet (errors) (extra: parquet)
+  .parquet        X.parquet (items, a "syntax" column), X.records.parquet (records), X.errors.parquet (errors) (extra: parquet)
   A named output is written under NAME.partial and renamed into place when the run completes.
 
-schema (version 3; every line has a "kind"; "schema" is on record, error and summary lines):
-  {"kind": "item", "warc_file", "offset", "record_id", "uri", "path", "item"[, "children-streamed"]}
+schema (version 4; every line has a "kind"; "schema" is on record, error and summary lines):
+  {"kind": "item", "syntax", "warc_file", "offset", "record_id", "uri", "path", "item"[, "children-streamed"]}
       path: where the item sits in the record's items, e.g. [0] or [0, "children", 3]
+      syntax: "mf2", or with --syntaxes another syntax ("json-ld", "microdata", "rdfa", "opengraph",
+      "twitter", "dublincore"): item is one entry of that syntax's results, path its index [i] in them
   {"kind": "record", "schema", "warc_file", "offset", "length", "record_id", "uri", "date", "status",
       "content_type", "warc_type", "encoding", "encoding_source", "items", "rels", "rel-urls", "notes", "parsed"
       [, "meta-item"]}
@@ -116,7 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--type",
         metavar="TYPES",
-        help="only items of these types (comma-separated, e.g. h-entry,h-card), found at any depth, with their path",
+        help="only mf2 items of these types (comma-separated, e.g. h-entry,h-card), found at any depth, with their "
+        "path (the items of other --syntaxes are all written)",
     )
     p.add_argument(
         "--prefilter",
@@ -258,12 +261,14 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
     """Run ``stream-mf2 warc``; return the exit status."""
     ns = build_parser().parse_args(argv)
     from stream_mf2.cli import dask as _cli_dask
-    from stream_mf2.cli._common import parser_options
+    from stream_mf2.cli._common import other_syntaxes, parser_options
 
     check_run_arguments(ns, PROG)
     if problem := _cli_dask.check(ns):
         _fail(PROG, problem)
     parser_opts = parser_options(ns)
+    if ns.prefilter and other_syntaxes(parser_opts):
+        _fail(PROG, "--prefilter looks for mf2 root class names only: it cannot go with --syntaxes other than mf2")
     if ns.stream_children is not None:
         parser_opts["stream_children"] = _names(ns.stream_children) or True
     types = _names(ns.type) or None

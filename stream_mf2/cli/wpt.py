@@ -33,10 +33,13 @@ from typing import IO, TYPE_CHECKING, Any
 from stream_mf2.cli._common import (
     PROG,
     ArgumentParser,
+    UsageError,
     UserError,
     add_parser_options,
     dump,
     jsonl_item,
+    jsonl_syntax_item,
+    other_syntaxes,
     parser_options,
     positive_seconds,
 )
@@ -232,6 +235,8 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
     )
     _cli_warc.check_run_arguments(ns, WPT_PROG)
     opts = parser_options(ns)
+    if other_syntaxes(opts) and not ns.items:
+        raise UsageError("--syntaxes writes item lines: give it with --items")
     if ns.max_pattern_seconds is not None:
         opts["max_pattern_seconds"] = ns.max_pattern_seconds
     from stream_mf2.core.options import check_options
@@ -282,18 +287,26 @@ def _write_pages(
     writer: Writer,
     stdout: JsonlWriter | None,
 ) -> int:
-    from stream_mf2.events import ItemEvent
+    from stream_mf2.core.syntax_results import SyntaxResults, syntax_of
+    from stream_mf2.events import DocumentEnd, ItemEvent
     from stream_mf2.io.sources import iter_events
 
+    syntaxes = "syntaxes" in opts_base
     try:
         for src in inputs:
             opts = {**opts_base, **lines.parser_options()}
             source, url, close = _open(src, ns.url, ns.timeout, opts)
+            results = SyntaxResults(opts["syntaxes"]) if syntaxes else None
             try:
                 lines.start()
                 for event in iter_events(source, url, **opts):
                     if type(event) is ItemEvent:
-                        found = [jsonl_item(event)] if ns.items else []
+                        found = [jsonl_item(event, syntaxes=syntaxes)] if ns.items else []
+                    elif results is not None and syntax_of(event) is not None:
+                        found = [jsonl_syntax_item(name, entry) for name, _i, entry in results.add(event)]
+                    elif results is not None and type(event) is DocumentEnd:
+                        found = [jsonl_syntax_item(name, entry) for name, _i, entry in results.finish()]
+                        found += lines.lines(event)
                     else:
                         found = lines.lines(event)
                     for line in found:

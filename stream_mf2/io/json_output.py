@@ -1,10 +1,13 @@
-"""JSON output: orjson, with an iterative fallback for very deep items.
+"""JSON output: orjson, with an iterative fallback for very deep items and very large integers.
 
 orjson refuses values nested more than 255 levels (items nested about 126
 deep, since each level is a dict in a list). The parser builds such items
 without recursion, so the output side must not fail on them either: past
 orjson's limit the same bytes are produced by an explicit-stack encoder that
 uses orjson for the leaves (so escaping and number formatting are identical).
+orjson also refuses integers outside 64 bits, which JSON-LD blocks may hold
+(``"id": 123456789012345678901234567890``, read as Python reads it): the same
+encoder writes them as their digits, as :mod:`json` does.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ def dumps(obj: Any, *, indent: bool = False) -> bytes:
     try:
         return orjson.dumps(obj, option=option)
     except orjson.JSONEncodeError as exc:
-        if "Recursion limit" not in str(exc):
+        if "Recursion limit" not in str(exc) and "64-bit" not in str(exc):
             raise
     return _dumps_deep(obj, indent) + b"\n"
 
@@ -65,6 +68,8 @@ def _dumps_deep(obj: Any, indent: bool) -> bytes:
                 parts.append((child, depth + 1))
             parts.append((b"\n" + b"  " * depth if indent else b"") + b"]")
             stack.extend(reversed(parts))
+        elif type(value) is int and not -(2**63) <= value < 2**64:
+            out.append(str(value).encode("ascii"))
         else:
             out.append(orjson.dumps(value))
     return b"".join(out)

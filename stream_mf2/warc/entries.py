@@ -31,7 +31,10 @@ class WarcItem:
     top-level index first, then keys and indexes (``(0, "children", 3)``,
     ``(1, "properties", "author", 0)``); ``()`` only when built by hand.
     ``children_streamed`` counts the children of a container that were written
-    as items of their own before it (``stream_children``).
+    as items of their own before it (``stream_children``). ``syntax`` is the
+    syntax the item is of (``syntaxes=``): ``"mf2"``, or another name of
+    :mod:`stream_mf2.core.syntaxes`, whose ``item`` is one entry of that syntax's
+    list in :func:`stream_mf2.parse`'s result and whose ``path`` is ``(index,)`` in it.
     """
 
     kind: ClassVar[str] = "item"
@@ -46,6 +49,7 @@ class WarcItem:
     offset: int | None = None  #: the record's offset in the archive (see the module docs)
     path: Path = ()
     children_streamed: int = 0
+    syntax: str = "mf2"
 
 
 @dataclass(frozen=True, slots=True)

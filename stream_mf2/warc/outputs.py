@@ -4,7 +4,7 @@
 * ``X.jsonl.gz``: the same, gzip-compressed as it is written.
 * ``X.jsonl.zst``: the same, Zstandard-compressed as it is written (``zstd`` extra).
 * ``X.parquet`` (``parquet`` extra, pyarrow): three files, ``X.parquet`` with the
-  ``item`` lines, ``X.records.parquet`` with the ``record`` lines and
+  ``item`` lines (of every syntax: a ``syntax`` column, the item as JSON text), ``X.records.parquet`` with the ``record`` lines and
   ``X.errors.parquet`` with the ``error`` lines (schemas in :data:`ITEM_COLUMNS`,
   :data:`RECORD_COLUMNS`, :data:`ERROR_COLUMNS`); ``summary`` lines are not
   stored (use ``--summary-json``). Rows are written in row groups of at most
@@ -300,14 +300,15 @@ class JsonlWriter(Writer):
 
 #: Columns of the items table (``X.parquet``); JSON values are JSON text.
 ITEM_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("syntax", "string"),  # "mf2", "json-ld", "microdata", ... (schema 4)
     ("warc_file", "string"),
     ("offset", "int64"),
     ("record_id", "string"),
     ("uri", "string"),
     ("path", "json"),  # e.g. [0, "children", 3]
     ("children-streamed", "int64"),
-    ("type", "list<string>"),  # the item's types, for filtering without parsing the JSON
-    ("item", "json"),
+    ("type", "list<string>"),  # the item's types, for filtering without parsing the JSON (item_types)
+    ("item", "json"),  # an mf2 item, or one entry of another syntax's results
 )
 #: Columns of the records table (``X.records.parquet``).
 RECORD_COLUMNS: tuple[tuple[str, str], ...] = (
@@ -445,6 +446,22 @@ def _cell(value: Any, kind: str) -> Any:
     return value
 
 
+#: Where the items of a syntax other than mf2 say their types (the ``type`` column).
+_TYPE_KEYS = {"microdata": "type", "json-ld": "@type", "rdfa": "@type"}
+
+
+def item_types(syntax: str, item: Any) -> list[str]:
+    """The ``type`` column of an item row: an mf2 item's ``type``; a microdata item's ``type``, a
+    JSON-LD or RDFa entry's ``@type`` (a string or a list); ``[]`` for the others."""
+    key = "type" if syntax == "mf2" else _TYPE_KEYS.get(syntax)
+    value = item.get(key) if key is not None and isinstance(item, dict) else None
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [v for v in value if isinstance(v, str)]
+    return []
+
+
 def file_digest(path: str) -> tuple[int, str]:
     """Size and SHA-256 (hex) of a file, read once in blocks (Parquet part files, Dask parts)."""
     with open(path, "rb") as f:
@@ -517,7 +534,7 @@ class ParquetWriter(Writer):
         cols = _TABLES[kind][1]
         row = {name: _cell(line.get(name), t) for name, t in cols}
         if kind == "item":
-            row["type"] = list(line["item"].get("type", []))
+            row["type"] = item_types(line.get("syntax", "mf2"), line["item"])
             row["children-streamed"] = line.get("children-streamed", 0)
             self._bytes += len(row["item"] or "")
         self._rows[kind].append(row)

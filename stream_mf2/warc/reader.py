@@ -149,6 +149,8 @@ class WarcReader:
             raise ValueError("length must be >= 0")
         if prefilter and consumer is not None:
             raise ValueError("prefilter skips records without mf2 root class names: it cannot serve a consumer")
+        if prefilter and set(options.get("syntaxes", ())) - {"mf2"}:
+            raise ValueError("prefilter skips records without mf2 root class names: it cannot serve other syntaxes")
         if max_prefilter_bytes is not None and max_prefilter_bytes < 0:
             raise ValueError("max_prefilter_bytes must be >= 0 or None")
         self._prefilter = prefilter

@@ -6,15 +6,21 @@ the mf2 names ``rel-urls``, ``meta-item`` and ``children-streamed``, and ``error
 for :attr:`WarcError.message` (as in the page-level ``stream-mf2 --jsonl`` lines):
 
 ``item``
+    ``syntax`` (``"mf2"``, or with ``syntaxes=`` another syntax of
+    :mod:`stream_mf2.core.syntaxes`: ``"json-ld"``, ``"microdata"``, ...),
     ``warc_file``, ``offset`` (of the record), ``record_id``, ``uri``, ``path``
     (where the item sits in the record's whole-document ``items``: the top-level
-    index, then keys and indexes, e.g. ``[0, "children", 3]``), ``item``, and
-    ``children-streamed`` (a container whose children were written before it).
+    index, then keys and indexes, e.g. ``[0, "children", 3]``; for another
+    syntax ``[i]``, its index in that syntax's list of :func:`stream_mf2.parse`'s
+    result), ``item``, and ``children-streamed`` (a container whose children were
+    written before it). The item lines of JSON-LD, OpenGraph and Twitter cards come
+    as their elements complete; those of microdata, RDFa and Dublin Core at the
+    record's end (:mod:`stream_mf2.core.syntax_results`), before its ``record`` line.
 ``record``
     one per HTML record, always, after its items and errors: ``schema``,
     ``warc_file``, ``offset``, ``length``, ``record_id``, ``uri``, ``date``,
     ``status``, ``content_type``, ``warc_type``, ``encoding``, ``encoding_source``,
-    ``items`` (item lines written for it), ``rels``, ``rel-urls``, ``notes`` (the
+    ``items`` (item lines written for it, of every syntax), ``rels``, ``rel-urls``, ``notes`` (the
     recoveries that changed the record's output, one line each; ``[]`` when none),
     ``parsed`` (``false`` when ``--prefilter`` found no root class name in the
     record's bytes and did not parse it), and ``meta-item`` with ``--metaformats``
@@ -41,7 +47,9 @@ The schema version is the ``schema`` field of ``record``, ``error`` and
 Version 2 added ``notes`` to ``record`` lines (and the records table); version 3
 added ``parsed`` to them (``false``: the ``prefilter`` left the record unparsed, so it
 has no items, ``rels``, ``rel-urls``, ``notes`` or ``encoding``) and ``unparsed`` to
-the summary line.
+the summary line. Version 4 added ``syntax`` to ``item`` lines (and a ``syntax``
+column to the items table): with ``syntaxes=`` the item lines hold every syntax's
+results, and a record's ``items`` and the summary's ``items`` count them all.
 """
 
 from __future__ import annotations
@@ -51,7 +59,7 @@ from typing import Any
 from stream_mf2.warc.entries import WarcEntry, WarcError, WarcExtra, WarcItem, WarcRecord
 
 #: Version of the output schema (see the module docs).
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 #: Exit status: every input was read (damaged records are reported, not failures).
 EXIT_OK = 0
@@ -67,6 +75,7 @@ EXIT_ALL_FAILED = 4
 def item_line(e: WarcItem) -> dict[str, Any]:
     line: dict[str, Any] = {
         "kind": "item",
+        "syntax": e.syntax,
         "warc_file": e.warc_file,
         "offset": e.offset,
         "record_id": e.record_id,

@@ -48,6 +48,7 @@ from dataclasses import replace
 from typing import IO, Any, TypeAlias
 
 from stream_mf2.core.parser import Parser
+from stream_mf2.core.syntax_results import SyntaxResults, syntax_of
 from stream_mf2.errors import StreamMF2Error
 from stream_mf2.events import DocumentEnd, ItemEvent, MetaItemEvent
 from stream_mf2.io.payload import (
@@ -160,6 +161,8 @@ class Walker:
         self.max_decoded_bytes = max_decoded_bytes
         self.max_expansion = max_expansion
         self.consumer = consumer
+        #: the syntaxes other than mf2 (``syntaxes=``): their results are item lines too
+        self.syntaxes = frozenset(options.get("syntaxes", ())) - {"mf2"}
         self._framed = False  # a record of an uncompressed file had a valid header block
 
     def _error(
@@ -600,6 +603,7 @@ class Walker:
                     return record(None)
                 pieces = _chain([pf.held], pieces)
             parser = Parser(uri, **options)
+            results = SyntaxResults(self.syntaxes) if self.syntaxes else None
             if consumer is not None:
                 consumer.start()
             end: DocumentEnd | None = None
@@ -634,6 +638,13 @@ class Walker:
                         meta = ev.item
                     elif type(ev) is DocumentEnd:
                         end = ev
+                        for name, index, entry in results.finish() if results is not None else ():
+                            emitted += 1
+                            yield self._syntax_item(uri, rid, date, status, essence, offset, name, index, entry)
+                    elif results is not None and syntax_of(ev) is not None:
+                        for name, index, entry in results.add(ev):
+                            emitted += 1
+                            yield self._syntax_item(uri, rid, date, status, essence, offset, name, index, entry)
                     elif consumer is not None:
                         for line in consumer.lines(ev):
                             yield WarcExtra(uri, rid, self.warc_file, offset, line)
@@ -647,6 +658,21 @@ class Walker:
             rec = record(None)
             yield self._error(f"{_one_line(e)}{note}", offset, rid, uri)
             return rec
+
+    def _syntax_item(
+        self,
+        uri: str | None,
+        rid: str | None,
+        date: str | None,
+        status: int | None,
+        essence: str | None,
+        offset: int,
+        name: str,
+        index: int,
+        entry: Any,
+    ) -> WarcItem:
+        """The item entry of one entry of another syntax's results (its ``path``: its index in them)."""
+        return WarcItem(uri, rid, date, status, essence, entry, self.warc_file, offset, (index,), syntax=name)
 
 
 def _chain(first: list[bytes], rest: Iterator[bytes]) -> Iterator[bytes]:

@@ -394,3 +394,28 @@ def test_compiled_cells_in_a_child(tmp_path: Path) -> None:
     assert cells[0].items and cells[0].best_s
     broken, none = run.compiled_cells(str(tmp_path / "no-such-python"), 1, 5.0, False, tmp_path)
     assert not broken.available and broken.missing and none == []
+
+
+def test_syntaxes_bench_compares_the_same_syntaxes(tmp_path: Path) -> None:
+    """Both sides of each comparison extract the same syntaxes (extruct's keys), and a run writes its cells."""
+    pytest.importorskip("extruct")
+    from bench import syntaxes_bench
+    from tests.syntaxes.pages import WORDPRESS_POST
+
+    data, url = WORDPRESS_POST.encode(), "https://blog.example.com/2024/05/static-hosting/"
+    for label, names in syntaxes_bench.comparisons(per_syntax=True):
+        mine = peers.stream_mf2_extract_runner(label, names)
+        theirs = peers.extruct_runner(label, names)
+        assert mine.run is not None and theirs.run is not None
+        assert set(mine.run(data, url)) == set(theirs.run(data, url)) == {peers.EXTRUCT_NAMES[n] for n in names}
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    (folder / "post.html").write_bytes(data)
+    out_json = tmp_path / "r.json"
+    lines: list[str] = []
+    assert syntaxes_bench.main(["--quick", "--json", str(out_json)], out=lines.append, groups={"g": folder}) == 0
+    result = json.loads(out_json.read_text(encoding="utf-8"))
+    assert {c["runner"] for c in result["cells"]} == {
+        "stream_mf2.extract [all]", "extruct [all]", "stream_mf2.extract [libxml2]", "extruct [libxml2]"}
+    assert all(c["bytes"] == len(data) and c["items"] for c in result["cells"])
+    assert set(result["ratios"]) == {"all", "libxml2"} and "stream_mf2.extract ÷ extruct" in "\n".join(lines)

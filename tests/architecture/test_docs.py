@@ -109,17 +109,38 @@ def code_blocks(text: str) -> Iterator[tuple[str, str, bool, int]]:
 
 def _write_crawl(path: Path) -> None:
     """``crawl.warc.gz`` of the docs' examples: three HTML responses (docs/development.md)."""
+    _write_warc(
+        path,
+        [
+            ("https://jane.example/", (REPO / "fixtures" / "example.html").read_bytes()),
+            (
+                "https://jane.example/about",
+                b'<!doctype html><title>About</title><p class="h-card"><a class="p-name u-url" href="/">Jane</a></p>',
+            ),
+            ("https://records.example/ar-42", (REPO / "fixtures" / "wpt" / "readme.html").read_bytes()),
+        ],
+    )
+
+
+def _write_news(path: Path) -> None:
+    """``news.warc.gz`` of the docs' examples: three pages with every syntax (docs/development.md)."""
+    _write_warc(
+        path,
+        [
+            ("https://news.example/", (REPO / "fixtures" / "bench" / "news-no-microformats.html").read_bytes()),
+            ("https://shop.example/", (REPO / "fixtures" / "bench" / "product.html").read_bytes()),
+            (
+                "https://notiz.example/reply",
+                (REPO / "fixtures" / "realworld" / "wordpress-autonomie-post.html").read_bytes(),
+            ),
+        ],
+    )
+
+
+def _write_warc(path: Path, pages: list[tuple[str, bytes]]) -> None:
     from warcio.statusandheaders import StatusAndHeaders
     from warcio.warcwriter import WARCWriter
 
-    pages = [
-        ("https://jane.example/", (REPO / "fixtures" / "example.html").read_bytes()),
-        (
-            "https://jane.example/about",
-            b'<!doctype html><title>About</title><p class="h-card"><a class="p-name u-url" href="/">Jane</a></p>',
-        ),
-        ("https://records.example/ar-42", (REPO / "fixtures" / "wpt" / "readme.html").read_bytes()),
-    ]
     with open(path, "wb") as f:
         writer = WARCWriter(f, gzip=True)
         for uri, body in pages:
@@ -134,12 +155,13 @@ def _write_crawl(path: Path) -> None:
 
 @pytest.fixture
 def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A scratch folder with ``fixtures/`` and ``crawl.warc.gz``, made the working directory."""
+    """A scratch folder with ``fixtures/``, ``crawl.warc.gz`` and ``news.warc.gz``, made the working directory."""
     try:
         (tmp_path / "fixtures").symlink_to(REPO / "fixtures", target_is_directory=True)
     except OSError:
         shutil.copytree(REPO / "fixtures", tmp_path / "fixtures")
     _write_crawl(tmp_path / "crawl.warc.gz")
+    _write_news(tmp_path / "news.warc.gz")
     monkeypatch.chdir(tmp_path)
     return tmp_path
 

@@ -284,7 +284,7 @@ def test_warc_command(tmp_path: Path) -> None:
     ]
     want_b = [(rec.uri, it) for rec in recs if rec.html is not None for it in expected_items(rec)]
     assert [(x["uri"], x["item"]) for x in items] == want_a + want_b
-    assert all(set(x) == {"kind", "warc_file", "offset", "record_id", "uri", "path", "item"} for x in items)
+    assert all(set(x) == {"kind", "syntax", "warc_file", "offset", "record_id", "uri", "path", "item"} for x in items)
     assert len(errors) == 1 and errors[0]["offset"] == offsets[2] and errors[0]["warc_file"] == str(path)
     summary = r.stderr.decode()
     assert "Traceback" not in summary

@@ -45,3 +45,15 @@ def test_cli_prints_items_nested_300_deep(tmp_path: object) -> None:
     r = subprocess.run([sys.executable, "-m", "stream_mf2", str(page)], capture_output=True, check=False)
     assert r.returncode == 0, r.stderr.decode()
     assert r.stdout.count(b'"h-card"') == 300
+
+
+@given(st.integers(min_value=2**64, max_value=2**200) | st.integers(min_value=-(2**200), max_value=-(2**63) - 1), st.booleans())
+def test_integers_past_64_bits_are_written_as_json_does(big: int, indent: bool) -> None:
+    """A JSON-LD block may hold one (``"id": 98765432109876543210987``): orjson refuses it."""
+    import json
+
+    value = {"@type": "Product", "sku": [big, 1, "x"], "deep": [[{"n": big}]]}
+    out = dumps(value, indent=indent)
+    assert json.loads(out) == value
+    if not indent:
+        assert out == json.dumps(value, separators=(",", ":")).encode() + b"\n"

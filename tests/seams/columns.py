@@ -30,7 +30,7 @@ import pytest
 import stream_mf2
 from stream_mf2.io.sources import aiter_events, aiter_items, iter_events, iter_items
 from tests.seams.inputs import CLI_OPTIONS, OPTIONS, WPT, Inputs, Page
-from tests.seams.rows import WPT_ROWS, Line, Seen
+from tests.seams.rows import SYNTAX_ROWS, WPT_ROWS, Line, Seen
 from tests.support.chunking import SEED, Pipe, one_by_one, random_chunks
 from tests.support.cli import run_cli
 
@@ -138,6 +138,15 @@ def _fed(chunks: Sequence[bytes], url: str) -> Seen:
         events += parser.feed_events(chunk)
     events += parser.close_events()
     return Seen("events", events)
+
+
+def _extract_path(inputs: Inputs, page: Page) -> Seen:
+    """``stream_mf2.extract`` (extruct's shape) read as parse()'s: its ``microformat`` are the items."""
+    with logged_notes(page.url) as notes:
+        found = stream_mf2.extract(inputs.page_file(page), page.url, **OPTIONS)
+    doc: dict[str, Any] = {"items": found.pop("microformat")}
+    doc.update(found)
+    return Seen("result", doc, tuple(notes))
 
 
 def _parser_random_chunks(inputs: Inputs, page: Page) -> Seen:
@@ -249,6 +258,7 @@ def read_parquet(path: Path, tables: Sequence[str]) -> list[Line]:
     import pyarrow.parquet as pq
 
     from stream_mf2.warc import outputs
+    from stream_mf2.warc.outputs import item_types
 
     columns = {
         "item": outputs.ITEM_COLUMNS,
@@ -266,7 +276,7 @@ def read_parquet(path: Path, tables: Sequence[str]) -> list[Line]:
                 if value is not None:
                     line[name] = json.loads(value) if types[name] == "json" else value
             if kind == "item":
-                assert line.pop("type") == line["item"]["type"]
+                assert line.pop("type") == item_types(line["syntax"], line["item"])
             lines.append(line)
     return lines
 
@@ -337,6 +347,12 @@ COLUMNS: tuple[Column, ...] = (
         per_page(_parse_without_template),
         na=_none(WPT_ROWS, "no template given: this column checks the mf2 results without one"),
     ),
+    Column(
+        "extract-path",
+        "stream_mf2.extract(Path): every syntax in extruct's result shape (its 'microformat' are the items)",
+        per_page(_extract_path),
+        na=_none(("rels", "rel-urls", "meta-item", *WPT_ROWS), "extruct's shape has a list per syntax only"),
+    ),
     Column("Parser-random-chunks", "Parser.feed_events over seeded random chunks, close_events",
            per_page(_parser_random_chunks)),
     Column("Parser-one-by-one", "Parser.feed_events one byte at a time, close_events", per_page(_parser_one_by_one)),
@@ -344,21 +360,25 @@ COLUMNS: tuple[Column, ...] = (
         "Parser-feed-attributes",
         "Parser.feed/close (items) over random chunks, then Parser.rels, rel_urls, meta_item, notes",
         per_page(_parser_attributes),
-        na=_none(WPT_ROWS, "feed() and close() return items only: WPT matches come as events (the Parser-* columns)"),
+        na=_none(
+            (*WPT_ROWS, *SYNTAX_ROWS),
+            "feed() and close() return items only: WPT matches and the other syntaxes come as events "
+            "(the Parser-* columns)",
+        ),
     ),
     Column("iter_events-pipe", "iter_events over a non-seekable byte stream (97-byte reads)", per_page(_iter_events_pipe)),
     Column(
         "iter_items-path",
         "iter_items over a file path",
         per_page(_iter_items_path),
-        na=_none(("rels", "rel-urls", "meta-item", *WPT_ROWS), _ITEMS_ONLY),
+        na=_none(("rels", "rel-urls", "meta-item", *WPT_ROWS, *SYNTAX_ROWS), _ITEMS_ONLY),
     ),
     Column("aiter_events-chunks", "aiter_events over an async iterable of random chunks", per_page(_aiter_events_chunks)),
     Column(
         "aiter_items-path",
         "aiter_items over a file path (aiofiles)",
         per_page(_aiter_items_path),
-        na=_none(("rels", "rel-urls", "meta-item", *WPT_ROWS), _ITEMS_ONLY),
+        na=_none(("rels", "rel-urls", "meta-item", *WPT_ROWS, *SYNTAX_ROWS), _ITEMS_ONLY),
     ),
     Column(
         "cli-page-json",

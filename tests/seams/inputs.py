@@ -1,4 +1,4 @@
-"""The inputs of the seam matrix: six pages, one Website Parse Template, the options, two archives.
+"""The inputs of the seam matrix: seven pages, one Website Parse Template, the options, two archives.
 
 Every page is served at a URL of ``https://seams.example``; the template has one template per
 kind of page, chosen by that URL (as ``stream-mf2 wpt`` chooses it per WARC record by its
@@ -14,6 +14,9 @@ target URI), so one run over the archives exercises every reference kind at once
 * ``yahoo/ar-8206256`` (``fixtures/wpt/artist.html``): ``ow:tagid`` blocks, one with nested blocks;
 * ``index.php`` (``fixtures/wpt/markup-pattern.html``): ``ow:pattern`` blocks over the page
   source, no charset declared (the matches wait while a re-parse is possible);
+* ``news/harbour-reopens`` (:data:`NEWS`): a WordPress news article with every other syntax (JSON-LD,
+  microdata with a page item and an ``itemref``, RDFa, OpenGraph, a Twitter card, Dublin Core in
+  the head and the body) beside its mf2; no template applies to it;
 * ``cz/late``: ISO-8859-2 declared by a ``<meta>`` past the prescan window, after non-ASCII
   bytes: the page is parsed again from the start (a note), and a pattern with a non-ASCII
   character over its source matches only in the right encoding.
@@ -29,6 +32,7 @@ from typing import Any, Final
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
+from stream_mf2.core.syntaxes import SYNTAXES
 from stream_mf2.wpt import Wpt, load
 from tests.support.suites import REPO
 
@@ -40,8 +44,17 @@ MAX_ITEM_CHARS: Final = 2000
 
 #: The parse options every front end is given (the CLI flags below say the same): each one a
 #: front end failed to pass on would show as a difference.
-OPTIONS: Final[dict[str, Any]] = {"metaformats": True, "lang": True, "text": "normalized", "max_item_chars": MAX_ITEM_CHARS}
-CLI_OPTIONS: Final = ("--metaformats", "--lang", "--text", "normalized", "--max-item-chars", str(MAX_ITEM_CHARS))
+#: Every syntax is asked for (``--syntaxes all``): each has its row, and mf2 must not change beside them.
+OPTIONS: Final[dict[str, Any]] = {
+    "metaformats": True,
+    "lang": True,
+    "text": "normalized",
+    "max_item_chars": MAX_ITEM_CHARS,
+    "syntaxes": frozenset(SYNTAXES),
+}
+CLI_OPTIONS: Final = (
+    "--metaformats", "--lang", "--text", "normalized", "--max-item-chars", str(MAX_ITEM_CHARS), "--syntaxes", "all"
+)
 
 
 @dataclass(frozen=True)
@@ -81,6 +94,76 @@ NOTES = (
 )
 
 
+#: A local news site on WordPress (Yoast, a schema theme, an RDFa breadcrumb plugin): every syntax at
+#: once. JSON-LD in two blocks (a graph with an integer past 64 bits, an array in an HTML comment,
+#: with a trailing comma), OpenGraph with arrays and ``article:``, a Twitter
+#: card, Dublin Core in the head and a ``dcterms`` meta a plugin puts in the body, a microdata page
+#: item on ``<body>`` with the article nested and an ``itemref``, an RDFa breadcrumb (``vocab``,
+#: ``prefix``), and the mf2 classes of the theme.
+NEWS = """<!DOCTYPE html>
+<html lang="en-GB" prefix="og: https://ogp.me/ns# article: https://ogp.me/ns/article#">
+<head>
+<meta charset="utf-8">
+<title>Harbour reopens after storm repairs – The Coastal Courier</title>
+<link rel="schema.DC" href="http://purl.org/dc/elements/1.1/">
+<link rel="schema.DCTERMS" href="http://purl.org/dc/terms/">
+<meta name="DC.title" content="Harbour reopens after storm repairs">
+<meta name="DC.creator" content="Jo Maréchal">
+<meta name="DC.language" content="en-GB">
+<meta name="DCTERMS.issued" content="2024-11-04">
+<meta property="og:type" content="article">
+<meta property="og:title" content="Harbour reopens after storm repairs">
+<meta property="og:url" content="https://seams.example/news/harbour-reopens">
+<meta property="og:image" content="https://seams.example/media/harbour.jpg">
+<meta property="og:image:alt" content="Boats back in the harbour">
+<meta property="og:image" content="https://seams.example/media/crane.jpg">
+<meta property="article:published_time" content="2024-11-04T07:30:00+00:00">
+<meta property="article:section" content="Local">
+<meta property="article:tag" content="harbour">
+<meta property="article:tag" content="storm">
+<meta name="twitter:card" content="summary_large_image">
+<meta name="twitter:site" content="@coastalcourier">
+<meta name="twitter:creator" content="@jomarechal">
+<link rel="canonical" href="https://seams.example/news/harbour-reopens">
+<script type="application/ld+json" class="yoast-schema-graph">{"@context":"https://schema.org","@graph":[
+{"@type":"NewsArticle","@id":"https://seams.example/news/harbour-reopens#article",
+ "headline":"Harbour reopens after storm repairs","datePublished":"2024-11-04T07:30:00+00:00",
+ "author":{"@type":"Person","name":"Jo Maréchal"},"articleSection":["Local"],"wordCount":412,
+ "identifier":98765432109876543210987},
+{"@type":"WebPage","@id":"https://seams.example/news/harbour-reopens","name":"Harbour reopens"}]}</script>
+<script type="application/ld+json">
+<!--
+[{"@context":"https://schema.org","@type":"Organization","name":"The Coastal Courier",
+  "logo":"https://seams.example/logo.png",},
+ {"@context":"https://schema.org","@type":"BreadcrumbList","itemListElement":[
+  {"@type":"ListItem","position":1,"name":"News","item":"https://seams.example/news/"}]}]
+-->
+</script>
+</head>
+<body class="post-template-default single" itemscope itemtype="https://schema.org/WebPage">
+<header class="site-header" itemscope itemtype="https://schema.org/WPHeader">
+ <a href="/" rel="home" itemprop="url"><span itemprop="name">The Coastal Courier</span></a>
+</header>
+<nav class="breadcrumbs" vocab="https://schema.org/" typeof="BreadcrumbList">
+ <span property="itemListElement" typeof="ListItem"><a property="item" typeof="WebPage" href="/news/"><span property="name">News</span></a><meta property="position" content="1"></span> ›
+ <span property="itemListElement" typeof="ListItem"><span property="name">Harbour reopens</span><meta property="position" content="2"></span>
+</nav>
+<main>
+<article class="h-entry post" itemprop="mainEntity" itemscope itemtype="https://schema.org/NewsArticle" itemref="byline-extra">
+ <h1 class="p-name entry-title" itemprop="headline">Harbour reopens after storm repairs</h1>
+ <p class="byline">By <span class="p-author h-card" itemprop="author" itemscope itemtype="https://schema.org/Person"><a class="u-url p-name" itemprop="url" href="/author/jo/"><span itemprop="name">Jo Maréchal</span></a></span>,
+ <time class="dt-published" itemprop="datePublished" datetime="2024-11-04T07:30:00+00:00">4 November 2024</time></p>
+ <div class="e-content" itemprop="articleBody"><p>The harbour opened again on Monday after <b>six weeks</b> of repairs.</p>
+ <p>Fishing boats were the first <a rel="tag" href="/tag/harbour/">back in</a>.</p></div>
+</article>
+<p id="byline-extra"><span itemprop="wordCount">412</span> words</p>
+<meta name="dcterms.modified" content="2024-11-05">
+</main>
+<footer><p>© 2024 <a rel="license" href="https://creativecommons.org/licenses/by-nd/4.0/">The Coastal Courier</a></p></footer>
+</body>
+</html>
+"""
+
 LATE_CHARSET = (
     "<!doctype html><html><head><title>\u010cesk\u00fd kraj</title>\n<!-- " + "padding " * 140 + "-->\n"
     '<meta charset="iso-8859-2"></head><body>'
@@ -98,6 +181,7 @@ def pages() -> list[Page]:
         Page("artist.html", f"{HOST}/yahoo/ar-8206256", (FIXTURES / "artist.html").read_bytes()),
         Page("markup-pattern.html", f"{HOST}/index.php", (FIXTURES / "markup-pattern.html").read_bytes()),
         Page("late-charset.html", f"{HOST}/cz/late", LATE_CHARSET.encode("iso-8859-2")),
+        Page("news.html", f"{HOST}/news/harbour-reopens", NEWS.encode()),
     ]
 
 

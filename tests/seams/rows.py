@@ -7,7 +7,9 @@ A front end gives one page's output in one of three shapes (:class:`Seen`):
   ``stream_mf2`` logger, or ``stream-mf2: warning:`` lines on standard error);
 * ``"events"``: the events of :class:`stream_mf2.Parser`, :class:`~stream_mf2.events.DocumentEnd` last;
 * ``"lines"``: JSON Lines as the commands write them (``item``, ``meta-item``, ``document``,
-  ``record``, ``wpt``, ``wpt-match``; Parquet rows are turned back into these lines).
+  ``record``, ``wpt``, ``wpt-match``; Parquet rows are turned back into these lines); with
+  ``--syntaxes`` the ``item`` lines have a ``syntax``, and those of the other syntaxes are read by
+  their own rows (:class:`Syntax`).
 
 A :class:`Row` reads its kind of result from each shape, so a new kind of result is one new
 row in :data:`ROWS`; a new front end that gives one of these shapes needs no change here.
@@ -20,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from stream_mf2.core.syntaxes import SYNTAXES, result_function
 from stream_mf2.events import DocumentEnd, ItemEvent, MetaItemEvent
 from stream_mf2.wpt import WptMatchEvent, WptPageEnd
 from stream_mf2.wpt.model import Block
@@ -119,7 +122,8 @@ class Items(Row):
         return [e.item for e in items]
 
     def from_lines(self, lines: Sequence[Line], logged: tuple[str, ...] | None) -> Any:
-        items = [line for line in lines if line["kind"] == "item"]
+        # (the item lines of the other syntaxes say theirs: the Syntax rows)
+        items = [line for line in lines if line["kind"] == "item" and line.get("syntax", "mf2") == "mf2"]
         # WARC item lines say where each item sits: [i] for the i-th top-level item.
         assert all(line.get("path", [i]) == [i] for i, line in enumerate(items)), [line.get("path") for line in items]
         return [line["item"] for line in items]
@@ -190,6 +194,27 @@ class Notes(Row):
         # no document line (stream-mf2 wpt over a page): the warnings on standard error
         assert logged is not None, "neither a document line nor warnings"
         return list(logged)
+
+
+class Syntax(Row):
+    """The results of one syntax other than mf2 (``syntaxes=``): its list in the whole-document result,
+    made from the events by the registry's result function, one ``item`` line per entry."""
+
+    def __init__(self, syntax: str) -> None:
+        super().__init__(syntax)
+
+    def from_result(self, doc: dict[str, Any], logged: tuple[str, ...] | None) -> Any:
+        return doc[self.name]
+
+    def from_events(self, events: Sequence[object]) -> Any:
+        document_end(events)
+        return result_function(self.name)(list(events))
+
+    def from_lines(self, lines: Sequence[Line], logged: tuple[str, ...] | None) -> Any:
+        found = [line for line in lines if line["kind"] == "item" and line.get("syntax") == self.name]
+        # WARC item lines say where each entry sits in the syntax's list: [i] for the i-th.
+        assert all(line.get("path", [i]) == [i] for i, line in enumerate(found)), [line.get("path") for line in found]
+        return [line["item"] for line in found]
 
 
 def _page_objects(lines: Sequence[Line]) -> list[Line]:
@@ -292,7 +317,11 @@ ROWS: tuple[Row, ...] = (
     WptMatches("wpt-tagid", "ow:tagid"),
     WptMatches("wpt-pattern", "ow:pattern"),
     WptPages(),
+    *(Syntax(name) for name in SYNTAXES if name != "mf2"),
 )
+
+#: The rows of the syntaxes other than mf2 (a front end that gives mf2 items only has none of them).
+SYNTAX_ROWS: tuple[str, ...] = tuple(name for name in SYNTAXES if name != "mf2")
 
 #: The rows a front end without a template cannot give.
 WPT_ROWS: tuple[str, ...] = tuple(r.name for r in ROWS if r.name.startswith("wpt-"))

@@ -5,8 +5,9 @@ the same pages (:mod:`tests.seams.inputs`) go through every front end (:data:`CO
 parse functions, the Parser fed in chunks, the sync and async iterators, the page command, the
 ``warc`` and ``wpt`` commands over an archive in every output format, with worker processes, and
 a Dask run), and every kind of result (:data:`ROWS`: mf2 items, rels, rel-urls, the meta item,
-notes, WPT matches by reference kind, the applied templates) is compared, page by page, with what
-``stream_mf2.parse(page, url, wpt=template)`` gives.
+notes, WPT matches by reference kind, the applied templates, and one row per other syntax:
+JSON-LD, microdata, RDFa, OpenGraph, Twitter cards, Dublin Core) is compared, page by page, with
+what ``stream_mf2.parse(page, url, wpt=template, syntaxes=every syntax)`` gives.
 
 A cell is one (front end, kind of result). A front end with no place for a kind of result
 declares it, with the reason (the cell is skipped and says why); a cell showing a known defect

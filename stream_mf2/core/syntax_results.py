@@ -1,0 +1,96 @@
+"""The results of the syntaxes other than mf2, entry by entry, as they become final: for line outputs.
+
+:func:`stream_mf2.parse` with ``syntaxes=`` gives each syntax's results as one list
+(``result["json-ld"]``, ...), made by the registry's result function
+(:mod:`stream_mf2.core.syntaxes`) from the document's events. A front end that
+writes lines (``stream-mf2 --jsonl``, ``stream-mf2 warc``) writes one line per
+entry of those lists; :class:`SyntaxResults` says which entries, and when:
+
+* ``json-ld``, ``opengraph`` and ``twitter`` (:data:`STREAMED`): each event is
+  one entry of the list (one JSON-LD item, the head's OpenGraph object, the
+  Twitter card), in order, so the entries are given as their events come;
+* ``microdata``, ``rdfa`` and ``dublincore``: an entry is final only at the
+  document's end (a page item, ``<html itemscope>`` or ``<body itemscope>``, is
+  emitted last but listed where its element starts; RDFa nodes gather the
+  triples of one subject from the whole page; Dublin Core joins the head's part
+  and the body's), so their events are held and their entries given by
+  :meth:`SyntaxResults.finish`.
+
+Either way the entries of a syntax, in the order given, are exactly its list in
+:func:`stream_mf2.parse`'s result; ``index`` is the entry's place in that list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, Final
+
+from stream_mf2.core.syntaxes import SYNTAXES, result_function
+from stream_mf2.jsonld.events import JsonLdItem
+from stream_mf2.metadata.events import DublinCoreItem, OpenGraphItem, TwitterCardItem
+from stream_mf2.microdata.events import MicrodataItem
+from stream_mf2.rdfa.events import RdfaTriple
+
+__all__ = ["STREAMED", "ResultEntry", "SyntaxResults", "syntax_of"]
+
+#: The syntaxes whose entries are given as their events come (one event, one entry).
+STREAMED: Final = frozenset(("json-ld", "opengraph", "twitter"))
+
+#: One entry of a syntax's results: ``(syntax, index in its list, the entry)``.
+ResultEntry = tuple[str, int, Any]
+
+_SYNTAX_OF: Final[dict[type, str]] = {
+    JsonLdItem: "json-ld",
+    MicrodataItem: "microdata",
+    RdfaTriple: "rdfa",
+    OpenGraphItem: "opengraph",
+    TwitterCardItem: "twitter",
+    DublinCoreItem: "dublincore",
+}
+
+
+def syntax_of(event: object) -> str | None:
+    """The syntax (other than mf2) whose consumer yields ``event``; ``None`` for any other event."""
+    return _SYNTAX_OF.get(type(event))
+
+
+class SyntaxResults:
+    """One document's entries of the syntaxes among ``syntaxes`` other than mf2 (see the module docs).
+
+    Give it every event of the document with :meth:`add` (it answers the entries
+    final now), then call :meth:`finish` once, after the last event.
+    """
+
+    def __init__(self, syntaxes: Iterable[str]) -> None:
+        wanted = frozenset(syntaxes)
+        #: The syntaxes other than mf2, in registry order.
+        self.names: tuple[str, ...] = tuple(n for n in SYNTAXES if n != "mf2" and n in wanted)
+        self._results: dict[str, Callable[[Iterable[object]], list[Any]]] = {
+            n: result_function(n) for n in self.names
+        }
+        self._counts: dict[str, int] = dict.fromkeys(self.names, 0)
+        self._held: list[object] = []
+
+    def add(self, event: object) -> list[ResultEntry]:
+        """The entries ``event`` makes final (none for an event of no syntax of these, or a held one)."""
+        name = _SYNTAX_OF.get(type(event))
+        if name is None or name not in self._counts:
+            return []
+        if name not in STREAMED:
+            self._held.append(event)
+            return []
+        return self._number(name, self._results[name]([event]))
+
+    def finish(self) -> list[ResultEntry]:
+        """The entries of the held syntaxes, syntax by syntax in registry order; call once, at the end."""
+        held, self._held = self._held, []
+        out: list[ResultEntry] = []
+        for name in self.names:
+            if name not in STREAMED:
+                out += self._number(name, self._results[name](held))
+        return out
+
+    def _number(self, name: str, entries: list[Any]) -> list[ResultEntry]:
+        start = self._counts[name]
+        self._counts[name] = start + len(entries)
+        return [(name, start + i, entry) for i, entry in enumerate(entries)]

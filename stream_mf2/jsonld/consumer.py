@@ -23,7 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from stream_mf2.html.dom import HTML_NS, Document, Element, text_content
+from stream_mf2.html.awaited import Awaited
+from stream_mf2.html.dom import HTML_NS, Element, text_content
 from stream_mf2.jsonld.events import JsonLdItem
 from stream_mf2.jsonld.read import items_of, read_block
 
@@ -44,28 +45,6 @@ def is_jsonld_type(value: str) -> bool:
     """
     essence = value.split(";", 1)[0].strip(_ASCII_WHITESPACE)
     return len(essence) == len(_MEDIA_TYPE) and essence.lower() == _MEDIA_TYPE
-
-
-_INSIDE: Final = 0
-_ELSEWHERE: Final = 1
-_OUT_OF_DOCUMENT: Final = 2
-
-
-def _has_elements(node: Element) -> bool:
-    return any(type(child) is Element for child in node.children)
-
-
-def _place(script: Element, root: Element) -> int:
-    """Where ``script`` is: inside ``root``, elsewhere in the document, or out of it (template
-    contents, or a subtree removed from the tree)."""
-    node = script.parent
-    while node is not None:
-        if node is root:
-            return _INSIDE
-        if type(node) is Document:
-            return _ELSEWHERE
-        node = node.parent
-    return _OUT_OF_DOCUMENT
 
 
 def _position(element: Element) -> str:
@@ -89,13 +68,12 @@ class JsonLdConsumer:
         del base_url  # JSON-LD resolves its own IRIs (@base): the items are given as written
         self._emit = emit
         self.max_jsonld_chars = max_jsonld_chars
-        # The kept scripts not read yet, in the order they were made (document order).
-        self._pending: dict[Element, None] = {}
         # The same scripts -> the characters of text they were given so far (the text budget:
         # the sink stores no more than max_jsonld_chars of them).
         self._watching: dict[Element, int] = {}
+        # The kept scripts not read yet, in the order they were made (document order).
+        self._pending = Awaited(on_dropped=self._watching.pop)
         self._blocks = 0
-        self._not_in_document = 0
         self.notes: list[str] = []
 
     def keep(self, element: Element) -> bool:
@@ -105,7 +83,7 @@ class JsonLdConsumer:
         value = element.attrs.get("type")
         if value is None or not is_jsonld_type(value):
             return False
-        self._pending[element] = None
+        self._pending.add(element)
         self._watching[element] = 0
         return True
 
@@ -135,35 +113,15 @@ class JsonLdConsumer:
 
     def complete(self, element: Element) -> bool:
         """Read the JSON-LD scripts inside the final subtree ``element`` (often the script itself)."""
-        pending = self._pending
-        if not pending:
-            return True
-        if element in pending:
-            found = [element]
-        elif not _has_elements(element):
-            # (a leaf another consumer kept: nothing of ours inside. Held hand-overs come in
-            # batches, a head's metas and scripts interleaved: no scan of the pending per leaf)
-            return True
-        else:
-            found = []
-            for script in list(pending):
-                place = _place(script, element)
-                if place == _INSIDE:
-                    found.append(script)
-                elif place == _OUT_OF_DOCUMENT:
-                    # inside template contents (or removed): never handed over, so not kept
-                    # waiting, where every later hand-over would look at it again
-                    del pending[script]
-                    self._watching.pop(script, None)
-                    self._not_in_document += 1
-        for script in found:
-            del pending[script]
+        # (scripts inside template contents, or removed, are never handed over: the scan
+        # drops them, where every later hand-over would look at them again)
+        for script in self._pending.take_inside(element):
             self._read(script, self._watching.pop(script, 0))
         return True
 
     def finish(self) -> list[str]:
         """The document ended: scripts never handed over were not in the document's tree."""
-        lost = self._not_in_document + len(self._pending)
+        lost = self._pending.out_of_document + len(self._pending)
         if lost:
             self.notes.append(
                 f"json-ld: {lost} block(s) inside template contents (or removed from the"

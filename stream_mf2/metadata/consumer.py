@@ -20,7 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from stream_mf2.html.dom import HTML_NS, Document, Element
+from stream_mf2.html.awaited import Awaited
+from stream_mf2.html.dom import HTML_NS, Element
 from stream_mf2.metadata.events import DublinCoreItem, OpenGraphItem, TwitterCardItem
 from stream_mf2.metadata.vocab import DC_ELEMENTS, DC_NAMESPACES, DC_TERMS, OG_NAMESPACES, PREFIX, dc_local_name
 
@@ -35,28 +36,6 @@ _HTML_WHITESPACE: Final = " \t\n\f\r"
 def _prefixes(attrs: dict[str, str]) -> dict[str, str]:
     """The ``prefix`` attribute in ``attrs`` as ``{prefix: IRI}``."""
     return dict(PREFIX.findall(attrs.get("prefix", "")))
-
-
-_INSIDE: Final = 0
-_ELSEWHERE: Final = 1
-_OUT_OF_DOCUMENT: Final = 2
-
-
-def _place(node: Element, root: Element | None) -> int:
-    """Where ``node`` is: inside ``root`` (``None``: nowhere), elsewhere in the document, or out
-    of it (template contents, or a subtree removed from the tree)."""
-    parent = node.parent
-    while parent is not None:
-        if parent is root:
-            return _INSIDE
-        if type(parent) is Document:
-            return _ELSEWHERE
-        parent = parent.parent
-    return _OUT_OF_DOCUMENT
-
-
-def _has_elements(node: Element) -> bool:
-    return any(type(child) is Element for child in node.children)
 
 
 def _is_head(node: object) -> bool:
@@ -79,7 +58,7 @@ class _HeadMetas:
     def __init__(self, emit: Emit) -> None:
         self._emit = emit
         # kept metas not handed over yet, in the order they were made
-        self._pending: dict[Element, None] = {}
+        self._pending = Awaited()
         # the attributes of the head's meta children handed over so far, in document order
         self._metas: list[dict[str, str]] = []
         self._head_attrs: dict[str, str] | None = None
@@ -102,37 +81,17 @@ class _HeadMetas:
         name = element.name
         if name == "meta":
             if self.wants(element.attrs):
-                self._pending[element] = None
+                self._pending.add(element)
                 return True
         elif (name == "body" or name == "frameset") and not self._head_ended:
             self._head_ended = True
-            if self._pending:
-                # (metas in template contents are never handed over: not waited for)
-                for meta in [m for m in self._pending if _place(m, None) == _OUT_OF_DOCUMENT]:
-                    del self._pending[meta]
+            # (metas in template contents are never handed over: not waited for)
+            self._pending.drop_out_of_document()
             self._maybe_read()
         return False
 
     def complete(self, element: Element) -> bool:
-        pending = self._pending
-        if not pending:
-            return True
-        if element in pending:
-            found = [element]
-        elif not _has_elements(element):
-            # (a leaf another consumer kept: nothing of ours inside. Held hand-overs come in
-            # batches, a head's metas and scripts interleaved: no scan of the pending per leaf)
-            return True
-        else:
-            found = []
-            for meta in list(pending):
-                place = _place(meta, element)
-                if place == _INSIDE:
-                    found.append(meta)
-                elif place == _OUT_OF_DOCUMENT:
-                    del pending[meta]
-        for meta in found:
-            del pending[meta]
+        for meta in self._pending.take_inside(element):
             head = meta.parent
             if _is_head(head):
                 assert isinstance(head, Element)

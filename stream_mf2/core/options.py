@@ -480,6 +480,12 @@ def parser_config(
     if given:
         check_options(given, "Parser")
     names = DEFAULT_SYNTAXES if syntaxes is DEFAULT_SYNTAXES else resolve_syntaxes(syntaxes)
+    every_default = not given and wpt is None and names is DEFAULT_SYNTAXES
+    if every_default:
+        # Most parsers take every default: their (frozen) configuration is made once.
+        made = _DEFAULT_CONFIG.get("config")
+        if made is not None:
+            return made
     consumers: tuple[str, ...] = ()
     syntax_limits: tuple[tuple[str, int | str], ...] = ()
     if names is not DEFAULT_SYNTAXES:
@@ -494,7 +500,7 @@ def parser_config(
         filter_roots = frozenset(filter_roots)
     if isinstance(stream_children, set):
         stream_children = frozenset(stream_children)
-    return ParserConfig(
+    config = ParserConfig(
         encoding=encoding,
         default_encoding=default_encoding,
         detect_utf8=detect_utf8,
@@ -529,6 +535,13 @@ def parser_config(
         consumers=consumers,
         syntax_limits=syntax_limits,
     )
+    if every_default:
+        _DEFAULT_CONFIG["config"] = config
+    return config
+
+
+#: The configuration of a parser given every default, once made (see :func:`parser_config`).
+_DEFAULT_CONFIG: Final[dict[str, ParserConfig]] = {}
 
 
 def _registry_order(name: str) -> int:

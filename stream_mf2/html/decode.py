@@ -852,6 +852,27 @@ class Decoder:
         """
         return self._change(label, self._fed)[0]
 
+    def declares_current(self, label: str) -> bool:
+        """Whether a *change the encoding* for ``label`` finds the encoding in use (step 2).
+
+        ``True`` when the label names (after steps 2 and 3 map UTF-16 labels to UTF-8
+        and x-user-defined to windows-1252) the encoding decoding the input now, in a
+        document that is not UTF-16: :meth:`change_encoding` then only makes the
+        confidence *certain*, wherever the declaration ends, so a parser needs no stop
+        at the tag's end (the usual ``<meta charset>`` that the prescan already read).
+        """
+        if self._decoder is None or self._confidence == "certain":
+            return False
+        current = self._encoding
+        if current in (_UTF16BE, _UTF16LE):
+            return False
+        new = lookup_encoding(label)
+        if new in (_UTF16BE, _UTF16LE):
+            new = _UTF8
+        elif new == "x-user-defined":
+            new = _WINDOWS_1252
+        return new is not None and new == current
+
     def change_encoding_at(self, label: str, at: int) -> tuple[bool, str]:
         """HTML *change the encoding* for a declaration whose tag ends at byte offset ``at``.
 

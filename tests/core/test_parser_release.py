@@ -86,3 +86,22 @@ def test_failed_parser_is_released_and_readable(no_gc: None, doc: str) -> None:
     assert isinstance(parser.errors, list)
     del parser
     assert _engine_objects() == before
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        "<body><table><tr>" + "<td>cell</td>" * 40 + "</tr></table>",
+        "<body><ul>" + '<li><a href="/x">link</a></li>' * 40 + "</ul>",
+    ],
+    ids=["cells", "links"],
+)
+def test_leaf_that_ends_the_tentative_body_leaves_no_cycle(no_gc: None, doc: str) -> None:
+    # A leaf with text (the fused call) stored as tentative body content can take the
+    # stored nodes past max_prefix_nodes: the demotion releases that very leaf, whose
+    # text must then not be attached to it (its parent link back would be a cycle).
+    expected = parse(doc, "http://example.com/", tokenizer_fast_path=False, max_prefix_nodes=5)
+    gc.collect()
+    result = parse(doc, "http://example.com/", max_prefix_nodes=5)
+    assert result == expected
+    assert gc.collect() == 0

@@ -36,6 +36,18 @@ def test_the_mf2_options_are_shared_per_option_set() -> None:
     assert Parser(URL, lang=True)._config.mf2 is not Parser(URL)._config.mf2
 
 
+def test_the_all_defaults_config_is_made_once() -> None:
+    # A parser per page: the usual one (every default) reuses one frozen configuration.
+    first = Parser(URL)._config
+    assert Parser("http://other.example/")._config is first
+    assert Parser(URL, lang=True)._config is not first
+    assert Parser(URL, syntaxes={"mf2", "json-ld"})._config is not first
+    assert Parser(URL, max_depth=DEFAULT_MAX_DEPTH + 1)._config is not first
+    assert Parser(URL)._config is first
+    assert Parser(URL, encoding="utf-8")._config.encoding == "utf-8"
+    assert first.encoding is None and first.consumers == () and first.wpt is None
+
+
 def test_a_bad_value_is_rejected_naming_the_parser() -> None:
     with pytest.raises(ValueError, match="max_depth"):
         Parser(URL, max_depth=0)

@@ -376,6 +376,32 @@ def test_change_encoding_refused_after_non_ascii() -> None:
     assert d.feed(b"\xa3") == "\u00a3"
 
 
+@pytest.mark.parametrize(
+    ("doc", "label", "expected"),
+    [
+        (b"x" * 1024, "latin1", True),  # windows-1252 under another label
+        (b"x" * 1024, "x-user-defined", True),  # step 3: windows-1252
+        (b"x" * 1024, "iso-8859-2", False),
+        (b"x" * 1024, "no-such-label", False),
+        (b'<meta charset="utf-8">' + b"x" * 1024, "utf-16le", True),  # step 2: UTF-8
+        (b'<meta charset="utf-8">' + b"x" * 1024, "UTF-8", True),
+        (b"\xff\xfe" + "x".encode("utf-16le") * 600, "utf-16le", False),  # BOM: certain already
+    ],
+)
+def test_declares_current_agrees_with_change_encoding(doc: bytes, label: str, expected: bool) -> None:
+    # The parser skips its stop after a <meta> for which this says True: that stop is only
+    # needed where change_encoding could switch or ask for a re-parse.
+    d = Decoder(detect_utf8=False)
+    d.feed(doc)
+    assert d.declares_current(label) is expected
+    before = d.encoding
+    in_use = d.change_encoding(label)
+    if expected:
+        assert in_use and d.encoding == before and d.confidence == "certain"
+        assert d.reparse_encoding is None and not d.keeping
+    assert d.declares_current(label) is False  # certain now: nothing can change any more
+
+
 def test_change_encoding_same_and_special_labels() -> None:
     d = Decoder(detect_utf8=False)
     d.feed(b"x" * 1024)

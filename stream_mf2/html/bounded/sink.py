@@ -602,7 +602,12 @@ class BoundedSink(SinkCalls):
         parent.children.append(el)
         self._kept_nodes += 1
         if self._kept_nodes > self._node_cap:
-            self._count(0)  # raises
+            self._count(0)  # raises, or ends the tentative state
+            if not el.sink_state:
+                # The tentative content was released, this leaf with it (as the three
+                # calls would: append_text then drops the text). Its text must not be
+                # attached to it: the text's link back would make a cycle.
+                return
         if text:
             t = Text(text)
             t.parent = el

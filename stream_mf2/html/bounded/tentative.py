@@ -109,34 +109,60 @@ def _demote(sink: BoundedSink) -> None:
                 if el.namespace == HTML_NS and (el.name == "body" or el.name == "html"):
                     sink._demoted.append(el)  # a later merge that makes it kept is noted
                 el.sink_state = st
+            children = el.children
+            contents = el.template_contents
+            if contents is None:
+                for c in children:
+                    if type(c) is Element:
+                        break
+                else:
+                    # No element below (most stored elements): what coming back up does,
+                    # done now, without a second visit. Its children are all text or
+                    # comments, dropped; with any, a watched element held more than
+                    # open elements.
+                    if children:
+                        if st & _WATCH:
+                            mixed.add(id(el))
+                            if el.name == "option" and el.namespace == HTML_NS:
+                                el.sink_state = st = st | _LOST
+                        el.children = []
+                    if el is not root and st == _TRACKED and not (el.name == "head" and el.namespace == HTML_NS):
+                        el.parent = None
+                        el.sink_state = 0
+                        sink.tracked -= 1
+                    continue
             stack.append((el, True, watched))
-            for c in el.children:
+            for c in children:
                 if type(c) is Element:
                     stack.append((c, False, watched))
-            contents = el.template_contents
             if contents is not None:
                 for c in contents.children:
                     if type(c) is Element:
                         stack.append((c, False, False))
             continue
+        children = el.children
         if st & _WATCH and any(
             type(c) is not Element
             or not c.sink_state & _OPEN
             or id(c) in mixed
             or (c.sink_state & _KEPT and _option_lost(c))  # (an open kept child: not walked)
-            for c in el.children
+            for c in children
         ):
             mixed.add(id(el))
             if el.name == "option" and el.namespace == HTML_NS:
                 el.sink_state = st = st | _LOST
-        el.children = [c for c in el.children if type(c) is Element and c.parent is el]
+        for c in children:
+            if type(c) is not Element or c.parent is not el:
+                # (text and comments go, and the children released on the way up)
+                el.children = children = [c for c in children if type(c) is Element and c.parent is el]
+                break
         contents = el.template_contents
         if contents is not None:
             contents.children = [c for c in contents.children if type(c) is Element and c.parent is contents]
         if (
             el is not root
             and st == _TRACKED
-            and not el.children
+            and not children
             and not (el.name == "head" and el.namespace == HTML_NS)
         ):
             el.parent = None

@@ -2,7 +2,9 @@
 
 :data:`CASES` is empty when the suite is not found (``tests.support.suites``): a test over
 it then has no cases, and ``tests/conformance/test_html5lib_tree_construction.py`` reports
-the missing suite (a skip locally, a failure in CI).
+the missing suite (a skip locally, a failure in CI). A test that walks every case in a loop
+takes them from :func:`require_cases`, which reports the missing suite the same way instead of
+walking nothing.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from stream_mf2.html.testing.tree import TreeTest, read_tree_tests
-from tests.support.suites import suite_dir
+from tests.support.suites import require_suite, suite_dir
 
 
 def load_tree_cases() -> list[TreeTest]:
@@ -27,3 +29,9 @@ def load_tree_cases() -> list[TreeTest]:
 
 
 CASES = load_tree_cases()
+
+
+def require_cases() -> list[TreeTest]:
+    """:data:`CASES`, or skip (fail under CI) with the reason when the suite is not found."""
+    require_suite("html5lib-tests")
+    return CASES

@@ -30,7 +30,7 @@ from tests.support import chunking
 from tests.support.bounded_sink import KEEPS, tag_soup
 from tests.support.nesting_patterns import PATTERNS as NESTED_GROWTH
 from tests.support.sink_shortcuts import checked_sink
-from tests.support.tree_cases import CASES
+from tests.support.tree_cases import require_cases
 
 
 def _run(chunks: list[str], keep_name: str, fragment: str | None, max_pending: int | None = None) -> BoundedSink:
@@ -72,10 +72,8 @@ def test_forms_and_soup(max_pending: int) -> None:
 def test_tree_construction_cases() -> None:
     from stream_mf2.html.testing.tree import TreeTest
 
-    if not CASES:
-        pytest.skip("the html5lib-tests tree-construction suite was not found (STREAM_MF2_TESTSUITES)")
     tops = 0
-    for case in CASES:
+    for case in require_cases():
         assert isinstance(case, TreeTest)
         tops += _run([case.data], "b-a-div", case.fragment_context).checks.get("nested_top", 0)
     assert tops > 100

@@ -36,7 +36,7 @@ from tests.html.bounded.growth import PARSE_PATTERNS as PATTERNS
 from tests.support import chunking
 from tests.support.bounded_sink import KEEPS, bounded, expected, tag_soup
 from tests.support.sink_shortcuts import checked_sink
-from tests.support.tree_cases import CASES
+from tests.support.tree_cases import require_cases
 
 _TABLE_SOUP_TAGS = (
     "table",
@@ -120,7 +120,7 @@ def test_checked_tree_construction(inline_open: int) -> None:
     from stream_mf2.html.testing.tree import TreeTest
 
     climbs = 0
-    for case in CASES:
+    for case in require_cases():
         assert isinstance(case, TreeTest)
         # (the suite has few h-* classes: keep every b, a and div)
         climbs += _check([case.data], "b-a-div", case.fragment_context, inline_open).checks.get("climb", 0)

@@ -109,7 +109,6 @@ class RdfaConsumer:
         max_rdfa_list_items: int = DEFAULT_MAX_RDFA_LIST_ITEMS,
     ) -> None:
         self.emit = emit
-        self.observer: RdfaConsumer | None = self
         self.max_rdfa_list_items = max_rdfa_list_items
         self._url = strip_fragment(base_url) if base_url else ""
         self._base = self._url
@@ -127,6 +126,12 @@ class RdfaConsumer:
         self._queue: deque[tuple[list[Triple], list[Slot]]] = deque()
 
     # -- the consumer contract ------------------------------------------------------
+    @property
+    def observer(self) -> RdfaConsumer:
+        """The placement observer: the consumer itself (a property, not an attribute, so that
+        the consumer holds no reference to itself: a cycle the garbage collector would free)."""
+        return self
+
     def keep(self, element: Element) -> bool:
         """Never from the attributes alone: :meth:`opened` decides, with the context."""
         return False

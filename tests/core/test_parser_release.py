@@ -105,3 +105,20 @@ def test_leaf_that_ends_the_tentative_body_leaves_no_cycle(no_gc: None, doc: str
     result = parse(doc, "http://example.com/", max_prefix_nodes=5)
     assert result == expected
     assert gc.collect() == 0
+
+
+@pytest.mark.parametrize(
+    "syntaxes",
+    [{"mf2"}, {"rdfa"}, {"json-ld"}, {"opengraph", "twitter", "dublincore"}],
+    ids=["mf2", "rdfa", "json-ld", "head-metadata"],
+)
+def test_a_syntax_consumer_leaves_no_cycle(no_gc: None, syntaxes: set[str]) -> None:
+    # (the RDFa consumer was its own placement observer through an attribute: a cycle)
+    page = PAGE.replace(
+        "<body", '<body vocab="https://schema.org/" typeof="WebPage"><meta property="og:title" content="Ana"'
+    ).replace("<title>", '<script type="application/ld+json">{"@type": "Person"}</script><title>')
+    parse(page, "http://example.com/", syntaxes=syntaxes)  # (imports and caches made once)
+    gc.collect()
+    result = parse(page, "http://example.com/", syntaxes=syntaxes)
+    assert result
+    assert gc.collect() == 0

@@ -149,6 +149,8 @@ def _untrack(sink: BoundedSink, root: Node, *, unlink: bool = False) -> None:
             contents = node.template_contents
             if contents is not None:
                 stack.extend(contents.children)
+                if unlink and not st & _OPEN:
+                    contents.host = None  # (as the parent links: a cycle otherwise)
         elif unlink:
             node.parent = None
     sink.tracked -= untracked
@@ -208,6 +210,9 @@ def _cascade(sink: BoundedSink, parent: ParentNode) -> None:
         detach(node)
         node.sink_state = 0
         sink.tracked -= 1
+        contents = node.template_contents
+        if contents is not None:
+            contents.host = None  # (as _release_popped: a cycle otherwise)
         node = nxt
 
 

@@ -168,6 +168,8 @@ def _demote(sink: BoundedSink) -> None:
             el.parent = None
             el.sink_state = 0
             sink.tracked -= 1
+            if contents is not None:
+                contents.host = None  # (as a released template's everywhere: a cycle otherwise)
 
 
 def _option_lost(option: Element) -> int:

@@ -19,8 +19,10 @@ Two tables, each measurement in a fresh child process (``--child``), as ``bench.
   line to a sink that counts the bytes and keeps none. ``extruct`` gets the page as one
   ``bytes`` object (its size counts towards its peak, as for any caller) and runs
   ``extruct.extract(data, base_url=url, syntaxes=["microdata"])``; it runs only up to
-  ``--extruct-cap`` (default 100MB), and a run whose peak, extrapolated linearly from the
-  largest size measured, would pass 80 % of the memory available is reported as skipped.
+  ``--extruct-cap`` (default 100MB); a run whose peak, extrapolated linearly from the largest
+  size measured, would pass 80 % of the memory available, or whose time, extrapolated from the
+  two largest (as size ** k, k ≥ 1 fitted to them: extruct's time on the ``page-item`` shape
+  grows faster than the page), would pass the child's time limit is reported as skipped.
   Each child's address space is capped (``--mem-limit``).
 * **ttfi**: time to the first entry of each syntax on one page carrying them all (``mixed``:
   OpenGraph, Twitter and Dublin Core in the head, then, repeated, a microdata product, a
@@ -42,6 +44,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import math
 import os
 import resource
 import sys
@@ -248,6 +251,17 @@ def _run(parser: str, shape: str, size: int, syntaxes: tuple[str, ...], ns: argp
     return run_json_child(cmd, ns.timeout + size / 250_000)
 
 
+def _expected_s(runs: list[tuple[int, float]], size: int) -> tuple[float, float] | None:
+    """The time a run at ``size`` should take, from the two largest runs so far (the time grows
+    as size ** k, k from them; 1 with one run), and k; ``None`` without a run."""
+    if not runs:
+        return None
+    (s1, t1), (s2, t2) = runs[-2] if len(runs) > 1 else runs[-1], runs[-1]
+    k = math.log(t2 / t1) / math.log(s2 / s1) if s2 > s1 and t1 > 0 and t2 > 0 else 1.0
+    k = max(k, 1.0)
+    return t2 * (size / s2) ** k, k
+
+
 def _mb(kb: int | None) -> str:
     return "—" if kb is None else f"{kb / 1024:,.0f}"
 
@@ -285,6 +299,7 @@ def main(argv: list[str] | None = None) -> int:
     cap = parse_size(ns.extruct_cap)
     rows: list[dict[str, Any]] = []
     grown: dict[tuple[str, str], tuple[int, int]] = {}  # (parser, shape) -> (size, peak) of the largest run
+    timed: dict[tuple[str, str], list[tuple[int, float]]] = {}  # (parser, shape) -> (size, parse s) of each run
     for size in sorted(sizes):
         for shape in shapes:
             for parser in ("stream_mf2", "extruct"):
@@ -292,14 +307,20 @@ def main(argv: list[str] | None = None) -> int:
                 last = grown.get((parser, shape))
                 guess = last[1] * size // last[0] if last else None
                 available = _available_kb()
+                expected = _expected_s(timed.get((parser, shape), []), size)
+                limit = ns.timeout + size / 250_000
                 if parser == "extruct" and size > cap:
                     row["error"] = f"skipped: above --extruct-cap {format_size(cap)}"
                 elif guess is not None and available is not None and guess > 0.8 * available:
                     row["error"] = f"skipped: about {guess // 1024:,} MB expected, {available // 1024:,} MB available"
+                elif expected is not None and expected[0] > limit:
+                    row["error"] = (f"skipped: about {expected[0]:,.0f} s expected (time grew as size^{expected[1]:.1f}),"
+                                    f" past the {limit:,.0f} s limit")
                 else:
                     row.update(_run(parser, shape, size, ("microdata",), ns))
                     if row.get("peak_rss_kb") and not row.get("error"):
                         grown[(parser, shape)] = (size, row["peak_rss_kb"])
+                        timed.setdefault((parser, shape), []).append((size, row["parse_s"]))
                 rows.append(row)
                 first = (row.get("first_s") or {}).get("microdata")
                 print(f"  {format_size(size):>6} {shape:9} {parser:10} peak {_mb(row.get('peak_rss_kb')):>7} MB  "

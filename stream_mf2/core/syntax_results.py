@@ -18,7 +18,7 @@ entry of those lists; :class:`SyntaxResults` says which entries, and when:
   item emitted after its element was numbered one past it. So microdata
   entries come in list order except the page item, and the entries sorted by
   index are the list. Nothing is held: a page of a million items holds none of
-  them (``bench/syntaxes_bench.py --memory``);
+  them (measured by ``python -m bench.syntaxes_memory``);
 * ``rdfa`` and ``dublincore`` (:data:`HELD`): an entry is final only at the
   document's end (RDFa nodes gather the triples of one subject from the whole
   page, and a node with no subject of its own is placed where it is referred

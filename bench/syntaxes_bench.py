@@ -5,6 +5,8 @@ Usage::
     python -m bench.syntaxes_bench                  # best of 3 runs per (parser, page)
     python -m bench.syntaxes_bench --quick          # one run per cell
     python -m bench.syntaxes_bench --per-syntax     # and each syntax on its own
+    python -m bench.syntaxes_bench --memory [...]   # peak RSS on microdata pages, time to first
+                                                    # entry per syntax (bench/syntaxes_memory.py)
 
 Each comparison gives both sides the same syntaxes, the page's bytes and its URL:
 
@@ -34,6 +36,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import gc
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
@@ -108,11 +111,19 @@ def rates(cells: Sequence[Cell], runners: Sequence[Runner], groups: Sequence[str
 
 def main(argv: list[str] | None = None, *, out: Callable[[str], None] = print,
          groups: dict[str, Path] = GROUPS) -> int:
+    given = sys.argv[1:] if argv is None else argv
+    if "--memory" in given:  # (the memory and time-to-first-entry tables: their own options)
+        from bench.syntaxes_memory import main as memory_main
+
+        return memory_main([a for a in given if a != "--memory"])
     ap = argparse.ArgumentParser(prog="python -m bench.syntaxes_bench",
                                  description="stream_mf2.extract vs extruct, the same syntaxes (MB/s of CPU time).")
     ap.add_argument("--quick", action="store_true", help="one timed run per cell")
     ap.add_argument("--runs", type=int, default=3, help="best of N runs per (parser, page) (default 3)")
     ap.add_argument("--per-syntax", action="store_true", help="also compare each syntax on its own")
+    ap.add_argument("--memory", action="store_true",
+                    help="instead: peak RSS on microdata pages and time to first entry per syntax "
+                         "(python -m bench.syntaxes_memory; its options follow)")
     ap.add_argument("--json", type=Path, default=None, help="results file (default bench/results/syntaxes-<UTC>.json)")
     ns = ap.parse_args(argv)
     started = dt.datetime.now(dt.UTC)

@@ -274,9 +274,11 @@ def other_syntaxes(opts: dict[str, Any]) -> frozenset[str]:
     return frozenset(opts.get("syntaxes", ())) - {"mf2"}
 
 
-def jsonl_syntax_item(syntax: str, entry: Any) -> dict[str, Any]:
-    """The JSON Lines form of one entry of a syntax's results (:mod:`stream_mf2.core.syntax_results`)."""
-    return {"kind": "item", "syntax": syntax, "item": entry}
+def jsonl_syntax_item(syntax: str, index: int, entry: Any) -> dict[str, Any]:
+    """The JSON Lines form of one entry of a syntax's results (:mod:`stream_mf2.core.syntax_results`):
+    ``path`` ``[index]`` is its place in the syntax's list (a microdata page item comes last, with
+    a place before items written already)."""
+    return {"kind": "item", "syntax": syntax, "path": [index], "item": entry}
 
 
 def version() -> str:

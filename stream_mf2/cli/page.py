@@ -138,12 +138,13 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
     found: dict[str, list[Any]] = {}
 
     def write_entries(entries: list[tuple[str, int, Any]]) -> None:
-        for name, _index, entry in entries:
+        for name, index, entry in entries:
             if ns.jsonl:
-                out.write(dump(jsonl_syntax_item(name, entry), indent=pretty))
+                out.write(dump(jsonl_syntax_item(name, index, entry), indent=pretty))
                 out.flush()
             else:
-                found.setdefault(name, []).append(entry)
+                # (at its place: a microdata page item comes last and goes before items found already)
+                found.setdefault(name, []).insert(index, entry)
 
     source, url, close = _open_source(ns)
     pretty = bool(ns.pretty)

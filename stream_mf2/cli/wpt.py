@@ -303,9 +303,9 @@ def _write_pages(
                     if type(event) is ItemEvent:
                         found = [jsonl_item(event, syntaxes=syntaxes)] if ns.items else []
                     elif results is not None and syntax_of(event) is not None:
-                        found = [jsonl_syntax_item(name, entry) for name, _i, entry in results.add(event)]
+                        found = [jsonl_syntax_item(name, i, entry) for name, i, entry in results.add(event)]
                     elif results is not None and type(event) is DocumentEnd:
-                        found = [jsonl_syntax_item(name, entry) for name, _i, entry in results.finish()]
+                        found = [jsonl_syntax_item(name, i, entry) for name, i, entry in results.finish()]
                         found += lines.lines(event)
                     else:
                         found = lines.lines(event)

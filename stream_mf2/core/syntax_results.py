@@ -9,15 +9,24 @@ entry of those lists; :class:`SyntaxResults` says which entries, and when:
 * ``json-ld``, ``opengraph`` and ``twitter`` (:data:`STREAMED`): each event is
   one entry of the list (one JSON-LD item, the head's OpenGraph object, the
   Twitter card), in order, so the entries are given as their events come;
-* ``microdata``, ``rdfa`` and ``dublincore``: an entry is final only at the
-  document's end (a page item, ``<html itemscope>`` or ``<body itemscope>``, is
-  emitted last but listed where its element starts; RDFa nodes gather the
-  triples of one subject from the whole page; Dublin Core joins the head's part
-  and the body's), so their events are held and their entries given by
-  :meth:`SyntaxResults.finish`.
+* ``microdata`` (streamed too): each event is one top-level item, given as it
+  comes with the place in the list its event carries
+  (:attr:`~stream_mf2.microdata.events.MicrodataItem.index`). The places are
+  final when given: the one thing that lands before items already given is the
+  *page item* (``<html itemscope>`` or ``<body itemscope>``), whose properties
+  are known only at the document's end. It is given last, with its place; every
+  item emitted after its element was numbered one past it. So microdata
+  entries come in list order except the page item, and the entries sorted by
+  index are the list. Nothing is held: a page of a million items holds none of
+  them (measured by ``python -m bench.syntaxes_memory``);
+* ``rdfa`` and ``dublincore`` (:data:`HELD`): an entry is final only at the
+  document's end (RDFa nodes gather the triples of one subject from the whole
+  page, and a node with no subject of its own is placed where it is referred
+  to; Dublin Core is one object joining the head's part and the body's), so
+  their events are held and their entries given by :meth:`SyntaxResults.finish`.
 
-Either way the entries of a syntax, in the order given, are exactly its list in
-:func:`stream_mf2.parse`'s result; ``index`` is the entry's place in that list.
+Either way every entry is given once, with ``index``, its place in that syntax's
+list in :func:`stream_mf2.parse`'s result.
 """
 
 from __future__ import annotations
@@ -31,10 +40,12 @@ from stream_mf2.metadata.events import DublinCoreItem, OpenGraphItem, TwitterCar
 from stream_mf2.microdata.events import MicrodataItem
 from stream_mf2.rdfa.events import RdfaTriple
 
-__all__ = ["STREAMED", "ResultEntry", "SyntaxResults", "syntax_of"]
+__all__ = ["HELD", "STREAMED", "ResultEntry", "SyntaxResults", "syntax_of"]
 
 #: The syntaxes whose entries are given as their events come (one event, one entry).
-STREAMED: Final = frozenset(("json-ld", "opengraph", "twitter"))
+STREAMED: Final = frozenset(("json-ld", "microdata", "opengraph", "twitter"))
+#: The syntaxes whose entries are given at the document's end (:meth:`SyntaxResults.finish`).
+HELD: Final = frozenset(("rdfa", "dublincore"))
 
 #: One entry of a syntax's results: ``(syntax, index in its list, the entry)``.
 ResultEntry = tuple[str, int, Any]
@@ -58,7 +69,8 @@ class SyntaxResults:
     """One document's entries of the syntaxes among ``syntaxes`` other than mf2 (see the module docs).
 
     Give it every event of the document with :meth:`add` (it answers the entries
-    final now), then call :meth:`finish` once, after the last event.
+    final now), then call :meth:`finish` once, after the last event. It holds the
+    events of the :data:`HELD` syntaxes only.
     """
 
     def __init__(self, syntaxes: Iterable[str]) -> None:
@@ -76,17 +88,23 @@ class SyntaxResults:
         name = _SYNTAX_OF.get(type(event))
         if name is None or name not in self._counts:
             return []
-        if name not in STREAMED:
+        if name in HELD:
             self._held.append(event)
             return []
+        if type(event) is MicrodataItem:
+            # (its place is carried by the event: a page item lands before entries given already)
+            index = event.index if event.index >= 0 else self._counts[name]
+            self._counts[name] += 1
+            return [(name, index, entry) for entry in self._results[name]([event])]
         return self._number(name, self._results[name]([event]))
 
     def finish(self) -> list[ResultEntry]:
-        """The entries of the held syntaxes, syntax by syntax in registry order; call once, at the end."""
+        """The entries of the held syntaxes (:data:`HELD`), syntax by syntax in registry order; call
+        once, at the end."""
         held, self._held = self._held, []
         out: list[ResultEntry] = []
         for name in self.names:
-            if name not in STREAMED:
+            if name in HELD:
                 out += self._number(name, self._results[name](held))
         return out
 

@@ -318,12 +318,14 @@ class MicrodataConsumer:
                         continue
                     item = builder.build(element)
                     if item is not None:
-                        self._send(MicrodataItem(item, element.source_start, element.source_end))
+                        self._send(item, element)
         self._starved += work.starved
 
-    def _send(self, event: MicrodataItem) -> None:
+    def _send(self, item: dict[str, Any], element: Element) -> None:
+        """Emit a top-level item with its place in the list (see :attr:`MicrodataItem.index`)."""
+        index = self._emitted if self._page is None else self._emitted + 1
         self._emitted += 1
-        self._emit(event)
+        self._emit(MicrodataItem(item, element.source_start, element.source_end, index=index))
 
     def _build_whatwg(self, roots: list[Element], resolve: Callable[[str], Element | None], work: Work) -> None:
         positions: dict[int, int] | None = None
@@ -344,7 +346,7 @@ class MicrodataConsumer:
             for element in item_elements(root):
                 if "itemprop" not in element.attrs and not (page is not None and page.owns(element)):
                     # a top-level microdata item
-                    self._send(MicrodataItem(builder.build(element), element.source_start, element.source_end))
+                    self._send(builder.build(element), element)
         self._over += builder.over
 
     # -- document end -------------------------------------------------------------------
@@ -412,7 +414,7 @@ class MicrodataConsumer:
                 item["properties"] = collapse(gathered)
             else:
                 item["value"] = ""
-        self._emit(MicrodataItem(item, -1, -1, page=page.index))
+        self._emit(MicrodataItem(item, -1, -1, page=page.index, index=page.index))
         self._page = None
 
     def remembered_nodes(self) -> int:

@@ -26,6 +26,12 @@ class MicrodataItem:
     #: For the page item (an ``<html itemscope>`` or ``<body itemscope>``, emitted at the
     #: document's end): how many items came before its element, its place in the list; else -1.
     page: int = -1
+    #: The item's place in the document's list (:func:`extruct_result`), known when it is
+    #: emitted: the items emitted before it, plus one once a page item's element has come
+    #: (the page item goes before every item emitted after its element); the page item's is
+    #: ``page``. So a line front end can write each item at once with its final place
+    #: (:mod:`stream_mf2.core.syntax_results`). ``-1``: not given (an event made by hand).
+    index: int = -1
 
 
 MicrodataEvent = MicrodataItem

@@ -10,7 +10,9 @@ item is emitted when the document ends, with the values gathered.
 
 What differs from an item kept whole: the page item comes last in the event
 stream (its properties are known only then); ``extruct_result`` puts it back
-where extruct lists it (before the items that came after its element). Its
+where extruct lists it (before the items that came after its element), the place
+its event's ``index`` says (the items emitted after its element say one more
+each, so every item's place is final when it is emitted). Its
 ``itemref`` is not followed, a page item without properties has the value
 ``""`` (extruct gives the text of the whole page), and an item a page property
 reaches through an ``itemref`` to earlier markup was extracted already (``None``

@@ -13,9 +13,12 @@ for :attr:`WarcError.message` (as in the page-level ``stream-mf2 --jsonl`` lines
     index, then keys and indexes, e.g. ``[0, "children", 3]``; for another
     syntax ``[i]``, its index in that syntax's list of :func:`stream_mf2.parse`'s
     result), ``item``, and ``children-streamed`` (a container whose children were
-    written before it). The item lines of JSON-LD, OpenGraph and Twitter cards come
-    as their elements complete; those of microdata, RDFa and Dublin Core at the
+    written before it). The item lines of JSON-LD, microdata, OpenGraph and Twitter
+    cards come as their elements complete; those of RDFa and Dublin Core at the
     record's end (:mod:`stream_mf2.core.syntax_results`), before its ``record`` line.
+    A syntax's lines come in its list's order but for a microdata page item
+    (``<html itemscope>``/``<body itemscope>``): it comes last, at the record's end,
+    with its place in ``path``.
 ``record``
     one per HTML record, always, after its items and errors: ``schema``,
     ``warc_file``, ``offset``, ``length``, ``record_id``, ``uri``, ``date``,

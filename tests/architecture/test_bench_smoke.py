@@ -419,3 +419,32 @@ def test_syntaxes_bench_compares_the_same_syntaxes(tmp_path: Path) -> None:
         "stream_mf2.extract [all]", "extruct [all]", "stream_mf2.extract [libxml2]", "extruct [libxml2]"}
     assert all(c["bytes"] == len(data) and c["items"] for c in result["cells"])
     assert set(result["ratios"]) == {"all", "libxml2"} and "stream_mf2.extract ÷ extruct" in "\n".join(lines)
+
+
+def test_syntaxes_memory_pages_and_children(tmp_path: Path) -> None:
+    """The microdata pages hold the items they claim (parse() and extruct agree on them), and
+    ``--memory`` runs both children and the time-to-first-entry row of every syntax."""
+    pytest.importorskip("extruct")
+    import extruct
+
+    import stream_mf2
+    from bench import syntaxes_bench, syntaxes_memory
+
+    for shape in syntaxes_memory.SHAPES:
+        data = b"".join(syntaxes_memory.page_chunks(shape, 50_000, 4096))
+        assert 50_000 <= len(data) < 52_000 + 2_000
+        mine = stream_mf2.parse(data, syntaxes_memory.URL, syntaxes={"microdata"})["microdata"]
+        theirs = extruct.extract(data, base_url=syntaxes_memory.URL, syntaxes=["microdata"])["microdata"]
+        products = data.count(b'itemtype="https://schema.org/Product"')
+        assert len(mine) == len(theirs) == products + (shape == "page-item")
+    out_json = tmp_path / "m.json"
+    argv = ["--memory", "--sizes", "100KB", "--shapes", "products", "--ttfi-size", "100KB", "--json", str(out_json)]
+    assert syntaxes_bench.main(argv) == 0
+    rows = json.loads(out_json.read_text(encoding="utf-8"))["rows"]
+    assert [(r["table"], r["parser"]) for r in rows] == [
+        ("memory", "stream_mf2"), ("memory", "extruct"), ("ttfi", "stream_mf2"), ("ttfi", "extruct")]
+    assert all(r.get("error") is None and r["peak_rss_kb"] >= r["baseline_rss_kb"] > 0 for r in rows), rows
+    assert rows[0]["entries"]["microdata"] == rows[1]["entries"]["microdata"] > 50
+    ttfi = rows[2]
+    assert set(ttfi["first_s"]) == set(syntaxes_memory.TTFI_SYNTAXES)
+    assert all(0 <= s <= ttfi["parse_s"] for s in ttfi["first_s"].values())

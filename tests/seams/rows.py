@@ -27,6 +27,7 @@ from stream_mf2.events import DocumentEnd, ItemEvent, MetaItemEvent
 from stream_mf2.wpt import WptMatchEvent, WptPageEnd
 from stream_mf2.wpt.model import Block
 from tests.seams.inputs import WPT
+from tests.support.syntax_lines import syntax_list
 
 Shape = Literal["result", "events", "lines"]
 Line = dict[str, Any]
@@ -211,10 +212,8 @@ class Syntax(Row):
         return result_function(self.name)(list(events))
 
     def from_lines(self, lines: Sequence[Line], logged: tuple[str, ...] | None) -> Any:
-        found = [line for line in lines if line["kind"] == "item" and line.get("syntax") == self.name]
-        # WARC item lines say where each entry sits in the syntax's list: [i] for the i-th.
-        assert all(line.get("path", [i]) == [i] for i, line in enumerate(found)), [line.get("path") for line in found]
-        return [line["item"] for line in found]
+        # [i] on each line: its place in the list (a microdata page item's line comes last)
+        return syntax_list(lines, self.name)
 
 
 def _page_objects(lines: Sequence[Line]) -> list[Line]:

@@ -203,26 +203,65 @@ def advance(
     return (states if out == states else out), hits
 
 
+def attrs_may_match(step: Step, attrs: dict[str, str]) -> bool:
+    """Do ``attrs`` pass ``step``'s attribute tests? (Its name and position are the caller's.)"""
+    attr = step.attr
+    if attr is not None and attrs.get(attr[0]) != attr[1]:
+        return False
+    return not step.tests or _attr_tests(step.tests, attrs)
+
+
+def _filter(steps: list[Step]) -> tuple[Step, ...] | None:
+    """The steps an element must pass one of, or ``None`` if any element may (a step
+    without attribute tests)."""
+    if any(st.attr is None and not st.tests for st in steps):
+        return None
+    return tuple(steps)
+
+
+def _any_may_match(steps: tuple[Step, ...], attrs: dict[str, str]) -> bool:
+    for st in steps:
+        if attrs_may_match(st, attrs):
+            return True
+    return False
+
+
 class Summary:
     """What :func:`advance_with` needs to know about a states tuple, worked out once per tuple
     (tuples are shared down whole subtrees).
 
     ``names``: the names a step can match (``None``: any, a ``*`` step or one that is not
-    ``//``); :meth:`passes` says whether an element leaves the tuple as it is. ``finals``:
-    likewise for last steps (may a leaf end a path?). ``by_name``/``wild``: indices of the
-    states whose step names an element / is ``*``. ``carried``: the ``//`` states, which
-    every child inherits.
+    ``//``); :meth:`passes` says whether an element leaves the tuple as it is, and
+    :meth:`final_hit` whether a leaf (an element without children) may end a path, both
+    from its name and attributes. ``finals``: the names of last steps (``None``: a ``*``
+    one). ``by_name``/``wild``: indices of the states whose step names an element / is
+    ``*``. ``carried``: the ``//`` states, which every child inherits.
     """
 
-    __slots__ = ("by_name", "carried", "finals", "named", "names", "wild", "wild_need")
+    __slots__ = (
+        "by_name",
+        "carried",
+        "final_named",
+        "final_wild",
+        "finals",
+        "named",
+        "names",
+        "wild",
+        "wild_steps",
+    )
 
-    def __init__(self, xpaths: list[XPath], states: tuple[State, ...], alive: list[bool] | None) -> None:
+    def __init__(
+        self, xpaths: list[XPath], states: tuple[State, ...], alive: list[bool] | None, at_start: set[int] | None = None
+    ) -> None:
         names: set[str] | None = set()
         finals: set[str] | None = set()
-        # For :meth:`passes`: the names of the named "//" steps (None once a state is not "//"),
-        # and one attribute each "*" step needs (None once one needs none).
-        named: set[str] | None = set()
-        wild_need: list[str] | None = []
+        # For :meth:`passes`: the named "//" steps by name (None once a state is not "//"),
+        # and the "*" steps.
+        named: dict[str, list[Step]] | None = {}
+        wild_steps: list[Step] = []
+        # For :meth:`final_hit`: the last steps, by name, each with "its path ends with @name"
+        final_named: dict[str, list[tuple[Step, bool]]] = {}
+        final_wild: list[tuple[Step, bool]] = []
         self.by_name: dict[str, list[int]] = {}
         self.wild: list[int] = []
         carried: list[State] = []
@@ -233,41 +272,72 @@ class Summary:
                 continue
             steps = xpaths[xi].steps
             step = steps[si]
+            last = si + 1 == len(steps)
             if step.descendant:
                 carried.append(state)
             else:
                 names = named = None
+            at = at_start is not None and xi in at_start
             if step.name is None:
                 self.wild.append(i)
                 names = finals = None
-                need = step.attr[0] if step.attr is not None else step.tests[0][1] if step.tests else None
-                if need is None or wild_need is None:
-                    wild_need = None
-                else:
-                    wild_need.append(need)
+                wild_steps.append(step)
+                if last:
+                    final_wild.append((step, at))
             else:
                 self.by_name.setdefault(step.name, []).append(i)
                 if names is not None:
                     names.add(step.name)
                 if named is not None:
-                    named.add(step.name)
-                if si + 1 == len(steps) and finals is not None:
-                    finals.add(step.name)
-        self.named = None if named is None else frozenset(named)
-        self.wild_need = None if wild_need is None else tuple(wild_need)
+                    named.setdefault(step.name, []).append(step)
+                if last:
+                    final_named.setdefault(step.name, []).append((step, at))
+                    if finals is not None:
+                        finals.add(step.name)
+        #: name -> the "//" steps of that name (None: any element of that name may match one)
+        self.named = None if named is None else {k: _filter(v) for k, v in named.items()}
+        #: the "*" steps (None: one takes any element)
+        self.wild_steps = _filter(wild_steps) if wild_steps else ()
         self.names = None if names is None else frozenset(names)
         self.finals = None if finals is None else frozenset(finals)
+        self.final_named = final_named
+        self.final_wild = tuple(final_wild)
         self.carried = tuple(carried)
 
     def passes(self, name: str, attrs: dict[str, str]) -> bool:
-        """Does an element ``name`` with ``attrs`` certainly leave the states as they are (no
-        step can take it: its name is no named step's, and it lacks an attribute every ``*``
-        step tests)?"""
+        """Does an element ``name`` with ``attrs`` certainly leave the states as they are (every
+        state is a ``//`` one, and no step can take the element: its name is no named step's,
+        or it fails the attribute tests of every step of its name and of every ``*`` step)?"""
         named = self.named
-        need = self.wild_need
-        if named is None or need is None or name in named or (name.lower() in named):
+        wild = self.wild_steps
+        if named is None or wild is None:
             return False
-        return not any(a in attrs for a in need)
+        if name in named:
+            steps = named[name]
+        elif name.lower() in named:
+            steps = named[name.lower()]
+        else:
+            steps = ()
+        if steps is None or (steps and _any_may_match(steps, attrs)):
+            return False
+        return not wild or not _any_may_match(wild, attrs)
+
+    def final_hit(self, name: str, attrs: dict[str, str]) -> int:
+        """May a leaf ``name`` with ``attrs`` end a path (its position is not tested)?
+        ``0``: no; ``1``: only paths that end with ``@name`` (its attributes are all the
+        match needs); ``2``: another path."""
+        got = 0
+        cands = self.final_named.get(name)
+        if cands is None and name != name.lower():
+            cands = self.final_named.get(name.lower())
+        for group in (cands, self.final_wild):
+            if group:
+                for step, at in group:
+                    if attrs_may_match(step, attrs):
+                        if not at:
+                            return 2
+                        got = 1
+        return got
 
 
 def summarize(xpaths: list[XPath], states: tuple[State, ...]) -> tuple[frozenset[str] | None, frozenset[str] | None]:

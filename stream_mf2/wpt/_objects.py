@@ -15,8 +15,8 @@ from itertools import pairwise
 from typing import Any, TypeVar
 
 from stream_mf2.html.dom import Element, Node, Text, is_ancestor, text_content
-from stream_mf2.wpt._html import inner_html
-from stream_mf2.wpt._paths import Place, descendants, select
+from stream_mf2.wpt._html import html_and_text, inner_html
+from stream_mf2.wpt._paths import Place, descendants, frozen, select
 from stream_mf2.wpt.model import Block
 
 __all__ = ["element_match", "in_document_order", "node_matches", "text_match"]
@@ -85,17 +85,30 @@ def element_match(element: Element, place: Place, block: Block) -> dict[str, Any
 
     The structural references (``ow:xpath``, ``ow:tagid``) are the caller's to check.
     """
-    raw = text_content(element)
-    captures = _pattern_captures(block, raw)
-    if captures is None:
-        return None
+    if block.pattern is None:
+        html, raw = html_and_text(element)
+        captures: dict[str, list[str]] | None = {}
+    else:
+        raw = text_content(element)
+        captures = _pattern_captures(block, raw)
+        if captures is None:
+            return None
+        html = inner_html(element)
+    assert captures is not None
+    if not place.cache:
+        # The nested blocks' walks below ``element`` take their paths from this copy's (the
+        # subtree is final: nothing moves in it while the match is made).
+        place = frozen(place)
+    nested: list[dict[str, Any]] = []
+    for b in block.blocks:  # (a loop, not a comprehension: one frame less per nesting level)
+        nested.append(_nested(b, element, place))
     return {
         "xpath": place.xpath(),
         "text": _squeeze(raw),
-        "html": inner_html(element),
+        "html": html,
         "attributes": dict(element.attrs),
         "captures": captures,
-        "blocks": [_nested(b, element, place) for b in block.blocks],
+        "blocks": nested,
     }
 
 
@@ -110,10 +123,13 @@ def node_matches(element: Element, place: Place, block: Block) -> list[tuple[Nod
     values: list[tuple[Node, str, str]] = []
     if final == "text()":
         k = 0
+        xpath = ""
         for c in element.children:
             if type(c) is Text:
                 k += 1
-                values.append((c, f"{place.xpath()}/text()[{k}]", c.data))
+                if k == 1:
+                    xpath = place.xpath()
+                values.append((c, f"{xpath}/text()[{k}]", c.data))
     else:
         value = element.attrs.get(final[1:])
         if value is not None:

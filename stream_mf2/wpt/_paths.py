@@ -32,7 +32,7 @@ class Place:
     """An element's place: parent place, name, 1-based position among same-name
     element siblings (``pos``) and among all element siblings (``any_pos``)."""
 
-    __slots__ = ("any_pos", "counts", "element", "n", "name", "parent", "pos", "states")
+    __slots__ = ("any_pos", "cache", "counts", "element", "n", "name", "parent", "path", "pos", "states")
 
     def __init__(self, parent: Place | None, element: Element | None, name: str, pos: int, any_pos: int) -> None:
         self.parent = parent
@@ -45,6 +45,9 @@ class Place:
         self.n = 0
         #: streaming matcher states (see :data:`State`)
         self.states: tuple[State, ...] = ()
+        #: may :meth:`xpath` keep its answer? (a place in a final subtree, see :func:`frozen`)
+        self.cache = False
+        self.path: str | None = None
 
     def child(self, element: Element) -> Place:
         """A place for a new last element child ``element`` (counts it)."""
@@ -55,7 +58,10 @@ class Place:
         pos = counts.get(name, 0) + 1
         counts[name] = pos
         self.n += 1
-        return Place(self, element, name, pos, self.n)
+        place = Place(self, element, name, pos, self.n)
+        if self.cache:
+            place.cache = True
+        return place
 
     def uncount(self, name: str) -> None:
         """A child called ``name`` moved away (it was the last one: it was open)."""
@@ -77,7 +83,34 @@ class Place:
 
     def xpath(self) -> str:
         """The full canonical XPath, every step with its position: ``/html[1]/body[1]/div[2]``."""
-        return "".join(f"/{p.name}[{p.pos}]" for p in self.chain())
+        path = self.path
+        if path is not None:
+            return path
+        if not self.cache:
+            return "".join([f"/{p.name}[{p.pos}]" for p in self.chain()])
+        # up to the nearest place whose path is known (or cannot be kept), then down again
+        todo: list[Place] = []
+        p: Place | None = self
+        while p is not None and p.element is not None and p.path is None and p.cache:
+            todo.append(p)
+            p = p.parent
+        if p is None or p.element is None:
+            path = ""
+        else:
+            path = p.path if p.path is not None else p.xpath()
+        for q in reversed(todo):
+            path = q.path = f"{path}/{q.name}[{q.pos}]"
+        return path
+
+
+def frozen(place: Place) -> Place:
+    """A copy of ``place`` (same parent, fresh counts) whose path, and the paths of the places
+    made below it with :meth:`Place.child`, are worked out once: for walks of a final
+    subtree, where nothing moves while they last (streaming places may still move)."""
+    copy = Place(place.parent, place.element, place.name, place.pos, place.any_pos)
+    copy.cache = True
+    copy.path = place.path if place.cache else None
+    return copy
 
 
 #: A ``[last()]`` condition: a place that must end as the last of its kind among its
@@ -472,14 +505,15 @@ def select(xpath: XPath, root: Element, place: Place) -> Iterator[Place]:
     lasts = any(st.last for st in xpath.steps)  # (sibling tables only for a path that needs them)
     no_last: dict[str, int] = {}
     kids = [c for c in root.children if type(c) is Element]
-    top = Place(place.parent, place.element, place.name, place.pos, place.any_pos)
+    top = frozen(place)
     stack: list[tuple[list[Element], dict[str, int], int, Place, tuple[State, ...]]] = []
     if kids and (states or xpath.anchor is not None):
         stack.append((kids, _last_of(kids) if lasts else no_last, 0, top, states))
     seen: tuple[State, ...] | None = None
-    summary = Summary(xpaths, (), None)
-    # (states tuples alternate as the walk goes down and up: each summarised once)
-    summaries: dict[tuple[State, ...], Summary] = {}
+    summary = _EMPTY
+    # (states tuples alternate as the walk goes down and up, and come back in the walk of
+    # each match of a parent block: each summarised once)
+    summaries = _select_summaries(xpath)
     while stack:
         kids, last_of, i, parent, states = stack.pop()
         if i >= len(kids):
@@ -506,6 +540,25 @@ def select(xpath: XPath, root: Element, place: Place) -> Iterator[Place]:
                 stack.append((grand, _last_of(grand) if lasts else no_last, 0, p, sub))
 
 
+_EMPTY = Summary([], (), None)
+#: per path (by id, with the path, so that the id stays its own): its states' summaries in select()
+_SELECT_SUMMARIES: dict[int, tuple[XPath, dict[tuple[State, ...], Summary]]] = {}
+
+
+def _select_summaries(xpath: XPath) -> dict[tuple[State, ...], Summary]:
+    """The summaries of ``xpath``'s states in :func:`select` (bounded: a run with many
+    templates makes them again). Its states hold no ``[last()]`` conditions there."""
+    got = _SELECT_SUMMARIES.get(id(xpath))
+    if got is None or got[0] is not xpath:
+        if len(_SELECT_SUMMARIES) >= 1024:
+            _SELECT_SUMMARIES.clear()
+        got = _SELECT_SUMMARIES[id(xpath)] = (xpath, {})
+    summaries = got[1]
+    if len(summaries) >= 256:
+        summaries.clear()
+    return summaries
+
+
 def _last_of(kids: list[Element]) -> dict[str, int]:
     return {k.name: i for i, k in enumerate(kids)}
 
@@ -520,7 +573,7 @@ def descendants(root: ParentNode, place: Place, max_depth: int | None = None) ->
     stack: list[tuple[list[Element], int, Place, int]] = []
     kids = [c for c in root.children if type(c) is Element]
     # A fresh copy: the walk counts children itself (``place`` may hold streaming counts).
-    stack.append((kids, 0, Place(place.parent, place.element, place.name, place.pos, place.any_pos), 1))
+    stack.append((kids, 0, frozen(place), 1))
     while stack:
         kids, i, parent, depth = stack.pop()
         if i >= len(kids):

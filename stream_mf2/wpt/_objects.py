@@ -77,7 +77,9 @@ _ASCII_WS = re.compile(r"[ \t\n\f\r]+")
 
 def _squeeze(text: str) -> str:
     """``text`` with ASCII whitespace collapsed to one space and trimmed (U+00A0 is text)."""
-    return _ASCII_WS.sub(" ", text).strip(" ")
+    if "\n" in text or "\t" in text or "\r" in text or "\f" in text or "  " in text:
+        return _ASCII_WS.sub(" ", text).strip(" ")
+    return text.strip(" ")  # (no run to collapse: the common case of short values)
 
 
 def element_match(element: Element, place: Place, block: Block) -> dict[str, Any] | None:

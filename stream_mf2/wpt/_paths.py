@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from stream_mf2.html.dom import Element, ParentNode
+from stream_mf2.html.dom import Element, Node, ParentNode
 from stream_mf2.wpt.model import Step, XPath
 
 __all__ = [
@@ -502,7 +502,14 @@ def select(xpath: XPath, root: Element, place: Place) -> Iterator[Place]:
     else:
         states = ((0, 0, ()),)
     xpaths = [xpath]
-    lasts = any(st.last for st in xpath.steps)  # (sibling tables only for a path that needs them)
+    # (states tuples alternate as the walk goes down and up, and come back in the walk of
+    # each match of a parent block: each summarised once)
+    summaries = _select_summaries(xpath)
+    if not any(st.last for st in xpath.steps):
+        yield from _select(xpath, root, frozen(place), states, summaries)
+        return
+    # A path with [last()] steps: the walk makes sibling tables to decide them.
+    lasts = True
     no_last: dict[str, int] = {}
     kids = [c for c in root.children if type(c) is Element]
     top = frozen(place)
@@ -511,9 +518,6 @@ def select(xpath: XPath, root: Element, place: Place) -> Iterator[Place]:
         stack.append((kids, _last_of(kids) if lasts else no_last, 0, top, states))
     seen: tuple[State, ...] | None = None
     summary = _EMPTY
-    # (states tuples alternate as the walk goes down and up, and come back in the walk of
-    # each match of a parent block: each summarised once)
-    summaries = _select_summaries(xpath)
     while stack:
         kids, last_of, i, parent, states = stack.pop()
         if i >= len(kids):
@@ -538,6 +542,63 @@ def select(xpath: XPath, root: Element, place: Place) -> Iterator[Place]:
             grand = [c for c in el.children if type(c) is Element]
             if grand:
                 stack.append((grand, _last_of(grand) if lasts else no_last, 0, p, sub))
+
+
+def _select(
+    xpath: XPath, root: Element, top: Place, states: tuple[State, ...], summaries: dict[tuple[State, ...], Summary]
+) -> Iterator[Place]:
+    """:func:`select` for a path without ``[last()]``: the elements an element cannot advance
+    (most of them, below a ``//`` step) are only counted among their siblings, no place made."""
+    xpaths = [xpath]
+    anchor = xpath.anchor
+    stack: list[tuple[list[Node], int, Place, tuple[State, ...]]] = []
+    if states or anchor is not None:
+        stack.append((root.children, 0, top, states))
+    seen: tuple[State, ...] | None = None
+    summary = _EMPTY
+    known = (True, True)
+    while stack:
+        kids, i, parent, states = stack.pop()
+        if states is not seen:
+            got = summaries.get(states)
+            if got is None:
+                got = summaries[states] = Summary(xpaths, states, None)
+            seen, summary = states, got
+        n = len(kids)
+        while i < n:
+            el = kids[i]
+            i += 1
+            if type(el) is not Element:
+                continue
+            counts = parent.counts
+            if counts is None:
+                counts = parent.counts = {}
+            name = el.name
+            pos = counts[name] = counts.get(name, 0) + 1
+            parent.n += 1
+            p: Place | None = None
+            hits: list[tuple[int, tuple[Cond, ...]]] | None = None
+            if summary.passes(name, el.attrs):
+                sub = states  # "//" states this element cannot advance: carried on
+            else:
+                p = Place(parent, el, name, pos, parent.n)
+                p.cache = True
+                sub, hits = advance_with(xpaths, states, summary, p, known)
+            if anchor is not None:
+                if p is None:
+                    p = Place(parent, el, name, pos, parent.n)
+                    p.cache = True
+                sub = _anchored(xpath, p, sub)
+            if hits is not None:
+                assert p is not None
+                yield p
+            if (sub or anchor is not None) and el.children:
+                if p is None:
+                    p = Place(parent, el, name, pos, parent.n)
+                    p.cache = True
+                stack.append((kids, i, parent, states))
+                stack.append((el.children, 0, p, sub))
+                break
 
 
 _EMPTY = Summary([], (), None)

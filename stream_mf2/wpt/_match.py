@@ -25,7 +25,7 @@ from typing import Any
 
 from stream_mf2.html.dom import HTML_NS, Document, DocumentFragment, Element, Node, ParentNode, is_ancestor
 from stream_mf2.wpt._objects import element_match, in_document_order, node_matches, text_match
-from stream_mf2.wpt._paths import Cond, Place, State, Summary, advance_with, path_matches
+from stream_mf2.wpt._paths import Cond, Place, State, Summary, advance_with, any_may_match, path_matches
 from stream_mf2.wpt._pending import Pending, PendingQueue
 from stream_mf2.wpt._source import DEFAULT_MAX_PATTERN_CHARS, SourceScanner
 from stream_mf2.wpt.events import WptMatchEvent, WptPage, WptPageEnd
@@ -264,7 +264,14 @@ class WptConsumer:
         states = pplace.states
         if not states:
             return False
-        if name != "selectedcontent" and self._summary(states).passes(name, element.attrs):
+        if states is self._last_states:
+            summary = self._last_summary
+        else:
+            summary = self._summary(states)
+        v = summary.tags.get(name)
+        if v is None:
+            v = summary.verdict(name)
+        if (v is True or (v is not False and not any_may_match(v, element.attrs))) and name != "selectedcontent":
             place.states = states  # only "//" states this element cannot advance: carried on
             return False
         return self._decide(element, pplace, place)

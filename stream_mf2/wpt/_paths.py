@@ -20,6 +20,7 @@ __all__ = [
     "Summary",
     "advance",
     "advance_with",
+    "any_may_match",
     "descendants",
     "is_last_now",
     "path_matches",
@@ -252,7 +253,7 @@ def _filter(steps: list[Step]) -> tuple[Step, ...] | None:
     return tuple(steps)
 
 
-def _any_may_match(steps: tuple[Step, ...], attrs: dict[str, str]) -> bool:
+def any_may_match(steps: tuple[Step, ...], attrs: dict[str, str]) -> bool:
     for st in steps:
         if attrs_may_match(st, attrs):
             return True
@@ -274,6 +275,7 @@ class Summary:
     __slots__ = (
         "by_name",
         "carried",
+        "tags",
         "final_named",
         "final_wild",
         "finals",
@@ -336,24 +338,42 @@ class Summary:
         self.final_named = final_named
         self.final_wild = tuple(final_wild)
         self.carried = tuple(carried)
+        #: :meth:`verdict` per element name, worked out when first asked
+        self.tags: dict[str, bool | tuple[Step, ...]] = {}
 
     def passes(self, name: str, attrs: dict[str, str]) -> bool:
         """Does an element ``name`` with ``attrs`` certainly leave the states as they are (every
         state is a ``//`` one, and no step can take the element: its name is no named step's,
         or it fails the attribute tests of every step of its name and of every ``*`` step)?"""
+        v = self.tags.get(name)
+        if v is None:
+            v = self.verdict(name)
+        if v is True:
+            return True
+        return v is not False and not any_may_match(v, attrs)
+
+    def verdict(self, name: str) -> bool | tuple[Step, ...]:
+        """What :meth:`passes` says of an element ``name``, kept in ``tags``: ``True``: it passes
+        whatever its attributes; ``False``: a step may take it; else the steps whose attribute
+        tests it must all fail to pass."""
         named = self.named
         wild = self.wild_steps
+        v: bool | tuple[Step, ...]
         if named is None or wild is None:
-            return False
-        if name in named:
-            steps = named[name]
-        elif name.lower() in named:
-            steps = named[name.lower()]
+            v = False
         else:
-            steps = ()
-        if steps is None or (steps and _any_may_match(steps, attrs)):
-            return False
-        return not wild or not _any_may_match(wild, attrs)
+            if name in named:
+                steps = named[name]
+            elif name.lower() in named:
+                steps = named[name.lower()]
+            else:
+                steps = ()
+            if steps is None:
+                v = False
+            else:
+                v = (steps + wild) or True
+        self.tags[name] = v
+        return v
 
     def final_hit(self, name: str, attrs: dict[str, str]) -> int:
         """May a leaf ``name`` with ``attrs`` end a path (its position is not tested)?
@@ -578,7 +598,10 @@ def _select(
             parent.n += 1
             p: Place | None = None
             hits: list[tuple[int, tuple[Cond, ...]]] | None = None
-            if summary.passes(name, el.attrs):
+            v = summary.tags.get(name)
+            if v is None:
+                v = summary.verdict(name)
+            if v is True or (v is not False and not any_may_match(v, el.attrs)):
                 sub = states  # "//" states this element cannot advance: carried on
             else:
                 p = Place(parent, el, name, pos, parent.n)

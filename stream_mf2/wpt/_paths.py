@@ -25,7 +25,9 @@ __all__ = [
     "is_last_now",
     "path_matches",
     "select",
+    "select_many",
     "step_matches",
+    "walkable",
 ]
 
 
@@ -526,7 +528,8 @@ def select(xpath: XPath, root: Element, place: Place) -> Iterator[Place]:
     # each match of a parent block: each summarised once)
     summaries = _select_summaries(xpath)
     if not any(st.last for st in xpath.steps):
-        yield from _select(xpath, root, frozen(place), states, summaries)
+        for _, p in _select(xpaths, root, frozen(place), states, summaries):
+            yield p
         return
     # A path with [last()] steps: the walk makes sibling tables to decide them.
     lasts = True
@@ -564,12 +567,30 @@ def select(xpath: XPath, root: Element, place: Place) -> Iterator[Place]:
                 stack.append((grand, _last_of(grand) if lasts else no_last, 0, p, sub))
 
 
+def walkable(xpath: XPath) -> bool:
+    """Can :func:`select_many` walk ``xpath`` together with others? (A relative path without
+    ``[last()]``, as nested blocks' paths are.)"""
+    return not xpath.absolute and xpath.anchor is None and not any(st.last for st in xpath.steps)
+
+
+def select_many(xpaths: list[XPath], root: Element, place: Place) -> Iterator[tuple[int, Place]]:
+    """:func:`select` of several :func:`walkable` paths in one walk of ``root``'s subtree:
+    ``(index of the path, place)`` in document order."""
+    states = tuple((i, 0, ()) for i in range(len(xpaths)))
+    yield from _select(xpaths, root, frozen(place), states, _select_summaries(*xpaths))
+
+
 def _select(
-    xpath: XPath, root: Element, top: Place, states: tuple[State, ...], summaries: dict[tuple[State, ...], Summary]
-) -> Iterator[Place]:
-    """:func:`select` for a path without ``[last()]``: the elements an element cannot advance
-    (most of them, below a ``//`` step) are only counted among their siblings, no place made."""
-    xpaths = [xpath]
+    xpaths: list[XPath],
+    root: Element,
+    top: Place,
+    states: tuple[State, ...],
+    summaries: dict[tuple[State, ...], Summary],
+) -> Iterator[tuple[int, Place]]:
+    """:func:`select` for paths without ``[last()]``: the elements no path can advance (most
+    of them, below a ``//`` step) are only counted among their siblings, no place made.
+    (An anchored path is walked alone.)"""
+    xpath = xpaths[0]
     anchor = xpath.anchor
     stack: list[tuple[list[Node], int, Place, tuple[State, ...]]] = []
     if states or anchor is not None:
@@ -614,7 +635,8 @@ def _select(
                 sub = _anchored(xpath, p, sub)
             if hits is not None:
                 assert p is not None
-                yield p
+                for xi, _ in hits:
+                    yield xi, p
             if (sub or anchor is not None) and el.children:
                 if p is None:
                     p = Place(parent, el, name, pos, parent.n)
@@ -625,18 +647,20 @@ def _select(
 
 
 _EMPTY = Summary([], (), None)
-#: per path (by id, with the path, so that the id stays its own): its states' summaries in select()
-_SELECT_SUMMARIES: dict[int, tuple[XPath, dict[tuple[State, ...], Summary]]] = {}
+#: per set of paths (by ids, with the paths, so that the ids stay theirs): their states'
+#: summaries in select()
+_SELECT_SUMMARIES: dict[tuple[int, ...], tuple[tuple[XPath, ...], dict[tuple[State, ...], Summary]]] = {}
 
 
-def _select_summaries(xpath: XPath) -> dict[tuple[State, ...], Summary]:
-    """The summaries of ``xpath``'s states in :func:`select` (bounded: a run with many
-    templates makes them again). Its states hold no ``[last()]`` conditions there."""
-    got = _SELECT_SUMMARIES.get(id(xpath))
-    if got is None or got[0] is not xpath:
+def _select_summaries(*xpaths: XPath) -> dict[tuple[State, ...], Summary]:
+    """The summaries of the states of ``xpaths`` walked together in :func:`select` (bounded: a
+    run with many templates makes them again). Their states hold no ``[last()]`` conditions there."""
+    key = tuple([id(x) for x in xpaths])
+    got = _SELECT_SUMMARIES.get(key)
+    if got is None or any(a is not b for a, b in zip(got[0], xpaths, strict=True)):
         if len(_SELECT_SUMMARIES) >= 1024:
             _SELECT_SUMMARIES.clear()
-        got = _SELECT_SUMMARIES[id(xpath)] = (xpath, {})
+        got = _SELECT_SUMMARIES[key] = (xpaths, {})
     summaries = got[1]
     if len(summaries) >= 256:
         summaries.clear()

@@ -256,8 +256,15 @@ def _filter(steps: list[Step]) -> tuple[Step, ...] | None:
 
 
 def any_may_match(steps: tuple[Step, ...], attrs: dict[str, str]) -> bool:
+    """Do ``attrs`` pass the attribute tests of one of ``steps`` (:func:`attrs_may_match`,
+    written out: it runs for every element a step names)?"""
+    if not attrs:
+        return False  # (every step here tests an attribute: see _filter)
     for st in steps:
-        if attrs_may_match(st, attrs):
+        attr = st.attr
+        if attr is not None and attrs.get(attr[0]) != attr[1]:
+            continue
+        if not st.tests or _attr_tests(st.tests, attrs):
             return True
     return False
 

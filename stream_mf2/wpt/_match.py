@@ -292,7 +292,8 @@ class WptConsumer:
             return True
         states = pplace.states
         if states:
-            hit = self._summary(states).final_hit(name, attrs)
+            summary = self._last_summary if states is self._last_states else self._summary(states)
+            hit = summary.final_hit(name, attrs)
             if hit == 2:
                 return True
             if hit == 1:

@@ -284,6 +284,7 @@ class Summary:
     __slots__ = (
         "by_name",
         "carried",
+        "leaf_tags",
         "tags",
         "final_named",
         "final_wild",
@@ -349,6 +350,8 @@ class Summary:
         self.carried = tuple(carried)
         #: :meth:`verdict` per element name, worked out when first asked
         self.tags: dict[str, bool | tuple[Step, ...]] = {}
+        #: per element name, the last steps a leaf of that name may pass (for :meth:`final_hit`)
+        self.leaf_tags: dict[str, tuple[tuple[Step, bool], ...]] = {}
 
     def passes(self, name: str, attrs: dict[str, str]) -> bool:
         """Does an element ``name`` with ``attrs`` certainly leave the states as they are (every
@@ -388,18 +391,21 @@ class Summary:
         """May a leaf ``name`` with ``attrs`` end a path (its position is not tested)?
         ``0``: no; ``1``: only paths that end with ``@name`` (its attributes are all the
         match needs); ``2``: another path."""
-        got = 0
-        cands = self.final_named.get(name)
-        if cands is None and name != name.lower():
-            cands = self.final_named.get(name.lower())
-        for group in (cands, self.final_wild):
-            if group:
-                for step, at in group:
-                    if attrs_may_match(step, attrs):
-                        if not at:
-                            return 2
-                        got = 1
-        return got
+        cands = self.leaf_tags.get(name)
+        if cands is None:
+            got = self.final_named.get(name)
+            if got is None and name != name.lower():
+                got = self.final_named.get(name.lower())
+            cands = self.leaf_tags[name] = (*got, *self.final_wild) if got else self.final_wild
+        if not cands:
+            return 0
+        hit = 0
+        for step, at in cands:
+            if attrs_may_match(step, attrs):
+                if not at:
+                    return 2
+                hit = 1
+        return hit
 
 
 def summarize(xpaths: list[XPath], states: tuple[State, ...]) -> tuple[frozenset[str] | None, frozenset[str] | None]:

@@ -10,7 +10,7 @@ automaton as the streaming matcher (:func:`stream_mf2.wpt._paths.select`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from itertools import pairwise
 from typing import Any, TypeVar
 

@@ -284,13 +284,13 @@ class Summary:
     __slots__ = (
         "by_name",
         "carried",
-        "leaf_tags",
-        "tags",
         "final_named",
         "final_wild",
         "finals",
+        "leaf_tags",
         "named",
         "names",
+        "tags",
         "wild",
         "wild_steps",
     )

@@ -9,7 +9,6 @@ automaton as the streaming matcher (:func:`stream_mf2.wpt._paths.select`).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from itertools import pairwise
 from typing import Any, TypeVar
@@ -70,14 +69,10 @@ def _header(block: Block) -> dict[str, Any]:
     }
 
 
-# Runs of ASCII whitespace: str.split() would also split at U+00A0 and the other Unicode
-# spaces, which HTML does not count as whitespace.
-_ASCII_WS = re.compile(r"[ \t\n\f\r]+")
-
-
 def _squeeze(text: str) -> str:
     """``text`` with ASCII whitespace collapsed to one space and trimmed (U+00A0 is text)."""
-    # (str.replace runs in C: several times faster than _ASCII_WS.sub on long texts)
+    # (str.replace runs in C: several times faster than a regex substitution on long texts;
+    # str.split() would also split at U+00A0 and the other Unicode spaces, which HTML keeps)
     if "\n" in text:
         text = text.replace("\n", " ")
     if "\t" in text:

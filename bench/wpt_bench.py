@@ -1,6 +1,7 @@
 """WPT benchmark: the time a 10-block template adds to a parse, and a long repeatable-block stream.
 
-``python -m bench.wpt_bench [--quick] [--size 1GB] [--json PATH]`` (also a section of ``python -m bench``):
+``python -m bench.wpt_bench [--quick] [--size 1GB] [--json PATH]`` (also a section of ``python -m bench``;
+``--realistic``: only the realistic rows):
 
 * ``overhead``: best-of-N ``parse()`` CPU time (runs interleaved) of each fixture page without and with a
   10-block template made from the page itself, so the blocks really match:
@@ -13,7 +14,8 @@
   paths, class predicates, ``@href``/``text()`` values, repeatable blocks with nested
   blocks): a 10-block crawler template over every fixture page, and a news-article
   template over article and blog pages (``fixtures/wpt/pages/wordpress-article.html`` and
-  the fixture pages). ``--profile PAGE`` prints the ``cProfile`` entries of one parse of
+  the fixture pages), and a forum-thread template over ``fixtures/wpt/pages/forum-thread.html``
+  and the same thread with 21 posts. ``--profile PAGE`` prints the ``cProfile`` entries of one parse of
   a page with the crawler template, by internal time.
 * ``stream``: a child process parses a generated page whose repeatable block
   (with a nested block) matches one row per ~1 KB, fed in 64 KiB chunks,
@@ -160,11 +162,39 @@ ARTICLE = f"""<ow:wpt xmlns:ow="{OW}" ow:host="example.com"><ow:template ow:name
 
 ARTICLE_PAGES = ("wordpress-mf1.html", "blog-home.html", "news-no-microformats.html")
 
+#: A forum-thread template (phpBB's markup): the topic, each post with its author, date and
+#: content, quotes, the pagination and the breadcrumbs.
+FORUM = f"""<ow:wpt xmlns:ow="{OW}" ow:host="example.com"><ow:template ow:name="thread">
+<ow:block ow:xpath="/html/head/title">topic.title</ow:block>
+<ow:block ow:xpath='//h2[contains(@class, "topic-title")]/a'>topic.name</ow:block>
+<ow:block ow:xpath='//span[@class="crumb"]//span[@itemprop="name"]/text()' ow:type="repeatable">topic.forum</ow:block>
+<ow:block ow:xpath='//div[contains(@class, "post ")]' ow:type="repeatable">post<ow:block ow:xpath='.//a[contains(@class, "username")]/text()'>post.author</ow:block><ow:block ow:xpath=".//time/@datetime">post.date</ow:block><ow:block ow:xpath='.//div[@class="content"]'>post.content</ow:block><ow:block ow:xpath=".//blockquote/@cite" ow:type="repeatable">post.quote</ow:block></ow:block>
+<ow:block ow:xpath="//dl[@class='postprofile']/dd[@class='profile-rank']/text()" ow:type="repeatable">author.rank</ow:block>
+<ow:block ow:xpath="//div[@class='pagination']/ul/li[last()]/a/@href">topic.next</ow:block>
+</ow:template></ow:wpt>"""
 
-def _overhead_row(path: Path, template: Any, runs: int) -> dict[str, Any]:
+FORUM_PAGE = REPO / "fixtures" / "wpt" / "pages" / "forum-thread.html"
+
+
+def forum_pages() -> list[tuple[str, bytes]]:
+    """The forum fixture page (3 posts), and the same thread with 21 posts (a full phpBB
+    page), its posts repeated with their own ids."""
+    data = FORUM_PAGE.read_bytes()
+    text = data.decode("utf-8")
+    first = text.index('<div id="p40211"')
+    end = text.index('<div class="action-bar bar-bottom"')
+    posts = text[first:end]
+    many = "".join(
+        posts.replace('id="p402', f'id="p{i}402').replace('id="post_content402', f'id="post_content{i}402')
+        for i in range(7)
+    )
+    return [(FORUM_PAGE.name, data), ("forum-thread-21-posts", (text[:first] + many + text[end:]).encode("utf-8"))]
+
+
+def _overhead_row(path: Path | tuple[str, bytes], template: Any, runs: int) -> dict[str, Any]:
     from stream_mf2 import parse
 
-    data = path.read_bytes()
+    name, data = (path.name, path.read_bytes()) if isinstance(path, Path) else path
     parse(data, "http://example.com/", wpt=template)  # warm-up
     plain = with_wpt = float("inf")
     for _ in range(runs):  # interleaved, so a change in machine load hits both alike
@@ -172,7 +202,7 @@ def _overhead_row(path: Path, template: Any, runs: int) -> dict[str, Any]:
         with_wpt = min(with_wpt, _best(lambda d=data, t=template: parse(d, "http://example.com/", wpt=t), 1))
     matches = sum(len(b["matches"]) for b in parse(data, "http://example.com/", wpt=template)["wpt"][0]["blocks"])
     return {
-        "page": path.name,
+        "page": name,
         "bytes": len(data),
         "plain_s": plain,
         "wpt_s": with_wpt,
@@ -181,24 +211,34 @@ def _overhead_row(path: Path, template: Any, runs: int) -> dict[str, Any]:
     }
 
 
+#: The realistic rows: name, title in the tables, template.
+REALISTIC = (
+    ("crawler", "a 10-block crawler template (`//` paths, class predicates, `@href`/`text()`)", CRAWLER),
+    ("article", "a news-article template", ARTICLE),
+    ("forum", "a forum-thread template (phpBB)", FORUM),
+)
+
+
 def realistic(runs: int, log: Callable[[str], None], fixtures: Path = FIXTURES) -> dict[str, Any]:
-    """Overhead rows of the crawler and news-article templates (see the module docs)."""
+    """Overhead rows of the crawler, news-article and forum-thread templates (see the module docs)."""
     from stream_mf2.wpt import load
 
     out: dict[str, Any] = {"runs": runs}
-    article_pages = [REPO / "fixtures" / "wpt" / "pages" / "wordpress-article.html"]
+    article_pages: list[Path | tuple[str, bytes]] = [REPO / "fixtures" / "wpt" / "pages" / "wordpress-article.html"]
     article_pages += [fixtures / n for n in ARTICLE_PAGES if (fixtures / n).exists()]
-    for name, xml, pages in (
-        ("crawler", CRAWLER, sorted(fixtures.glob("*.html"))),
-        ("article", ARTICLE, article_pages),
-    ):
+    pages: dict[str, list[Path | tuple[str, bytes]]] = {
+        "crawler": list(sorted(fixtures.glob("*.html"))),
+        "article": article_pages,
+        "forum": list(forum_pages()),
+    }
+    for name, _, xml in REALISTIC:
         template = load(xml).templates[0]
         rows = []
-        for path in pages:
+        for path in pages[name]:
             rows.append(_overhead_row(path, template, runs))
             r = rows[-1]
             log(
-                f"  {name} {path.name}: {r['plain_s'] * 1000:.1f} ms -> {r['wpt_s'] * 1000:.1f} ms"
+                f"  {name} {r['page']}: {r['plain_s'] * 1000:.1f} ms -> {r['wpt_s'] * 1000:.1f} ms"
                 f" ({r['added_pct']:+.1f} %, {r['matches']} matches)"
             )
         plain = sum(r["plain_s"] for r in rows)
@@ -328,25 +368,27 @@ def measure(
 
 def table(doc: dict[str, Any]) -> str:
     """Markdown tables of the ``wpt`` section."""
-    ov = doc["overhead"]
+    ov = doc.get("overhead") or {"runs": 0, "rows": []}
     lines = [
         f"### WPT: time a 10-block template adds to a parse (best of {ov['runs']}; goal < 25 %)",
         "",
         "| page | KB | without | with WPT | added | matches |",
         "| --- | ---: | ---: | ---: | ---: | ---: |",
     ]
+    if "overhead" not in doc:
+        lines = []
     for r in ov["rows"]:
         lines.append(
             f"| {r['page']} | {r['bytes'] / 1000:.0f} | {r['plain_s'] * 1000:.1f} ms | "
             f"{r['wpt_s'] * 1000:.1f} ms | {r['added_pct']:+.1f} % | {r['matches']} |"
         )
-    lines.append(f"| **all pages** | | | | **{ov['added_pct_total']:+.1f} %** | |")
+    if "overhead" in doc:
+        lines.append(f"| **all pages** | | | | **{ov['added_pct_total']:+.1f} %** | |")
     real = doc.get("realistic")
     if real:
-        for name, title in (
-            ("crawler", "a 10-block crawler template (`//` paths, class predicates, `@href`/`text()`)"),
-            ("article", "a news-article template"),
-        ):
+        for name, title, _ in REALISTIC:
+            if name not in real:
+                continue  # (a results file from before the row)
             lines += [
                 "",
                 f"### WPT: time {title} adds (best of {real['runs']}; goal < 25 %)",
@@ -360,6 +402,8 @@ def table(doc: dict[str, Any]) -> str:
                     f"{r['wpt_s'] * 1000:.1f} ms | {r['added_pct']:+.1f} % | {r['matches']} |"
                 )
             lines.append(f"| **all pages** | | | | **{real[name]['added_pct_total']:+.1f} %** | |")
+    if "stream" not in doc:
+        return "\n".join(lines).strip("\n")
     lines += [
         "",
         "### WPT: repeatable-block stream (one match per row, nested block; goal: peak < 50 MiB)",
@@ -390,6 +434,11 @@ def main(argv: list[str] | None = None) -> int:
         metavar="PAGE",
         help="print the cProfile entries of one parse of PAGE with the crawler template, and exit",
     )
+    ap.add_argument(
+        "--realistic",
+        action="store_true",
+        help="only the realistic-template rows (crawler, news article, forum thread)",
+    )
     ap.add_argument("--child", type=int, default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.profile is not None:
@@ -399,6 +448,13 @@ def main(argv: list[str] | None = None) -> int:
         _child(args.child)
         return 0
     sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else None
+    if args.realistic:
+        log = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
+        doc = {"realistic": realistic(1 if args.quick else 5, log)}
+        if args.json:
+            args.json.write_text(json.dumps(doc, indent=1))
+        print(table(doc))
+        return 0
     doc = measure(args.quick, lambda line: print(line, file=sys.stderr, flush=True), sizes)
     if args.json:
         args.json.write_text(json.dumps(doc, indent=1))

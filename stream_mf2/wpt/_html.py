@@ -9,10 +9,10 @@ whitespace like an e-* ``html``. URLs are left as written.
 
 from __future__ import annotations
 
-from stream_mf2.html.dom import HTML_NS, Comment, Doctype, Element, Node, Text
+from stream_mf2.html.dom import HTML_NS, Comment, Doctype, Element, Node, Text, text_content
 from stream_mf2.html.serialize import RAW_TEXT_ELEMENTS, VOID_ELEMENTS, escape_attribute, escape_text
 
-__all__ = ["inner_html"]
+__all__ = ["html_and_text", "inner_html"]
 
 
 def _start_tag(el: Element) -> str:
@@ -21,45 +21,91 @@ def _start_tag(el: Element) -> str:
         return "<" + el.name + ">"
     parts = ["<", el.name]
     for k, v in attrs.items():
-        parts.append(f' {k}="{escape_attribute(v, chr(34), False)}"')
+        if "&" in v or '"' in v or "\u00a0" in v:
+            v = escape_attribute(v, chr(34), False)
+        parts.append(f' {k}="{v}"')
     parts.append(">")
     return "".join(parts)
 
 
 def inner_html(element: Element) -> str:
     """``element.innerHTML`` (template contents for a template), trimmed."""
+    return html_and_text(element, False)[0]
+
+
+def html_and_text(element: Element, text: bool = True) -> tuple[str, str]:
+    """``element.innerHTML``, trimmed (:func:`inner_html`), and with ``text`` its DOM
+    ``textContent`` (:func:`~stream_mf2.html.dom.text_content`), in one walk of the subtree."""
+    if element.namespace == HTML_NS and element.name in VOID_ELEMENTS:
+        return "", text_content(element) if text else ""
+    if element.template_contents is not None:
+        # (the HTML of its contents, the text of its children: two walks)
+        return _walk(element, False)[0], text_content(element) if text else ""
+    return _walk(element, text)
+
+
+def _walk(element: Element, text: bool) -> tuple[str, str]:
     out: list[str] = []
     append = out.append
-
-    def kids(el: Element) -> list[Node]:
-        contents = el.template_contents
-        return list(contents.children) if contents is not None else el.children
-
-    if element.namespace == HTML_NS and element.name in VOID_ELEMENTS:
-        return ""
-    # (iterator over children, end tag to write after them, raw text?)
-    stack: list[tuple[list[Node], int, str, bool]] = [
-        (kids(element), 0, "", element.namespace == HTML_NS and element.name in RAW_TEXT_ELEMENTS)
+    texts: list[str] = []
+    add_text = texts.append
+    void = VOID_ELEMENTS
+    raw_names = RAW_TEXT_ELEMENTS
+    contents = element.template_contents
+    top = list(contents.children) if contents is not None else element.children
+    # (child nodes, next index, end tag to write after them, raw text?, textContent?)
+    stack: list[tuple[list[Node], int, str, bool, bool]] = [
+        (top, 0, "", element.namespace == HTML_NS and element.name in raw_names, text)
     ]
     while stack:
-        nodes, i, end, raw = stack.pop()
-        while i < len(nodes):
+        nodes, i, end, raw, collect = stack.pop()
+        n = len(nodes)
+        while i < n:
             node = nodes[i]
             i += 1
-            if isinstance(node, Text):
+            if type(node) is Text:
                 data = node.data
-                append(data if raw else escape_text(data))
-            elif isinstance(node, Element):
-                append(_start_tag(node))
+                if collect:
+                    add_text(data)
+                if not raw and ("&" in data or "<" in data or ">" in data or "\u00a0" in data):
+                    data = escape_text(data)
+                append(data)
+            elif type(node) is Element:
+                name = node.name
+                append(_start_tag(node) if node.attrs else "<" + name + ">")
                 html = node.namespace == HTML_NS
-                if html and node.name in VOID_ELEMENTS:
+                if html and name in void:
+                    if collect and node.children:  # (not from the HTML parser)
+                        add_text(text_content(node))
                     continue
-                sub = kids(node)
+                sub_contents = node.template_contents
+                if sub_contents is not None:
+                    if collect and node.children:
+                        add_text(text_content(node))
+                    sub: list[Node] = list(sub_contents.children)
+                    sub_collect = False
+                else:
+                    sub = node.children
+                    sub_collect = collect
                 if not sub:
-                    append("</" + node.name + ">")
+                    append("</" + name + ">")
                     continue
-                stack.append((nodes, i, end, raw))
-                stack.append((sub, 0, "</" + node.name + ">", html and node.name in RAW_TEXT_ELEMENTS))
+                if len(sub) == 1 and type(sub[0]) is Text and sub_contents is None:
+                    # a text-only element (most of them), written here rather than through the stack
+                    only = sub[0]
+                    assert type(only) is Text
+                    data = only.data
+                    if collect:
+                        add_text(data)
+                    if not (html and name in raw_names) and (
+                        "&" in data or "<" in data or ">" in data or "\u00a0" in data
+                    ):
+                        data = escape_text(data)
+                    append(data)
+                    append("</" + name + ">")
+                    continue
+                stack.append((nodes, i, end, raw, collect))
+                stack.append((sub, 0, "</" + name + ">", html and name in raw_names, sub_collect))
                 break
             elif isinstance(node, Comment):
                 append("<!--" + node.data + "-->")
@@ -67,4 +113,4 @@ def inner_html(element: Element) -> str:
                 append("<!DOCTYPE " + (node.name or "") + ">")
         else:
             append(end)
-    return "".join(out).strip(" \t\n\f\r")
+    return "".join(out).strip(" \t\n\f\r"), "".join(texts)

@@ -99,7 +99,7 @@ def _tag_end(data: bytes, i: int) -> int:
 #: Deepest element nesting of a template (``ow:wpt`` > ``ow:template`` > blocks inside blocks).
 DEFAULT_MAX_TEMPLATE_DEPTH = 64
 #: The largest ``max_template_depth`` accepted: the matcher follows nested blocks recursively
-#: (about four Python frames a level), so deeper templates would fail at match time.
+#: (three or four Python frames a level), so deeper templates would fail at match time.
 MAX_TEMPLATE_DEPTH_CEILING = 128
 #: Most ``ow:block`` elements in one WPT file.
 DEFAULT_MAX_TEMPLATE_BLOCKS = 10_000

@@ -23,9 +23,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from stream_mf2.html.dom import Document, DocumentFragment, Element, Node, ParentNode, is_ancestor
+from stream_mf2.html.dom import HTML_NS, Document, DocumentFragment, Element, Node, ParentNode, is_ancestor
 from stream_mf2.wpt._objects import element_match, in_document_order, node_matches, text_match
-from stream_mf2.wpt._paths import Cond, Place, State, Summary, advance_with, path_matches
+from stream_mf2.wpt._paths import Cond, Place, State, Summary, advance_with, any_may_match, path_matches
 from stream_mf2.wpt._pending import Pending, PendingQueue
 from stream_mf2.wpt._source import DEFAULT_MAX_PATTERN_CHARS, SourceScanner
 from stream_mf2.wpt.events import WptMatchEvent, WptPage, WptPageEnd
@@ -176,6 +176,8 @@ class WptConsumer:
             for k, (_, _, b) in enumerate(self._blocks)
             if b.xpath is not None and b.xpath.final is not None and b.xpath.final[0] == "@"
         }
+        #: paths ending with ``@name`` (their matches need only the element's attributes)
+        self._at_start_paths = {xi for xi, x in enumerate(self._xpaths) if x.final is not None and x.final[0] == "@"}
         self._summaries: dict[tuple[State, ...], Summary] = {}
         self._last_states: tuple[State, ...] = ()
         self._last_summary = Summary(self._xpaths, (), None)
@@ -262,7 +264,14 @@ class WptConsumer:
         states = pplace.states
         if not states:
             return False
-        if name != "selectedcontent" and self._summary(states).passes(name, element.attrs):
+        if states is self._last_states:
+            summary = self._last_summary
+        else:
+            summary = self._summary(states)
+        v = summary.tags.get(name)
+        if v is None:
+            v = summary.verdict(name)
+        if (v is True or (v is not False and not any_may_match(v, element.attrs))) and name != "selectedcontent":
             place.states = states  # only "//" states this element cannot advance: carried on
             return False
         return self._decide(element, pplace, place)
@@ -271,20 +280,43 @@ class WptConsumer:
         """A leaf element (start tag, text, end tag) is about to be inserted under ``parent``.
 
         ``True``: it may match, so the sink makes it with the usual calls
-        (:meth:`opened`, :meth:`popped`). ``False``: it cannot; it is only counted
-        among its siblings here (the sink then stores nothing for it).
+        (:meth:`opened`, :meth:`popped`). ``False``: it is only counted among its
+        siblings here (the sink then stores nothing for it), and the matches of
+        blocks whose path ends with ``@name``, which need nothing but its
+        attributes, are made here.
         """
         pplace = self._places.get(parent)
         if pplace is None:
             return type(parent) is not DocumentFragment
-        if (pplace.states and self._leaf_may_hit(pplace.states, name, attrs)) or (self._needs_id and "id" in attrs):
+        if self._needs_id and "id" in attrs:
             return True
+        states = pplace.states
+        if states:
+            summary = self._last_summary if states is self._last_states else self._summary(states)
+            hit = summary.final_hit(name, attrs)
+            if hit == 2:
+                return True
+            if hit == 1:
+                self._leaf_attributes(pplace, name, attrs)
+                return False
         counts = pplace.counts
         if counts is None:
             counts = pplace.counts = {}
         counts[name] = counts.get(name, 0) + 1
         pplace.n += 1
         return False
+
+    def _leaf_attributes(self, pplace: Place, name: str, attrs: dict[str, str]) -> None:
+        """A leaf under ``pplace`` that only paths ending with ``@name`` may select: placed
+        (counted) and matched here, on a stand-in element with its name and attributes."""
+        element = Element(name, HTML_NS, attrs)
+        place = pplace.child(element)
+        place.states, hits = self._advance(pplace, place)
+        if hits is not None:
+            wanted = [h for h in hits if self._wanted(h[0])]
+            if wanted:
+                # (every hit is of an "@name" path: Summary.final_hit said so)
+                self._attribute_matches(element, place, wanted)
 
     def _summary(self, states: tuple[State, ...]) -> Summary:
         """The :class:`~stream_mf2.wpt._paths.Summary` of a states tuple (a small cache by
@@ -296,7 +328,7 @@ class WptConsumer:
         cache = self._summaries
         summary = cache.get(states)
         if summary is None:
-            summary = Summary(self._xpaths, states, self._alive)
+            summary = Summary(self._xpaths, states, self._alive, self._at_start_paths)
             # (not a tuple with [last()] conditions: those hold places, and so elements)
             if not any(conds for _, _, conds in states):
                 if len(cache) >= 4096:
@@ -305,15 +337,6 @@ class WptConsumer:
         self._last_states = states
         self._last_summary = summary
         return summary
-
-    def _leaf_may_hit(self, states: tuple[State, ...], name: str, attrs: dict[str, str]) -> bool:
-        """May a leaf ``name`` under a place with ``states`` end a path? (It has no children, so
-        states it would pass on do not matter; the rest of its tests come when it is made.)"""
-        summary = self._summary(states)
-        finals = summary.finals
-        if finals is None:
-            return not summary.passes(name, attrs)
-        return name in finals or name.lower() in finals
 
     def placed(self, element: Element, parent: ParentNode, before: Node | None = None) -> bool:
         """The sink placed (or moved) ``element`` under ``parent`` (before ``before``): track it;

@@ -9,15 +9,14 @@ automaton as the streaming matcher (:func:`stream_mf2.wpt._paths.select`).
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
+from collections.abc import Iterable
 from itertools import pairwise
 from typing import Any, TypeVar
 
 from stream_mf2.html.dom import Element, Node, Text, is_ancestor, text_content
-from stream_mf2.wpt._html import inner_html
-from stream_mf2.wpt._paths import Place, descendants, select
-from stream_mf2.wpt.model import Block
+from stream_mf2.wpt._html import html_and_text, inner_html
+from stream_mf2.wpt._paths import Place, descendants, frozen, select, select_many, walkable
+from stream_mf2.wpt.model import Block, XPath
 
 __all__ = ["element_match", "in_document_order", "node_matches", "text_match"]
 
@@ -70,14 +69,21 @@ def _header(block: Block) -> dict[str, Any]:
     }
 
 
-# Runs of ASCII whitespace: str.split() would also split at U+00A0 and the other Unicode
-# spaces, which HTML does not count as whitespace.
-_ASCII_WS = re.compile(r"[ \t\n\f\r]+")
-
-
 def _squeeze(text: str) -> str:
     """``text`` with ASCII whitespace collapsed to one space and trimmed (U+00A0 is text)."""
-    return _ASCII_WS.sub(" ", text).strip(" ")
+    # (str.replace runs in C: several times faster than a regex substitution on long texts;
+    # str.split() would also split at U+00A0 and the other Unicode spaces, which HTML keeps)
+    if "\n" in text:
+        text = text.replace("\n", " ")
+    if "\t" in text:
+        text = text.replace("\t", " ")
+    if "\r" in text:
+        text = text.replace("\r", " ")
+    if "\f" in text:
+        text = text.replace("\f", " ")
+    while "  " in text:
+        text = text.replace("  ", " ")
+    return text.strip(" ")
 
 
 def element_match(element: Element, place: Place, block: Block) -> dict[str, Any] | None:
@@ -85,17 +91,45 @@ def element_match(element: Element, place: Place, block: Block) -> dict[str, Any
 
     The structural references (``ow:xpath``, ``ow:tagid``) are the caller's to check.
     """
-    raw = text_content(element)
-    captures = _pattern_captures(block, raw)
-    if captures is None:
-        return None
+    if block.pattern is None:
+        html, raw = html_and_text(element)
+        captures: dict[str, list[str]] | None = {}
+    else:
+        raw = text_content(element)
+        captures = _pattern_captures(block, raw)
+        if captures is None:
+            return None
+        html = inner_html(element)
+    assert captures is not None
+    if not place.cache:
+        # The nested blocks' walks below ``element`` take their paths from this copy's (the
+        # subtree is final: nothing moves in it while the match is made).
+        place = frozen(place)
+    xpath = place.xpath()  # (before the nested walks, whose places start from it)
+    nested: list[dict[str, Any]] = []
+    blocks = block.blocks
+    together: list[int] = []
+    paths: list[XPath] = []
+    for i, b in enumerate(blocks):
+        if b.xpath is not None and walkable(b.xpath):
+            together.append(i)
+            paths.append(b.xpath)
+    found: list[list[Place]] | None = None
+    if len(together) > 1:
+        # The nested blocks' paths in one walk of the subtree, not one walk each.
+        found = [[] for _ in blocks]
+        for i, p in select_many(paths, element, place):
+            found[together[i]].append(p)
+    for i, b in enumerate(blocks):  # (a loop, not a comprehension: one frame less per nesting level)
+        walked = found[i] if found is not None and b.xpath is not None and walkable(b.xpath) else None
+        nested.append(_nested(b, element, place, walked))
     return {
-        "xpath": place.xpath(),
+        "xpath": xpath,
         "text": _squeeze(raw),
-        "html": inner_html(element),
+        "html": html,
         "attributes": dict(element.attrs),
         "captures": captures,
-        "blocks": [_nested(b, element, place) for b in block.blocks],
+        "blocks": nested,
     }
 
 
@@ -110,10 +144,13 @@ def node_matches(element: Element, place: Place, block: Block) -> list[tuple[Nod
     values: list[tuple[Node, str, str]] = []
     if final == "text()":
         k = 0
+        xpath = ""
         for c in element.children:
             if type(c) is Text:
                 k += 1
-                values.append((c, f"{place.xpath()}/text()[{k}]", c.data))
+                if k == 1:
+                    xpath = place.xpath()
+                values.append((c, f"{xpath}/text()[{k}]", c.data))
     else:
         value = element.attrs.get(final[1:])
         if value is not None:
@@ -157,15 +194,20 @@ def in_document_order(root: Node, found: list[tuple[Node, _T]]) -> list[tuple[No
     return sorted(found, key=lambda pair: order.get(id(pair[0]), 0))
 
 
-def _nested(block: Block, element: Element, place: Place) -> dict[str, Any]:
-    """Resolve a nested block inside one match of its parent (``element`` at ``place``)."""
+def _nested(block: Block, element: Element, place: Place, places: list[Place] | None = None) -> dict[str, Any]:
+    """Resolve a nested block inside one match of its parent (``element`` at ``place``);
+    ``places``: what its path selects there, when the caller has walked it already."""
     out = _header(block)
     matches: list[dict[str, Any]] = out["matches"]
     if block.tagid is None and block.xpath is None:
         return _nested_text(block, text_content(element))
     xpath = block.xpath
     # (the id, if given with a path, is tested below)
-    found: Iterator[Place] = descendants(element, place) if xpath is None else select(xpath, element, place)
+    found: Iterable[Place]
+    if places is not None:
+        found = places
+    else:
+        found = descendants(element, place) if xpath is None else select(xpath, element, place)
     texts = xpath is not None and xpath.final == "text()"
     pairs: list[tuple[Node, dict[str, Any]]] = []
     for p in found:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from stream_mf2.html.dom import Element, ParentNode
+from stream_mf2.html.dom import Element, Node, ParentNode
 from stream_mf2.wpt.model import Step, XPath
 
 __all__ = [
@@ -20,11 +20,14 @@ __all__ = [
     "Summary",
     "advance",
     "advance_with",
+    "any_may_match",
     "descendants",
     "is_last_now",
     "path_matches",
     "select",
+    "select_many",
     "step_matches",
+    "walkable",
 ]
 
 
@@ -32,7 +35,7 @@ class Place:
     """An element's place: parent place, name, 1-based position among same-name
     element siblings (``pos``) and among all element siblings (``any_pos``)."""
 
-    __slots__ = ("any_pos", "counts", "element", "n", "name", "parent", "pos", "states")
+    __slots__ = ("any_pos", "cache", "counts", "element", "n", "name", "parent", "path", "pos", "states")
 
     def __init__(self, parent: Place | None, element: Element | None, name: str, pos: int, any_pos: int) -> None:
         self.parent = parent
@@ -45,6 +48,9 @@ class Place:
         self.n = 0
         #: streaming matcher states (see :data:`State`)
         self.states: tuple[State, ...] = ()
+        #: may :meth:`xpath` keep its answer? (a place in a final subtree, see :func:`frozen`)
+        self.cache = False
+        self.path: str | None = None
 
     def child(self, element: Element) -> Place:
         """A place for a new last element child ``element`` (counts it)."""
@@ -55,7 +61,10 @@ class Place:
         pos = counts.get(name, 0) + 1
         counts[name] = pos
         self.n += 1
-        return Place(self, element, name, pos, self.n)
+        place = Place(self, element, name, pos, self.n)
+        if self.cache:
+            place.cache = True
+        return place
 
     def uncount(self, name: str) -> None:
         """A child called ``name`` moved away (it was the last one: it was open)."""
@@ -77,7 +86,34 @@ class Place:
 
     def xpath(self) -> str:
         """The full canonical XPath, every step with its position: ``/html[1]/body[1]/div[2]``."""
-        return "".join(f"/{p.name}[{p.pos}]" for p in self.chain())
+        path = self.path
+        if path is not None:
+            return path
+        if not self.cache:
+            return "".join([f"/{p.name}[{p.pos}]" for p in self.chain()])
+        # up to the nearest place whose path is known (or cannot be kept), then down again
+        todo: list[Place] = []
+        p: Place | None = self
+        while p is not None and p.element is not None and p.path is None and p.cache:
+            todo.append(p)
+            p = p.parent
+        if p is None or p.element is None:
+            path = ""
+        else:
+            path = p.path if p.path is not None else p.xpath()
+        for q in reversed(todo):
+            path = q.path = f"{path}/{q.name}[{q.pos}]"
+        return path
+
+
+def frozen(place: Place) -> Place:
+    """A copy of ``place`` (same parent, fresh counts) whose path, and the paths of the places
+    made below it with :meth:`Place.child`, are worked out once: for walks of a final
+    subtree, where nothing moves while they last (streaming places may still move)."""
+    copy = Place(place.parent, place.element, place.name, place.pos, place.any_pos)
+    copy.cache = True
+    copy.path = place.path if place.cache else None
+    return copy
 
 
 #: A ``[last()]`` condition: a place that must end as the last of its kind among its
@@ -203,26 +239,74 @@ def advance(
     return (states if out == states else out), hits
 
 
+def attrs_may_match(step: Step, attrs: dict[str, str]) -> bool:
+    """Do ``attrs`` pass ``step``'s attribute tests? (Its name and position are the caller's.)"""
+    attr = step.attr
+    if attr is not None and attrs.get(attr[0]) != attr[1]:
+        return False
+    return not step.tests or _attr_tests(step.tests, attrs)
+
+
+def _filter(steps: list[Step]) -> tuple[Step, ...] | None:
+    """The steps an element must pass one of, or ``None`` if any element may (a step
+    without attribute tests)."""
+    if any(st.attr is None and not st.tests for st in steps):
+        return None
+    return tuple(steps)
+
+
+def any_may_match(steps: tuple[Step, ...], attrs: dict[str, str]) -> bool:
+    """Do ``attrs`` pass the attribute tests of one of ``steps`` (:func:`attrs_may_match`,
+    written out: it runs for every element a step names)?"""
+    if not attrs:
+        return False  # (every step here tests an attribute: see _filter)
+    for st in steps:
+        attr = st.attr
+        if attr is not None and attrs.get(attr[0]) != attr[1]:
+            continue
+        if not st.tests or _attr_tests(st.tests, attrs):
+            return True
+    return False
+
+
 class Summary:
     """What :func:`advance_with` needs to know about a states tuple, worked out once per tuple
     (tuples are shared down whole subtrees).
 
     ``names``: the names a step can match (``None``: any, a ``*`` step or one that is not
-    ``//``); :meth:`passes` says whether an element leaves the tuple as it is. ``finals``:
-    likewise for last steps (may a leaf end a path?). ``by_name``/``wild``: indices of the
-    states whose step names an element / is ``*``. ``carried``: the ``//`` states, which
-    every child inherits.
+    ``//``); :meth:`passes` says whether an element leaves the tuple as it is, and
+    :meth:`final_hit` whether a leaf (an element without children) may end a path, both
+    from its name and attributes. ``finals``: the names of last steps (``None``: a ``*``
+    one). ``by_name``/``wild``: indices of the states whose step names an element / is
+    ``*``. ``carried``: the ``//`` states, which every child inherits.
     """
 
-    __slots__ = ("by_name", "carried", "finals", "named", "names", "wild", "wild_need")
+    __slots__ = (
+        "by_name",
+        "carried",
+        "final_named",
+        "final_wild",
+        "finals",
+        "leaf_tags",
+        "named",
+        "names",
+        "tags",
+        "wild",
+        "wild_steps",
+    )
 
-    def __init__(self, xpaths: list[XPath], states: tuple[State, ...], alive: list[bool] | None) -> None:
+    def __init__(
+        self, xpaths: list[XPath], states: tuple[State, ...], alive: list[bool] | None, at_start: set[int] | None = None
+    ) -> None:
         names: set[str] | None = set()
         finals: set[str] | None = set()
-        # For :meth:`passes`: the names of the named "//" steps (None once a state is not "//"),
-        # and one attribute each "*" step needs (None once one needs none).
-        named: set[str] | None = set()
-        wild_need: list[str] | None = []
+        # For :meth:`passes`: the named "//" steps by name (None once a state is not "//"),
+        # and the "*" steps.
+        named: dict[str, list[Step]] | None = {}
+        wild_steps: list[Step] = []
+        # For :meth:`final_hit`: the last steps, by name, each with "its path ends with @name"
+        final_named: dict[str, list[tuple[Step, bool]]] = {}
+        final_wild: list[tuple[Step, bool]] = []
         self.by_name: dict[str, list[int]] = {}
         self.wild: list[int] = []
         carried: list[State] = []
@@ -233,41 +317,95 @@ class Summary:
                 continue
             steps = xpaths[xi].steps
             step = steps[si]
+            last = si + 1 == len(steps)
             if step.descendant:
                 carried.append(state)
             else:
                 names = named = None
+            at = at_start is not None and xi in at_start
             if step.name is None:
                 self.wild.append(i)
                 names = finals = None
-                need = step.attr[0] if step.attr is not None else step.tests[0][1] if step.tests else None
-                if need is None or wild_need is None:
-                    wild_need = None
-                else:
-                    wild_need.append(need)
+                wild_steps.append(step)
+                if last:
+                    final_wild.append((step, at))
             else:
                 self.by_name.setdefault(step.name, []).append(i)
                 if names is not None:
                     names.add(step.name)
                 if named is not None:
-                    named.add(step.name)
-                if si + 1 == len(steps) and finals is not None:
-                    finals.add(step.name)
-        self.named = None if named is None else frozenset(named)
-        self.wild_need = None if wild_need is None else tuple(wild_need)
+                    named.setdefault(step.name, []).append(step)
+                if last:
+                    final_named.setdefault(step.name, []).append((step, at))
+                    if finals is not None:
+                        finals.add(step.name)
+        #: name -> the "//" steps of that name (None: any element of that name may match one)
+        self.named = None if named is None else {k: _filter(v) for k, v in named.items()}
+        #: the "*" steps (None: one takes any element)
+        self.wild_steps = _filter(wild_steps) if wild_steps else ()
         self.names = None if names is None else frozenset(names)
         self.finals = None if finals is None else frozenset(finals)
+        self.final_named = final_named
+        self.final_wild = tuple(final_wild)
         self.carried = tuple(carried)
+        #: :meth:`verdict` per element name, worked out when first asked
+        self.tags: dict[str, bool | tuple[Step, ...]] = {}
+        #: per element name, the last steps a leaf of that name may pass (for :meth:`final_hit`)
+        self.leaf_tags: dict[str, tuple[tuple[Step, bool], ...]] = {}
 
     def passes(self, name: str, attrs: dict[str, str]) -> bool:
-        """Does an element ``name`` with ``attrs`` certainly leave the states as they are (no
-        step can take it: its name is no named step's, and it lacks an attribute every ``*``
-        step tests)?"""
+        """Does an element ``name`` with ``attrs`` certainly leave the states as they are (every
+        state is a ``//`` one, and no step can take the element: its name is no named step's,
+        or it fails the attribute tests of every step of its name and of every ``*`` step)?"""
+        v = self.tags.get(name)
+        if v is None:
+            v = self.verdict(name)
+        if v is True:
+            return True
+        return v is not False and not any_may_match(v, attrs)
+
+    def verdict(self, name: str) -> bool | tuple[Step, ...]:
+        """What :meth:`passes` says of an element ``name``, kept in ``tags``: ``True``: it passes
+        whatever its attributes; ``False``: a step may take it; else the steps whose attribute
+        tests it must all fail to pass."""
         named = self.named
-        need = self.wild_need
-        if named is None or need is None or name in named or (name.lower() in named):
-            return False
-        return not any(a in attrs for a in need)
+        wild = self.wild_steps
+        v: bool | tuple[Step, ...]
+        if named is None or wild is None:
+            v = False
+        else:
+            if name in named:
+                steps = named[name]
+            elif name.lower() in named:
+                steps = named[name.lower()]
+            else:
+                steps = ()
+            if steps is None:
+                v = False
+            else:
+                v = (steps + wild) or True
+        self.tags[name] = v
+        return v
+
+    def final_hit(self, name: str, attrs: dict[str, str]) -> int:
+        """May a leaf ``name`` with ``attrs`` end a path (its position is not tested)?
+        ``0``: no; ``1``: only paths that end with ``@name`` (its attributes are all the
+        match needs); ``2``: another path."""
+        cands = self.leaf_tags.get(name)
+        if cands is None:
+            got = self.final_named.get(name)
+            if got is None and name != name.lower():
+                got = self.final_named.get(name.lower())
+            cands = self.leaf_tags[name] = (*got, *self.final_wild) if got else self.final_wild
+        if not cands:
+            return 0
+        hit = 0
+        for step, at in cands:
+            if attrs_may_match(step, attrs):
+                if not at:
+                    return 2
+                hit = 1
+        return hit
 
 
 def summarize(xpaths: list[XPath], states: tuple[State, ...]) -> tuple[frozenset[str] | None, frozenset[str] | None]:
@@ -399,17 +537,23 @@ def select(xpath: XPath, root: Element, place: Place) -> Iterator[Place]:
     else:
         states = ((0, 0, ()),)
     xpaths = [xpath]
-    lasts = any(st.last for st in xpath.steps)  # (sibling tables only for a path that needs them)
+    # (states tuples alternate as the walk goes down and up, and come back in the walk of
+    # each match of a parent block: each summarised once)
+    summaries = _select_summaries(xpath)
+    if not any(st.last for st in xpath.steps):
+        for _, p in _select(xpaths, root, frozen(place), states, summaries):
+            yield p
+        return
+    # A path with [last()] steps: the walk makes sibling tables to decide them.
+    lasts = True
     no_last: dict[str, int] = {}
     kids = [c for c in root.children if type(c) is Element]
-    top = Place(place.parent, place.element, place.name, place.pos, place.any_pos)
+    top = frozen(place)
     stack: list[tuple[list[Element], dict[str, int], int, Place, tuple[State, ...]]] = []
     if kids and (states or xpath.anchor is not None):
         stack.append((kids, _last_of(kids) if lasts else no_last, 0, top, states))
     seen: tuple[State, ...] | None = None
-    summary = Summary(xpaths, (), None)
-    # (states tuples alternate as the walk goes down and up: each summarised once)
-    summaries: dict[tuple[State, ...], Summary] = {}
+    summary = _EMPTY
     while stack:
         kids, last_of, i, parent, states = stack.pop()
         if i >= len(kids):
@@ -436,6 +580,106 @@ def select(xpath: XPath, root: Element, place: Place) -> Iterator[Place]:
                 stack.append((grand, _last_of(grand) if lasts else no_last, 0, p, sub))
 
 
+def walkable(xpath: XPath) -> bool:
+    """Can :func:`select_many` walk ``xpath`` together with others? (A relative path without
+    ``[last()]``, as nested blocks' paths are.)"""
+    return not xpath.absolute and xpath.anchor is None and not any(st.last for st in xpath.steps)
+
+
+def select_many(xpaths: list[XPath], root: Element, place: Place) -> Iterator[tuple[int, Place]]:
+    """:func:`select` of several :func:`walkable` paths in one walk of ``root``'s subtree:
+    ``(index of the path, place)`` in document order."""
+    states = tuple((i, 0, ()) for i in range(len(xpaths)))
+    yield from _select(xpaths, root, frozen(place), states, _select_summaries(*xpaths))
+
+
+def _select(
+    xpaths: list[XPath],
+    root: Element,
+    top: Place,
+    states: tuple[State, ...],
+    summaries: dict[tuple[State, ...], Summary],
+) -> Iterator[tuple[int, Place]]:
+    """:func:`select` for paths without ``[last()]``: the elements no path can advance (most
+    of them, below a ``//`` step) are only counted among their siblings, no place made.
+    (An anchored path is walked alone.)"""
+    xpath = xpaths[0]
+    anchor = xpath.anchor
+    stack: list[tuple[list[Node], int, Place, tuple[State, ...]]] = []
+    if states or anchor is not None:
+        stack.append((root.children, 0, top, states))
+    seen: tuple[State, ...] | None = None
+    summary = _EMPTY
+    known = (True, True)
+    while stack:
+        kids, i, parent, states = stack.pop()
+        if states is not seen:
+            got = summaries.get(states)
+            if got is None:
+                got = summaries[states] = Summary(xpaths, states, None)
+            seen, summary = states, got
+        n = len(kids)
+        while i < n:
+            el = kids[i]
+            i += 1
+            if type(el) is not Element:
+                continue
+            counts = parent.counts
+            if counts is None:
+                counts = parent.counts = {}
+            name = el.name
+            pos = counts[name] = counts.get(name, 0) + 1
+            parent.n += 1
+            p: Place | None = None
+            hits: list[tuple[int, tuple[Cond, ...]]] | None = None
+            v = summary.tags.get(name)
+            if v is None:
+                v = summary.verdict(name)
+            if v is True or (v is not False and not any_may_match(v, el.attrs)):
+                sub = states  # "//" states this element cannot advance: carried on
+            else:
+                p = Place(parent, el, name, pos, parent.n)
+                p.cache = True
+                sub, hits = advance_with(xpaths, states, summary, p, known)
+            if anchor is not None:
+                if p is None:
+                    p = Place(parent, el, name, pos, parent.n)
+                    p.cache = True
+                sub = _anchored(xpath, p, sub)
+            if hits is not None:
+                assert p is not None
+                for xi, _ in hits:
+                    yield xi, p
+            if (sub or anchor is not None) and el.children:
+                if p is None:
+                    p = Place(parent, el, name, pos, parent.n)
+                    p.cache = True
+                stack.append((kids, i, parent, states))
+                stack.append((el.children, 0, p, sub))
+                break
+
+
+_EMPTY = Summary([], (), None)
+#: per set of paths (by ids, with the paths, so that the ids stay theirs): their states'
+#: summaries in select()
+_SELECT_SUMMARIES: dict[tuple[int, ...], tuple[tuple[XPath, ...], dict[tuple[State, ...], Summary]]] = {}
+
+
+def _select_summaries(*xpaths: XPath) -> dict[tuple[State, ...], Summary]:
+    """The summaries of the states of ``xpaths`` walked together in :func:`select` (bounded: a
+    run with many templates makes them again). Their states hold no ``[last()]`` conditions there."""
+    key = tuple([id(x) for x in xpaths])
+    got = _SELECT_SUMMARIES.get(key)
+    if got is None or any(a is not b for a, b in zip(got[0], xpaths, strict=True)):
+        if len(_SELECT_SUMMARIES) >= 1024:
+            _SELECT_SUMMARIES.clear()
+        got = _SELECT_SUMMARIES[key] = (xpaths, {})
+    summaries = got[1]
+    if len(summaries) >= 256:
+        summaries.clear()
+    return summaries
+
+
 def _last_of(kids: list[Element]) -> dict[str, int]:
     return {k.name: i for i, k in enumerate(kids)}
 
@@ -450,7 +694,7 @@ def descendants(root: ParentNode, place: Place, max_depth: int | None = None) ->
     stack: list[tuple[list[Element], int, Place, int]] = []
     kids = [c for c in root.children if type(c) is Element]
     # A fresh copy: the walk counts children itself (``place`` may hold streaming counts).
-    stack.append((kids, 0, Place(place.parent, place.element, place.name, place.pos, place.any_pos), 1))
+    stack.append((kids, 0, frozen(place), 1))
     while stack:
         kids, i, parent, depth = stack.pop()
         if i >= len(kids):

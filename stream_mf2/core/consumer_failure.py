@@ -42,9 +42,12 @@ def consumer_failure(error: BaseException) -> ConsumerError | None:
         who = next((name for part, name in _CONSUMER_PATHS.items() if part in filename), None)
         if who is not None:
             message = " ".join(str(error).split())
-            return ConsumerError(
+            failure = ConsumerError(
                 f"{who} failed on this document: {type(error).__name__}"
                 + (f": {message}" if message else "")
             )
+            # (set here, not only by the caller's ``raise ... from``: compiled, that does not)
+            failure.__cause__ = error
+            return failure
         tb = tb.tb_next
     return None

@@ -192,7 +192,7 @@ class Parser:
         wpt: WptSpec | None = None,
         max_pattern_chars: int | None = None,
         max_pattern_seconds: float | None = None,
-        syntaxes: Iterable[str] = DEFAULT_SYNTAXES,
+        syntaxes: Iterable[str] | None = None,
         max_jsonld_chars: int | None = None,
         microdata_form: str | None = None,
         max_microdata_held_items: int | None = None,
@@ -237,7 +237,9 @@ class Parser:
             wpt=wpt,
             max_pattern_chars=max_pattern_chars,
             max_pattern_seconds=max_pattern_seconds,
-            syntaxes=syntaxes,
+            # (None, not the frozenset, as the default: a compiled __init__ with a default mypyc
+            # cannot spell has no signature, and help(Parser) and the docs read it)
+            syntaxes=DEFAULT_SYNTAXES if syntaxes is None else syntaxes,
             max_jsonld_chars=max_jsonld_chars,
             microdata={
                 "microdata_form": microdata_form,

@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 
 import stream_mf2
+from bench.syntaxes_memory import microdata_product
 from stream_mf2 import Parser
 from stream_mf2.cli import page as page_command
 from stream_mf2.core.syntax_results import SyntaxResults
@@ -50,22 +51,8 @@ HEADER = """<header class="site-header"><a class="custom-logo-link" href="/">Ket
 FOOTER = '</ul></main>\n<footer class="site-footer"><p>© Kettle &amp; Leaf</p></footer>\n</body>\n</html>\n'
 
 
-def product(i: int) -> str:
-    return f"""<li class="product type-product post-{i} instock">
-<article itemscope itemtype="https://schema.org/Product">
-<a href="/product/teapot-{i}/" itemprop="url"><img src="/wp-content/uploads/teapot-{i}-300x300.jpg"
- itemprop="image" alt="Teapot no. {i}" width="300" height="300" loading="lazy"></a>
-<h2 class="woocommerce-loop-product__title" itemprop="name">Cast-iron teapot no. {i}</h2>
-<meta itemprop="sku" content="KL-{i:06d}">
-<div itemprop="aggregateRating" itemscope itemtype="https://schema.org/AggregateRating">
-<span class="star-rating" title="Rated {i % 5 + 1} out of 5"><span itemprop="ratingValue">{i % 5 + 1}</span>
- from <span itemprop="reviewCount">{i % 97 + 3}</span> reviews</span></div>
-<div itemprop="offers" itemscope itemtype="https://schema.org/Offer">
-<span class="price"><span class="woocommerce-Price-amount amount" itemprop="price" content="{20 + i % 50}.00">£{20 + i % 50}.00</span></span>
-<meta itemprop="priceCurrency" content="GBP"><link itemprop="availability" href="https://schema.org/InStock">
-<a href="/?add-to-cart={i}" class="button add_to_cart_button">Add to basket</a></div>
-</article></li>
-"""
+# (one product of a WooCommerce-like shop page: the memory bench builds its pages from it too)
+product = microdata_product
 
 
 def pieces(n: int, *, page_item: bool) -> Iterator[str]:

@@ -20,7 +20,12 @@
 * ``stream``: a child process parses a generated page whose repeatable block
   (with a nested block) matches one row per ~1 KB, fed in 64 KiB chunks,
   and reports peak RSS, total time and time to the first match: memory must
-  stay flat (under 50 MiB) whatever the size.
+  stay flat (under 50 MiB) whatever the size. Two shapes (``--shapes``): ``divs``
+  (a ``div`` of ``div`` rows) and ``table`` (one price-list ``table`` of ~500-byte
+  rows, its ``tbody`` inserted by the parser, matched by a browser's Copy XPath
+  ``//*[@id="prices"]/tbody/tr`` with link, price and date cells). Each row
+  counts the rows generated; matches that are not exactly those rows, each with
+  every nested block, make it an error row. ``--stream``: only these rows.
 """
 
 from __future__ import annotations

@@ -1,18 +1,29 @@
-"""``stream-mf2 wpt lint``: check a Website Parse Template, and its blocks on pages.
+"""``stream-mf2 wpt lint``: check Website Parse Templates, together, and their blocks on pages.
 
 ::
 
     stream-mf2 wpt lint TEMPLATE.xml [PAGE...] [--url URL] [--strict] [--max-pattern-seconds S]
+    stream-mf2 wpt lint --templates PATH [--templates PATH]... [PAGE...] [...]
 
-Everything the loader checks (:func:`stream_mf2.wpt.load`: errors and warnings, each with
-its line and column), plus what only shows when the template meets pages: a template whose
-URL patterns name another host than ``ow:host`` can never apply, and, for each PAGE (an HTML
-file, an ``http(s)://`` URL or ``-``), each top-level block that matches nothing on it. Every
-finding is one line ``TEMPLATE:LINE:COLUMN: error|warning: message`` (a page's findings name
-the page) on standard output, as compilers write them.
+The templates are named as ``stream-mf2 wpt`` takes them: ``TEMPLATE.xml`` is one WPT file or a
+folder (every ``*.xml`` in it, in name order), or ``--templates PATH`` (a file or a folder,
+repeatable) names them and every positional argument is a page. Each file gets everything the
+loader checks (:func:`stream_mf2.wpt.load`: errors and warnings, each with its line and column),
+plus what only shows when the template meets pages: a template whose URL patterns name another
+host than ``ow:host`` can never apply, and, for each PAGE (an HTML file, an ``http(s)://`` URL
+or ``-``), each top-level block of an applied template that matches nothing on it.
 
-Exit status: 0 nothing found, 1 findings (the template does not load, has warnings, or a block
-never matches on a page given), 2 bad command line.
+Across the files (and the templates of one file): two templates whose URL patterns choose one
+URL (:func:`stream_mf2.wpt.overlap.shared_url` finds one) both apply to that page, by design, so
+that is a note naming the URL; so is a template name found in several files (``stream-mf2 wpt
+--template NAME`` then refuses to choose). With more than one template, each PAGE gets a note
+per template that applies to it.
+
+Every finding is one line ``FILE:LINE:COLUMN: error|warning|note: message`` (``FILE`` the WPT
+file it is about; a page's findings name the page) on standard output, as compilers write them.
+
+Exit status: 0 nothing found but notes, 1 findings (a template does not load, has warnings, or a
+block never matches on a page given), 2 bad command line.
 """
 
 from __future__ import annotations
@@ -37,12 +48,25 @@ EXIT_FINDINGS = 1
 def _parser() -> argparse.ArgumentParser:
     p = ArgumentParser(
         prog=LINT_PROG,
-        description="Check a Website Parse Template: everything the loader checks, whether a template can "
-        "ever apply, and, given pages, which blocks never match on them.",
-        epilog="exit status: 0 nothing found, 1 findings, 2 bad command line",
+        description="Check Website Parse Templates: everything the loader checks, whether a template can "
+        "ever apply, which templates apply to the same URLs, and, given pages, which templates apply to "
+        "each and which of their blocks never match on it.",
+        epilog="exit status: 0 nothing found but notes, 1 findings, 2 bad command line",
     )
-    p.add_argument("template", metavar="TEMPLATE.xml", help="the WPT file")
-    p.add_argument("pages", nargs="*", metavar="PAGE", help="HTML files, http(s):// URLs or - to try the blocks on")
+    p.add_argument(
+        "files",
+        nargs="*",
+        metavar="TEMPLATE.xml PAGE",
+        help="the WPT file (or a folder of them; left out with --templates), then HTML files, http(s):// URLs "
+        "or - to try the blocks on",
+    )
+    p.add_argument(
+        "--templates",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a WPT file or a folder of them (*.xml); repeatable; the positional arguments are then all pages",
+    )
     p.add_argument("--url", help="the pages' URL (chooses the templates; default: every template applies)")
     p.add_argument("--strict", action="store_true", help="report warnings as errors (as load(strict=True))")
     p.add_argument(
@@ -84,65 +108,155 @@ def _never_applies(wpt: Any) -> list[tuple[int, int, str]]:
     return found
 
 
-def _page_findings(
-    wpt: Any, page: str, url: str | None, timeout: float, seconds: float | None
-) -> list[tuple[int, int, str]]:
+def _read_page(page: str, url: str | None, timeout: float, opts: dict[str, Any]) -> tuple[bytes, str | None]:
     from stream_mf2.cli.wpt import _open
-    from stream_mf2.core.parser import Parser
-    from stream_mf2.wpt import collect_pages
 
-    opts: dict[str, Any] = {} if seconds is None else {"max_pattern_seconds": seconds}
     source, page_url, close = _open(page, url, timeout, opts)
     try:
         data = source.read() if hasattr(source, "read") else b"".join(source)
     finally:
         close()
+    return data, page_url
+
+
+def _page_findings(
+    wpt: Any, page: str, data: bytes, page_url: str | None, opts: dict[str, Any], note_applied: bool
+) -> tuple[bool, list[tuple[str, int, int, str]]]:
+    """Whether a template of ``wpt`` applies to the page, and the findings: (kind, line, column, message)."""
+    from stream_mf2.core.parser import Parser
+    from stream_mf2.wpt import collect_pages
+
     parser = Parser(page_url, wpt=wpt, **opts)
     events = parser.feed_events(data) + parser.close_events()
-    found: list[tuple[int, int, str]] = []
+    found: list[tuple[str, int, int, str]] = []
     pages = collect_pages(events)
-    if not pages:
-        found.append((1, 1, f"no template applies to {page} at {page_url!r}"))
     for p in pages:
         template = wpt.template(p["template"])
+        if note_applied:
+            at = "" if page_url is None else f" at {page_url!r}"
+            found.append(("note", template.line, template.column, f"template {template.name!r} applies to {page}{at}"))
         for block, value in zip(template.blocks, p["blocks"], strict=True):
             if not value["matches"]:
                 ref = " ".join(f"ow:{k}={v!r}" for k, v in block.ref().items() if v is not None)
                 found.append(
-                    (block.line, block.column, f"block {ref} of template {template.name!r} never matches on {page}")
+                    (
+                        "warning",
+                        block.line,
+                        block.column,
+                        f"block {ref} of template {template.name!r} never matches on {page}",
+                    )
                 )
         for error in p.get("errors", []):
-            found.append((template.line, template.column, f"{page}: {error}"))
+            found.append(("warning", template.line, template.column, f"{page}: {error}"))
+    return bool(pages), found
+
+
+def _url_patterns(wpt: Any, template: Any) -> list[Any]:
+    return ([template.url] if template.url is not None else []) + [
+        p for s in wpt.urls if s.template == template.name for p in s.urls
+    ]
+
+
+def _across(loaded: list[tuple[str, Any]]) -> list[tuple[str, int, int, str]]:
+    """Notes about templates taken together: (file, line, column, message), at the later template."""
+    from stream_mf2.wpt.model import host_key
+    from stream_mf2.wpt.overlap import same_pattern, shared_url
+
+    found: list[tuple[str, int, int, str]] = []
+    entries = [(name, wpt, t) for name, wpt in loaded for t in wpt.templates]
+    for i, (name, wpt, t) in enumerate(entries):
+        mine = _url_patterns(wpt, t)
+        for other_name, other_wpt, other in entries[:i]:
+            where = f"{other_name}:{other.line}:{other.column}"
+            if other.name == t.name and other_name != name:
+                found.append(
+                    (
+                        name,
+                        t.line,
+                        t.column,
+                        f"template {t.name!r} is also in {where}: 'stream-mf2 wpt --template {t.name}' "
+                        "refuses to choose between them",
+                    )
+                )
+            theirs = _url_patterns(other_wpt, other)
+            if not mine or not theirs or host_key(wpt.host)[1] != host_key(other_wpt.host)[1]:
+                continue
+            same = next((a.source for a in mine for b in theirs if same_pattern(a, b)), None)
+            if same is not None:
+                shared = f"have the same URL pattern {same!r}"
+            else:
+                url = next((u for a in mine for b in theirs if (u := shared_url(a, b)) is not None), None)
+                if url is None:
+                    continue
+                shared = f"both apply to URLs such as {url!r}"
+            found.append(
+                (
+                    name,
+                    t.line,
+                    t.column,
+                    f"template {t.name!r} and template {other.name!r} ({where}) {shared}: a page gets every "
+                    "template that chooses it",
+                )
+            )
     return found
 
 
-def cmd_lint(argv: Sequence[str], out: IO[bytes]) -> int:
-    """``stream-mf2 wpt lint``."""
-    ns = _parser().parse_args(argv)
-    from stream_mf2.wpt import TemplateError, load
-
-    try:
-        data = Path(ns.template).read_bytes()
-    except OSError as e:
-        raise UserError(f"cannot open {ns.template}: {e.strerror or e}") from None
-    try:
-        wpt = load(data, strict=ns.strict)
-    except TemplateError as e:
-        out.write(f"{ns.template}:{e.line}:{e.column}: error: {e.message}\n".encode())
-        out.flush()
-        return EXIT_FINDINGS
-    kind = "error" if ns.strict else "warning"
+def _file_findings(name: str, wpt: Any, strict: bool) -> list[str]:
+    """The loader's warnings and the templates that can never apply, in the order of the file."""
+    kind = "error" if strict else "warning"
     found: list[tuple[int, int, str]] = []
     for w in wpt.warnings:
         at_line, at_column, text = w.split(":", 2)
         found.append((int(at_line), int(at_column), text.strip()))
     found.extend(_never_applies(wpt))
-    # The template's own findings in the order of the file, as a compiler lists them.
-    lines = [f"{ns.template}:{line}:{column}: {kind}: {message}" for line, column, message in sorted(found)]
-    for page in ns.pages:
-        for line, column, message in _page_findings(wpt, page, ns.url, ns.timeout, ns.max_pattern_seconds):
-            lines.append(f"{ns.template}:{line}:{column}: warning: {message}")
+    return [f"{name}:{line}:{column}: {kind}: {message}" for line, column, message in sorted(found)]
+
+
+def cmd_lint(argv: Sequence[str], out: IO[bytes]) -> int:
+    """``stream-mf2 wpt lint``."""
+    parser = _parser()
+    ns = parser.parse_args(argv)
+    from stream_mf2.cli.wpt import _template_files
+    from stream_mf2.wpt import TemplateError, load
+
+    if not ns.templates:
+        if not ns.files:
+            parser.error("the following arguments are required: TEMPLATE.xml (or --templates PATH)")
+        ns.templates, ns.files = [ns.files[0]], ns.files[1:]
+    lines: list[str] = []
+    findings = 0
+    loaded: list[tuple[str, Any]] = []
+    for name in _template_files(ns.templates):
+        try:
+            data = Path(name).read_bytes()
+        except OSError as e:
+            raise UserError(f"cannot open {name}: {e.strerror or e}") from None
+        try:
+            wpt = load(data, strict=ns.strict)
+        except TemplateError as e:
+            lines.append(f"{name}:{e.line}:{e.column}: error: {e.message}")
+            findings += 1
+            continue
+        own = _file_findings(name, wpt, ns.strict)
+        lines += own
+        findings += len(own)
+        loaded.append((name, wpt))
+    lines += [f"{name}:{line}:{column}: note: {message}" for name, line, column, message in _across(loaded)]
+    several = sum(len(wpt.templates) for _, wpt in loaded) > 1
+    opts: dict[str, Any] = {} if ns.max_pattern_seconds is None else {"max_pattern_seconds": ns.max_pattern_seconds}
+    for page in ns.files:
+        page_opts = dict(opts)
+        data, page_url = _read_page(page, ns.url, ns.timeout, page_opts)
+        per_file = [(name, _page_findings(wpt, page, data, page_url, page_opts, several)) for name, wpt in loaded]
+        if loaded and not any(applies for _, (applies, _) in per_file):
+            for name, _ in loaded:
+                lines.append(f"{name}:1:1: warning: no template applies to {page} at {page_url!r}")
+                findings += 1
+        for name, (_, found) in per_file:
+            for kind, line, column, message in found:
+                lines.append(f"{name}:{line}:{column}: {kind}: {message}")
+                findings += kind != "note"
     for text in lines:
         out.write(text.encode() + b"\n")
     out.flush()
-    return EXIT_FINDINGS if lines else EXIT_CLEAN
+    return EXIT_FINDINGS if findings else EXIT_CLEAN

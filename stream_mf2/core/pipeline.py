@@ -238,11 +238,11 @@ def _fanned_sink(
             sink = BudgetedSink(
                 keep,
                 on_complete,
-                budget,
                 max_kept_nodes=config.max_kept_nodes,
                 max_prefix_nodes=config.max_prefix_nodes,
                 on_nested=on_nested,
                 watch_nested=watch_nested,
+                text_budget=budget,
             )
         return sink, wpt, wpt_events, wpt_notes, consumers
     from stream_mf2.html.bounded.observed import ObservedSink
@@ -263,11 +263,11 @@ def _fanned_sink(
             keep,
             on_complete,
             observer,
-            budget,
             max_kept_nodes=config.max_kept_nodes,
             max_prefix_nodes=config.max_prefix_nodes,
             on_nested=on_nested,
             watch_nested=watch_nested,
+            text_budget=budget,
         )
     return sink, wpt, wpt_events, wpt_notes, consumers
 

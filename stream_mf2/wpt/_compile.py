@@ -22,7 +22,14 @@ from stream_mf2.wpt._urlnorm import normalize_pattern
 from stream_mf2.wpt._xpath import XPathSyntaxError, compile_xpath
 from stream_mf2.wpt.model import Pattern, TimedRegex
 
-__all__ = ["PatternSyntaxError", "XPathSyntaxError", "capture_group", "compile_pattern", "compile_xpath"]
+__all__ = [
+    "PatternSyntaxError",
+    "XPathSyntaxError",
+    "capture_group",
+    "compile_pattern",
+    "compile_xpath",
+    "pattern_pieces",
+]
 
 _CONCEPT = re.compile(r"[A-Za-z_][\w.\-]*")
 
@@ -69,20 +76,10 @@ def _capture_end(text: str, i: int) -> int:
     return -1
 
 
-def compile_pattern(source: str, *, whole: bool = False) -> Pattern:
-    """Compile a WPT pattern (``whole``: anchored at both ends, for URLs; its literal text is
-    then normalised as page URLs are, see :mod:`stream_mf2.wpt._urlnorm`).
-
-    Every search of the result is bounded in time (:class:`TimedRegex`): expressions
-    that backtrack exponentially (``(a|aa)+c``) or match fuzzily (``{e<=6}``) are accepted,
-    and bounded in time where they run, since no syntactic test tells them all apart.
-    """
-    regex = _regex_module()
-    written = source
-    if whole:
-        source = normalize_pattern(source)
-    out: list[str] = []
-    concepts: list[str] = []
+def pattern_pieces(source: str) -> list[tuple[str, str | None]]:
+    """A pattern's pieces in order: ``(literal text, None)`` and ``(capture expression, concept)``
+    (``PatternSyntaxError`` for a capture not closed with ``])``)."""
+    pieces: list[tuple[str, str | None]] = []
     literal: list[str] = []
     i = 0
     n = len(source)
@@ -99,22 +96,45 @@ def compile_pattern(source: str, *, whole: bool = False) -> Pattern:
                 end = _capture_end(source, start)
                 if end < 0:
                     raise PatternSyntaxError(f"capture ({m.group()}[...]) at offset {i} is not closed with '])'")
-                expr = source[start:end]
-                try:
-                    regex.compile(expr)
-                except regex.error as e:
-                    raise PatternSyntaxError(f"capture {m.group()!r}: bad regular expression {expr!r}: {e}") from e
-                out.append(re.escape("".join(literal)))
-                literal = []
-                # A named group per capture: groups inside the expression (``(\.[0-9]{2})?``)
-                # then cannot shift the captures after it.
-                out.append(f"(?P<{capture_group(len(concepts))}>{expr})")
-                concepts.append(m.group())
+                if literal:
+                    pieces.append(("".join(literal), None))
+                    literal = []
+                pieces.append((source[start:end], m.group()))
                 i = end + 2
                 continue
         literal.append(c)
         i += 1
-    out.append(re.escape("".join(literal)))
+    if literal:
+        pieces.append(("".join(literal), None))
+    return pieces
+
+
+def compile_pattern(source: str, *, whole: bool = False) -> Pattern:
+    """Compile a WPT pattern (``whole``: anchored at both ends, for URLs; its literal text is
+    then normalised as page URLs are, see :mod:`stream_mf2.wpt._urlnorm`).
+
+    Every search of the result is bounded in time (:class:`TimedRegex`): expressions
+    that backtrack exponentially (``(a|aa)+c``) or match fuzzily (``{e<=6}``) are accepted,
+    and bounded in time where they run, since no syntactic test tells them all apart.
+    """
+    regex = _regex_module()
+    written = source
+    if whole:
+        source = normalize_pattern(source)
+    out: list[str] = []
+    concepts: list[str] = []
+    for text, concept in pattern_pieces(source):
+        if concept is None:
+            out.append(re.escape(text))
+            continue
+        try:
+            regex.compile(text)
+        except regex.error as e:
+            raise PatternSyntaxError(f"capture {concept!r}: bad regular expression {text!r}: {e}") from e
+        # A named group per capture: groups inside the expression (``(\.[0-9]{2})?``)
+        # then cannot shift the captures after it.
+        out.append(f"(?P<{capture_group(len(concepts))}>{text})")
+        concepts.append(concept)
     body = "".join(out)
     if not body:
         raise PatternSyntaxError("empty pattern")

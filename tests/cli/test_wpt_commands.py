@@ -187,3 +187,126 @@ def test_wpt_over_a_damaged_warc_reports_and_goes_on(tmp_path: Path) -> None:
     kinds = [(x["kind"], x["warc_file"] == str(cut)) for x in lines]
     assert kinds == [("wpt", True), ("wpt", True), ("error", True), ("wpt", False), ("wpt", False)]
     assert lines[2]["offset"] == len(data)
+
+
+# -- ``wpt lint`` over several WPT files (a folder or --templates), as ``wpt`` takes them ----------------
+
+SHOP_HEAD = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n'
+    '<ow:wpt xmlns:ow="http://www.omfica.org/schemas/ow/0.9" ow:host="shop.example">\n'
+)
+# A publisher's site-wide file: the breadcrumb of every page of the shop.
+SITE_WIDE = (
+    SHOP_HEAD
+    + '  <ow:template ow:name="Site" ow:url="https://shop.example/(site.path[.*])" ow:ontology="site">\n'
+    '    <ow:block ow:xpath="/html/head/title">site.title</ow:block>\n'
+    "  </ow:template>\n"
+    '  <ow:ontology ow:name="site"><ow:concept ow:name="site"><ow:has>title</ow:has><ow:has>path</ow:has></ow:concept></ow:ontology>\n'
+    "</ow:wpt>\n"
+)
+# The product pages' own file: one product per page, its name and price.
+PRODUCT = (
+    SHOP_HEAD
+    + '  <ow:template ow:name="Product" ow:url="https://shop.example/item/(product.sku[[0-9]+])" ow:ontology="shop">\n'
+    '    <ow:block ow:xpath="//h1">product.name</ow:block>\n'
+    "    <ow:block ow:xpath='//*[@class=\"price\"]'>product.price</ow:block>\n"
+    "  </ow:template>\n"
+    '  <ow:ontology ow:name="shop"><ow:concept ow:name="product"><ow:has>name</ow:has><ow:has>price</ow:has>'
+    "<ow:has>sku</ow:has></ow:concept></ow:ontology>\n"
+    "</ow:wpt>\n"
+)
+# Another site's file: never chooses a shop page.
+BLOG = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n'
+    '<ow:wpt xmlns:ow="http://www.omfica.org/schemas/ow/0.9" ow:host="blog.example">\n'
+    '  <ow:template ow:name="Post" ow:url="https://blog.example/(post.slug[[a-z0-9-]+])" ow:ontology="blog">\n'
+    '    <ow:block ow:xpath="//article//h1">post.title</ow:block>\n'
+    "  </ow:template>\n"
+    '  <ow:ontology ow:name="blog"><ow:concept ow:name="post"><ow:has>title</ow:has><ow:has>slug</ow:has></ow:concept>'
+    "</ow:ontology>\n"
+    "</ow:wpt>\n"
+)
+
+
+def _site(tmp_path: Path, **files: str) -> Path:
+    folder = tmp_path / "templates"
+    folder.mkdir(parents=True)
+    for name, text in files.items():
+        (folder / f"{name}.xml").write_text(text, encoding="utf-8")
+    return folder
+
+
+def test_wpt_lint_of_a_folder_names_each_file_and_notes_templates_for_the_same_urls(tmp_path: Path) -> None:
+    folder = _site(tmp_path, a_site=SITE_WIDE, b_product=PRODUCT, c_blog=BLOG)
+    r = run_cli("wpt", "lint", str(folder))
+    site, product = folder / "a_site.xml", folder / "b_product.xml"
+    # both apply by design: a note (exit 0), at the later template, naming the earlier one and a URL
+    assert (r.returncode, r.stderr) == (0, b"")
+    assert r.stdout.decode().splitlines() == [
+        f"{product}:3:3: note: template 'Product' and template 'Site' ({site}:3:3) both apply to URLs such as "
+        "'https://shop.example/item/1': a page gets every template that chooses it"
+    ]
+    # the same files named one by one with --templates: the same answer
+    listed = run_cli("wpt", "lint", "--templates", str(site), "--templates", str(product), "--templates",
+                     str(folder / "c_blog.xml"))
+    assert (listed.returncode, listed.stdout) == (0, r.stdout)
+    # templates of two hosts, or whose URLs share no page, get no note
+    alone = run_cli("wpt", "lint", "--templates", str(product), "--templates", str(folder / "c_blog.xml"))
+    assert (alone.returncode, alone.stdout) == (0, b"")
+
+
+def test_wpt_lint_of_several_files_puts_each_finding_under_its_file(tmp_path: Path) -> None:
+    broken = SHOP_HEAD + '<ow:template ow:name="Broken">\n<ow:block/></ow:template></ow:wpt>\n'
+    undeclared = PRODUCT.replace("<ow:has>price</ow:has>", "")
+    folder = _site(tmp_path, a_broken=broken, b_product=undeclared, c_blog=BLOG)
+    r = run_cli("wpt", "lint", str(folder))
+    assert r.returncode == 1
+    assert r.stdout.decode().splitlines() == [
+        f"{folder / 'a_broken.xml'}:4:1: error: ow:block has no reference (ow:tagid, ow:xpath or ow:pattern)",
+        f"{folder / 'b_product.xml'}:5:5: warning: concept 'product.price' is not declared in ontology 'shop'",
+    ]
+    # the same name in two files: --template NAME would refuse to choose; a note
+    twice = _site(tmp_path / "x", a=PRODUCT, b=PRODUCT.replace("/item/", "/p/"))
+    r = run_cli("wpt", "lint", str(twice))
+    assert r.returncode == 0
+    assert r.stdout.decode().splitlines() == [
+        f"{twice / 'b.xml'}:3:3: note: template 'Product' is also in {twice / 'a.xml'}:3:3: "
+        "'stream-mf2 wpt --template Product' refuses to choose between them"
+    ]
+    # two files with the same URL pattern: said so, with the pattern
+    same = _site(tmp_path / "y", a=PRODUCT, b=PRODUCT.replace('"Product"', '"Offer"'))
+    r = run_cli("wpt", "lint", str(same))
+    assert r.returncode == 0
+    assert r.stdout.decode().splitlines() == [
+        f"{same / 'b.xml'}:3:3: note: template 'Offer' and template 'Product' ({same / 'a.xml'}:3:3) have the same "
+        "URL pattern 'https://shop.example/item/(product.sku[[0-9]+])': a page gets every template that chooses it"
+    ]
+
+
+def test_wpt_lint_with_a_page_says_which_templates_apply_and_which_blocks_never_match(tmp_path: Path) -> None:
+    folder = _site(tmp_path, a_site=SITE_WIDE, b_product=PRODUCT, c_blog=BLOG)
+    page = tmp_path / "sencha.html"
+    page.write_text(
+        "<!DOCTYPE html><html><head><title>Sencha | Shop</title></head><body>"
+        '<nav><a href="/">Shop</a> › <a href="/list/1">Teas</a></nav>'
+        "<main><h1>Sencha</h1><p>A Japanese green tea.</p></main></body></html>",
+        encoding="utf-8",
+    )
+    site, product = folder / "a_site.xml", folder / "b_product.xml"
+    r = run_cli("wpt", "lint", "--templates", str(folder), str(page), "--url", "https://shop.example/item/7")
+    assert r.returncode == 1  # the price block never matches: a finding
+    lines = r.stdout.decode().splitlines()
+    assert lines[1:] == [
+        f"{site}:3:3: note: template 'Site' applies to {page} at 'https://shop.example/item/7'",
+        f"{product}:3:3: note: template 'Product' applies to {page} at 'https://shop.example/item/7'",
+        f"{product}:5:5: warning: block ow:xpath='//*[@class=\"price\"]' of template 'Product' never matches "
+        f"on {page}",
+    ]
+    assert lines[0].startswith(f"{product}:3:3: note: template 'Product' and template 'Site'")
+    # a page that no file's template chooses: a warning under every file
+    r = run_cli("wpt", "lint", "--templates", str(folder), str(page), "--url", "https://other.example/")
+    assert r.returncode == 1
+    assert r.stdout.decode().splitlines()[1:] == [
+        f"{f}:1:1: warning: no template applies to {page} at 'https://other.example/'"
+        for f in (site, product, folder / "c_blog.xml")
+    ]

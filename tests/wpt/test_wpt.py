@@ -423,10 +423,16 @@ def test_wpt_bench_runs(tmp_path: Path) -> None:
     doc = wpt_bench.measure(True, lambda line: None, sizes=[100_000], fixtures=tmp_path)
     (row,) = doc["overhead"]["rows"]
     assert row["matches"] > 0 and row["plain_s"] > 0
-    (s,) = doc["stream"]
-    assert s["matches"] > 50 and s["peak_rss_bytes"] > 0 and s["first_match_s"] is not None
+    divs, rows = doc["stream"]  # the two shapes: divs, then one table (tbody inserted by the parser)
+    assert (divs["shape"], rows["shape"]) == ("divs", "table")
     table = wpt_bench.table(doc)
-    assert "| a.html |" in table and f"| {s['matches']} |" in table
+    assert "| a.html |" in table
+    for s in (divs, rows):
+        # every row generated is one match, each with all its nested blocks
+        assert s["matches"] == s["rows"] > 50 and s["incomplete_matches"] == 0 and "error" not in s
+        assert s["peak_rss_bytes"] > 0 and s["first_match_s"] is not None
+        assert f"| {s['matches']} |" in table
+    assert "### WPT: one-table stream" in table
 
 
 def test_readme_worked_example_is_the_real_output() -> None:

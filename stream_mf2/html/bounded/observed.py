@@ -31,6 +31,7 @@ from stream_mf2.html.bounded.flags import (
 )
 from stream_mf2.html.bounded.sink import BoundedSink
 from stream_mf2.html.bounded.tentative import _demote
+from stream_mf2.html.bounded.textbudget import TextBudget
 from stream_mf2.html.dom import Element, Node, ParentNode
 
 __all__ = ["ObservedSink", "PlacementObserver"]
@@ -86,6 +87,7 @@ class ObservedSink(BoundedSink):
         max_prefix_nodes: int = DEFAULT_MAX_PREFIX_NODES,
         on_nested: Callable[[Element, Element, bool], int] | None = None,
         watch_nested: Callable[[Element, Element], bool] | None = None,
+        text_budget: TextBudget | None = None,
     ) -> None:
         # The keywords are spelled out, not forwarded as ``**kwargs``: the compiled
         # build passes a ``**`` mapping on to a compiled base class wrongly.
@@ -97,6 +99,7 @@ class ObservedSink(BoundedSink):
             max_prefix_nodes=max_prefix_nodes,
             on_nested=on_nested,
             watch_nested=watch_nested,
+            text_budget=text_budget,
         )
         self.observer = observer
         # Bound once: these run for nearly every element.

@@ -70,6 +70,7 @@ from stream_mf2.html.bounded.selected import (
     _SelectRecord,
 )
 from stream_mf2.html.bounded.tentative import _demote, _merged_root, _start_tentative
+from stream_mf2.html.bounded.textbudget import TextBudget
 from stream_mf2.html.dom import (
     HTML_NS,
     Comment,
@@ -202,6 +203,7 @@ class BoundedSink(SinkCalls):
         "notes",
         "on_complete",
         "on_nested",
+        "text_budget",
         "tracked",
         "watch_nested",
     )
@@ -218,6 +220,7 @@ class BoundedSink(SinkCalls):
         watch_nested: Callable[[Element, Element], bool] | None = None,
         check_shortcuts: bool = False,
         inline_climbs: tuple[int, int] = (_INLINE_OPEN, _INLINE_TABLES),
+        text_budget: TextBudget | None = None,
     ) -> None:
         if (on_nested is None) != (watch_nested is None):
             raise ValueError("on_nested and watch_nested go together (the nested hand-over)")
@@ -226,6 +229,9 @@ class BoundedSink(SinkCalls):
         self.on_complete = on_complete
         self.on_nested = on_nested
         self.watch_nested = watch_nested
+        #: The text budget a subclass that admits text asks (``stream_mf2.core.budget``); this
+        #: class stores it only, and its own text calls never look at it.
+        self.text_budget = text_budget
         # Source spans are recorded for kept elements (and html/body, which may become
         # kept) once a tokenizer is attached; dropped elements cost nothing.
         self._positions: Tokenizer | None = None

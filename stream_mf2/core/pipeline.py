@@ -269,6 +269,10 @@ def _fanned_sink(
             on_nested=on_nested,
             watch_nested=watch_nested,
         )
+    if wpt is not None and observer is wpt and on_nested is None:
+        # The WPT consumer alone decides what it keeps: it may hold what misnested formatting
+        # tags can still move, and withdraw it past its budget (stream_mf2/wpt/_misnest.py).
+        wpt.attach_holding(sink.withdraw, sink.keep_holding)
     return sink, wpt, wpt_events, wpt_notes, consumers
 
 

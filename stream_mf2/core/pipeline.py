@@ -199,7 +199,13 @@ def _fanned_sink(
 
         pages, wpt_notes = pages_for(config.wpt, url)
         # Element matches are token-positioned like items: they join the capture's events.
-        wpt = WptConsumer(pages, out.append, wpt_events.append, max_pattern_chars=config.max_pattern_chars)
+        wpt = WptConsumer(
+            pages,
+            out.append,
+            wpt_events.append,
+            max_pattern_chars=config.max_pattern_chars,
+            max_misnest_nodes=config.max_misnest_nodes,
+        )
     limits = dict(config.syntax_limits)
     consumers = tuple(
         consumer_factory(name)(out.append, base_url=url, **_limits_of(name, limits)) for name in config.consumers

@@ -265,9 +265,7 @@ class WptConsumer:
         :meth:`placed`, with the usual case (no active path at the parent, no id to
         look for) made cheap, since it is the fate of nearly every element."""
         pplace = self._places.get(parent)
-        if pplace is None or (
-            self._misnest.withdraw is not None and (self._misnest.region or element.name in KIND)
-        ):
+        if pplace is None or (self._misnest.withdraw is not None and (self._misnest.region or element.name in KIND)):
             return self.placed(element, parent)
         # (new from create_element_in: no children)
         counts = pplace.counts
@@ -445,8 +443,9 @@ class WptConsumer:
             return keep
         if element.children:
             # A clone of the adoption agency holding moved nodes, outside held roots: held
-            # if it is a formatting element around a held root (it may end up empty or not).
-            hold = kind == 1 and bool(mis.roots) and mis.start(element)
+            # if it is a formatting element around a held root (it may end up empty or not),
+            # whose content is whole (nothing in it was released: see Misnest.whole).
+            hold = kind == 1 and bool(mis.roots) and mis.whole(element) and mis.start(element)
             if hold and (mis.keep_holding is None or not mis.keep_holding(element)):
                 mis.unstart(element)
                 return keep

@@ -139,6 +139,26 @@ class Misnest:
             node = parent if type(parent) is Element else None
         return False
 
+    def whole(self, clone: Element) -> bool:
+        """Is what the adoption agency moved into ``clone`` (placed holding nodes) all there?
+
+        The clone of the formatting element took the furthest block's children (and is
+        appended to it); one made in the inner loop holds a chain of clones down to the
+        furthest block. Either way the nodes came from the furthest block's subtree, which
+        is whole if it is held (a withdrawn or never held one lost its popped content).
+        """
+        parent = clone.parent
+        if type(parent) is Element and self.holds(parent):
+            return True
+        node = clone
+        while True:
+            kids = [c for c in node.children if type(c) is Element]
+            if len(kids) != 1:
+                return False
+            node = kids[0]
+            if node in self.roots:
+                return True
+
 
 def rematch(xpath: XPath, root: Element, place: Place) -> list[Place]:
     """The places, in document order, of ``root`` (at its final ``place``) and the elements

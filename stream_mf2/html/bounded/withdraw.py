@@ -95,9 +95,7 @@ def _withdraw(sink: BoundedSink, root: Element) -> bool:
                     stack.append((c, False))
             continue
         kids = el.children
-        if not kids:
-            continue
-        keep: list[Node] = [c for c in kids if type(c) is Element and c.parent is el]
+        keep: list[Node] = [c for c in kids if type(c) is Element and c.parent is el] if kids else kids
         if len(keep) != len(kids):
             uncounted += sum(1 for c in kids if type(c) is not Element and type(c) is not Text)
             for c in kids:

@@ -87,6 +87,7 @@ class ObservedSink(BoundedSink):
         max_prefix_nodes: int = DEFAULT_MAX_PREFIX_NODES,
         on_nested: Callable[[Element, Element, bool], int] | None = None,
         watch_nested: Callable[[Element, Element], bool] | None = None,
+        check_shortcuts: bool = False,
     ) -> None:
         # The keywords are spelled out, not forwarded as ``**kwargs``: the compiled
         # build passes a ``**`` mapping on to a compiled base class wrongly.
@@ -98,6 +99,7 @@ class ObservedSink(BoundedSink):
             max_prefix_nodes=max_prefix_nodes,
             on_nested=on_nested,
             watch_nested=watch_nested,
+            check_shortcuts=check_shortcuts,
         )
         self.observer = observer
         # Bound once: these run for nearly every element.

@@ -24,7 +24,8 @@ from collections.abc import Callable
 from typing import Any
 
 from stream_mf2.html.dom import HTML_NS, Document, DocumentFragment, Element, Node, ParentNode, is_ancestor
-from stream_mf2.wpt._misnest import DEFAULT_MAX_MISNEST_NODES, KIND, Misnest, rematch
+from stream_mf2.html.tree_tables import FORMATTING
+from stream_mf2.wpt._misnest import DEFAULT_MAX_MISNEST_NODES, KIND, Misnest
 from stream_mf2.wpt._objects import element_match, in_document_order, node_matches, text_match
 from stream_mf2.wpt._paths import Cond, Place, State, Summary, advance_with, any_may_match, frozen, path_matches
 from stream_mf2.wpt._pending import Pending, PendingQueue
@@ -265,8 +266,9 @@ class WptConsumer:
         :meth:`placed`, with the usual case (no active path at the parent, no id to
         look for) made cheap, since it is the fate of nearly every element."""
         pplace = self._places.get(parent)
-        if pplace is None or (self._misnest.withdraw is not None and (self._misnest.region or element.name in KIND)):
-            return self.placed(element, parent)
+        mis = self._misnest
+        if pplace is None or (mis.withdraw is not None and (mis.region or mis.fmt_open or element.name in FORMATTING)):
+            return self.placed(element, parent)  # (with the misnesting bookkeeping: _hold)
         # (new from create_element_in: no children)
         counts = pplace.counts
         if counts is None:
@@ -387,6 +389,7 @@ class WptConsumer:
         if old is not None:
             # A move (adoption agency): the place object is updated, so places below it follow.
             self._moved = True
+            self._misnest.moves += 1
             if old.parent is not None:
                 old.parent.uncount(old.name)
             fresh = pplace.child(element)
@@ -409,6 +412,7 @@ class WptConsumer:
             # A clone that received the children of another element before being placed
             # (the adoption agency), or a moved subtree whose places were dropped when popped.
             if self._misnest.withdraw is not None:
+                self._misnest.moves += 1
                 self._hold(element, parent, False)  # (before the warnings: a held one has none)
             place.states, hits = self._advance(pplace, place)
             if place.states or (hits is not None and self._any_wanted(hits)):
@@ -560,6 +564,7 @@ class WptConsumer:
         if ref is None or ref.parent is not place.parent:
             return
         self._moved = True
+        self._misnest.moves += 1
         place.any_pos, ref.any_pos = ref.any_pos, ref.any_pos + 1
         if ref.name == place.name:
             place.pos, ref.pos = ref.pos, ref.pos + 1
@@ -665,9 +670,23 @@ class WptConsumer:
         out: dict[int, list[tuple[Node, tuple[dict[str, Any], list[tuple[Cond, ...]]]]]] = {}
         mis = self._misnest
         # (held roots and what is inside them: their matches are worked out again)
-        held: set[Element] = {el for el in found if mis.holds(el)} if mis.roots else set()
-        # (a held root inside another is worked out with that one)
-        inner = {el for el in held if el in mis.roots and type(el.parent) is Element and mis.holds(el.parent)}
+        held: set[Element] = set()
+        inner: set[Element] = set()
+        if mis.roots:
+            # Worked out again: what is inside a held root that something moved since it was held
+            # (a held root inside another is worked out with that one); the others keep the
+            # matches they streamed, and are held no more.
+            for el in found:
+                top = mis.outermost(el)
+                if top is None:
+                    continue
+                if mis.stamps[top] == mis.moves:
+                    if el in mis.roots:
+                        mis.drop(el)
+                    continue
+                held.add(el)
+                if top is not el and el in mis.roots:
+                    inner.add(el)
         for el in found:
             place, ks = candidates.pop(el)
             if held and el in held:
@@ -719,20 +738,36 @@ class WptConsumer:
         self._misnest.drop(el)
         if inner:
             return rest  # a held root inside another: worked out with that one
-        frozen_place = frozen(place)
-        for k in sorted(again):
-            if not self._wanted(k):
-                continue
-            block = self._blocks[k][2]
-            assert block.xpath is not None
-            for p in rematch(block.xpath, el, frozen_place):
-                node = p.element
-                assert node is not None
-                if block.tagid is not None and node.attrs.get("id") != block.tagid:
-                    continue
-                got = out.setdefault(k, [])
-                for n, m in node_matches(node, p, block):
-                    got.append((n, (m, [()])))
+        # One walk of the final subtree from the root's place (kept up to date through the
+        # moves), with the streaming matcher's own steps: as if it were streamed now.
+        top = frozen(place)
+        pplace = place.parent
+        assert pplace is not None
+        top.states, hits = self._advance(pplace, top)
+        stack: list[tuple[Place, list[tuple[int, tuple[Cond, ...]]] | None]] = [(top, hits)]
+        needs_id = self._needs_id
+        while stack:
+            p, hits = stack.pop()
+            node = p.element
+            assert node is not None
+            if hits is not None:
+                for k, _ in hits:
+                    if k not in again or not self._wanted(k):
+                        continue
+                    block = self._blocks[k][2]
+                    if block.tagid is not None and node.attrs.get("id") != block.tagid:
+                        continue
+                    got = out.setdefault(k, [])
+                    for n, m in node_matches(node, p, block):
+                        got.append((n, (m, [()])))
+            if p.states or needs_id:
+                kids: list[tuple[Place, list[tuple[int, tuple[Cond, ...]]] | None]] = []
+                for c in node.children:
+                    if type(c) is Element:
+                        cp = p.child(c)
+                        cp.states, chits = self._advance(p, cp)
+                        kids.append((cp, chits))
+                stack.extend(reversed(kids))
         return rest
 
     def _deliver(self, k: int, items: list[tuple[dict[str, Any], list[tuple[Cond, ...]]]]) -> None:

@@ -13,8 +13,9 @@ So while any formatting element is open, each special (non-void) element created
 is *held*: kept as a root (:meth:`Misnest.start`), outside any held subtree,
 with everything below it, and its matches are not decided from the paths seen
 while streaming but worked out again from its final place once the bounded sink
-hands it over (:func:`rematch`: its place, kept up to date through the moves,
-and the final subtree below it). A held root inside a subtree already kept is
+hands it over (``WptConsumer._rematch``: the streaming matcher's steps run again
+from its place, kept up to date through the moves, down its final subtree; a
+root with no move or clone anywhere since it was held keeps its streamed matches). A held root inside a subtree already kept is
 only marked. The furthest block of any later adoption is such a root or inside
 one, and stays inside it (its new parent is above ``F``, so inside the root
 that holds ``F``'s special ancestor, if any).
@@ -36,10 +37,8 @@ from typing import Final
 
 from stream_mf2.html.dom import Element
 from stream_mf2.html.tree_tables import FORMATTING, SPECIAL_HTML
-from stream_mf2.wpt._paths import Place, path_matches, select
-from stream_mf2.wpt.model import XPath
 
-__all__ = ["DEFAULT_MAX_MISNEST_NODES", "Misnest", "rematch"]
+__all__ = ["DEFAULT_MAX_MISNEST_NODES", "KIND", "Misnest"]
 
 #: Default of ``max_misnest_nodes``: elements held below open formatting elements at once.
 DEFAULT_MAX_MISNEST_NODES: Final = 4096
@@ -74,7 +73,7 @@ KIND.update({n: 2 for n in SPECIAL_HTML if n not in _VOID and n not in ("html", 
 class Misnest:
     """Open formatting elements and held roots of one page."""
 
-    __slots__ = ("budget", "count", "fmt_open", "keep_holding", "region", "roots", "withdraw")
+    __slots__ = ("budget", "count", "fmt_open", "keep_holding", "moves", "region", "roots", "stamps", "withdraw")
 
     def __init__(self, budget: int) -> None:
         self.budget = budget
@@ -89,6 +88,10 @@ class Misnest:
         #: held roots -> elements held below them (themselves included)
         self.roots: dict[Element, int] = {}
         self.count = 0
+        #: moves and clones seen so far; per held root, that count when it was held (a root
+        #: handed over with no move since has the matches it streamed: nothing to work out)
+        self.moves = 0
+        self.stamps: dict[Element, int] = {}
 
     def start(self, element: Element) -> bool:
         """``element`` (new, special, below an open formatting element, outside held roots):
@@ -96,6 +99,7 @@ class Misnest:
         if self.withdraw is None or self.count >= self.budget:
             return False
         self.roots[element] = 1
+        self.stamps[element] = self.moves
         self.region[element] = element
         self.count += 1
         return True
@@ -121,6 +125,7 @@ class Misnest:
         n = self.roots.pop(root, None)
         if n is None:
             return
+        del self.stamps[root]
         self.count -= n
         region = self.region
         for el in [e for e, r in region.items() if r is root]:
@@ -138,6 +143,18 @@ class Misnest:
             parent = node.parent
             node = parent if type(parent) is Element else None
         return False
+
+    def outermost(self, element: Element) -> Element | None:
+        """The outermost held root at or above ``element``, if any."""
+        found: Element | None = None
+        roots = self.roots
+        node: Element | None = element
+        while node is not None:
+            if node in roots:
+                found = node
+            parent = node.parent
+            node = parent if type(parent) is Element else None
+        return found
 
     def whole(self, clone: Element) -> bool:
         """Is what the adoption agency moved into ``clone`` (placed holding nodes) all there?
@@ -158,11 +175,3 @@ class Misnest:
             node = kids[0]
             if node in self.roots:
                 return True
-
-
-def rematch(xpath: XPath, root: Element, place: Place) -> list[Place]:
-    """The places, in document order, of ``root`` (at its final ``place``) and the elements
-    of its final subtree that ``xpath`` (without ``[last()]``) selects."""
-    out = [place] if path_matches(xpath, place) else []
-    out.extend(select(xpath, root, place))
-    return out

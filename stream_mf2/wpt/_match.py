@@ -212,9 +212,7 @@ class WptConsumer:
         self._misnest = Misnest(max_misnest_nodes)
         #: the blocks whose matches below held roots are worked out again on the final subtree
         self._rematched = {
-            k
-            for k, (_, _, b) in enumerate(self._blocks)
-            if b.xpath is not None and k not in self._lastish and k not in self._at_start
+            k for k, (_, _, b) in enumerate(self._blocks) if b.xpath is not None and k not in self._at_start
         }
 
     def attach_holding(self, withdraw: Callable[[Element], bool], keep_holding: Callable[[Element], bool]) -> None:
@@ -237,8 +235,15 @@ class WptConsumer:
         say so, once per kind of change per page (see :data:`LATE_CHANGES`)."""
         if kind in self._warned:
             return
-        if kind in ("moved", "cloned") and place is not None and self._misnest.holds(place.element):
-            return  # inside a held root: its matches are worked out again on its final subtree
+        if (
+            kind in ("moved", "cloned")
+            and not self._at_start
+            and place is not None
+            and self._misnest.holds(place.element)
+        ):
+            # inside a held root: its matches are worked out again on its final subtree (those of
+            # paths ending with @name, matched at the start tag, are not: then the warning stays)
+            return
         self._warned.add(kind)
         where = place.xpath() if place is not None and place.element is not None else "?"
         self.errors.append(
@@ -751,15 +756,21 @@ class WptConsumer:
             node = p.element
             assert node is not None
             if hits is not None:
+                seen: set[int] = set()
                 for k, _ in hits:
-                    if k not in again or not self._wanted(k):
+                    if k in seen or k not in again or not self._wanted(k):
                         continue
+                    seen.add(k)
                     block = self._blocks[k][2]
                     if block.tagid is not None and node.attrs.get("id") != block.tagid:
                         continue
+                    # ([last()] conditions: decided as the streamed ones, the subtree's own at once)
+                    alts = [c for kk, c in hits if kk == k]
+                    if any(not c for c in alts):
+                        alts = [()]
                     got = out.setdefault(k, [])
                     for n, m in node_matches(node, p, block):
-                        got.append((n, (m, [()])))
+                        got.append((n, (m, alts)))
             if p.states or needs_id:
                 kids: list[tuple[Place, list[tuple[int, tuple[Cond, ...]]] | None]] = []
                 for c in node.children:

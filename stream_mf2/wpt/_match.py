@@ -472,9 +472,15 @@ class WptConsumer:
         mis = self._misnest
         cand = self._candidates.get(root)
         withdraw = mis.withdraw
-        mis.drop(root)
-        if cand is not None and not cand[1] and withdraw is not None and withdraw(root):
-            del self._candidates[root]
+        if cand is not None and cand[1]:
+            mis.drop(root)  # a block's match: kept anyway, its matches the streaming ones
+        elif withdraw is not None and withdraw(root):
+            mis.drop(root)
+            self._candidates.pop(root, None)
+        else:
+            # The sink cannot withdraw it (a <select> or <template> inside, or inside another kept
+            # subtree): held as it is until handed over, still counted, so nothing more is held.
+            mis.stuck.add(root)
 
     def _moved_in(self, element: Element, pplace: Place) -> None:
         """``element``, popped and not kept (its content is gone), was moved under ``pplace``."""
@@ -866,9 +872,7 @@ class WptConsumer:
         for s in self._scanners:
             s.close()
         self._candidates.clear()
-        self._misnest.fmt_open.clear()
-        self._misnest.region.clear()
-        self._misnest.roots.clear()
+        self._misnest.clear()
         self._watched.clear()
         self._places.clear()
         errors = tuple(self.errors)

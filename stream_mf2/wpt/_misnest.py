@@ -26,8 +26,8 @@ held root that grew over it is *withdrawn* (the sink's
 kept) and its matches fall back to the streaming decisions, with the ``moved``
 and ``cloned`` warnings of a later change; so a hostile page (thousands of
 unclosed ``<b>``, adoption churn) costs at most that many stored elements more.
-Paths with a ``[last()]`` step are not worked out again (their matches wait for
-their parents to close, as before).
+Paths ending with ``@name`` are not worked out again (matched at the start tag);
+with such a path in the templates the warnings of changes inside held roots stay.
 """
 
 from __future__ import annotations
@@ -73,7 +73,18 @@ KIND.update({n: 2 for n in SPECIAL_HTML if n not in _VOID and n not in ("html", 
 class Misnest:
     """Open formatting elements and held roots of one page."""
 
-    __slots__ = ("budget", "count", "fmt_open", "keep_holding", "moves", "region", "roots", "stamps", "withdraw")
+    __slots__ = (
+        "budget",
+        "count",
+        "fmt_open",
+        "keep_holding",
+        "moves",
+        "region",
+        "roots",
+        "stamps",
+        "stuck",
+        "withdraw",
+    )
 
     def __init__(self, budget: int) -> None:
         self.budget = budget
@@ -92,6 +103,8 @@ class Misnest:
         #: handed over with no move since has the matches it streamed: nothing to work out)
         self.moves = 0
         self.stamps: dict[Element, int] = {}
+        #: held roots the sink could not withdraw (held until handed over)
+        self.stuck: set[Element] = set()
 
     def start(self, element: Element) -> bool:
         """``element`` (new, special, below an open formatting element, outside held roots):
@@ -114,7 +127,7 @@ class Misnest:
         self.count += 1
         if element is not None:
             self.region[element] = root
-        return root if self.count > self.budget else None
+        return root if self.count > self.budget and root not in self.stuck else None
 
     def unstart(self, element: Element) -> None:
         """The sink refused to keep ``element``, just :meth:`start`-ed."""
@@ -126,6 +139,7 @@ class Misnest:
         if n is None:
             return
         del self.stamps[root]
+        self.stuck.discard(root)
         self.count -= n
         region = self.region
         for el in [e for e, r in region.items() if r is root]:
@@ -143,6 +157,15 @@ class Misnest:
             parent = node.parent
             node = parent if type(parent) is Element else None
         return False
+
+    def clear(self) -> None:
+        """The page ended: nothing is held."""
+        self.fmt_open.clear()
+        self.region.clear()
+        self.roots.clear()
+        self.stamps.clear()
+        self.stuck.clear()
+        self.count = 0
 
     def outermost(self, element: Element) -> Element | None:
         """The outermost held root at or above ``element``, if any."""

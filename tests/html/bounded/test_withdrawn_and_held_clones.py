@@ -54,6 +54,10 @@ def _churn(rows: int) -> str:
 
 PAGES = [(p.name, p.read_text("utf-8")) for p in sorted((REPO / "fixtures" / "wpt" / "legacy").glob("*.html"))]
 PAGES.append(("churn", _churn(40)))
+# a held subtree with a <select> inside: the sink refuses to withdraw it (held until handed over)
+PAGES.append(
+    ("select-churn", _churn(20).replace('<div id="deals">', '<div id="deals"><select><option>a<option>b</select>'))
+)
 
 
 def _checked(chunks: list[str], budget: int) -> tuple[list[list[str]], ObservedSink, list[str]]:

@@ -458,6 +458,8 @@ class WptConsumer:
             if hold and (mis.keep_holding is None or not mis.keep_holding(element)):
                 mis.unstart(element)
                 return keep
+            if hold:
+                mis.stamps[element] = -1  # (what it holds was never streamed at its place: worked out)
         else:
             hold = kind == 2 and bool(mis.fmt_open) and mis.start(element)
         if hold:

@@ -207,6 +207,7 @@ DEFAULT_MODULES = (
     "stream_mf2.mf2.capture",
     "stream_mf2.mf2.options",
     "stream_mf2.wpt._source",
+    "stream_mf2.wpt._misnest",
     "stream_mf2.jsonld.consumer",
     "stream_mf2.microdata.consumer",
     "stream_mf2.rdfa.consumer",

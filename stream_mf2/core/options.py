@@ -62,6 +62,8 @@ option                       default                          meaning
 ``max_pattern_chars``        ``None`` (WPT default)           window of ``ow:pattern`` blocks
 ``max_pattern_seconds``      ``None`` (WPT default)           CPU time the patterns of one page
                                                               may take together (seconds)
+``max_misnest_nodes``        ``None`` (WPT default)           elements WPT holds below misnested
+                                                              formatting tags at once (a budget)
 ``syntaxes``                 ``{"mf2"}``                      the syntaxes extracted in the same
                                                               pass: ``mf2``, ``json-ld``,
                                                               ``microdata``, ``rdfa``,
@@ -118,6 +120,7 @@ from stream_mf2.mf2.options import (
     Options,
     options_for,
 )
+from stream_mf2.wpt._misnest import DEFAULT_MAX_MISNEST_NODES
 from stream_mf2.wpt._source import DEFAULT_MAX_PATTERN_CHARS, DEFAULT_MAX_PATTERN_SECONDS
 
 if TYPE_CHECKING:
@@ -168,6 +171,7 @@ class ParseOptions(TypedDict, total=False):
     wpt: WptSpec | None
     max_pattern_chars: int | None
     max_pattern_seconds: float | None
+    max_misnest_nodes: int | None
     syntaxes: Iterable[str]
     max_jsonld_chars: int | None
     microdata_form: str | None
@@ -206,6 +210,7 @@ _LIMITS = (
     ("output_floor_chars", False, 0),
     ("max_reparse_bytes", False, 0),
     ("max_pattern_chars", True, 1),
+    ("max_misnest_nodes", True, 0),
     ("max_jsonld_chars", True, 0),
     ("max_microdata_held_items", True, 0),
     ("max_microdata_held_nodes", True, 0),
@@ -369,6 +374,7 @@ class ParserConfig:
     wpt: WptSpec | None
     max_pattern_chars: int
     max_pattern_seconds: float
+    max_misnest_nodes: int
     #: The microformats2 capture's items, rels and meta item (``"mf2"`` in ``syntaxes``).
     mf2_items: bool
     #: The other syntaxes' names, in registry order (empty: mf2 alone, the plain pipeline),
@@ -405,6 +411,7 @@ def parser_config(
     wpt: WptSpec | None,
     max_pattern_chars: int | None,
     max_pattern_seconds: float | None = None,
+    max_misnest_nodes: int | None = None,
     syntaxes: Iterable[str] = DEFAULT_SYNTAXES,
     max_jsonld_chars: int | None = None,
     microdata: Mapping[str, int | str | None] | None = None,
@@ -470,6 +477,8 @@ def parser_config(
         given["max_pattern_chars"] = max_pattern_chars
     if max_pattern_seconds is not None:
         given["max_pattern_seconds"] = max_pattern_seconds
+    if max_misnest_nodes is not None:
+        given["max_misnest_nodes"] = max_misnest_nodes
     if max_jsonld_chars is not None:
         given["max_jsonld_chars"] = max_jsonld_chars
     # the microdata consumer's options (microdata_form and its limits), those given
@@ -531,6 +540,7 @@ def parser_config(
         wpt=wpt,
         max_pattern_chars=DEFAULT_MAX_PATTERN_CHARS if max_pattern_chars is None else max_pattern_chars,
         max_pattern_seconds=DEFAULT_MAX_PATTERN_SECONDS if max_pattern_seconds is None else float(max_pattern_seconds),
+        max_misnest_nodes=DEFAULT_MAX_MISNEST_NODES if max_misnest_nodes is None else max_misnest_nodes,
         mf2_items="mf2" in names,
         consumers=consumers,
         syntax_limits=syntax_limits,

@@ -144,6 +144,10 @@ class Parser:
     (each search runs under the ``regex`` module's ``timeout=``): past it a page-source
     or element pattern is an error in the page's ``errors`` (its block fails there, the
     page goes on), a URL pattern raises :class:`~stream_mf2.errors.PatternTimeout`.
+    ``max_misnest_nodes`` (4096 by default) bounds the elements held at once below
+    misnested formatting tags, whose paths the adoption agency algorithm may still
+    change (:mod:`stream_mf2.wpt._misnest`): within it such matches are exact; past
+    it the matches there are the streaming ones, with a warning where they change.
 
     ``syntaxes``: the structured-data syntaxes extracted in the same pass, a set
     of names (:mod:`stream_mf2.core.syntaxes`): ``"mf2"`` (the default, alone),
@@ -192,6 +196,7 @@ class Parser:
         wpt: WptSpec | None = None,
         max_pattern_chars: int | None = None,
         max_pattern_seconds: float | None = None,
+        max_misnest_nodes: int | None = None,
         syntaxes: Iterable[str] | None = None,
         max_jsonld_chars: int | None = None,
         microdata_form: str | None = None,
@@ -237,6 +242,7 @@ class Parser:
             wpt=wpt,
             max_pattern_chars=max_pattern_chars,
             max_pattern_seconds=max_pattern_seconds,
+            max_misnest_nodes=max_misnest_nodes,
             # (None, not the frozenset, as the default: a compiled __init__ with a default mypyc
             # cannot spell has no signature, and help(Parser) and the docs read it)
             syntaxes=DEFAULT_SYNTAXES if syntaxes is None else syntaxes,

@@ -199,7 +199,13 @@ def _fanned_sink(
 
         pages, wpt_notes = pages_for(config.wpt, url)
         # Element matches are token-positioned like items: they join the capture's events.
-        wpt = WptConsumer(pages, out.append, wpt_events.append, max_pattern_chars=config.max_pattern_chars)
+        wpt = WptConsumer(
+            pages,
+            out.append,
+            wpt_events.append,
+            max_pattern_chars=config.max_pattern_chars,
+            max_misnest_nodes=config.max_misnest_nodes,
+        )
     limits = dict(config.syntax_limits)
     consumers = tuple(
         consumer_factory(name)(out.append, base_url=url, **_limits_of(name, limits)) for name in config.consumers
@@ -269,6 +275,10 @@ def _fanned_sink(
             watch_nested=watch_nested,
             text_budget=budget,
         )
+    if wpt is not None and observer is wpt and on_nested is None:
+        # The WPT consumer alone decides what it keeps: it may hold what misnested formatting
+        # tags can still move, and withdraw it past its budget (stream_mf2/wpt/_misnest.py).
+        wpt.attach_holding(sink.withdraw, sink.keep_holding)
     return sink, wpt, wpt_events, wpt_notes, consumers
 
 

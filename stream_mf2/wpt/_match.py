@@ -24,8 +24,10 @@ from collections.abc import Callable
 from typing import Any
 
 from stream_mf2.html.dom import HTML_NS, Document, DocumentFragment, Element, Node, ParentNode, is_ancestor
+from stream_mf2.html.tree_tables import FORMATTING
+from stream_mf2.wpt._misnest import DEFAULT_MAX_MISNEST_NODES, KIND, Misnest
 from stream_mf2.wpt._objects import element_match, in_document_order, node_matches, text_match
-from stream_mf2.wpt._paths import Cond, Place, State, Summary, advance_with, any_may_match, path_matches
+from stream_mf2.wpt._paths import Cond, Place, State, Summary, advance_with, any_may_match, frozen, path_matches
 from stream_mf2.wpt._pending import Pending, PendingQueue
 from stream_mf2.wpt._source import DEFAULT_MAX_PATTERN_CHARS, SourceScanner
 from stream_mf2.wpt.events import WptMatchEvent, WptPage, WptPageEnd
@@ -152,6 +154,7 @@ class WptConsumer:
         emit_source: Callable[[WptMatchEvent | WptPageEnd], None] | None = None,
         *,
         max_pattern_chars: int = DEFAULT_MAX_PATTERN_CHARS,
+        max_misnest_nodes: int = DEFAULT_MAX_MISNEST_NODES,
     ) -> None:
         self.emit = emit
         self.emit_source = emit_source if emit_source is not None else emit
@@ -205,6 +208,19 @@ class WptConsumer:
         # Kept elements waiting to be final -> (place, [(index into self._blocks, [last()] conditions)])
         self._candidates: dict[Element, tuple[Place, list[tuple[int, tuple[Cond, ...]]]]] = {}
         self._scanners = [s for a in self.applied for s in a.scanners]
+        #: held roots below misnested formatting tags (see :mod:`stream_mf2.wpt._misnest`)
+        self._misnest = Misnest(max_misnest_nodes)
+        #: the blocks whose matches below held roots are worked out again on the final subtree
+        self._rematched = {
+            k for k, (_, _, b) in enumerate(self._blocks) if b.xpath is not None and k not in self._at_start
+        }
+
+    def attach_holding(self, withdraw: Callable[[Element], bool], keep_holding: Callable[[Element], bool]) -> None:
+        """The sink's ``withdraw`` (an open kept root no longer needed) and ``keep_holding`` (a
+        clone holding moved nodes made a kept root): turn on holding the elements misnested
+        formatting tags may still move (:mod:`stream_mf2.wpt._misnest`)."""
+        self._misnest.withdraw = withdraw
+        self._misnest.keep_holding = keep_holding
 
     @property
     def wants_source(self) -> bool:
@@ -218,6 +234,15 @@ class WptConsumer:
         """Tree construction changed an element late in a way that may hide a block match:
         say so, once per kind of change per page (see :data:`LATE_CHANGES`)."""
         if kind in self._warned:
+            return
+        if (
+            kind in ("moved", "cloned")
+            and not self._at_start
+            and place is not None
+            and self._misnest.holds(place.element)
+        ):
+            # inside a held root: its matches are worked out again on its final subtree (those of
+            # paths ending with @name, matched at the start tag, are not: then the warning stays)
             return
         self._warned.add(kind)
         where = place.xpath() if place is not None and place.element is not None else "?"
@@ -246,8 +271,9 @@ class WptConsumer:
         :meth:`placed`, with the usual case (no active path at the parent, no id to
         look for) made cheap, since it is the fate of nearly every element."""
         pplace = self._places.get(parent)
-        if pplace is None:
-            return self.placed(element, parent)
+        mis = self._misnest
+        if pplace is None or (mis.withdraw is not None and (mis.region or mis.fmt_open or element.name in FORMATTING)):
+            return self.placed(element, parent)  # (with the misnesting bookkeeping: _hold)
         # (new from create_element_in: no children)
         counts = pplace.counts
         if counts is None:
@@ -286,8 +312,8 @@ class WptConsumer:
         attributes, are made here.
         """
         pplace = self._places.get(parent)
-        if pplace is None:
-            return type(parent) is not DocumentFragment
+        if pplace is None or (self._misnest.region and type(parent) is Element and parent in self._misnest.region):
+            return type(parent) is not DocumentFragment  # (held: counted through opened())
         if self._needs_id and "id" in attrs:
             return True
         states = pplace.states
@@ -368,6 +394,7 @@ class WptConsumer:
         if old is not None:
             # A move (adoption agency): the place object is updated, so places below it follow.
             self._moved = True
+            self._misnest.moves += 1
             if old.parent is not None:
                 old.parent.uncount(old.name)
             fresh = pplace.child(element)
@@ -389,6 +416,9 @@ class WptConsumer:
         if element.children:
             # A clone that received the children of another element before being placed
             # (the adoption agency), or a moved subtree whose places were dropped when popped.
+            if self._misnest.withdraw is not None:
+                self._misnest.moves += 1
+                self._hold(element, parent, False)  # (before the warnings: a held one has none)
             place.states, hits = self._advance(pplace, place)
             if place.states or (hits is not None and self._any_wanted(hits)):
                 self._warn("cloned", place)
@@ -398,8 +428,61 @@ class WptConsumer:
                         self._moved_in(c, place)
                     else:
                         self.placed(c, element)
-            return False  # not empty: too late to keep it
-        return self._decide(element, pplace, place)
+            return False  # not empty: too late to keep it (unless held: _hold)
+        keep = self._decide(element, pplace, place)
+        if self._misnest.withdraw is not None:
+            return self._hold(element, parent, keep)
+        return keep
+
+    def _hold(self, element: Element, parent: ParentNode, keep: bool) -> bool:
+        """The misnesting bookkeeping of a new ``element`` (see :mod:`stream_mf2.wpt._misnest`):
+        open formatting elements, held roots and what grows below them. ``keep``: the answer so far."""
+        mis = self._misnest
+        if element.namespace != HTML_NS:
+            kind = None
+        else:
+            kind = KIND.get(element.name)
+            if kind == 1:
+                mis.fmt_open.add(element)
+        root = mis.region.get(parent) if mis.region and type(parent) is Element else None
+        if root is not None:
+            over = mis.grow(root, element)
+            if over is not None:
+                self._withdraw(over)
+            return keep
+        if element.children:
+            # A clone of the adoption agency holding moved nodes, outside held roots: held
+            # if it is a formatting element around a held root (it may end up empty or not),
+            # whose content is whole (nothing in it was released: see Misnest.whole).
+            hold = kind == 1 and bool(mis.roots) and mis.whole(element) and mis.start(element)
+            if hold and (mis.keep_holding is None or not mis.keep_holding(element)):
+                mis.unstart(element)
+                return keep
+            if hold:
+                mis.stamps[element] = -1  # (what it holds was never streamed at its place: worked out)
+        else:
+            hold = kind == 2 and bool(mis.fmt_open) and mis.start(element)
+        if hold:
+            if element not in self._candidates:
+                self._candidates[element] = (self._places[element], [])
+            return True
+        return keep
+
+    def _withdraw(self, root: Element) -> None:
+        """More than ``max_misnest_nodes`` are held: ``root`` is held no more (stored as if never
+        kept, when only the holding kept it); its matches are the streaming ones from now on."""
+        mis = self._misnest
+        cand = self._candidates.get(root)
+        withdraw = mis.withdraw
+        if cand is not None and cand[1]:
+            mis.drop(root)  # a block's match: kept anyway, its matches the streaming ones
+        elif withdraw is not None and withdraw(root):
+            mis.drop(root)
+            self._candidates.pop(root, None)
+        else:
+            # The sink cannot withdraw it (a <select> or <template> inside, or inside another kept
+            # subtree): held as it is until handed over, still counted, so nothing more is held.
+            mis.stuck.add(root)
 
     def _moved_in(self, element: Element, pplace: Place) -> None:
         """``element``, popped and not kept (its content is gone), was moved under ``pplace``."""
@@ -436,6 +519,10 @@ class WptConsumer:
             place.parent.uncount(place.name)
         for el in [c for c in self._candidates if c is element or is_ancestor(element, c)]:
             del self._candidates[el]
+        mis = self._misnest
+        mis.fmt_open.discard(element)
+        for el in [c for c in mis.roots if c is element or is_ancestor(element, c)]:
+            mis.drop(el)
 
     def _decide(self, element: Element, pplace: Place, place: Place) -> bool:
         """Set ``place``'s matcher states; make ``element`` a candidate if it matches a wanted block."""
@@ -490,6 +577,7 @@ class WptConsumer:
         if ref is None or ref.parent is not place.parent:
             return
         self._moved = True
+        self._misnest.moves += 1
         place.any_pos, ref.any_pos = ref.any_pos, ref.any_pos + 1
         if ref.name == place.name:
             place.pos, ref.pos = ref.pos, ref.pos + 1
@@ -558,6 +646,11 @@ class WptConsumer:
         """
         if element.name != "head":
             self._places.pop(element, None)
+        mis = self._misnest
+        if mis.fmt_open:
+            mis.fmt_open.discard(element)
+        if mis.region:
+            mis.region.pop(element, None)
         if self._watched and element in self._watched:
             self._watched.discard(element)
             if element.name == "head":
@@ -588,8 +681,29 @@ class WptConsumer:
                     stack.extend(c for c in reversed(kids) if type(c) is Element)
         # per block: (node, (match, [last()] alternatives)), in document order of the elements
         out: dict[int, list[tuple[Node, tuple[dict[str, Any], list[tuple[Cond, ...]]]]]] = {}
+        mis = self._misnest
+        # (held roots and what is inside them: their matches are worked out again)
+        held: set[Element] = set()
+        inner: set[Element] = set()
+        if mis.roots:
+            # Worked out again: what is inside a held root that something moved since it was held
+            # (a held root inside another is worked out with that one); the others keep the
+            # matches they streamed, and are held no more.
+            for el in found:
+                top = mis.outermost(el)
+                if top is None:
+                    continue
+                if mis.stamps[top] == mis.moves:
+                    if el in mis.roots:
+                        mis.drop(el)
+                    continue
+                held.add(el)
+                if top is not el and el in mis.roots:
+                    inner.add(el)
         for el in found:
             place, ks = candidates.pop(el)
+            if held and el in held:
+                ks = self._rematch(el, place, ks, out, el in inner)
             seen: set[int] = set()
             for k, _ in ks:
                 if k in seen:
@@ -617,6 +731,63 @@ class WptConsumer:
         if self._queues:
             self._flush(False)
         return True
+
+    def _rematch(
+        self,
+        el: Element,
+        place: Place,
+        ks: list[tuple[int, tuple[Cond, ...]]],
+        out: dict[int, list[tuple[Node, tuple[dict[str, Any], list[tuple[Cond, ...]]]]]],
+        inner: bool,
+    ) -> list[tuple[int, tuple[Cond, ...]]]:
+        """``el`` is a held root or inside one (:mod:`stream_mf2.wpt._misnest`): the blocks whose
+        matches there are worked out again (a path without ``[last()]`` or a final ``@name``) are
+        left out of its streaming hits ``ks`` (returned); for a held root they are found on its
+        final place and subtree (unless it is ``inner``: inside another), added to ``out``."""
+        again = self._rematched
+        rest = [h for h in ks if h[0] not in again]
+        if el not in self._misnest.roots:
+            return rest
+        self._misnest.drop(el)
+        if inner:
+            return rest  # a held root inside another: worked out with that one
+        # One walk of the final subtree from the root's place (kept up to date through the
+        # moves), with the streaming matcher's own steps: as if it were streamed now.
+        top = frozen(place)
+        pplace = place.parent
+        assert pplace is not None
+        top.states, hits = self._advance(pplace, top)
+        stack: list[tuple[Place, list[tuple[int, tuple[Cond, ...]]] | None]] = [(top, hits)]
+        needs_id = self._needs_id
+        while stack:
+            p, hits = stack.pop()
+            node = p.element
+            assert node is not None
+            if hits is not None:
+                seen: set[int] = set()
+                for k, _ in hits:
+                    if k in seen or k not in again or not self._wanted(k):
+                        continue
+                    seen.add(k)
+                    block = self._blocks[k][2]
+                    if block.tagid is not None and node.attrs.get("id") != block.tagid:
+                        continue
+                    # ([last()] conditions: decided as the streamed ones, the subtree's own at once)
+                    alts = [c for kk, c in hits if kk == k]
+                    if any(not c for c in alts):
+                        alts = [()]
+                    got = out.setdefault(k, [])
+                    for n, m in node_matches(node, p, block):
+                        got.append((n, (m, alts)))
+            if p.states or needs_id:
+                kids: list[tuple[Place, list[tuple[int, tuple[Cond, ...]]] | None]] = []
+                for c in node.children:
+                    if type(c) is Element:
+                        cp = p.child(c)
+                        cp.states, chits = self._advance(p, cp)
+                        kids.append((cp, chits))
+                stack.extend(reversed(kids))
+        return rest
 
     def _deliver(self, k: int, items: list[tuple[dict[str, Any], list[tuple[Cond, ...]]]]) -> None:
         """Emit the matches of block ``k`` from one hand-over (in document order), or queue them
@@ -703,6 +874,7 @@ class WptConsumer:
         for s in self._scanners:
             s.close()
         self._candidates.clear()
+        self._misnest.clear()
         self._watched.clear()
         self._places.clear()
         errors = tuple(self.errors)

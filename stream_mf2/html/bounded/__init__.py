@@ -17,6 +17,7 @@ The modules, bottom to top (each imports only those above it in this list, at ru
 * :mod:`.selected` — ``selectedcontent``: per-select records, captured and watched options, clones;
 * :mod:`.mutation` — the one hook for the tree builder's moves and removals, and the INSIDE flags;
 * :mod:`.tentative` — ``html``/``body`` content stored until a merged class could make it kept;
+* :mod:`.withdraw` — roots an observer holds for a while: withdrawing one, keeping an adoption clone;
 * :mod:`.hold` — held candidates: who blocks each, groups and chains, waking them;
 * :mod:`.handover` — handing over in document order, the nested hand-over;
 * :mod:`.sink` — :class:`~.sink.BoundedSink`: the tree sink calls, its state, the public queries;

@@ -32,6 +32,7 @@ from stream_mf2.html.bounded.flags import (
 from stream_mf2.html.bounded.sink import BoundedSink
 from stream_mf2.html.bounded.tentative import _demote
 from stream_mf2.html.bounded.textbudget import TextBudget
+from stream_mf2.html.bounded.withdraw import _keep_holding, _withdraw
 from stream_mf2.html.dom import Element, Node, ParentNode
 
 __all__ = ["ObservedSink", "PlacementObserver"]
@@ -88,6 +89,7 @@ class ObservedSink(BoundedSink):
         on_nested: Callable[[Element, Element, bool], int] | None = None,
         watch_nested: Callable[[Element, Element], bool] | None = None,
         text_budget: TextBudget | None = None,
+        check_shortcuts: bool = False,
     ) -> None:
         # The keywords are spelled out, not forwarded as ``**kwargs``: the compiled
         # build passes a ``**`` mapping on to a compiled base class wrongly.
@@ -100,6 +102,7 @@ class ObservedSink(BoundedSink):
             on_nested=on_nested,
             watch_nested=watch_nested,
             text_budget=text_budget,
+            check_shortcuts=check_shortcuts,
         )
         self.observer = observer
         # Bound once: these run for nearly every element.
@@ -125,6 +128,18 @@ class ObservedSink(BoundedSink):
             # (every open kept element is tracked: the nested hand-over and the order checks)
             self._kept_open[id(el)] = el
             self._outer = None
+
+    def keep_holding(self, element: Element) -> bool:
+        """Make the new open ``element``, placed holding moved nodes (a clone of the adoption
+        agency), a kept root with them (:mod:`~stream_mf2.html.bounded.withdraw`); ``False``
+        if that cannot be done exactly (nothing changed then)."""
+        return _keep_holding(self, element)
+
+    def withdraw(self, element: Element) -> bool:
+        """The observer no longer needs the open kept root ``element`` it asked for: it is
+        stored from now on as if never kept (:mod:`~stream_mf2.html.bounded.withdraw`);
+        ``False`` if that cannot be done exactly (nothing changed then)."""
+        return _withdraw(self, element)
 
     def create_element_in(self, parent: ParentNode, name: str, namespace: str, attrs: dict[str, str]) -> Element:
         el = _create_element_in(self, parent, name, namespace, attrs)

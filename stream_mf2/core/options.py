@@ -38,6 +38,8 @@ option                       default                          meaning
 ``max_kept_nodes``           ``None`` (sink default)          nodes of one kept subtree
 ``max_prefix_nodes``         ``None`` (512)                   content of html/body kept for a late
                                                               ``<body class="h-*">`` (a budget)
+``max_pending_items``        ``None`` (10,000)                completed kept subtrees held back for
+                                                              document order (a budget)
 ``max_held_items``           capture default                  items waiting for include targets
 ``max_held_children``        64                               stream_children: children kept in
                                                               their container while a ``<base>``
@@ -109,7 +111,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Literal, TypedDict
 
 from stream_mf2.core.syntaxes import DEFAULT_SYNTAXES, SYNTAXES, resolve_syntaxes
-from stream_mf2.html.bounded.sink import DEFAULT_MAX_KEPT_NODES, DEFAULT_MAX_PREFIX_NODES
+from stream_mf2.html.bounded.sink import DEFAULT_MAX_KEPT_NODES, DEFAULT_MAX_PENDING, DEFAULT_MAX_PREFIX_NODES
 from stream_mf2.html.treebuilder import DEFAULT_MAX_DEPTH, DEFAULT_MAX_FORMATTING_ELEMENTS
 from stream_mf2.mf2.capture import DEFAULT_MAX_HELD_CHILDREN, DEFAULT_MAX_HELD_ITEMS
 from stream_mf2.mf2.options import (
@@ -160,6 +162,7 @@ class ParseOptions(TypedDict, total=False):
     max_formatting_elements: int | None
     max_kept_nodes: int | None
     max_prefix_nodes: int | None
+    max_pending_items: int | None
     max_held_items: int
     max_held_children: int
     max_nested_html_chars: int
@@ -202,6 +205,7 @@ _LIMITS = (
     ("max_formatting_elements", True, 1),
     ("max_kept_nodes", True, 1),
     ("max_prefix_nodes", True, 0),
+    ("max_pending_items", True, 1),
     ("max_held_items", False, 0),
     ("max_held_children", False, 0),
     ("max_nested_html_chars", False, 0),
@@ -368,6 +372,7 @@ class ParserConfig:
     #: Bounded sink.
     max_kept_nodes: int
     max_prefix_nodes: int
+    max_pending_items: int
     #: The parser's byte budget for a re-parse.
     max_reparse_bytes: int
     #: The WPT consumer (``wpt`` ``None``: none).
@@ -412,6 +417,7 @@ def parser_config(
     max_pattern_chars: int | None,
     max_pattern_seconds: float | None = None,
     max_misnest_nodes: int | None = None,
+    max_pending_items: int | None = None,
     syntaxes: Iterable[str] = DEFAULT_SYNTAXES,
     max_jsonld_chars: int | None = None,
     microdata: Mapping[str, int | str | None] | None = None,
@@ -473,6 +479,8 @@ def parser_config(
         given["max_kept_nodes"] = max_kept_nodes
     if max_prefix_nodes is not None:
         given["max_prefix_nodes"] = max_prefix_nodes
+    if max_pending_items is not None:
+        given["max_pending_items"] = max_pending_items
     if max_pattern_chars is not None:
         given["max_pattern_chars"] = max_pattern_chars
     if max_pattern_seconds is not None:
@@ -536,6 +544,7 @@ def parser_config(
         ),
         max_kept_nodes=DEFAULT_MAX_KEPT_NODES if max_kept_nodes is None else max_kept_nodes,
         max_prefix_nodes=DEFAULT_MAX_PREFIX_NODES if max_prefix_nodes is None else max_prefix_nodes,
+        max_pending_items=DEFAULT_MAX_PENDING if max_pending_items is None else max_pending_items,
         max_reparse_bytes=max_reparse_bytes,
         wpt=wpt,
         max_pattern_chars=DEFAULT_MAX_PATTERN_CHARS if max_pattern_chars is None else max_pattern_chars,

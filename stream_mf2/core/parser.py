@@ -125,7 +125,11 @@ class Parser:
     :attr:`errors`; a budget: see :class:`~stream_mf2.mf2.options.Options`), ``max_prefix_nodes`` (the
     content of an ``html``/``body`` held until the first kept element, so that a
     late ``<body class="h-*">`` still has it; past it the content is dropped, and a
-    later such merge is recorded in :attr:`errors`; a budget, not an error). ``max_reparse_bytes`` (above) is a
+    later such merge is recorded in :attr:`errors`; a budget, not an error), ``max_pending_items``
+    (completed kept subtrees held back so that items leave in document order while content
+    can still be placed before them, e.g. foster-parented before an open table; 10,000 by
+    default; past it they are handed over in the order they have then, which
+    :attr:`errors` records once; a budget, not an error). ``max_reparse_bytes`` (above) is a
     budget, not an error: past it the encoding is kept as described.
 
     ``tokenizer_fast_path=False`` runs the tokenizer's state machine alone (no
@@ -197,6 +201,7 @@ class Parser:
         max_pattern_chars: int | None = None,
         max_pattern_seconds: float | None = None,
         max_misnest_nodes: int | None = None,
+        max_pending_items: int | None = None,
         syntaxes: Iterable[str] | None = None,
         max_jsonld_chars: int | None = None,
         microdata_form: str | None = None,
@@ -243,6 +248,7 @@ class Parser:
             max_pattern_chars=max_pattern_chars,
             max_pattern_seconds=max_pattern_seconds,
             max_misnest_nodes=max_misnest_nodes,
+            max_pending_items=max_pending_items,
             # (None, not the frozenset, as the default: a compiled __init__ with a default mypyc
             # cannot spell has no signature, and help(Parser) and the docs read it)
             syntaxes=DEFAULT_SYNTAXES if syntaxes is None else syntaxes,

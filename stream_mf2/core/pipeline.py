@@ -151,6 +151,7 @@ def build_pipeline(
             capture.complete,
             max_kept_nodes=config.max_kept_nodes,
             max_prefix_nodes=config.max_prefix_nodes,
+            max_pending=config.max_pending_items,
             on_nested=capture.nested if stream else None,
             watch_nested=capture.watch_nested if stream else None,
         )
@@ -237,6 +238,7 @@ def _fanned_sink(
                 on_complete,
                 max_kept_nodes=config.max_kept_nodes,
                 max_prefix_nodes=config.max_prefix_nodes,
+                max_pending=config.max_pending_items,
                 on_nested=on_nested,
                 watch_nested=watch_nested,
             )
@@ -246,6 +248,7 @@ def _fanned_sink(
                 on_complete,
                 max_kept_nodes=config.max_kept_nodes,
                 max_prefix_nodes=config.max_prefix_nodes,
+                max_pending=config.max_pending_items,
                 on_nested=on_nested,
                 watch_nested=watch_nested,
                 text_budget=budget,
@@ -261,6 +264,7 @@ def _fanned_sink(
             observer,
             max_kept_nodes=config.max_kept_nodes,
             max_prefix_nodes=config.max_prefix_nodes,
+            max_pending=config.max_pending_items,
             on_nested=on_nested,
             watch_nested=watch_nested,
         )
@@ -271,6 +275,7 @@ def _fanned_sink(
             observer,
             max_kept_nodes=config.max_kept_nodes,
             max_prefix_nodes=config.max_prefix_nodes,
+            max_pending=config.max_pending_items,
             on_nested=on_nested,
             watch_nested=watch_nested,
             text_budget=budget,

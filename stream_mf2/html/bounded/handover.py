@@ -150,7 +150,17 @@ def _force(sink: BoundedSink, ready: list[Element]) -> None:
     sink._chained = {}
     sink._ready = []
     unique = list({id(el): el for el in everything}.values())
-    sink.forced += len(unique) - sum(1 for el in unique if el.sink_state & _READY)
+    forced = len(unique) - sum(1 for el in unique if el.sink_state & _READY)
+    if forced and not sink.forced:
+        # Said once per document: a long table of items forces a hand-over every
+        # max_pending items, and one line tells the reader all there is to know.
+        sink.notes.append(
+            f"more than {sink.max_pending} completed subtrees waited for their document order "
+            "(max_pending_items); they were handed over in the order they had then, which "
+            "differs from the full document only if content was later placed before them "
+            "(foster-parented before an open table, or moved by misnested tags)"
+        )
+    sink.forced += forced
     for el in _in_document_order(unique):
         if el.sink_state:
             _emit(sink, el)

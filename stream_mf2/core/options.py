@@ -111,7 +111,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Literal, TypedDict
 
 from stream_mf2.core.syntaxes import DEFAULT_SYNTAXES, SYNTAXES, resolve_syntaxes
-from stream_mf2.html.bounded.sink import DEFAULT_MAX_KEPT_NODES, DEFAULT_MAX_PENDING, DEFAULT_MAX_PREFIX_NODES
+from stream_mf2.html.bounded.sink import DEFAULT_MAX_KEPT_NODES, DEFAULT_MAX_PENDING_ITEMS, DEFAULT_MAX_PREFIX_NODES
 from stream_mf2.html.treebuilder import DEFAULT_MAX_DEPTH, DEFAULT_MAX_FORMATTING_ELEMENTS
 from stream_mf2.mf2.capture import DEFAULT_MAX_HELD_CHILDREN, DEFAULT_MAX_HELD_ITEMS
 from stream_mf2.mf2.options import (
@@ -544,7 +544,7 @@ def parser_config(
         ),
         max_kept_nodes=DEFAULT_MAX_KEPT_NODES if max_kept_nodes is None else max_kept_nodes,
         max_prefix_nodes=DEFAULT_MAX_PREFIX_NODES if max_prefix_nodes is None else max_prefix_nodes,
-        max_pending_items=DEFAULT_MAX_PENDING if max_pending_items is None else max_pending_items,
+        max_pending_items=DEFAULT_MAX_PENDING_ITEMS if max_pending_items is None else max_pending_items,
         max_reparse_bytes=max_reparse_bytes,
         wpt=wpt,
         max_pattern_chars=DEFAULT_MAX_PATTERN_CHARS if max_pattern_chars is None else max_pattern_chars,

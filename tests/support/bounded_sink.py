@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable
 
 from stream_mf2.html.bounded import BoundedSink
-from stream_mf2.html.bounded.sink import DEFAULT_MAX_KEPT_NODES, DEFAULT_MAX_PENDING
+from stream_mf2.html.bounded.sink import DEFAULT_MAX_KEPT_NODES, DEFAULT_MAX_PENDING_ITEMS
 from stream_mf2.html.dom import HTML_NS, DocumentFragment, Element, ParentNode
 from stream_mf2.html.sink import DomSink
 from stream_mf2.html.testing.tree import build, context_element, dump_tree
@@ -67,7 +67,7 @@ def bounded(
     chunks: list[str],
     keep: Keep,
     fragment: str | None = None,
-    max_pending: int = DEFAULT_MAX_PENDING,
+    max_pending: int = DEFAULT_MAX_PENDING_ITEMS,
     max_kept_nodes: int = DEFAULT_MAX_KEPT_NODES,
 ) -> tuple[list[str], BoundedSink]:
     got: list[str] = []

@@ -117,7 +117,7 @@ _NEW_KEPT: Final = 15  # _TRACKED | _KEPT | _INSIDE | _OPEN
 
 
 #: Default bound on held (completed but not yet final) kept subtrees.
-DEFAULT_MAX_PENDING: Final = 10_000
+DEFAULT_MAX_PENDING_ITEMS: Final = 10_000
 
 
 #: Default bound on nodes stored in kept subtrees not yet handed over.

@@ -26,7 +26,7 @@ from stream_mf2.html.bounded.flags import (
     _KEPT,
     _OPEN,
     DEFAULT_MAX_KEPT_NODES,
-    DEFAULT_MAX_PENDING,
+    DEFAULT_MAX_PENDING_ITEMS,
     DEFAULT_MAX_PREFIX_NODES,
 )
 from stream_mf2.html.bounded.sink import BoundedSink
@@ -83,7 +83,7 @@ class ObservedSink(BoundedSink):
         on_complete: Callable[[Element], bool | None],
         observer: PlacementObserver,
         *,
-        max_pending: int = DEFAULT_MAX_PENDING,
+        max_pending: int = DEFAULT_MAX_PENDING_ITEMS,
         max_kept_nodes: int = DEFAULT_MAX_KEPT_NODES,
         max_prefix_nodes: int = DEFAULT_MAX_PREFIX_NODES,
         on_nested: Callable[[Element, Element, bool], int] | None = None,

@@ -42,7 +42,7 @@ from stream_mf2.html.bounded.flags import (
     _TRACKED,
     _WATCH,
     DEFAULT_MAX_KEPT_NODES,
-    DEFAULT_MAX_PENDING,
+    DEFAULT_MAX_PENDING_ITEMS,
     DEFAULT_MAX_PREFIX_NODES,
     NESTED_EMPTY,
     NESTED_KEEP,
@@ -97,7 +97,7 @@ from stream_mf2.html.tokenizer import Tokenizer
 
 __all__ = [
     "DEFAULT_MAX_KEPT_NODES",
-    "DEFAULT_MAX_PENDING",
+    "DEFAULT_MAX_PENDING_ITEMS",
     "DEFAULT_MAX_PREFIX_NODES",
     "NESTED_EMPTY",
     "NESTED_KEEP",
@@ -213,7 +213,7 @@ class BoundedSink(SinkCalls):
         keep: Callable[[Element], bool],
         on_complete: Callable[[Element], bool | None],
         *,
-        max_pending: int = DEFAULT_MAX_PENDING,
+        max_pending: int = DEFAULT_MAX_PENDING_ITEMS,
         max_kept_nodes: int = DEFAULT_MAX_KEPT_NODES,
         max_prefix_nodes: int = DEFAULT_MAX_PREFIX_NODES,
         on_nested: Callable[[Element, Element, bool], int] | None = None,

@@ -34,7 +34,7 @@ and again for a re-parse (a late ``<meta charset>``) with the same config.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from stream_mf2.core.events import Event
 from stream_mf2.core.options import ParserConfig
@@ -52,6 +52,12 @@ if TYPE_CHECKING:
     from stream_mf2.wpt import WptConsumer
 
 __all__ = ["Pipeline", "build_pipeline"]
+
+# What Capture.keep may keep among elements without attributes (BoundedSink's bare_keeps):
+# only <head>, with metaformats. Its first test answers any other such element False and
+# observes nothing there; keep the two in step (tests/core/test_bare_keeps.py checks it).
+_HEAD: Final = frozenset(("head",))
+_NONE: Final[frozenset[str]] = frozenset()
 
 
 class _TreeLink:
@@ -154,6 +160,7 @@ def build_pipeline(
             max_pending=config.max_pending_items,
             on_nested=capture.nested if stream else None,
             watch_nested=capture.watch_nested if stream else None,
+            bare_keeps=_HEAD if config.mf2.metaformats else _NONE,
         )
         consumers: tuple[SyntaxConsumer, ...] = ()
     else:

@@ -416,15 +416,18 @@ class TreeBuilder(TokenCalls):
                 # defer to them) with an HTML current node, so neither the
                 # foreign-content test nor the mode dispatch can apply.
                 handler = _BODY_START.get(name)
-                if handler is not None:
+                if handler is not None and (name not in CLOSE_P_BLOCKS or self._counts.get("p")):
                     handler(self, name, attrs, self_closing)
                 else:
-                    # "Any other start tag" (_start_in_body and _insert_html), inlined.
-                    afe = self.afe
-                    if afe:
-                        last = afe[-1]
-                        if last is not None and last not in self._open_set:
-                            self._reconstruct()
+                    # "Any other start tag" (_start_in_body and _insert_html), inlined; also a
+                    # block (div, ul, section, p, ...) while no p is open, which
+                    # _b_close_p_block would only insert (it reconstructs nothing).
+                    if handler is None:
+                        afe = self.afe
+                        if afe:
+                            last = afe[-1]
+                            if last is not None and last not in self._open_set:
+                                self._reconstruct()
                     target = stack[-1]
                     if self._foster or (target.name == "template" and target.namespace == HTML_NS):
                         self._insert_html(name, attrs)
@@ -1230,8 +1233,16 @@ class TreeBuilder(TokenCalls):
                 return
 
     def _insert_formatting(self, name: str, attrs: Attrs) -> None:
-        self._reconstruct()
-        self._push_afe(self._insert_html(name, attrs))
+        afe = self.afe
+        if afe:  # (_reconstruct's first test: usually there is nothing to reconstruct)
+            last = afe[-1]
+            if last is not None and last not in self._open_set:
+                self._reconstruct()
+        el = self._insert_html(name, attrs)
+        if afe:
+            self._push_afe(el)
+        else:
+            afe.append(el)  # (what _push_afe does to an empty list)
 
     # 13.2.6.4.7 Adoption agency algorithm
     # https://html.spec.whatwg.org/multipage/parsing.html#adoption-agency-algorithm

@@ -27,7 +27,8 @@ The modules, bottom to top (each imports only those above it in this list, at ru
 
 :class:`BoundedSink` is the :class:`~stream_mf2.html.sink.TreeSink` of the
 streaming parser. A keep predicate is asked once for every created element
-(formatting-element clones included). A *kept subtree* is a kept element with
+(formatting-element clones included), except an element without attributes
+whose name is not in ``bare_keeps``, when the sink is given that set. A *kept subtree* is a kept element with
 everything the tree builder puts inside it; those are stored exactly as
 :class:`~stream_mf2.html.sink.DomSink` would store them. Outside kept subtrees
 the sink keeps open elements (name, namespace, attributes and their parent

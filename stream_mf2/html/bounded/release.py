@@ -164,13 +164,15 @@ def _unlink_unchecked(sink: BoundedSink, root: Node) -> None:
     The usual hand-over (the consumer is done with the subtree, nothing is
     forced): then no node below ``root`` keeps its parent link and no
     element is in ``_kept_open``, so the walk does only what every node needs.
-    Nodes are counted through their parents' child lists.
+    Nodes are counted through their parents' child lists. Only elements go on
+    the walk's stack: a text or comment child is unlinked where it is met (half
+    the nodes of a kept subtree are text).
     """
     n = 1
     untracked = 0
     stack: list[Node] = [root]
     pop = stack.pop
-    extend = stack.extend
+    push = stack.append
     while stack:
         node = pop()
         node.parent = None
@@ -178,7 +180,11 @@ def _unlink_unchecked(sink: BoundedSink, root: Node) -> None:
             children = node.children
             if children:
                 n += len(children)
-                extend(children)
+                for child in children:
+                    if type(child) is Element:
+                        push(child)
+                    else:
+                        child.parent = None
             if node.sink_state:
                 node.sink_state = 0
                 untracked += 1
@@ -186,7 +192,7 @@ def _unlink_unchecked(sink: BoundedSink, root: Node) -> None:
             if contents is not None:
                 # Walked through their host; the fragment itself is not counted.
                 n += len(contents.children)
-                extend(contents.children)
+                stack.extend(contents.children)
                 contents.host = None  # (a cycle otherwise, as the parent links)
     sink.tracked -= untracked
     sink._kept_nodes = max(0, sink._kept_nodes - n)

@@ -137,6 +137,8 @@ class BoundedSink(SinkCalls):
         "_above",
         "_adopter",
         "_alone_seen",
+        "_ask_bare",
+        "_bare",
         "_blocked",
         "_blocker",
         "_builder",
@@ -221,11 +223,18 @@ class BoundedSink(SinkCalls):
         check_shortcuts: bool = False,
         inline_climbs: tuple[int, int] = (_INLINE_OPEN, _INLINE_TABLES),
         text_budget: TextBudget | None = None,
+        bare_keeps: frozenset[str] | None = None,
     ) -> None:
         if (on_nested is None) != (watch_nested is None):
             raise ValueError("on_nested and watch_nested go together (the nested hand-over)")
         self.document = Document()
         self.keep = keep
+        # The names of elements without attributes the keep predicate may keep, and
+        # whose question may change what it observes; an element without attributes
+        # and another name is not asked about (the answer is False, and asking would
+        # change nothing). None: ask about every element.
+        self._ask_bare = bare_keeps is None
+        self._bare: frozenset[str] = frozenset() if bare_keeps is None else bare_keeps
         self.on_complete = on_complete
         self.on_nested = on_nested
         self.watch_nested = watch_nested
@@ -510,7 +519,7 @@ class BoundedSink(SinkCalls):
         else:
             pst = 0
             inside = _inside(parent)
-        if self.keep(el):
+        if (attrs or self._ask_bare or name in self._bare) and self.keep(el):
             if self._positions is not None:
                 el.source_start = self._positions.markup_before
             self._kept_created += 1
@@ -562,7 +571,13 @@ class BoundedSink(SinkCalls):
             inside = _inside(parent)
         if inside:
             el = Element(name, namespace, attrs)  # stored, whatever the keep predicate says
-            kept = self.keep(el)
+            kept = False
+            if attrs or self._ask_bare or name in self._bare:
+                kept = self.keep(el)
+        elif not (attrs or self._ask_bare or name in self._bare):
+            if pst & _WATCH:
+                _lose(self)  # (in an option outside kept subtrees)
+            return
         else:
             # Outside kept subtrees the keep question is asked about the probe, a stand-in
             # element reused for every such leaf: most are not kept and then cost no
@@ -745,65 +760,85 @@ class BoundedSink(SinkCalls):
             for cand in recheck:
                 _ready_or_hold(self, cand)
         st = element.sink_state
-        if not st & _OPEN:
-            return  # the head element can be popped twice; untracked nodes are ignored
-        if st & _TENTATIVE_MEMO_TABLE:
-            # (one test for the rare cases)
-            if st & _TABLE:
-                st &= ~_TABLE
-                element.sink_state = st
-                self._open_tables -= 1
-            if st & _MEMO:
-                st &= ~_MEMO
-                element.sink_state = st
-                _popped_memo(self, element)
-            if st & _TENTATIVE:
-                _demote(self)
-                st = element.sink_state
-        st ^= _OPEN
-        element.sink_state = st
-        if st & _INSIDE:
-            self._open_inside -= 1
-            if self._selectedcontent and element.name == "option" and element.namespace == HTML_NS:
-                # (tentative content too: a merge that makes it kept needs the clones, and a
-                # clone can remove options, which the records must follow)
-                _clone_stored_option(self, element)
-            if st & _KEPT:
-                if self._positions is not None:
-                    element.source_end = self._positions.markup_end
-                if self._kept_open:
-                    self._kept_open.pop(id(element), None)
-                    if self._outer:
-                        self._outer.pop(id(element), None)
-                parent = element.parent
-                outermost = parent is None or not _inside(parent)
-                if outermost or (self.on_nested is not None and _watched(self, element)):
-                    _ready_or_hold(self, element)
+        if st == _NEW_PLAIN and not element.children and element.name != "head":
+            # The fate of nearly every element of a page: open outside kept subtrees, not
+            # kept, none of the rare flags, no child left. _release_popped, inlined (the
+            # general branch below does the same for it, after more tests).
+            parent = element.parent
+            if parent is not None:
+                siblings = parent.children
+                if siblings and siblings[-1] is element:
+                    siblings.pop()
+                    element.parent = None
+                else:
+                    detach(element)
+            element.sink_state = 0
+            self.tracked -= 1
+            contents = element.template_contents
+            if contents is not None:
+                contents.host = None  # (as below: a cycle otherwise)
+            if parent is not None and type(parent) is Element and parent.sink_state == _TRACKED:
+                _cascade(self, parent)
         else:
-            # _release_popped, inlined: this is the fate of nearly every element of a page.
-            children = element.children
-            if not (st & _CAPTURE_OR_WATCH or (children and any(type(c) is Element for c in children))) and not (
-                element.name == "head" and element.namespace == HTML_NS
-            ):
-                parent = element.parent
-                if parent is not None:
-                    siblings = parent.children
-                    if siblings and siblings[-1] is element:
-                        siblings.pop()
-                        element.parent = None
-                    else:
-                        detach(element)
-                element.sink_state = 0
-                self.tracked -= 1
-                contents = element.template_contents
-                if contents is not None:
-                    # The contents' host link back to the released template is a cycle
-                    # (an untracked host counts as no host: _host, _inside).
-                    contents.host = None
-                if parent is not None and type(parent) is Element and parent.sink_state == _TRACKED:
-                    _cascade(self, parent)
+            if not st & _OPEN:
+                return  # the head element can be popped twice; untracked nodes are ignored
+            if st & _TENTATIVE_MEMO_TABLE:
+                # (one test for the rare cases)
+                if st & _TABLE:
+                    st &= ~_TABLE
+                    element.sink_state = st
+                    self._open_tables -= 1
+                if st & _MEMO:
+                    st &= ~_MEMO
+                    element.sink_state = st
+                    _popped_memo(self, element)
+                if st & _TENTATIVE:
+                    _demote(self)
+                    st = element.sink_state
+            st ^= _OPEN
+            element.sink_state = st
+            if st & _INSIDE:
+                self._open_inside -= 1
+                if self._selectedcontent and element.name == "option" and element.namespace == HTML_NS:
+                    # (tentative content too: a merge that makes it kept needs the clones, and a
+                    # clone can remove options, which the records must follow)
+                    _clone_stored_option(self, element)
+                if st & _KEPT:
+                    if self._positions is not None:
+                        element.source_end = self._positions.markup_end
+                    if self._kept_open:
+                        self._kept_open.pop(id(element), None)
+                        if self._outer:
+                            self._outer.pop(id(element), None)
+                    parent = element.parent
+                    outermost = parent is None or not _inside(parent)
+                    if outermost or (self.on_nested is not None and _watched(self, element)):
+                        _ready_or_hold(self, element)
             else:
-                _pop_outside(self, element, st)
+                # _release_popped, inlined, for what the first branch leaves (head, children, flags).
+                children = element.children
+                if not (st & _CAPTURE_OR_WATCH or (children and any(type(c) is Element for c in children))) and not (
+                    element.name == "head" and element.namespace == HTML_NS
+                ):
+                    parent = element.parent
+                    if parent is not None:
+                        siblings = parent.children
+                        if siblings and siblings[-1] is element:
+                            siblings.pop()
+                            element.parent = None
+                        else:
+                            detach(element)
+                    element.sink_state = 0
+                    self.tracked -= 1
+                    contents = element.template_contents
+                    if contents is not None:
+                        # The contents' host link back to the released template is a cycle
+                        # (an untracked host counts as no host: _host, _inside).
+                        contents.host = None
+                    if parent is not None and type(parent) is Element and parent.sink_state == _TRACKED:
+                        _cascade(self, parent)
+                else:
+                    _pop_outside(self, element, st)
         if self._chained:
             _unchain(self, element)
         if self._blocked:

@@ -1283,6 +1283,15 @@ class Tokenizer:
                         end = m.start(18)
                     if end - pos > cap:
                         self._check_fast_spans(m, pos)
+                # Where the text and end tag after the first tag start (group 16), and where
+                # the second text starts (group 18, else the end), from the lengths of the
+                # groups: "text</name>" leaves nothing uncaptured, and each Match.start()
+                # call costs more than the arithmetic (a generic method call when compiled).
+                if end2:
+                    after2 = end - len(text3) - len(end3) - 3 if end3 else end
+                    start16 = after2 - len(text2) - len(end2) - 3
+                else:
+                    after2 = start16 = end
                 if piece:
                     if text:
                         text.append(piece)
@@ -1315,14 +1324,14 @@ class Tokenizer:
                             return self._fast_dup(pos + len(piece))
                 elif end_name or any_end:
                     self.markup_before = self.markup_end
-                    at = m.start(16) if end2 else end
+                    at = start16
                     self.markup_end = base + at if based else at
                     calls.end_tag(end_name or cache.get(any_end) or _cache_name(any_end))
                     if end2:
                         if text2:
                             calls.characters(text2)
                         self.markup_before = self.markup_end
-                        at = m.start(18) if end3 else end
+                        at = after2
                         self.markup_end = base + at if based else at
                         calls.end_tag(end2)
                         if end3:
@@ -1348,12 +1357,12 @@ class Tokenizer:
                 if end2:
                     if fused is not None:
                         # (the positions the three separate calls would leave at the pop)
-                        at = m.start(18) if end3 else end
+                        at = after2
                         self.markup_end = base + at if based else at
                         if calls.start_text_end(name, attrs, slash == "/", text2, end2):
                             # The sink took the start tag, the text and the end tag in one call;
                             # it does so only for elements that leave the tokenizer state alone.
-                            self.markup_before = base + m.start(16) if based else m.start(16)  # (as the separate calls leave it)
+                            self.markup_before = base + start16 if based else start16  # (as the separate calls leave it)
                             if end3:
                                 if text3:
                                     calls.characters(text3)
@@ -1362,19 +1371,19 @@ class Tokenizer:
                                 calls.end_tag(end3)
                             pos = end
                             continue
-                    self.markup_end = base + m.start(16) if based else m.start(16)
+                    self.markup_end = base + start16 if based else start16
                 else:
                     self.markup_end = base + end if based else end
                 calls.start_tag(name, attrs, slash == "/")
                 if end2:
                     if self._state != DATA or self._suspended:
                         # The text and end tag after it were matched for the data state.
-                        self._pos = m.start(16)
+                        self._pos = start16
                         return True
                     if text2:
                         calls.characters(text2)
                     self.markup_before = self.markup_end
-                    at = m.start(18) if end3 else end
+                    at = after2
                     self.markup_end = base + at if based else at
                     calls.end_tag(end2)
                     if end3:

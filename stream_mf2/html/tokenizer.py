@@ -1499,7 +1499,7 @@ class Tokenizer:
         self.last_start_tag = name
         self.markup_before = self.markup_end
         self.markup_end = self._base + end
-        self.sink.start_tag(name, attrs, m[3] == "/")
+        self._calls.start_tag(name, attrs, m[3] == "/")
         return True
 
     def _check_fast_spans(self, m: re.Match[str], pos: int) -> None:
@@ -1649,7 +1649,7 @@ class Tokenizer:
                         self._flush_text()
                     self.markup_before = self.markup_end
                     self.markup_end = self._base + end + 1
-                    self.sink.end_tag(end_name)
+                    self._calls.end_tag(end_name)
                     return True
                 if c not in _END_TAG_NAME_END:
                     # A longer name, or something else after it: text.
@@ -1701,7 +1701,8 @@ class Tokenizer:
             return -2
         raw = m.group(1)
         c = buf[end]
-        if raw and c in _END_TAG_NAME_END and _lower(raw) == self.last_start_tag:
+        name = self.last_start_tag
+        if raw and c in _END_TAG_NAME_END and name is not None and _lower(raw) == name:
             if c != ">":
                 return -2
             self._pos = end + 1
@@ -1710,7 +1711,7 @@ class Tokenizer:
                 self._flush_text()
             self.markup_before = self.markup_end
             self.markup_end = self._base + end + 1
-            self.sink.end_tag(self.last_start_tag)
+            self._calls.end_tag(name)
             return -1
         # Not the appropriate end tag: "</" and the name are text.
         self._text.append(m.group())

@@ -1283,15 +1283,6 @@ class Tokenizer:
                         end = m.start(18)
                     if end - pos > cap:
                         self._check_fast_spans(m, pos)
-                # Where the text and end tag after the first tag start (group 16), and where
-                # the second text starts (group 18, else the end), from the lengths of the
-                # groups: "text</name>" leaves nothing uncaptured, and each Match.start()
-                # call costs more than the arithmetic (a generic method call when compiled).
-                if end2:
-                    after2 = end - len(text3) - len(end3) - 3 if end3 else end
-                    start16 = after2 - len(text2) - len(end2) - 3
-                else:
-                    after2 = start16 = end
                 if piece:
                     if text:
                         text.append(piece)
@@ -1324,7 +1315,12 @@ class Tokenizer:
                             return self._fast_dup(pos + len(piece))
                 elif end_name or any_end:
                     self.markup_before = self.markup_end
-                    at = start16
+                    if end2:
+                        # (group positions from group lengths: see the start tag's case below)
+                        after2 = end - (len(text3) + len(end3) + 3) if end3 else end
+                        at = after2 - (len(text2) + len(end2) + 3)
+                    else:
+                        at = end
                     self.markup_end = base + at if based else at
                     calls.end_tag(end_name or cache.get(any_end) or _cache_name(any_end))
                     if end2:
@@ -1355,6 +1351,13 @@ class Tokenizer:
                 self.last_start_tag = name
                 self.markup_before = self.markup_end
                 if end2:
+                    # Where the text and end tag after the tag start (group 16), and the second
+                    # text (group 18; else the end): "text</name>" leaves nothing uncaptured, so
+                    # the lengths of the groups give them. A Match.start() call costs more in the
+                    # compiled build (a generic method call); small sums first: in the pure build
+                    # those are cached int objects, positions are not.
+                    after2 = end - (len(text3) + len(end3) + 3) if end3 else end
+                    start16 = after2 - (len(text2) + len(end2) + 3)
                     if fused is not None:
                         # (the positions the three separate calls would leave at the pop)
                         at = after2

@@ -1315,14 +1315,19 @@ class Tokenizer:
                             return self._fast_dup(pos + len(piece))
                 elif end_name or any_end:
                     self.markup_before = self.markup_end
-                    at = m.start(16) if end2 else end
+                    if end2:
+                        # (group positions from group lengths: see the start tag's case below)
+                        after2 = end - (len(text3) + len(end3) + 3) if end3 else end
+                        at = after2 - (len(text2) + len(end2) + 3)
+                    else:
+                        at = end
                     self.markup_end = base + at if based else at
                     calls.end_tag(end_name or cache.get(any_end) or _cache_name(any_end))
                     if end2:
                         if text2:
                             calls.characters(text2)
                         self.markup_before = self.markup_end
-                        at = m.start(18) if end3 else end
+                        at = after2
                         self.markup_end = base + at if based else at
                         calls.end_tag(end2)
                         if end3:
@@ -1346,14 +1351,21 @@ class Tokenizer:
                 self.last_start_tag = name
                 self.markup_before = self.markup_end
                 if end2:
+                    # Where the text and end tag after the tag start (group 16), and the second
+                    # text (group 18; else the end): "text</name>" leaves nothing uncaptured, so
+                    # the lengths of the groups give them. A Match.start() call costs more in the
+                    # compiled build (a generic method call); small sums first: in the pure build
+                    # those are cached int objects, positions are not.
+                    after2 = end - (len(text3) + len(end3) + 3) if end3 else end
+                    start16 = after2 - (len(text2) + len(end2) + 3)
                     if fused is not None:
                         # (the positions the three separate calls would leave at the pop)
-                        at = m.start(18) if end3 else end
+                        at = after2
                         self.markup_end = base + at if based else at
                         if calls.start_text_end(name, attrs, slash == "/", text2, end2):
                             # The sink took the start tag, the text and the end tag in one call;
                             # it does so only for elements that leave the tokenizer state alone.
-                            self.markup_before = base + m.start(16) if based else m.start(16)  # (as the separate calls leave it)
+                            self.markup_before = base + start16 if based else start16  # (as the separate calls leave it)
                             if end3:
                                 if text3:
                                     calls.characters(text3)
@@ -1362,19 +1374,19 @@ class Tokenizer:
                                 calls.end_tag(end3)
                             pos = end
                             continue
-                    self.markup_end = base + m.start(16) if based else m.start(16)
+                    self.markup_end = base + start16 if based else start16
                 else:
                     self.markup_end = base + end if based else end
                 calls.start_tag(name, attrs, slash == "/")
                 if end2:
                     if self._state != DATA or self._suspended:
                         # The text and end tag after it were matched for the data state.
-                        self._pos = m.start(16)
+                        self._pos = start16
                         return True
                     if text2:
                         calls.characters(text2)
                     self.markup_before = self.markup_end
-                    at = m.start(18) if end3 else end
+                    at = after2
                     self.markup_end = base + at if based else at
                     calls.end_tag(end2)
                     if end3:
@@ -1490,7 +1502,7 @@ class Tokenizer:
         self.last_start_tag = name
         self.markup_before = self.markup_end
         self.markup_end = self._base + end
-        self.sink.start_tag(name, attrs, m[3] == "/")
+        self._calls.start_tag(name, attrs, m[3] == "/")
         return True
 
     def _check_fast_spans(self, m: re.Match[str], pos: int) -> None:
@@ -1640,7 +1652,7 @@ class Tokenizer:
                         self._flush_text()
                     self.markup_before = self.markup_end
                     self.markup_end = self._base + end + 1
-                    self.sink.end_tag(end_name)
+                    self._calls.end_tag(end_name)
                     return True
                 if c not in _END_TAG_NAME_END:
                     # A longer name, or something else after it: text.
@@ -1692,7 +1704,8 @@ class Tokenizer:
             return -2
         raw = m.group(1)
         c = buf[end]
-        if raw and c in _END_TAG_NAME_END and _lower(raw) == self.last_start_tag:
+        name = self.last_start_tag
+        if raw and c in _END_TAG_NAME_END and name is not None and _lower(raw) == name:
             if c != ">":
                 return -2
             self._pos = end + 1
@@ -1701,7 +1714,7 @@ class Tokenizer:
                 self._flush_text()
             self.markup_before = self.markup_end
             self.markup_end = self._base + end + 1
-            self.sink.end_tag(self.last_start_tag)
+            self._calls.end_tag(name)
             return -1
         # Not the appropriate end tag: "</" and the name are text.
         self._text.append(m.group())

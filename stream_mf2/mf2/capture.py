@@ -409,7 +409,7 @@ class Capture:
                 if "itemref" in attrs or ((name == "a" or name == "object") and INCLUDE_CLASS in raw):
                     self._expect(element, in_backcompat=False)
                 return True
-            if "include" in raw and (name == "a" or name == "object"):  # (INCLUDE_CLASS, as a constant)
+            if (name == "a" or name == "object") and "include" in raw:  # (INCLUDE_CLASS, as a constant)
                 # an a/object include, maybe inside a classic root (its ancestors are not known yet).
                 # (Not an itemref on an element that is not a root: microdata uses itemref,
                 # and would keep its targets, whole, for nothing.)

@@ -31,10 +31,13 @@ _RESOLVED_MAX_LEN: Final = 2048
 
 def resolve(url: str, base: str | None) -> str:
     """Resolve ``url`` against ``base``; a URL that cannot be parsed is returned as written."""
-    key = (url, base)
-    found = _RESOLVED.get(key)
-    if found is not None:
-        return found
+    # Only values up to _RESOLVED_MAX_LEN are remembered: a longer one (a data: URL) is not
+    # looked for, which would hash all of it for nothing.
+    short = len(url) <= _RESOLVED_MAX_LEN
+    if short:
+        found = _RESOLVED.get((url, base))
+        if found is not None:
+            return found
     clean = url.strip(_STRIP)
     if "\t" in clean or "\n" in clean or "\r" in clean:  # rare: skip the regex pass over long data: URLs
         clean = _TAB_NL.sub("", clean)
@@ -42,10 +45,10 @@ def resolve(url: str, base: str | None) -> str:
     # is not relative-capable as it is, after parsing all of it.
     if base and _SELF_RESOLVED.match(clean) is None and clean[:5].lower() != "data:":
         clean = _join(base, clean)
-    if len(url) <= _RESOLVED_MAX_LEN:
+    if short:
         if len(_RESOLVED) >= _RESOLVED_MAX:
             _RESOLVED.clear()
-        _RESOLVED[key] = clean
+        _RESOLVED[(url, base)] = clean
     return clean
 
 

@@ -197,8 +197,10 @@ def scan(buf: bytes, start: int, metaformats: bool, final: bool) -> bool:
     # " href=" (every link) would be a hit ("B h r"); no root name starts "href", and no
     # other hit needs those four letters, so they are blanked in the copy that is searched
     # (the same length: positions are kept). The bytes are mapped, not decoded: two
-    # passes in C over the bytes, then ``find`` for the needles.
-    mapped = buf.replace(b" href=", b" ....=").translate(_TABLE)
+    # passes in C over the bytes, then ``find`` for the needles. (A bytearray's translate
+    # takes fewer instructions a byte than a bytes object's, which also checks whether
+    # anything changed: worth the copy.)
+    mapped = bytearray(buf).replace(b" href=", b" ....=").translate(_TABLE)
     if mapped.find(b"Z", start) >= 0:  # a NUL or ESC byte
         return True
     if metaformats and buf.find(b"<", start) >= 0:

@@ -47,13 +47,16 @@ from stream_mf2.wpt.model import (
     XPath,
 )
 
+# (eager: the submodule ``records`` would otherwise shadow the function of that name once
+# imported, since importing a submodule sets the package's attribute)
+from stream_mf2.wpt.records import merge_by_id, records
+
 if TYPE_CHECKING:
     from stream_mf2.wpt._load import load
     from stream_mf2.wpt._match import WptConsumer
     from stream_mf2.wpt._source import DEFAULT_MAX_PATTERN_CHARS
     from stream_mf2.wpt.find import element_paths
     from stream_mf2.wpt.jsonld import page_jsonld
-    from stream_mf2.wpt.records import merge_by_id, records
 
 # Imported when first asked for: importing the package for its events or model (every
 # parse does, for the event union) loads neither the template loader (XML, XPath and
@@ -64,8 +67,6 @@ _LAZY = {
     "DEFAULT_MAX_PATTERN_CHARS": "stream_mf2.wpt._source",
     "element_paths": "stream_mf2.wpt.find",
     "page_jsonld": "stream_mf2.wpt.jsonld",
-    "merge_by_id": "stream_mf2.wpt.records",
-    "records": "stream_mf2.wpt.records",
 }
 
 

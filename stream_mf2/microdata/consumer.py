@@ -193,7 +193,14 @@ class MicrodataConsumer:
 
     # -- completion -----------------------------------------------------------------
     def complete(self, element: Element) -> bool:
-        """An outermost kept subtree is final: emit its items, or hold it (``False``)."""
+        """An outermost kept subtree is final: emit its items, or hold it.
+
+        Always ``True``: the sink may clear the parent links inside the subtree. The
+        consumer reads subtrees only downwards (children, attributes, text), also the
+        ones it holds for ``itemref`` targets or remembers (:class:`RecentTargets`), so
+        it needs no parent link; with them cleared, a subtree it lets go of is freed by
+        reference counting instead of being left as cyclic garbage.
+        """
         if not self._any and not self._held:
             return True  # no item anywhere yet
         nodes, has_items, relevant = self._scan(element)
@@ -202,8 +209,9 @@ class MicrodataConsumer:
                 return True
             if not self._pending:
                 self._build([element], nodes)
-                # (remembered for a later item's itemref: then the subtree is still referenced)
-                return not self._recent.add(element, nodes)
+                # (remembered for a later item's itemref)
+                self._recent.add(element, nodes)
+                return True
         elif not (has_items or relevant):
             return True  # nothing an item held needs
         self._held.append(element)
@@ -211,12 +219,10 @@ class MicrodataConsumer:
         self._held_nodes += nodes
         if not self._pending:
             self._release()
-            return not self._recent.holds(element)
-        if len(self._held) > self._max_items or self._held_nodes > self._max_nodes:
+        elif len(self._held) > self._max_items or self._held_nodes > self._max_nodes:
             self._give_up()
             self._release()
-            return not self._recent.holds(element)
-        return False
+        return True
 
     def _scan(self, root: Element) -> tuple[int, bool, bool]:
         """Walk ``root``'s subtree: its node count, whether it has items, whether it has a

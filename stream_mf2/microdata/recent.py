@@ -21,16 +21,15 @@ __all__ = ["RecentTargets"]
 class RecentTargets:
     """The last built subtrees that hold ids, bounded by their node count."""
 
-    __slots__ = ("_ids", "_kept", "_max_nodes", "_nodes", "_roots")
+    __slots__ = ("_ids", "_max_nodes", "_nodes", "_roots")
 
     def __init__(self, max_nodes: int) -> None:
         self._max_nodes = max_nodes
         self._nodes = 0
         # id -> (the first element with it among the remembered subtrees, its root)
         self._ids: dict[str, tuple[Element, Element]] = {}
-        # (root, node count, the ids it gave) oldest first; and the roots, by identity
+        # (root, node count, the ids it gave) oldest first
         self._roots: deque[tuple[Element, int, list[str]]] = deque()
-        self._kept: set[int] = set()
 
     def add(self, root: Element, nodes: int) -> bool:
         """Remember ``root`` if it holds an id not remembered yet and fits; whether it is kept."""
@@ -50,11 +49,9 @@ class RecentTargets:
         if not ids:
             return False
         self._roots.append((root, nodes, ids))
-        self._kept.add(id(root))
         self._nodes += nodes
         while self._nodes > self._max_nodes:
-            old, count, old_ids = self._roots.popleft()
-            self._kept.discard(id(old))
+            _old, count, old_ids = self._roots.popleft()
             self._nodes -= count
             for ident in old_ids:
                 del self._ids[ident]
@@ -65,14 +62,9 @@ class RecentTargets:
         found = self._ids.get(ident)
         return found[0] if found is not None else None
 
-    def holds(self, root: Element) -> bool:
-        """Is ``root`` remembered (so its subtree is still referenced)?"""
-        return id(root) in self._kept
-
     def clear(self) -> None:
         self._ids.clear()
         self._roots.clear()
-        self._kept.clear()
         self._nodes = 0
 
     @property

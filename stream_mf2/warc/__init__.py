@@ -19,9 +19,24 @@ One stage of the pipeline, above :mod:`stream_mf2.io` (``cli → warc → io →
 The names below are the library's WARC API (also importable from :mod:`stream_mf2`).
 """
 
+from typing import TYPE_CHECKING, Any
+
 from stream_mf2.warc.entries import RecordConsumer, WarcError, WarcExtra, WarcItem, WarcRecord, WarcSummary
-from stream_mf2.warc.parallel import ParallelWarcReader, iter_warc_parallel
 from stream_mf2.warc.reader import AsyncWarcReader, WarcOptions, WarcReader, WarcReaderOptions, aiter_warc, iter_warc
+
+if TYPE_CHECKING:
+    from stream_mf2.warc.parallel import ParallelWarcReader, iter_warc_parallel
+
+
+def __getattr__(name: str) -> Any:
+    # The worker pool (multiprocessing) is imported when first asked for: a run with one
+    # worker (and every ``stream-mf2 warc`` start-up) does without it.
+    if name in ("ParallelWarcReader", "iter_warc_parallel"):
+        from stream_mf2.warc import parallel
+
+        return getattr(parallel, name)
+    raise AttributeError(f"module 'stream_mf2.warc' has no attribute {name!r}")
+
 
 __all__ = [
     "AsyncWarcReader",

@@ -25,7 +25,6 @@ from typing import IO, Any, TypedDict, Unpack
 from stream_mf2.core.options import OPTION_NAMES, ParseOptions, check_options
 from stream_mf2.errors import SourceError, StreamMF2Error
 from stream_mf2.io.payload import DEFAULT_MAX_DECODED_BYTES, DEFAULT_MAX_EXPANSION
-from stream_mf2.io.threads import run_in_thread
 from stream_mf2.warc.entries import RecordConsumer, WarcEntry, WarcSummary
 from stream_mf2.warc.prefilter import DEFAULT_MAX_PREFILTER_BYTES
 from stream_mf2.warc.walker import Walker
@@ -286,6 +285,8 @@ class AsyncWarcReader:
         return self._run()
 
     async def _run(self) -> AsyncIterator[WarcEntry]:
+        from stream_mf2.io.threads import run_in_thread  # (asyncio: only for the async reader)
+
         it = iter(self._reader)
         try:
             while True:

@@ -30,7 +30,6 @@ from stream_mf2.io.payload import DEFAULT_MAX_DECODED_BYTES, DEFAULT_MAX_EXPANSI
 from stream_mf2.warc.entries import RecordConsumer, WarcEntry, WarcError, WarcExtra, WarcItem
 from stream_mf2.warc.inputs import DEFAULT_TIMEOUT, open_input
 from stream_mf2.warc.outputs import Writer, open_writer, partial_exists, write_json_atomic
-from stream_mf2.warc.parallel import iter_warc_parallel
 from stream_mf2.warc.prefilter import DEFAULT_MAX_PREFILTER_BYTES
 from stream_mf2.warc.reader import WarcReader
 from stream_mf2.warc.schema import (
@@ -220,6 +219,8 @@ def process_input(
         if opts.length is not None:
             length = max(0, opts.offset or 0) + opts.length - start
         if opts.workers > 1 and resume_at is None and opts.offset is None and opts.length is None and _is_local(source):
+            from stream_mf2.warc.parallel import iter_warc_parallel  # (multiprocessing: only when used)
+
             par = iter_warc_parallel(source, opts.workers, warc_file=name, **opts.reader_kwargs())
             for found in par:
                 write_entry(found)

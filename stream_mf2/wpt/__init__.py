@@ -26,13 +26,10 @@ XPath (``ow:xpath``) or by a pattern with named captures (``ow:pattern``).
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from stream_mf2.wpt._load import load
-from stream_mf2.wpt._source import DEFAULT_MAX_PATTERN_CHARS
 from stream_mf2.wpt.events import WptMatchEvent, WptPage, WptPageEnd, collect_pages
-from stream_mf2.wpt.find import element_paths
-from stream_mf2.wpt.jsonld import page_jsonld
 from stream_mf2.wpt.model import (
     OW_NS,
     Block,
@@ -49,20 +46,35 @@ from stream_mf2.wpt.model import (
     WptSpec,
     XPath,
 )
+
+# (eager: the submodule ``records`` would otherwise shadow the function of that name once
+# imported, since importing a submodule sets the package's attribute)
 from stream_mf2.wpt.records import merge_by_id, records
 
 if TYPE_CHECKING:
+    from stream_mf2.wpt._load import load
     from stream_mf2.wpt._match import WptConsumer
+    from stream_mf2.wpt._source import DEFAULT_MAX_PATTERN_CHARS
+    from stream_mf2.wpt.find import element_paths
+    from stream_mf2.wpt.jsonld import page_jsonld
+
+# Imported when first asked for: importing the package for its events or model (every
+# parse does, for the event union) loads neither the template loader (XML, XPath and
+# pattern compilers) nor the consumer and the matching machinery behind it.
+_LAZY = {
+    "load": "stream_mf2.wpt._load",
+    "WptConsumer": "stream_mf2.wpt._match",
+    "DEFAULT_MAX_PATTERN_CHARS": "stream_mf2.wpt._source",
+    "element_paths": "stream_mf2.wpt.find",
+    "page_jsonld": "stream_mf2.wpt.jsonld",
+}
 
 
 def __getattr__(name: str) -> Any:
-    # The consumer (and the matching machinery behind it) is imported when first asked
-    # for: importing the package for its events or model does not load it.
-    if name == "WptConsumer":
-        from stream_mf2.wpt._match import WptConsumer
-
-        return WptConsumer
-    raise AttributeError(f"module 'stream_mf2.wpt' has no attribute {name!r}")
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'stream_mf2.wpt' has no attribute {name!r}")
+    return getattr(import_module(module), name)
 
 
 __all__ = [

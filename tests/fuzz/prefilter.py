@@ -180,7 +180,8 @@ def check_prefilter(data: bytes, options: dict[str, Any], seed: int) -> None:
     metaformats = bool(options.get("metaformats"))
     whole = may_hold_items(data, metaformats=metaformats)
     rng = random.Random(seed)
-    pf = Prefilter(metaformats=metaformats, max_bytes=None)
+    # (a small search block: the pieces are searched as they come, with their context)
+    pf = Prefilter(metaformats=metaformats, max_bytes=None, block=rng.choice((1, 3, 50, 300)))
     pos = 0
     while pos < len(data):
         step = rng.choice((rng.randint(1, 40), rng.randint(1, 400)))

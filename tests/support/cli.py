@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -61,6 +62,14 @@ def lines(data: bytes) -> list[dict[str, Any]]:
     return [json.loads(x) for x in data.splitlines()]
 
 
+def _size(path: Path) -> int:
+    """The size of ``path``, 0 if it is not there (any more)."""
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:
+        return 0
+
+
 def killed_runs(
     args: list[str], out: Path, rng: random.Random, final_size: int, command: tuple[str, ...] = ("warc",)
 ) -> tuple[int, int]:
@@ -88,9 +97,10 @@ def killed_runs(
             # Kill once the output has grown past a random point (or right away), whatever the process is doing.
             target = rng.choice([0, rng.randrange(max(1, final_size))])
             while proc.poll() is None:
-                size = partial.stat().st_size if partial.exists() else 0
-                if parts.exists():
-                    size = sum(p.stat().st_size for p in parts.iterdir() if p.exists()) if parts.exists() else 0
+                # (the run may end and rename its files between a look and the next)
+                size = _size(partial)
+                with contextlib.suppress(FileNotFoundError):
+                    size = sum(_size(p) for p in parts.iterdir())
                 if size >= target:
                     break
                 time.sleep(0.002)  # polling the output's progress

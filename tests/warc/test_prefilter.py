@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 
 import stream_mf2
 from stream_mf2.html.charrefs import NAMED
-from stream_mf2.warc.prefilter import OVERLAP, Prefilter, may_hold_items
+from stream_mf2.warc.prefilter import BLOCK, OVERLAP, Prefilter, may_hold_items
 from tests.fuzz import prefilter as fuzz
 from tests.support.suites import REPO
 
@@ -169,7 +169,8 @@ def test_fixture_pages() -> None:
 
 def _pieces(data: bytes, seed: int, *, metaformats: bool = False) -> bool:
     rng = random.Random(seed)
-    pf = Prefilter(metaformats=metaformats, max_bytes=None)
+    # (a small block: searched as the pieces come, not only at the end)
+    pf = Prefilter(metaformats=metaformats, max_bytes=None, block=rng.choice((1, 5, 64, 700)))
     pos = 0
     while pos < len(data):
         n = rng.choice((1, 2, 3, 7, 64, 300, 5000))
@@ -185,14 +186,14 @@ def test_pieces_give_the_whole_answer(body: str) -> None:
     for seed in range(8):
         assert _pieces(data, seed) == whole
     for cut in range(len(data) + 1):
-        pf = Prefilter(max_bytes=None)
+        pf = Prefilter(max_bytes=None, block=1)
         pf.feed(data[:cut])
         pf.feed(data[cut:])
         assert pf.finish() == whole, cut
 
 
 def test_a_name_that_continues_in_the_next_piece_is_not_counted_early() -> None:
-    pf = Prefilter(max_bytes=None)
+    pf = Prefilter(max_bytes=None, block=1)
     assert not pf.feed(b'<div class="h-abc')  # "h-abc1" is no root name
     assert not pf.feed(b'1">x</div>')
     assert not pf.finish()
@@ -207,7 +208,7 @@ def test_a_long_name_across_pieces(n: int) -> None:
         whole = may_hold_items(data)
         assert whole == bool(stream_mf2.parse(data)["items"]) or n >= 126
         for step in (1, 7, 100, 255, 256):
-            pf = Prefilter(max_bytes=None)
+            pf = Prefilter(max_bytes=None, block=step)
             for i in range(0, len(data), step):
                 pf.feed(data[i : i + step])
             assert pf.finish() == whole, (n, tail, step)
@@ -227,7 +228,7 @@ def test_work_is_linear_in_the_body() -> None:
     """Each piece is searched with at most OVERLAP bytes before it: bytes searched grow linearly."""
     data = (FIXTURES / "news-no-microformats.html").read_bytes()[:40_000]
     for step in (1, 10, 100):
-        pf = Prefilter(max_bytes=None)
+        pf = Prefilter(max_bytes=None, block=1)
         for i in range(0, len(data), step):
             pf.feed(data[i : i + step])
         pf.finish()
@@ -244,3 +245,18 @@ def test_fuzz_target_is_registered() -> None:
     from tests.fuzz import runner
 
     assert "prefilter" in runner.TARGETS
+
+
+@pytest.mark.parametrize("at", [-300, -130, -10, -3, -1, 0, 1, 5, 200])
+def test_a_name_at_a_block_boundary(at: int) -> None:
+    """The default search block: a root name anywhere around its end is found, in any pieces."""
+    page = (FIXTURES / "news-no-microformats.html").read_bytes()
+    assert not may_hold_items(page)
+    for where in (BLOCK, 2 * BLOCK):
+        cut = page.rfind(b">", 0, where + at) + 1  # (a name between tags)
+        data = page[:cut] + b'<p class="h-entry">' + page[cut:]
+        for step in (1000, 4096, 8192, BLOCK, 100_000):
+            pf = Prefilter(max_bytes=None)
+            for i in range(0, len(data), step):
+                pf.feed(data[i : i + step])
+            assert pf.finish(), (where, step)

@@ -188,7 +188,7 @@ def _emit(sink: BoundedSink, el: Element) -> None:
     # Parent links are cleared only when nothing can still look up through them:
     # the consumer said it is done, and no held candidate (or nested hand-over)
     # could still be placed in document order by its path (_doc_position).
-    _untrack(sink, el, unlink=bool(released) and not sink._blocked and sink.on_nested is None)
+    _untrack(sink, el, unlink=bool(released) and not sink._blocked)
     if parent is not None:
         _cascade(sink, parent)
 

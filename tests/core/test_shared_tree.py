@@ -10,9 +10,7 @@ import pytest
 
 from stream_mf2 import parse
 from stream_mf2.core.syntaxes import SYNTAXES
-
-pytest.importorskip("regex")
-from stream_mf2.wpt import load  # noqa: E402
+from stream_mf2.wpt import load
 
 REPO = Path(__file__).resolve().parents[2]
 OW = "http://www.omfica.org/schemas/ow/0.9"

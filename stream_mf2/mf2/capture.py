@@ -382,7 +382,8 @@ class Capture:
             self._mine = []
 
     def _kept(self, element: Element) -> bool:
-        """``True``, after noting ``element`` (kept by :meth:`keep`) for :meth:`complete`."""
+        """``True``, after noting ``element`` (kept by :meth:`keep`) for :meth:`complete`
+        (called only with the tree shared: the plain parse pays one attribute test)."""
         mine = self._mine
         if mine is not None:
             if len(mine) < _MAX_MINE:
@@ -405,7 +406,7 @@ class Capture:
         if not attrs:
             # of the names observed, only <head> (metaformats) is kept without attributes
             if self._want_head and element.name == "head" and element.namespace == HTML_NS:
-                return self._kept(element)
+                return True if self._mine is None else self._kept(element)
             return False
         name = element.name
         id_ = attrs.get("id")
@@ -420,9 +421,9 @@ class Capture:
             if name == "body" and self._containers:
                 self._late_body_class(element)
             if self._observe(name, attrs):
-                return self._kept(element)
+                return True if self._mine is None else self._kept(element)
         if id_ is not None and self._wanted and id_ in self._wanted:
-            return self._kept(element)
+            return True if self._mine is None else self._kept(element)
         raw = attrs.get("class")
         if raw:
             rooted = HAS_ROOT.get(raw)
@@ -433,7 +434,7 @@ class Capture:
                 # its own include markers (is_marker_like, less headers: th cells are kept)
                 if "itemref" in attrs or ((name == "a" or name == "object") and INCLUDE_CLASS in raw):
                     self._expect(element, in_backcompat=False)
-                return self._kept(element)
+                return True if self._mine is None else self._kept(element)
             if "include" in raw and (name == "a" or name == "object"):  # (INCLUDE_CLASS, as a constant)
                 # an a/object include, maybe inside a classic root (its ancestors are not known yet).
                 # (Not an itemref on an element that is not a root: microdata uses itemref,
@@ -441,7 +442,7 @@ class Capture:
                 self._expect(element, in_backcompat=True)
         # a rel link (rels need its text)
         if "rel" in attrs and "href" in attrs and name in REL_ELEMENTS and element.namespace == HTML_NS:
-            return self._kept(element)
+            return True if self._mine is None else self._kept(element)
         return False
 
     def _asked_again(self, element: Element) -> bool:

@@ -15,19 +15,6 @@ from stream_mf2.html.serialize import RAW_TEXT_ELEMENTS, VOID_ELEMENTS, escape_a
 __all__ = ["html_and_text", "inner_html", "marked"]
 
 
-def _start_tag(el: Element) -> str:
-    attrs = el.attrs
-    if not attrs:
-        return "<" + el.name + ">"
-    parts = ["<", el.name]
-    for k, v in attrs.items():
-        if "&" in v or '"' in v or "\u00a0" in v:
-            v = escape_attribute(v, chr(34), False)
-        parts.append(f' {k}="{v}"')
-    parts.append(">")
-    return "".join(parts)
-
-
 def inner_html(element: Element) -> str:
     """``element.innerHTML`` (template contents for a template), trimmed."""
     return html_and_text(element, False)[0]
@@ -89,7 +76,17 @@ def _walk(
                 append(data)
             elif type(node) is Element:
                 name = node.name
-                append(_start_tag(node) if node.attrs else "<" + name + ">")
+                attrs = node.attrs
+                if attrs:
+                    # the start tag, piece by piece into the output (no call, no list per element)
+                    append("<" + name)
+                    for k, v in attrs.items():
+                        if "&" in v or '"' in v or "\u00a0" in v:
+                            v = escape_attribute(v, chr(34), False)
+                        append(f' {k}="{v}"')
+                    append(">")
+                else:
+                    append("<" + name + ">")
                 html = node.namespace == HTML_NS
                 if html and name in void:
                     if collect and node.children:  # (not from the HTML parser)
@@ -129,7 +126,9 @@ def _walk(
                 if mark:
                     starts[node] = (len(out), len(texts))
                 stack.append((nodes, i, end, raw, collect, owner))
-                stack.append((sub, 0, "</" + name + ">", html and name in raw_names, sub_collect, node if mark else None))
+                stack.append(
+                    (sub, 0, "</" + name + ">", html and name in raw_names, sub_collect, node if mark else None)
+                )
                 break
             elif isinstance(node, Comment):
                 append("<!--" + node.data + "-->")

@@ -136,8 +136,10 @@ def element_match(
             if places and b.xpath is not None and b.xpath.final is None:
                 for p in places:
                     el = p.element
-                    if el is not None and el.template_contents is None and not (
-                        el.namespace == HTML_NS and el.name in VOID_ELEMENTS
+                    if (
+                        el is not None
+                        and el.template_contents is None
+                        and not (el.namespace == HTML_NS and el.name in VOID_ELEMENTS)
                     ):
                         if marks is None:
                             marks = set()

@@ -538,7 +538,15 @@ class Capture:
                     # waiting: its walk would build nothing, hold nothing and note nothing.
                     return True
             else:
-                self._mine = [e for e in mine if e is not element and not is_ancestor(element, e)]
+                kids = element.children
+                if not kids or (len(kids) == 1 and type(kids[0]) is not Element):
+                    # (no element inside: only the root itself may be noted; a rel link, a title)
+                    if mine[0] is element:
+                        del mine[0]
+                    elif element in mine:
+                        mine.remove(element)
+                else:
+                    self._mine = [e for e in mine if e is not element and not is_ancestor(element, e)]
         if element.name == "th" and element.namespace == HTML_NS:
             id_ = element.attrs.get("id")
             if id_:

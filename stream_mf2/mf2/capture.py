@@ -160,9 +160,10 @@ DEFAULT_MAX_HELD_CHILDREN: Final = 64
 MAX_SEEN_IDS: Final = 100_000
 #: How many id'd ``th`` cells are remembered for ``headers`` references.
 RECENT_HEADER_CELLS: Final = 64
+#: At most this many kept elements waiting for their subtree are noted (Capture.share_tree):
+#: each completed subtree is checked against them, and past this few skips are to be had.
+_MAX_MINE: Final = 16
 # HTML elements the keep predicate looks at by name (one set test for all others).
-#: At most this many kept elements waiting for their subtree are noted (Capture.share_tree).
-_MAX_MINE: Final = 256
 _OBSERVED: Final = frozenset(("base", "body", "head", "html", "meta", "th"))
 
 

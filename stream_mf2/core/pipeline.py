@@ -226,6 +226,10 @@ def _fanned_sink(
     released += [c.complete for c in consumers]
     completes: list[Callable[[Element], bool | None]] = [capture.complete] if mf2 else []
     completes += released
+    if mf2 and released:
+        # The capture is handed the subtrees the others keep too: it passes over those
+        # that hold nothing it kept (Capture.share_tree).
+        capture.share_tree()
     if len(completes) == 1 and not stream:
         on_complete = completes[0]
         on_nested = None

@@ -132,7 +132,7 @@ from typing import Any, Final
 
 from stream_mf2.events import ItemEvent, MetaItemEvent, Mf2Event
 from stream_mf2.html.bounded.sink import NESTED_EMPTY, NESTED_KEEP, NESTED_REMOVE
-from stream_mf2.html.dom import HTML_NS, Element, ParentNode, iter_descendants, text_content
+from stream_mf2.html.dom import HTML_NS, Element, ParentNode, is_ancestor, iter_descendants, text_content
 from stream_mf2.mf2 import (
     Mf2Context,
     child_of,
@@ -160,6 +160,9 @@ DEFAULT_MAX_HELD_CHILDREN: Final = 64
 MAX_SEEN_IDS: Final = 100_000
 #: How many id'd ``th`` cells are remembered for ``headers`` references.
 RECENT_HEADER_CELLS: Final = 64
+#: At most this many kept elements waiting for their subtree are noted (Capture.share_tree):
+#: each completed subtree is checked against them, and past this few skips are to be had.
+_MAX_MINE: Final = 16
 # HTML elements the keep predicate looks at by name (one set test for all others).
 _OBSERVED: Final = frozenset(("base", "body", "head", "html", "meta", "th"))
 
@@ -367,6 +370,28 @@ class Capture:
         self._held_langs: dict[Element, Element | None] = {}
         self._lang = ctx.options.lang
         ctx.resolve_id = self._resolve
+        # With other consumers on the tree (see share_tree): the elements this keep
+        # predicate kept whose outermost subtree is not complete yet, or None (not shared).
+        self._mine: list[Element] | None = None
+
+    def share_tree(self) -> None:
+        """Other consumers keep subtrees too, and every completed one is handed here: note the
+        elements this keep predicate keeps, so that :meth:`complete` can pass over a subtree
+        that holds none of them while nothing waits (it would find nothing there to build).
+        Only without ``stream_children`` (the nested hand-over decides inside kept subtrees)."""
+        if not self.stream_children:
+            self._mine = []
+
+    def _kept(self, element: Element) -> bool:
+        """``True``, after noting ``element`` (kept by :meth:`keep`) for :meth:`complete`
+        (called only with the tree shared: the plain parse pays one attribute test)."""
+        mine = self._mine
+        if mine is not None:
+            if len(mine) < _MAX_MINE:
+                mine.append(element)
+            else:
+                self._mine = None  # (elements that never complete, say in template contents: stop)
+        return True
 
     # -- keep predicate ---------------------------------------------------
     def keep(self, element: Element) -> bool:
@@ -381,7 +406,9 @@ class Capture:
         attrs = element.attrs
         if not attrs:
             # of the names observed, only <head> (metaformats) is kept without attributes
-            return self._want_head and element.name == "head" and element.namespace == HTML_NS
+            if self._want_head and element.name == "head" and element.namespace == HTML_NS:
+                return True if self._mine is None else self._kept(element)
+            return False
         name = element.name
         id_ = attrs.get("id")
         if id_ is not None and not ((name == "html" or name == "body") and self._asked_again(element)):
@@ -395,9 +422,9 @@ class Capture:
             if name == "body" and self._containers:
                 self._late_body_class(element)
             if self._observe(name, attrs):
-                return True
+                return True if self._mine is None else self._kept(element)
         if id_ is not None and self._wanted and id_ in self._wanted:
-            return True
+            return True if self._mine is None else self._kept(element)
         raw = attrs.get("class")
         if raw:
             rooted = HAS_ROOT.get(raw)
@@ -408,14 +435,16 @@ class Capture:
                 # its own include markers (is_marker_like, less headers: th cells are kept)
                 if "itemref" in attrs or ((name == "a" or name == "object") and INCLUDE_CLASS in raw):
                     self._expect(element, in_backcompat=False)
-                return True
+                return True if self._mine is None else self._kept(element)
             if (name == "a" or name == "object") and "include" in raw:  # (INCLUDE_CLASS, as a constant)
                 # an a/object include, maybe inside a classic root (its ancestors are not known yet).
                 # (Not an itemref on an element that is not a root: microdata uses itemref,
                 # and would keep its targets, whole, for nothing.)
                 self._expect(element, in_backcompat=True)
         # a rel link (rels need its text)
-        return "rel" in attrs and "href" in attrs and name in REL_ELEMENTS and element.namespace == HTML_NS
+        if "rel" in attrs and "href" in attrs and name in REL_ELEMENTS and element.namespace == HTML_NS:
+            return True if self._mine is None else self._kept(element)
+        return False
 
     def _asked_again(self, element: Element) -> bool:
         """Was the ``html``/``body`` ``element`` (with an ``id``) asked about before? The
@@ -499,6 +528,26 @@ class Capture:
         header cell, which is remembered for later ``headers`` references.
         """
         ctx = self.ctx
+        mine = self._mine
+        if mine is not None:
+            if not mine:
+                if not (self._held or self._targets or self._wanted or self._containers or ctx.folded) and not (
+                    element.name == "th" and element.namespace == HTML_NS
+                ):
+                    # Kept for another consumer, with nothing this keep predicate kept inside
+                    # (no root, rel link, head, header cell, include target) and nothing
+                    # waiting: its walk would build nothing, hold nothing and note nothing.
+                    return True
+            else:
+                kids = element.children
+                if not kids or (len(kids) == 1 and type(kids[0]) is not Element):
+                    # (no element inside: only the root itself may be noted; a rel link, a title)
+                    if mine[0] is element:
+                        del mine[0]
+                    elif element in mine:
+                        mine.remove(element)
+                else:
+                    self._mine = [e for e in mine if e is not element and not is_ancestor(element, e)]
         if element.name == "th" and element.namespace == HTML_NS:
             id_ = element.attrs.get("id")
             if id_:

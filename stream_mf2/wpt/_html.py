@@ -12,20 +12,7 @@ from __future__ import annotations
 from stream_mf2.html.dom import HTML_NS, Comment, Doctype, Element, Node, Text, text_content
 from stream_mf2.html.serialize import RAW_TEXT_ELEMENTS, VOID_ELEMENTS, escape_attribute, escape_text
 
-__all__ = ["html_and_text", "inner_html"]
-
-
-def _start_tag(el: Element) -> str:
-    attrs = el.attrs
-    if not attrs:
-        return "<" + el.name + ">"
-    parts = ["<", el.name]
-    for k, v in attrs.items():
-        if "&" in v or '"' in v or "\u00a0" in v:
-            v = escape_attribute(v, chr(34), False)
-        parts.append(f' {k}="{v}"')
-    parts.append(">")
-    return "".join(parts)
+__all__ = ["html_and_text", "inner_html", "marked"]
 
 
 def inner_html(element: Element) -> str:
@@ -40,11 +27,26 @@ def html_and_text(element: Element, text: bool = True) -> tuple[str, str]:
         return "", text_content(element) if text else ""
     if element.template_contents is not None:
         # (the HTML of its contents, the text of its children: two walks)
-        return _walk(element, False)[0], text_content(element) if text else ""
-    return _walk(element, text)
+        return _walk(element, False, None)[0], text_content(element) if text else ""
+    return _walk(element, text, None)
 
 
-def _walk(element: Element, text: bool) -> tuple[str, str]:
+def marked(element: Element, marks: set[Element]) -> dict[Element, tuple[str, str]]:
+    """:func:`html_and_text` of ``element``, and of each of ``marks`` inside it, in one walk:
+    each marked element's pair is the slice of its content in the walk's output (the
+    serialisation of a subtree does not depend on what is around it). Marked elements must
+    not be void or ``template`` elements, and must be outside template contents."""
+    spans: dict[Element, tuple[str, str]] = {}
+    spans[element] = _walk(element, True, marks, spans)
+    return spans
+
+
+def _walk(
+    element: Element,
+    text: bool,
+    marks: set[Element] | None,
+    spans: dict[Element, tuple[str, str]] | None = None,
+) -> tuple[str, str]:
     out: list[str] = []
     append = out.append
     texts: list[str] = []
@@ -53,12 +55,14 @@ def _walk(element: Element, text: bool) -> tuple[str, str]:
     raw_names = RAW_TEXT_ELEMENTS
     contents = element.template_contents
     top = list(contents.children) if contents is not None else element.children
-    # (child nodes, next index, end tag to write after them, raw text?, textContent?)
-    stack: list[tuple[list[Node], int, str, bool, bool]] = [
-        (top, 0, "", element.namespace == HTML_NS and element.name in raw_names, text)
+    # where each open marked element's content starts in out and texts
+    starts: dict[Element, tuple[int, int]] = {}
+    # (child nodes, next index, end tag to write after them, raw text?, textContent?, marked owner)
+    stack: list[tuple[list[Node], int, str, bool, bool, Element | None]] = [
+        (top, 0, "", element.namespace == HTML_NS and element.name in raw_names, text, None)
     ]
     while stack:
-        nodes, i, end, raw, collect = stack.pop()
+        nodes, i, end, raw, collect, owner = stack.pop()
         n = len(nodes)
         while i < n:
             node = nodes[i]
@@ -72,7 +76,17 @@ def _walk(element: Element, text: bool) -> tuple[str, str]:
                 append(data)
             elif type(node) is Element:
                 name = node.name
-                append(_start_tag(node) if node.attrs else "<" + name + ">")
+                attrs = node.attrs
+                if attrs:
+                    # the start tag, piece by piece into the output (no call, no list per element)
+                    append("<" + name)
+                    for k, v in attrs.items():
+                        if "&" in v or '"' in v or "\u00a0" in v:
+                            v = escape_attribute(v, chr(34), False)
+                        append(f' {k}="{v}"')
+                    append(">")
+                else:
+                    append("<" + name + ">")
                 html = node.namespace == HTML_NS
                 if html and name in void:
                     if collect and node.children:  # (not from the HTML parser)
@@ -87,7 +101,10 @@ def _walk(element: Element, text: bool) -> tuple[str, str]:
                 else:
                     sub = node.children
                     sub_collect = collect
+                mark = marks is not None and node in marks
                 if not sub:
+                    if mark:
+                        _span(spans, node, out, texts, len(out), len(texts))
                     append("</" + name + ">")
                     continue
                 if len(sub) == 1 and type(sub[0]) is Text and sub_contents is None:
@@ -102,15 +119,37 @@ def _walk(element: Element, text: bool) -> tuple[str, str]:
                     ):
                         data = escape_text(data)
                     append(data)
+                    if mark:
+                        _span(spans, node, out, texts, len(out) - 1, len(texts) - 1 if collect else len(texts))
                     append("</" + name + ">")
                     continue
-                stack.append((nodes, i, end, raw, collect))
-                stack.append((sub, 0, "</" + name + ">", html and name in raw_names, sub_collect))
+                if mark:
+                    starts[node] = (len(out), len(texts))
+                stack.append((nodes, i, end, raw, collect, owner))
+                stack.append(
+                    (sub, 0, "</" + name + ">", html and name in raw_names, sub_collect, node if mark else None)
+                )
                 break
             elif isinstance(node, Comment):
                 append("<!--" + node.data + "-->")
             elif isinstance(node, Doctype):
                 append("<!DOCTYPE " + (node.name or "") + ">")
         else:
+            if owner is not None:
+                at, at_text = starts.pop(owner)
+                _span(spans, owner, out, texts, at, at_text)
             append(end)
     return "".join(out).strip(" \t\n\f\r"), "".join(texts)
+
+
+def _span(
+    spans: dict[Element, tuple[str, str]] | None,
+    element: Element,
+    out: list[str],
+    texts: list[str],
+    at: int,
+    at_text: int,
+) -> None:
+    """Note ``element``'s pair: its content is ``out[at:]`` and ``texts[at_text:]`` so far."""
+    if spans is not None:
+        spans[element] = ("".join(out[at:]).strip(" \t\n\f\r"), "".join(texts[at_text:]))

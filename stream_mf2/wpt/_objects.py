@@ -13,8 +13,9 @@ from collections.abc import Iterable
 from itertools import pairwise
 from typing import Any, TypeVar
 
-from stream_mf2.html.dom import Element, Node, Text, is_ancestor, text_content
-from stream_mf2.wpt._html import html_and_text, inner_html
+from stream_mf2.html.dom import HTML_NS, Element, Node, Text, is_ancestor, text_content
+from stream_mf2.html.serialize import VOID_ELEMENTS
+from stream_mf2.wpt._html import html_and_text, inner_html, marked
 from stream_mf2.wpt._paths import Place, descendants, frozen, select, select_many, walkable
 from stream_mf2.wpt.model import Block, XPath
 
@@ -86,27 +87,28 @@ def _squeeze(text: str) -> str:
     return text.strip(" ")
 
 
-def element_match(element: Element, place: Place, block: Block) -> dict[str, Any] | None:
+def element_match(
+    element: Element, place: Place, block: Block, spans: dict[Element, tuple[str, str]] | None = None
+) -> dict[str, Any] | None:
     """The match object of ``block`` on ``element`` (at ``place``), or ``None`` if its pattern fails.
 
     The structural references (``ow:xpath``, ``ow:tagid``) are the caller's to check.
+    ``spans``: the (html, text) pairs of elements cut from the walk of an enclosing match
+    (:func:`~stream_mf2.wpt._html.marked`), used instead of walking ``element`` again.
     """
-    if block.pattern is None:
-        html, raw = html_and_text(element)
-        captures: dict[str, list[str]] | None = {}
-    else:
-        raw = text_content(element)
+    got = spans.get(element) if spans is not None else None
+    captures: dict[str, list[str]] | None = {}
+    if block.pattern is not None:
+        raw = got[1] if got is not None else text_content(element)
         captures = _pattern_captures(block, raw)
         if captures is None:
             return None
-        html = inner_html(element)
     assert captures is not None
     if not place.cache:
         # The nested blocks' walks below ``element`` take their paths from this copy's (the
         # subtree is final: nothing moves in it while the match is made).
         place = frozen(place)
     xpath = place.xpath()  # (before the nested walks, whose places start from it)
-    nested: list[dict[str, Any]] = []
     blocks = block.blocks
     together: list[int] = []
     paths: list[XPath] = []
@@ -114,15 +116,51 @@ def element_match(element: Element, place: Place, block: Block) -> dict[str, Any
         if b.xpath is not None and walkable(b.xpath):
             together.append(i)
             paths.append(b.xpath)
-    found: list[list[Place]] | None = None
+    # What the nested blocks' paths select, found before the element's own HTML is written:
+    # the nested element matches are cut from that one walk (each subtree serialised once).
+    found: list[list[Place] | None] = [None] * len(blocks)
     if len(together) > 1:
         # The nested blocks' paths in one walk of the subtree, not one walk each.
-        found = [[] for _ in blocks]
+        for i in together:
+            found[i] = []
         for i, p in select_many(paths, element, place):
-            found[together[i]].append(p)
+            got_i = found[together[i]]
+            assert got_i is not None
+            got_i.append(p)
+    elif together and blocks[together[0]].repeatable:
+        found[together[0]] = list(select(paths[0], element, place))
+    marks: set[Element] | None = None
+    if not (element.namespace == HTML_NS and element.name in VOID_ELEMENTS) and element.template_contents is None:
+        for i, b in enumerate(blocks):
+            places = found[i]
+            if places and b.xpath is not None and b.xpath.final is None:
+                for p in places:
+                    el = p.element
+                    if (
+                        el is not None
+                        and el.template_contents is None
+                        and not (el.namespace == HTML_NS and el.name in VOID_ELEMENTS)
+                    ):
+                        if marks is None:
+                            marks = set()
+                        marks.add(el)
+    inner: dict[Element, tuple[str, str]] | None = None
+    if marks is not None:
+        inner = marked(element, marks)
+        html, walked = inner[element]
+        if block.pattern is None:
+            raw = walked
+    elif got is not None:
+        html = got[0]
+        if block.pattern is None:
+            raw = got[1]
+    elif block.pattern is None:
+        html, raw = html_and_text(element)
+    else:
+        html = inner_html(element)
+    nested: list[dict[str, Any]] = []
     for i, b in enumerate(blocks):  # (a loop, not a comprehension: one frame less per nesting level)
-        walked = found[i] if found is not None and b.xpath is not None and walkable(b.xpath) else None
-        nested.append(_nested(b, element, place, walked))
+        nested.append(_nested(b, element, place, found[i], inner))
     return {
         "xpath": xpath,
         "text": _squeeze(raw),
@@ -133,13 +171,15 @@ def element_match(element: Element, place: Place, block: Block) -> dict[str, Any
     }
 
 
-def node_matches(element: Element, place: Place, block: Block) -> list[tuple[Node, dict[str, Any]]]:
+def node_matches(
+    element: Element, place: Place, block: Block, spans: dict[Element, tuple[str, str]] | None = None
+) -> list[tuple[Node, dict[str, Any]]]:
     """The matches of ``block`` at ``element``, each with the node it is about: the element
     itself, or, when the block's path ends with ``text()`` or ``@name``, each text node
     child (in order) or the attribute (its element)."""
     final = block.xpath.final if block.xpath is not None else None
     if final is None:
-        m = element_match(element, place, block)
+        m = element_match(element, place, block, spans)
         return [] if m is None else [(element, m)]
     values: list[tuple[Node, str, str]] = []
     if final == "text()":
@@ -194,9 +234,16 @@ def in_document_order(root: Node, found: list[tuple[Node, _T]]) -> list[tuple[No
     return sorted(found, key=lambda pair: order.get(id(pair[0]), 0))
 
 
-def _nested(block: Block, element: Element, place: Place, places: list[Place] | None = None) -> dict[str, Any]:
+def _nested(
+    block: Block,
+    element: Element,
+    place: Place,
+    places: list[Place] | None = None,
+    spans: dict[Element, tuple[str, str]] | None = None,
+) -> dict[str, Any]:
     """Resolve a nested block inside one match of its parent (``element`` at ``place``);
-    ``places``: what its path selects there, when the caller has walked it already."""
+    ``places``: what its path selects there, when the caller has walked it already;
+    ``spans``: the elements' pairs cut from the parent's walk (:func:`element_match`)."""
     out = _header(block)
     matches: list[dict[str, Any]] = out["matches"]
     if block.tagid is None and block.xpath is None:
@@ -215,7 +262,7 @@ def _nested(block: Block, element: Element, place: Place, places: list[Place] | 
         assert el is not None
         if block.tagid is not None and el.attrs.get("id") != block.tagid:
             continue
-        pairs.extend(node_matches(el, p, block))
+        pairs.extend(node_matches(el, p, block, spans))
         if pairs and not block.repeatable and not texts:
             break
     if texts:

@@ -416,6 +416,36 @@ def test_match_html_equals_the_serializer() -> None:
                 stack.extend(node.children)
 
 
+def test_marked_slices_equal_each_elements_own_walk() -> None:
+    """A nested match's HTML and text are cut from its parent's walk (``marked``): for every
+    element of the fixture pages (nested marks at every depth, text-only elements, empty ones,
+    raw text, SVG), the slice is what walking the element alone gives."""
+    from stream_mf2.html.dom import HTML_NS
+    from stream_mf2.html.serialize import VOID_ELEMENTS
+    from stream_mf2.wpt._html import html_and_text, marked
+    from stream_mf2.wpt.find import full_dom
+
+    checked = 0
+    for path in [*sorted((REPO / "fixtures").rglob("*.html"))]:
+        sink = full_dom(path.read_bytes().decode("utf-8", "replace"))
+        root = next(c for c in sink.document.children if isinstance(c, Element))
+        marks: set[Element] = set()
+        stack = list(root.children)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, Element):
+                if node.template_contents is None and not (node.namespace == HTML_NS and node.name in VOID_ELEMENTS):
+                    marks.add(node)
+                stack.extend(node.children)
+        spans = marked(root, marks)
+        assert spans[root] == html_and_text(root), path.name
+        for el in marks:
+            if el in spans:  # (not below a template: its children are not serialised)
+                assert spans[el] == html_and_text(el), (path.name, el)
+                checked += 1
+    assert checked > 1000
+
+
 def test_wpt_bench_runs(tmp_path: Path) -> None:
     from bench import wpt_bench
 

@@ -159,13 +159,19 @@ class Misnest:
         return False
 
     def clear(self) -> None:
-        """The page ended: nothing is held."""
+        """The page ended: nothing is held, and holding is off.
+
+        The sink's methods go too: the sink refers to the WPT consumer (its observer), so
+        keeping them would leave a reference cycle per page for the cyclic collector.
+        """
         self.fmt_open.clear()
         self.region.clear()
         self.roots.clear()
         self.stamps.clear()
         self.stuck.clear()
         self.count = 0
+        self.withdraw = None
+        self.keep_holding = None
 
     def outermost(self, element: Element) -> Element | None:
         """The outermost held root at or above ``element``, if any."""

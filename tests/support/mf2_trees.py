@@ -10,6 +10,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from stream_mf2.html.dom import Element, Node
+from stream_mf2.html.serialize import VOID_ELEMENTS
 from tests.support.mf2_suite import el
 
 CLASSES = [
@@ -60,7 +61,9 @@ def elements(draw: st.DrawFn, depth: int = 0) -> Element:
     for key in draw(st.lists(st.sampled_from(sorted(ATTRS)), max_size=3, unique=True)):
         attrs[key] = draw(ATTRS[key])
     children: list[Node | str] = []
-    if depth < 4:
+    # A void element has no children in any tree the HTML parser builds (its serialisation
+    # drops them, so a tree that had some would not be one a page can give).
+    if depth < 4 and name not in VOID_ELEMENTS:
         for _ in range(draw(st.integers(0, 3))):
             if draw(st.booleans()):
                 children.append(draw(st.sampled_from(["text", " ", "2000-01-01", "7pm", "\n x \n"])))

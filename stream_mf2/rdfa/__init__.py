@@ -9,22 +9,7 @@ extruct's ``rdfa`` output. The package knows no I/O and no other consumer.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+from stream_mf2.rdfa.consumer import DEFAULT_MAX_RDFA_LIST_ITEMS, RdfaConsumer
 from stream_mf2.rdfa.events import RdfaLiteral, RdfaTriple
-
-if TYPE_CHECKING:
-    from stream_mf2.rdfa.consumer import DEFAULT_MAX_RDFA_LIST_ITEMS, RdfaConsumer
-
-
-def __getattr__(name: str) -> Any:
-    # The consumer is imported when first asked for: importing the package for its
-    # events (every parse does, for the event union) does not load it.
-    if name in ("RdfaConsumer", "DEFAULT_MAX_RDFA_LIST_ITEMS"):
-        from stream_mf2.rdfa import consumer
-
-        return getattr(consumer, name)
-    raise AttributeError(f"module 'stream_mf2.rdfa' has no attribute {name!r}")
-
 
 __all__ = ["DEFAULT_MAX_RDFA_LIST_ITEMS", "RdfaConsumer", "RdfaLiteral", "RdfaTriple"]

@@ -69,6 +69,16 @@ def test_compiled_modules_import_no_optional_dependency(name: str) -> None:
             )
 
 
+@pytest.mark.parametrize("name", COMPILED_MODULES)
+def test_compiled_modules_define_no_module_getattr(name: str) -> None:
+    """A module-level ``__getattr__`` (PEP 562, lazy attributes) in a mypyc-compiled module
+    crashes the interpreter when the module is imported (a segmentation fault, not an error):
+    a lazy import belongs in a pure module."""
+    tree = ast.parse(_module_file(name).read_text(encoding="utf-8"))
+    names = {node.name for node in tree.body if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)}
+    assert not names & {"__getattr__", "__dir__"}, f"{name} defines a module __getattr__/__dir__"
+
+
 def test_compiled_modules_exist() -> None:
     for name in COMPILED_MODULES:
         assert _module_file(name).is_file(), name

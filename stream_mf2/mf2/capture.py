@@ -799,21 +799,14 @@ class Capture:
         ctx = self.ctx
         base = ctx.base_url
         deferred = container.deferred
-        add: Callable[[Element, str | None, str], None]
-        if final or ctx.has_base:
-            if deferred:
-                for copy, text in deferred:
-                    ctx.rels.add(copy, base, text)
-                deferred.clear()
-            add = ctx.rels.add
-        else:
-
-            def add(node: Element, base: str | None, text: str) -> None:
-                copy = Element(node.name, node.namespace, node.attrs)
-                copy.source_start = node.source_start  # (for the link's output allowance)
-                copy.source_end = node.source_end
-                deferred.append((copy, text))
-
+        # (No nested function for the deferred case: compiled by mypyc, a closure and its
+        # environment refer to each other, a reference cycle per call.)
+        defer = not (final or ctx.has_base)
+        rels = ctx.rels
+        if not defer and deferred:
+            for copy, text in deferred:
+                rels.add(copy, base, text)
+            deferred.clear()
         stack: list[ParentNode] = [root]
         while stack:
             node = stack.pop()
@@ -823,7 +816,13 @@ class Capture:
                     if forget:
                         del done[key]
                 else:
-                    add(node, base, text_content(node))
+                    if defer:
+                        copy = Element(node.name, node.namespace, node.attrs)
+                        copy.source_start = node.source_start  # (for the link's output allowance)
+                        copy.source_end = node.source_end
+                        deferred.append((copy, text_content(node)))
+                    else:
+                        rels.add(node, base, text_content(node))
                     if not forget:
                         done[key] = node
             children = node.children

@@ -285,33 +285,15 @@ class MicrodataConsumer:
 
     def _build(self, roots: list[Element], nodes: int) -> None:
         """Build and emit the items of ``roots`` (document order), resolving ``itemref`` among them."""
-        index: dict[str, Element] | None = None
-        # (extruct's shape) the items already extracted, by identity: a remembered target's
-        # items were extracted when it was built
-        seen: set[int] | None = None
-
-        def resolve(ident: str) -> Element | None:
-            nonlocal index
-            if index is None:
-                index = _index_ids(roots)
-            found = index.get(ident)
-            if found is None:
-                found = self._recent.get(ident)
-                if found is not None:
-                    if seen is not None:
-                        seen.update(id(e) for e in item_elements(found))
-                elif ident in self._seen:
-                    self._gone_count += 1
-                    if len(self._gone) < _LISTED and ident not in self._gone:
-                        self._gone.append(ident)
-            return found
-
+        resolve = _Resolver(self, roots)
         work = Work(max(WORK_FLOOR, self._work_ratio * nodes))
         if self._whatwg:
             self._build_whatwg(roots, resolve, work)
         else:
             builder = ItemBuilder(resolve, self.base, work)
-            seen = builder.seen
+            # (extruct's shape) the items already extracted, by identity: a remembered
+            # target's items were extracted when it was built
+            resolve.seen = builder.seen
             page = self._page
             if page is not None:
                 # the page item's values first: extruct builds it before the items inside it
@@ -334,14 +316,7 @@ class MicrodataConsumer:
         self._emit(MicrodataItem(item, element.source_start, element.source_end, index=index))
 
     def _build_whatwg(self, roots: list[Element], resolve: Callable[[str], Element | None], work: Work) -> None:
-        positions: dict[int, int] | None = None
-
-        def order(element: Element) -> int:
-            nonlocal positions
-            if positions is None:
-                positions = _positions(roots)
-            return positions.get(id(element), -1)
-
+        order = _Order(roots)
         builder = WhatwgBuilder(resolve, order, self.base, self._max_values, work)
         page = self._page
         if page is not None:
@@ -442,6 +417,59 @@ def _base(url: str | None, href: str) -> str | None:
         return urljoin(url, href)
     except ValueError:
         return url
+
+
+class _Resolver:
+    """``itemref`` resolution for one build: the ids under ``roots`` (indexed on first use),
+    then the targets the consumer remembers, counting ids whose element is gone.
+
+    A class, not a nested function: compiled by mypyc, a closure and its environment refer
+    to each other, a reference cycle per build left to the cyclic collector.
+    """
+
+    __slots__ = ("consumer", "index", "roots", "seen")
+
+    def __init__(self, consumer: MicrodataConsumer, roots: list[Element]) -> None:
+        self.consumer = consumer
+        self.roots = roots
+        self.index: dict[str, Element] | None = None
+        #: the items already extracted, by identity (extruct's shape; ``None``: not tracked)
+        self.seen: set[int] | None = None
+
+    def __call__(self, ident: str) -> Element | None:
+        index = self.index
+        if index is None:
+            index = self.index = _index_ids(self.roots)
+        found = index.get(ident)
+        if found is None:
+            consumer = self.consumer
+            found = consumer._recent.get(ident)
+            if found is not None:
+                seen = self.seen
+                if seen is not None:
+                    seen.update(id(e) for e in item_elements(found))
+            elif ident in consumer._seen:
+                consumer._gone_count += 1
+                if len(consumer._gone) < _LISTED and ident not in consumer._gone:
+                    consumer._gone.append(ident)
+        return found
+
+
+class _Order:
+    """Document order of the elements under ``roots`` (positions found on first use); a
+    class for the reason :class:`_Resolver` gives."""
+
+    __slots__ = ("positions", "roots")
+
+    def __init__(self, roots: list[Element]) -> None:
+        self.roots = roots
+        self.positions: dict[int, int] | None = None
+
+    def __call__(self, element: Element) -> int:
+        positions = self.positions
+        if positions is None:
+            positions = self.positions = _positions(self.roots)
+        return positions.get(id(element), -1)
 
 
 def _index_ids(roots: list[Element]) -> dict[str, Element]:

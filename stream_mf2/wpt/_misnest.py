@@ -36,6 +36,7 @@ from collections.abc import Callable
 from typing import Final
 
 from stream_mf2.html.dom import Element
+from stream_mf2.html.serialize import VOID_ELEMENTS
 from stream_mf2.html.tree_tables import FORMATTING, SPECIAL_HTML
 
 __all__ = ["DEFAULT_MAX_MISNEST_NODES", "KIND", "Misnest"]
@@ -43,28 +44,7 @@ __all__ = ["DEFAULT_MAX_MISNEST_NODES", "KIND", "Misnest"]
 #: Default of ``max_misnest_nodes``: elements held below open formatting elements at once.
 DEFAULT_MAX_MISNEST_NODES: Final = 4096
 
-_VOID: Final = frozenset(
-    {
-        "area",
-        "base",
-        "basefont",
-        "bgsound",
-        "br",
-        "col",
-        "embed",
-        "frame",
-        "hr",
-        "img",
-        "input",
-        "keygen",
-        "link",
-        "meta",
-        "param",
-        "source",
-        "track",
-        "wbr",
-    }
-)
+_VOID: Final = VOID_ELEMENTS  # (no children, so never a furthest block that holds anything)
 #: 1: a formatting element; 2: a special element that can be a furthest block
 KIND: Final[dict[str, int]] = {n: 1 for n in FORMATTING}
 KIND.update({n: 2 for n in SPECIAL_HTML if n not in _VOID and n not in ("html", "body", "head", "template")})

@@ -13,7 +13,6 @@ made on first use are not counted.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,17 +38,6 @@ CONFIGS: dict[str, dict[str, Any]] = {
     **{f"syntaxes-{name}": {"syntaxes": {name}} for name in sorted(ALL)},
     "syntaxes-all-streamed": {"syntaxes": set(ALL), "stream_children": True, "metaformats": True},
 }
-
-
-@pytest.fixture
-def no_gc() -> Iterator[None]:
-    gc.collect()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-        gc.collect()
 
 
 def _cyclic_after(doc: bytes, options: dict[str, Any]) -> int:

@@ -10,7 +10,6 @@ by a cycle.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
 
 import pytest
 
@@ -35,17 +34,6 @@ _ENGINE = (Parser, Tokenizer, TreeBuilder, BoundedSink, Document, Element)
 
 def _engine_objects() -> int:
     return sum(1 for o in gc.get_objects() if isinstance(o, _ENGINE))
-
-
-@pytest.fixture
-def no_gc() -> Iterator[None]:
-    gc.collect()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-        gc.collect()
 
 
 @pytest.mark.parametrize("doc", [PAGE, PAGE.encode()], ids=["str", "bytes"])

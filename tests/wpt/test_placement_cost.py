@@ -23,8 +23,8 @@ OW = 'xmlns:ow="http://www.omfica.org/schemas/ow/0.9"'
 # A forum-like template: "//" paths with class predicates, which every div and span is tested against.
 FORUM = load(
     f'<ow:wpt {OW} ow:host="h"><ow:template ow:name="T">'
-    "<ow:block ow:xpath='//div[contains(@class, \"post \")]' ow:type=\"repeatable\">post</ow:block>"
-    "<ow:block ow:xpath='//span[@class=\"crumb\"]//span[@itemprop=\"name\"]/text()'>crumb</ow:block>"
+    '<ow:block ow:xpath=\'//div[contains(@class, "post ")]\' ow:type="repeatable">post</ow:block>'
+    '<ow:block ow:xpath=\'//span[@class="crumb"]//span[@itemprop="name"]/text()\'>crumb</ow:block>'
     "</ow:template></ow:wpt>"
 ).templates[0]
 
@@ -33,7 +33,7 @@ def _page(wrap: str, n: int) -> str:
     """``n`` links (``wrap`` ``a``: inside ``<a>``, a formatting element; ``p``: not one), each
     holding a span and an emphasis that no path can take."""
     item = f'<{wrap} class="x"><span class="label">item</span> <em>new</em> <span>#</span></{wrap}>\n'
-    return "<!doctype html><body><div class=\"post bg1\"><p>first</p></div>" + item * n + "</body>"
+    return '<!doctype html><body><div class="post bg1"><p>first</p></div>' + item * n + "</body>"
 
 
 def _wpt_lines(template: Template, html: str) -> int:

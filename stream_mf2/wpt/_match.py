@@ -24,7 +24,6 @@ from collections.abc import Callable
 from typing import Any
 
 from stream_mf2.html.dom import HTML_NS, Document, DocumentFragment, Element, Node, ParentNode, is_ancestor
-from stream_mf2.html.tree_tables import FORMATTING
 from stream_mf2.wpt._misnest import DEFAULT_MAX_MISNEST_NODES, KIND, Misnest
 from stream_mf2.wpt._objects import element_match, in_document_order, node_matches, text_match
 from stream_mf2.wpt._paths import Cond, Place, State, Summary, advance_with, any_may_match, frozen, path_matches
@@ -32,6 +31,9 @@ from stream_mf2.wpt._pending import Pending, PendingQueue
 from stream_mf2.wpt._source import DEFAULT_MAX_PATTERN_CHARS, SourceScanner
 from stream_mf2.wpt.events import WptMatchEvent, WptPage, WptPageEnd
 from stream_mf2.wpt.model import Block, Template, XPath
+
+#: (for :meth:`WptConsumer.opened`, which writes out ``Place.__init__``)
+_new_place = Place.__new__
 
 __all__ = ["LATE_CHANGES", "WptConsumer", "element_match"]
 
@@ -269,19 +271,45 @@ class WptConsumer:
     def opened(self, element: Element, parent: ParentNode) -> bool:
         """A new element was created as the last child of ``parent`` (the common insertion):
         :meth:`placed`, with the usual case (no active path at the parent, no id to
-        look for) made cheap, since it is the fate of nearly every element."""
+        look for) made cheap, since it is the fate of nearly every element.
+
+        Below open formatting elements too: only an element that the misnesting bookkeeping
+        may hold (a special one, or any inside a held root) takes :meth:`placed`'s way; a
+        formatting element is only noted open (what :meth:`_hold` does with it)."""
         pplace = self._places.get(parent)
+        if pplace is None:
+            return self.placed(element, parent)
+        name = element.name
         mis = self._misnest
-        if pplace is None or (mis.withdraw is not None and (mis.region or mis.fmt_open or element.name in FORMATTING)):
-            return self.placed(element, parent)  # (with the misnesting bookkeeping: _hold)
+        fmt = False
+        if mis.withdraw is not None:
+            kind = KIND.get(name)
+            if kind is not None:
+                if mis.region or element.namespace != HTML_NS or (kind == 2 and mis.fmt_open):
+                    return self.placed(element, parent)  # (with the misnesting bookkeeping: _hold)
+                fmt = kind == 1
+            elif mis.region:
+                return self.placed(element, parent)
         # (new from create_element_in: no children)
         counts = pplace.counts
         if counts is None:
             counts = pplace.counts = {}
-        name = element.name
         pos = counts[name] = counts.get(name, 0) + 1
         n = pplace.n = pplace.n + 1
-        place = self._places[element] = Place(pplace, element, name, pos, n)
+        # (Place(pplace, element, name, pos, n) written out: no __init__ frame, for every element)
+        place = self._places[element] = _new_place(Place)
+        place.parent = pplace
+        place.element = element
+        place.name = name
+        place.pos = pos
+        place.any_pos = n
+        place.counts = None
+        place.n = 0
+        place.states = ()
+        place.cache = False
+        place.path = None
+        if fmt:
+            mis.fmt_open.add(element)  # (as _hold: a formatting element, no held root around it)
         if self._head_wait is not None and name == "body":
             self._head_wait = None
             self._flush(False)  # head can take no more children: its [last()] matches are decided
@@ -297,10 +325,13 @@ class WptConsumer:
         v = summary.tags.get(name)
         if v is None:
             v = summary.verdict(name)
-        if (v is True or (v is not False and not any_may_match(v, element.attrs))) and name != "selectedcontent":
+        if name == "selectedcontent":
+            return self._decide(element, pplace, place)
+        if v is True or (v is not False and not any_may_match(v, element.attrs)):
             place.states = states  # only "//" states this element cannot advance: carried on
             return False
-        return self._decide(element, pplace, place)
+        # (a step may take it: what _advance would ask the summary again)
+        return self._decide(element, pplace, place, summary)
 
     def leaf(self, parent: ParentNode, name: str, attrs: dict[str, str]) -> bool:
         """A leaf element (start tag, text, end tag) is about to be inserted under ``parent``.
@@ -319,7 +350,9 @@ class WptConsumer:
         states = pplace.states
         if states:
             summary = self._last_summary if states is self._last_states else self._summary(states)
-            hit = summary.final_hit(name, attrs)
+            cands = summary.leaf_tags.get(name)
+            # (no last step of that name: nothing to ask final_hit)
+            hit = 0 if cands is not None and not cands else summary.final_hit(name, attrs)
             if hit == 2:
                 return True
             if hit == 1:
@@ -524,14 +557,17 @@ class WptConsumer:
         for el in [c for c in mis.roots if c is element or is_ancestor(element, c)]:
             mis.drop(el)
 
-    def _decide(self, element: Element, pplace: Place, place: Place) -> bool:
-        """Set ``place``'s matcher states; make ``element`` a candidate if it matches a wanted block."""
-        place.states, hits = self._advance(pplace, place)
+    def _decide(self, element: Element, pplace: Place, place: Place, summary: Summary | None = None) -> bool:
+        """Set ``place``'s matcher states; make ``element`` a candidate if it matches a wanted block.
+        (``summary``: the parent's states' summary, which said a step may take the element.)"""
+        place.states, hits = self._advance(pplace, place, summary)
         if element.name == "selectedcontent" and (place.states or self._needs_id):
             self._warn("selectedcontent", place)
         if hits is None:
             return False
-        wanted = [h for h in hits if self._wanted(h[0])]
+        blocks = self._blocks
+        applied = self.applied
+        wanted = [h for h in hits if not applied[blocks[h[0]][0]].done[blocks[h[0]][1]]]  # (_wanted)
         if not wanted:
             return False
         if self._at_start:
@@ -591,18 +627,24 @@ class WptConsumer:
             self._warn("foster-parented", ref)
 
     def _advance(
-        self, pplace: Place, place: Place
+        self, pplace: Place, place: Place, checked: Summary | None = None
     ) -> tuple[tuple[State, ...], list[tuple[int, tuple[Cond, ...]]] | None]:
         """The matcher states of ``place`` (child of ``pplace``) and the top-level blocks it
-        matches, each with the ``[last()]`` conditions still to hold."""
+        matches, each with the ``[last()]`` conditions still to hold. (``checked``: the summary
+        of ``pplace``'s states, which already said the element does not pass them.)"""
         hits: list[tuple[int, tuple[Cond, ...]]] | None = None
         out: tuple[State, ...] = ()
         states = pplace.states
         if states:
-            summary = self._summary(states)
             element = place.element
             assert element is not None
-            if summary.passes(place.name, element.attrs):
+            if checked is not None:
+                summary = checked
+                passes = False
+            else:
+                summary = self._summary(states)
+                passes = summary.passes(place.name, element.attrs)
+            if passes:
                 # only "//" states, none of whose steps this element can match: carried on as they are
                 paths = None
                 out = states
@@ -612,7 +654,8 @@ class WptConsumer:
                 hits = []
                 xpath_blocks = self._xpath_blocks
                 for xi, conds in paths:
-                    hits.extend((k, conds) for k in xpath_blocks[xi])
+                    for k in xpath_blocks[xi]:
+                        hits.append((k, conds))
         if self._needs_id:
             element = place.element
             assert element is not None

@@ -1,0 +1,80 @@
+"""Placement work per element (issue 25, item 9): an element no path step can take costs the
+same below an open formatting element (``<a>``, ``<b>`` ...) as elsewhere.
+
+The WPT consumer hears of every element the tree builder opens. Below an open formatting
+element each one used to take the full placement (the matcher's steps, the misnesting
+bookkeeping) even when nothing could hold or match it; only special elements, which the
+misnesting bookkeeping may hold, need that. Work is counted as lines executed in the WPT
+modules (``tests/support/work.py``), never timed.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from stream_mf2 import Parser, parse
+from stream_mf2.wpt import Template, load
+from stream_mf2.wpt._paths import Place
+from tests.support.builds import pure_only
+from tests.support.work import lines_executed
+
+OW = 'xmlns:ow="http://www.omfica.org/schemas/ow/0.9"'
+
+# A forum-like template: "//" paths with class predicates, which every div and span is tested against.
+FORUM = load(
+    f'<ow:wpt {OW} ow:host="h"><ow:template ow:name="T">'
+    '<ow:block ow:xpath=\'//div[contains(@class, "post ")]\' ow:type="repeatable">post</ow:block>'
+    '<ow:block ow:xpath=\'//span[@class="crumb"]//span[@itemprop="name"]/text()\'>crumb</ow:block>'
+    "</ow:template></ow:wpt>"
+).templates[0]
+
+
+def _page(wrap: str, n: int) -> str:
+    """``n`` links (``wrap`` ``a``: inside ``<a>``, a formatting element; ``p``: not one), each
+    holding a span and an emphasis that no path can take."""
+    item = f'<{wrap} class="x"><span class="label">item</span> <em>new</em> <span>#</span></{wrap}>\n'
+    return '<!doctype html><body><div class="post bg1"><p>first</p></div>' + item * n + "</body>"
+
+
+def _wpt_lines(template: Template, html: str) -> int:
+    return lines_executed(partial(parse, html, "http://h/", wpt=template), ("/stream_mf2/wpt/",))
+
+
+@pure_only
+def test_no_full_placement_below_open_formatting_elements() -> None:
+    n = 200
+    in_links = _wpt_lines(FORUM, _page("a", n)) - _wpt_lines(FORUM, _page("a", 0))
+    in_paragraphs = _wpt_lines(FORUM, _page("p", n)) - _wpt_lines(FORUM, _page("p", 0))
+    # (with the full placement below <a> the links took about 1.5 times the lines)
+    assert in_links < 1.2 * in_paragraphs, (in_links, in_paragraphs)
+
+
+def test_matches_below_open_formatting_elements_are_unchanged() -> None:
+    """What the fast way skips is only what cannot match: a post inside a link still matches."""
+    html = '<!doctype html><body><a href="/t"><span class="crumb"><span itemprop="name">Board</span></span>'
+    html += '<div class="post bg2">inside a link</div></a><div class="post bg1">after</div></body>'
+    posts, crumbs = parse(html, "http://h/", wpt=FORUM)["wpt"][0]["blocks"]
+    assert [(m["xpath"], m["text"]) for m in posts["matches"]] == [
+        ("/html[1]/body[1]/a[1]/div[1]", "inside a link"),
+        ("/html[1]/body[1]/div[1]", "after"),
+    ]
+    assert [(m["xpath"], m["text"]) for m in crumbs["matches"]] == [
+        ("/html[1]/body[1]/a[1]/span[1]/span[1]/text()[1]", "Board")
+    ]
+
+
+def test_streamed_places_set_every_slot() -> None:
+    """The consumer writes ``Place.__init__`` out for each opened element: every slot is set,
+    as the constructor sets it."""
+    parser = Parser("http://h/", wpt=FORUM)
+    parser.feed('<!doctype html><body><div class="post bg1"><p><a href="/x"><b><span class=crumb>open')
+    wpt = parser._wpt
+    assert wpt is not None
+    places = [p for el, p in wpt._places.items() if p.element is el]
+    assert len(places) >= 7
+    for place in places:
+        ref = Place(place.parent, place.element, place.name, place.pos, place.any_pos)
+        for slot in Place.__slots__:
+            if slot not in ("counts", "n", "states"):  # (set as children come and paths advance)
+                assert getattr(place, slot) == getattr(ref, slot), slot
+        assert place.states is not None

@@ -112,6 +112,9 @@ class _Plan:
 
 _PLANS: dict[tuple[int, ...], _Plan] = {}
 _MAX_PLANS = 64
+#: at most this many pending candidates: :meth:`WptConsumer.complete` finds those inside a
+#: root through their parent links (a bounded number of climbs), more: in a walk of the root
+_FEW_CANDIDATES = 8
 
 
 def _plan(templates: tuple[Template, ...]) -> _Plan:
@@ -123,6 +126,19 @@ def _plan(templates: tuple[Template, ...]) -> _Plan:
             _PLANS.clear()  # bounded: a run with many template sets just makes plans again
         plan = _PLANS[key] = _Plan(templates)
     return plan
+
+
+def _child_indices(root: Element, el: Element) -> list[int]:
+    """The child indices from ``root`` down to ``el`` (inside it): sorting by them is document order."""
+    out: list[int] = []
+    node: Node = el
+    while node is not root:
+        parent = node.parent
+        assert parent is not None
+        out.append(parent.children.index(node))
+        node = parent
+    out.reverse()
+    return out
 
 
 class _Applied:
@@ -665,6 +681,14 @@ class WptConsumer:
             return True
         if root in candidates and (len(candidates) == 1 or not root.children):
             found = [root]
+        elif len(candidates) <= _FEW_CANDIDATES:
+            # Few pending (the usual case: a kept block and a match or two inside it): each is
+            # looked for up its parent links, not in a walk of the whole subtree.
+            found = [root] if root in candidates else []
+            inside = [el for el in candidates if el is not root and is_ancestor(root, el)]
+            if len(inside) > 1:
+                inside.sort(key=lambda el: _child_indices(root, el))
+            found.extend(inside)
         else:
             # The candidates inside ``root``, in document order: one walk of the subtree, which
             # the matches walk anyway (its text, its HTML). Filtering every pending candidate

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from stream_mf2.html.dom import HTML_NS, Element, Node, Text, is_ancestor, text_content
 from stream_mf2.html.serialize import VOID_ELEMENTS
-from stream_mf2.wpt._html import html_and_text, inner_html, marked
+from stream_mf2.wpt._html import Selection, html_and_text, inner_html, marked, selecting
 from stream_mf2.wpt._paths import Place, descendants, frozen, select, select_many, walkable
 from stream_mf2.wpt.model import Block, XPath
 
@@ -116,9 +116,45 @@ def element_match(
         if b.xpath is not None and walkable(b.xpath):
             together.append(i)
             paths.append(b.xpath)
+    found: list[list[Place] | None] = [None] * len(blocks)
+    void = element.namespace == HTML_NS and element.name in VOID_ELEMENTS
+    if together and got is None and not void and element.template_contents is None:
+        # The nested blocks' paths followed in the walk that writes the element's HTML: one
+        # walk of the subtree, the nested element matches' pairs cut from it.
+        marking: list[int] = []
+        tagids: list[str | None] = []
+        for i in together:
+            b = blocks[i]
+            assert b.xpath is not None
+            marking.append(0 if b.xpath.final is not None else 1 if b.repeatable else 2)
+            tagids.append(b.tagid)
+        selection = Selection(paths, marking, tagids)
+        inner = selecting(element, place, selection)
+        if not selection.incomplete:
+            for i in together:
+                found[i] = []
+            for k, p in selection.found:
+                got_k = found[together[k]]
+                assert got_k is not None
+                got_k.append(p)
+            html, walked = inner[element]
+            if block.pattern is None:
+                raw = walked
+            nested: list[dict[str, Any]] = []
+            for i, b in enumerate(blocks):
+                nested.append(_nested(b, element, place, found[i], inner))
+            return {
+                "xpath": xpath,
+                "text": _squeeze(raw),
+                "html": html,
+                "attributes": dict(element.attrs),
+                "captures": captures,
+                "blocks": nested,
+            }
+        # (a path into the children of a template or void element: the walks below)
+        found = [None] * len(blocks)
     # What the nested blocks' paths select, found before the element's own HTML is written:
     # the nested element matches are cut from that one walk (each subtree serialised once).
-    found: list[list[Place] | None] = [None] * len(blocks)
     if len(together) > 1:
         # The nested blocks' paths in one walk of the subtree, not one walk each.
         for i in together:
@@ -158,7 +194,7 @@ def element_match(
         html, raw = html_and_text(element)
     else:
         html = inner_html(element)
-    nested: list[dict[str, Any]] = []
+    nested = []
     for i, b in enumerate(blocks):  # (a loop, not a comprehension: one frame less per nesting level)
         nested.append(_nested(b, element, place, found[i], inner))
     return {

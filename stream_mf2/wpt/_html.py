@@ -149,10 +149,10 @@ def _walk(
                     pos = counts[name] = counts.get(name, 0) + 1
                     place.n += 1
                     p: Place | None = None
-                    v = summary.tags.get(name)
-                    if v is None:
-                        v = summary.verdict(name)
-                    if v is True or (v is not False and not any_may_match(v, attrs)):
+                    verdict = summary.tags.get(name)
+                    if verdict is None:
+                        verdict = summary.verdict(name)
+                    if verdict is True or (verdict is not False and not any_may_match(verdict, attrs)):
                         sub_states = states
                     else:
                         p = Place(place, node, name, pos, place.n)

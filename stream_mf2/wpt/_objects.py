@@ -129,7 +129,7 @@ def element_match(
             marking.append(0 if b.xpath.final is not None else 1 if b.repeatable else 2)
             tagids.append(b.tagid)
         selection = Selection(paths, marking, tagids)
-        inner = selecting(element, place, selection)
+        cut = selecting(element, place, selection)
         if not selection.incomplete:
             for i in together:
                 found[i] = []
@@ -137,12 +137,12 @@ def element_match(
                 got_k = found[together[k]]
                 assert got_k is not None
                 got_k.append(p)
-            html, walked = inner[element]
+            html, walked = cut[element]
             if block.pattern is None:
                 raw = walked
             nested: list[dict[str, Any]] = []
             for i, b in enumerate(blocks):
-                nested.append(_nested(b, element, place, found[i], inner))
+                nested.append(_nested(b, element, place, found[i], cut))
             return {
                 "xpath": xpath,
                 "text": _squeeze(raw),

@@ -741,9 +741,12 @@ class WptConsumer:
                 # Checked again only if an element was moved since (the adoption agency, foster parenting).
                 if self._moved and block.xpath is not None and not path_matches(block.xpath, place):
                     continue
-                alts = [c for kk, c in ks if kk == k]
-                if any(not c for c in alts):
-                    alts = [()]
+                if len(ks) == 1:
+                    alts = [ks[0][1]]  # (the usual one hit: what the lines below give, without their frames)
+                else:
+                    alts = [c for kk, c in ks if kk == k]
+                    if any(not c for c in alts):
+                        alts = [()]
                 got = out.setdefault(k, [])
                 for node, m in node_matches(el, place, block):
                     got.append((node, (m, alts)))

@@ -87,6 +87,35 @@ def _squeeze(text: str) -> str:
     return text.strip(" ")
 
 
+#: per block (by id, with the block, so the id stays its own): :func:`_walked`
+_WALKED: dict[int, tuple[Block, tuple[list[int], list[XPath], list[int], list[str | None]]]] = {}
+
+
+def _walked(block: Block) -> tuple[list[int], list[XPath], list[int], list[str | None]]:
+    """The nested blocks of ``block`` whose paths a walk follows together (:func:`walkable`):
+    their indices, paths, and :class:`~stream_mf2.wpt._html.Selection`'s ``marking`` and
+    ``tagids``; worked out once per block (the same template is applied page after page)."""
+    got = _WALKED.get(id(block))
+    if got is not None and got[0] is block:
+        return got[1]
+    together: list[int] = []
+    paths: list[XPath] = []
+    marking: list[int] = []
+    tagids: list[str | None] = []
+    for i, b in enumerate(block.blocks):
+        if b.xpath is not None and walkable(b.xpath):
+            together.append(i)
+            paths.append(b.xpath)
+            # which selected elements get their (html, text) pair cut from the walk: none for a
+            # path ending with text() or @name, every one for a repeatable block, else the first
+            marking.append(0 if b.xpath.final is not None else 1 if b.repeatable else 2)
+            tagids.append(b.tagid)
+    if len(_WALKED) >= 1024:
+        _WALKED.clear()  # bounded: a run with many templates works them out again
+    _WALKED[id(block)] = (block, (together, paths, marking, tagids))
+    return together, paths, marking, tagids
+
+
 def element_match(
     element: Element, place: Place, block: Block, spans: dict[Element, tuple[str, str]] | None = None
 ) -> dict[str, Any] | None:
@@ -110,24 +139,12 @@ def element_match(
         place = frozen(place)
     xpath = place.xpath()  # (before the nested walks, whose places start from it)
     blocks = block.blocks
-    together: list[int] = []
-    paths: list[XPath] = []
-    for i, b in enumerate(blocks):
-        if b.xpath is not None and walkable(b.xpath):
-            together.append(i)
-            paths.append(b.xpath)
+    together, paths, marking, tagids = _walked(block)
     found: list[list[Place] | None] = [None] * len(blocks)
     void = element.namespace == HTML_NS and element.name in VOID_ELEMENTS
     if together and got is None and not void and element.template_contents is None:
         # The nested blocks' paths followed in the walk that writes the element's HTML: one
         # walk of the subtree, the nested element matches' pairs cut from it.
-        marking: list[int] = []
-        tagids: list[str | None] = []
-        for i in together:
-            b = blocks[i]
-            assert b.xpath is not None
-            marking.append(0 if b.xpath.final is not None else 1 if b.repeatable else 2)
-            tagids.append(b.tagid)
         selection = Selection(paths, marking, tagids)
         cut = selecting(element, place, selection)
         if not selection.incomplete:
@@ -233,16 +250,19 @@ def node_matches(
             values.append((element, f"{place.xpath()}/{final}", value))
     out: list[tuple[Node, dict[str, Any]]] = []
     for node, xpath, raw in values:
-        captures = _pattern_captures(block, raw)
+        captures = _pattern_captures(block, raw) if block.pattern is not None else {}
         if captures is None:
             continue
+        nested: list[dict[str, Any]] = []
+        for b in block.blocks:  # (a loop: no comprehension's frame for the usual none)
+            nested.append(_nested_text(b, raw))
         match = {
             "xpath": xpath,
             "text": _squeeze(raw),
             "html": None,
             "attributes": {},
             "captures": captures,
-            "blocks": [_nested_text(b, raw) for b in block.blocks],
+            "blocks": nested,
         }
         out.append((node, match))
     return out
@@ -303,5 +323,6 @@ def _nested(
             break
     if texts:
         pairs = in_document_order(element, pairs)
-    matches.extend(m for _, m in (pairs if block.repeatable else pairs[:1]))
+    for _, m in pairs if block.repeatable else pairs[:1]:
+        matches.append(m)
     return out

@@ -695,14 +695,25 @@ class WptConsumer:
             # for each root instead was quadratic on the rows of one table, all handed over
             # together when the table closes.
             found = [root] if root in candidates else []
-            stack = [c for c in reversed(root.children) if type(c) is Element]
-            while stack:
-                el = stack.pop()
-                if el in candidates:
-                    found.append(el)
-                kids = el.children
-                if kids:
-                    stack.extend(c for c in reversed(kids) if type(c) is Element)
+            left = len(candidates) - len(found)  # (the walk ends once it has found them all)
+            walk: list[tuple[list[Node], int]] = [(root.children, 0)]
+            while walk and left:
+                kids, i = walk.pop()
+                n = len(kids)
+                while i < n:
+                    el = kids[i]
+                    i += 1
+                    if type(el) is not Element:
+                        continue
+                    if el in candidates:
+                        found.append(el)
+                        left -= 1
+                        if not left:
+                            break
+                    if el.children:
+                        walk.append((kids, i))
+                        walk.append((el.children, 0))
+                        break
         # per block: (node, (match, [last()] alternatives)), in document order of the elements
         out: dict[int, list[tuple[Node, tuple[dict[str, Any], list[tuple[Cond, ...]]]]]] = {}
         mis = self._misnest

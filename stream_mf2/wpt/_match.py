@@ -759,6 +759,11 @@ class WptConsumer:
                     if any(not c for c in alts):
                         alts = [()]
                 got = out.setdefault(k, [])
+                if got and not block.repeatable and not held and k not in self._lastish:
+                    if block.xpath is None or block.xpath.final != "text()":
+                        # _deliver emits only the first match of a single block (document order
+                        # here: text() matches are sorted below), so the others are not made
+                        continue
                 for node, m in node_matches(el, place, block):
                     got.append((node, (m, alts)))
         for k, got in out.items():

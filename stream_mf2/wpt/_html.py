@@ -11,8 +11,38 @@ from __future__ import annotations
 
 from stream_mf2.html.dom import HTML_NS, Comment, Doctype, Element, Node, Text, text_content
 from stream_mf2.html.serialize import RAW_TEXT_ELEMENTS, VOID_ELEMENTS, escape_attribute, escape_text
+from stream_mf2.wpt._paths import Place, State, Summary, _select_summaries, advance_with, any_may_match, frozen
+from stream_mf2.wpt.model import XPath
 
-__all__ = ["html_and_text", "inner_html", "marked"]
+__all__ = ["Selection", "html_and_text", "inner_html", "marked", "selecting"]
+
+
+class Selection:
+    """Relative paths without ``[last()]`` (:func:`~stream_mf2.wpt._paths.walkable`, a match's
+    nested blocks) selected in the walk that writes the match's HTML (:func:`selecting`), with
+    the same automaton and places as :func:`~stream_mf2.wpt._paths.select_many`.
+
+    ``marking[i]``: which elements path ``i`` selects get their own (html, text) pair cut from
+    the walk: ``0`` none, ``1`` every one, ``2`` the first whose ``id`` is ``tagids[i]`` (or
+    the first, if ``None``). After the walk, ``found`` holds ``(path index, place)`` in
+    document order, and ``incomplete`` says the walk could not follow a path (into the
+    children of a ``template`` or void element, which the HTML walk does not visit).
+    """
+
+    __slots__ = ("found", "incomplete", "marked", "marking", "summaries", "tagids", "xpaths")
+
+    def __init__(self, xpaths: list[XPath], marking: list[int], tagids: list[str | None]) -> None:
+        self.xpaths = xpaths
+        self.marking = marking
+        self.tagids = tagids
+        self.summaries = _select_summaries(*xpaths)
+        self.found: list[tuple[int, Place]] = []
+        self.marked = [False] * len(xpaths)
+        self.incomplete = False
+
+
+#: ``[last()]`` is never asked of walkable paths (the ``lasts`` of ``advance_with``)
+_KNOWN = (True, True)
 
 
 def inner_html(element: Element) -> str:
@@ -41,11 +71,23 @@ def marked(element: Element, marks: set[Element]) -> dict[Element, tuple[str, st
     return spans
 
 
+def selecting(element: Element, place: Place, selection: Selection) -> dict[Element, tuple[str, str]]:
+    """:func:`marked` of ``element`` (at ``place``; not a void or ``template`` element), its
+    marks chosen by ``selection`` as the walk runs its paths (see :class:`Selection`)."""
+    spans: dict[Element, tuple[str, str]] = {}
+    states = tuple((i, 0, ()) for i in range(len(selection.xpaths)))
+    spans[element] = _walk(element, True, None, spans, selection, frozen(place), states)
+    return spans
+
+
 def _walk(
     element: Element,
     text: bool,
     marks: set[Element] | None,
     spans: dict[Element, tuple[str, str]] | None = None,
+    selection: Selection | None = None,
+    top_place: Place | None = None,
+    top_states: tuple[State, ...] = (),
 ) -> tuple[str, str]:
     out: list[str] = []
     append = out.append
@@ -57,12 +99,30 @@ def _walk(
     top = list(contents.children) if contents is not None else element.children
     # where each open marked element's content starts in out and texts
     starts: dict[Element, tuple[int, int]] = {}
-    # (child nodes, next index, end tag to write after them, raw text?, textContent?, marked owner)
-    stack: list[tuple[list[Node], int, str, bool, bool, Element | None]] = [
-        (top, 0, "", element.namespace == HTML_NS and element.name in raw_names, text, None)
+    # the selection's paths: their states (empty: none followed here) and summaries
+    xpaths: list[XPath] = []
+    summaries: dict[tuple[State, ...], Summary] = {}
+    found: list[tuple[int, Place]] = []
+    marking: list[int] = []
+    if selection is not None:
+        xpaths = selection.xpaths
+        summaries = selection.summaries
+        found = selection.found
+        marking = selection.marking
+    seen: tuple[State, ...] | None = None
+    summary: Summary | None = None
+    # (child nodes, next index, end tag to write after them, raw text?, textContent?, marked owner,
+    # the nodes' parent's place and the paths' states there, when a path is followed)
+    stack: list[tuple[list[Node], int, str, bool, bool, Element | None, Place | None, tuple[State, ...]]] = [
+        (top, 0, "", element.namespace == HTML_NS and element.name in raw_names, text, None, top_place, top_states)
     ]
     while stack:
-        nodes, i, end, raw, collect, owner = stack.pop()
+        nodes, i, end, raw, collect, owner, place, states = stack.pop()
+        if states and states is not seen:
+            summary = summaries.get(states)
+            if summary is None:
+                summary = summaries[states] = Summary(xpaths, states, None)
+            seen = states
         n = len(nodes)
         while i < n:
             node = nodes[i]
@@ -77,6 +137,37 @@ def _walk(
             elif type(node) is Element:
                 name = node.name
                 attrs = node.attrs
+                mark = marks is not None and node in marks
+                sub_place: Place | None = None
+                sub_states: tuple[State, ...] = ()
+                if states:
+                    # the paths, as select_many's walk follows them (places only where needed)
+                    assert place is not None and summary is not None
+                    counts = place.counts
+                    if counts is None:
+                        counts = place.counts = {}
+                    pos = counts[name] = counts.get(name, 0) + 1
+                    place.n += 1
+                    p: Place | None = None
+                    verdict = summary.tags.get(name)
+                    if verdict is None:
+                        verdict = summary.verdict(name)
+                    if verdict is True or (verdict is not False and not any_may_match(verdict, attrs)):
+                        sub_states = states
+                    else:
+                        p = Place(place, node, name, pos, place.n)
+                        p.cache = True
+                        sub_states, hits = advance_with(xpaths, states, summary, p, _KNOWN)
+                        if hits is not None:
+                            for xi, _ in hits:
+                                found.append((xi, p))
+                                if marking[xi] and _marks(selection, xi, node):
+                                    mark = True
+                    if sub_states and node.children:
+                        if p is None:
+                            p = Place(place, node, name, pos, place.n)
+                            p.cache = True
+                        sub_place = p
                 if attrs:
                     # the start tag, piece by piece into the output (no call, no list per element)
                     append("<" + name)
@@ -89,19 +180,26 @@ def _walk(
                     append("<" + name + ">")
                 html = node.namespace == HTML_NS
                 if html and name in void:
-                    if collect and node.children:  # (not from the HTML parser)
-                        add_text(text_content(node))
+                    if node.children:  # (not from the HTML parser)
+                        if collect:
+                            add_text(text_content(node))
+                        if sub_place is not None:
+                            assert selection is not None
+                            selection.incomplete = True
                     continue
                 sub_contents = node.template_contents
                 if sub_contents is not None:
                     if collect and node.children:
                         add_text(text_content(node))
+                    if sub_place is not None:
+                        assert selection is not None
+                        selection.incomplete = True  # (its children are not walked: its contents are)
+                        sub_place, sub_states = None, ()
                     sub: list[Node] = list(sub_contents.children)
                     sub_collect = False
                 else:
                     sub = node.children
                     sub_collect = collect
-                mark = marks is not None and node in marks
                 if not sub:
                     if mark:
                         _span(spans, node, out, texts, len(out), len(texts))
@@ -125,9 +223,18 @@ def _walk(
                     continue
                 if mark:
                     starts[node] = (len(out), len(texts))
-                stack.append((nodes, i, end, raw, collect, owner))
+                stack.append((nodes, i, end, raw, collect, owner, place, states))
                 stack.append(
-                    (sub, 0, "</" + name + ">", html and name in raw_names, sub_collect, node if mark else None)
+                    (
+                        sub,
+                        0,
+                        "</" + name + ">",
+                        html and name in raw_names,
+                        sub_collect,
+                        node if mark else None,
+                        sub_place,
+                        sub_states,
+                    )
                 )
                 break
             elif isinstance(node, Comment):
@@ -140,6 +247,22 @@ def _walk(
                 _span(spans, owner, out, texts, at, at_text)
             append(end)
     return "".join(out).strip(" \t\n\f\r"), "".join(texts)
+
+
+def _marks(selection: Selection | None, xi: int, node: Element) -> bool:
+    """Does ``node``, selected by path ``xi``, get its own pair (:class:`Selection`)?"""
+    assert selection is not None
+    if node.template_contents is not None or (node.namespace == HTML_NS and node.name in VOID_ELEMENTS):
+        return False  # (their pairs are not slices of the walk)
+    if selection.marking[xi] == 1:
+        return True
+    if selection.marked[xi]:
+        return False
+    tagid = selection.tagids[xi]
+    if tagid is not None and node.attrs.get("id") != tagid:
+        return False
+    selection.marked[xi] = True
+    return True
 
 
 def _span(

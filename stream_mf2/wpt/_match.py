@@ -114,6 +114,9 @@ class _Plan:
 
 _PLANS: dict[tuple[int, ...], _Plan] = {}
 _MAX_PLANS = 64
+#: at most this many pending candidates: :meth:`WptConsumer.complete` finds those inside a
+#: root through their parent links (a bounded number of climbs), more: in a walk of the root
+_FEW_CANDIDATES = 8
 
 
 def _plan(templates: tuple[Template, ...]) -> _Plan:
@@ -125,6 +128,19 @@ def _plan(templates: tuple[Template, ...]) -> _Plan:
             _PLANS.clear()  # bounded: a run with many template sets just makes plans again
         plan = _PLANS[key] = _Plan(templates)
     return plan
+
+
+def _child_indices(root: Element, el: Element) -> list[int]:
+    """The child indices from ``root`` down to ``el`` (inside it): sorting by them is document order."""
+    out: list[int] = []
+    node: Node = el
+    while node is not root:
+        parent = node.parent
+        assert parent is not None
+        out.append(parent.children.index(node))
+        node = parent
+    out.reverse()
+    return out
 
 
 class _Applied:
@@ -708,20 +724,39 @@ class WptConsumer:
             return True
         if root in candidates and (len(candidates) == 1 or not root.children):
             found = [root]
+        elif len(candidates) <= _FEW_CANDIDATES:
+            # Few pending (the usual case: a kept block and a match or two inside it): each is
+            # looked for up its parent links, not in a walk of the whole subtree.
+            found = [root] if root in candidates else []
+            inside = [el for el in candidates if el is not root and is_ancestor(root, el)]
+            if len(inside) > 1:
+                inside.sort(key=lambda el: _child_indices(root, el))
+            found.extend(inside)
         else:
             # The candidates inside ``root``, in document order: one walk of the subtree, which
             # the matches walk anyway (its text, its HTML). Filtering every pending candidate
             # for each root instead was quadratic on the rows of one table, all handed over
             # together when the table closes.
             found = [root] if root in candidates else []
-            stack = [c for c in reversed(root.children) if type(c) is Element]
-            while stack:
-                el = stack.pop()
-                if el in candidates:
-                    found.append(el)
-                kids = el.children
-                if kids:
-                    stack.extend(c for c in reversed(kids) if type(c) is Element)
+            left = len(candidates) - len(found)  # (the walk ends once it has found them all)
+            walk: list[tuple[list[Node], int]] = [(root.children, 0)]
+            while walk and left:
+                kids, i = walk.pop()
+                n = len(kids)
+                while i < n:
+                    el = kids[i]
+                    i += 1
+                    if type(el) is not Element:
+                        continue
+                    if el in candidates:
+                        found.append(el)
+                        left -= 1
+                        if not left:
+                            break
+                    if el.children:
+                        walk.append((kids, i))
+                        walk.append((el.children, 0))
+                        break
         # per block: (node, (match, [last()] alternatives)), in document order of the elements
         out: dict[int, list[tuple[Node, tuple[dict[str, Any], list[tuple[Cond, ...]]]]]] = {}
         mis = self._misnest
@@ -760,10 +795,18 @@ class WptConsumer:
                 # Checked again only if an element was moved since (the adoption agency, foster parenting).
                 if self._moved and block.xpath is not None and not path_matches(block.xpath, place):
                     continue
-                alts = [c for kk, c in ks if kk == k]
-                if any(not c for c in alts):
-                    alts = [()]
+                if len(ks) == 1:
+                    alts = [ks[0][1]]  # (the usual one hit: what the lines below give, without their frames)
+                else:
+                    alts = [c for kk, c in ks if kk == k]
+                    if any(not c for c in alts):
+                        alts = [()]
                 got = out.setdefault(k, [])
+                if got and not block.repeatable and not held and k not in self._lastish:
+                    if block.xpath is None or block.xpath.final != "text()":
+                        # _deliver emits only the first match of a single block (document order
+                        # here: text() matches are sorted below), so the others are not made
+                        continue
                 for node, m in node_matches(el, place, block):
                     got.append((node, (m, alts)))
         for k, got in out.items():

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from stream_mf2.html.dom import HTML_NS, Element, Node, Text, is_ancestor, text_content
 from stream_mf2.html.serialize import VOID_ELEMENTS
-from stream_mf2.wpt._html import html_and_text, inner_html, marked
+from stream_mf2.wpt._html import Selection, html_and_text, inner_html, marked, selecting
 from stream_mf2.wpt._paths import Place, descendants, frozen, select, select_many, walkable
 from stream_mf2.wpt.model import Block, XPath
 
@@ -87,6 +87,35 @@ def _squeeze(text: str) -> str:
     return text.strip(" ")
 
 
+#: per block (by id, with the block, so the id stays its own): :func:`_walked`
+_WALKED: dict[int, tuple[Block, tuple[list[int], list[XPath], list[int], list[str | None]]]] = {}
+
+
+def _walked(block: Block) -> tuple[list[int], list[XPath], list[int], list[str | None]]:
+    """The nested blocks of ``block`` whose paths a walk follows together (:func:`walkable`):
+    their indices, paths, and :class:`~stream_mf2.wpt._html.Selection`'s ``marking`` and
+    ``tagids``; worked out once per block (the same template is applied page after page)."""
+    got = _WALKED.get(id(block))
+    if got is not None and got[0] is block:
+        return got[1]
+    together: list[int] = []
+    paths: list[XPath] = []
+    marking: list[int] = []
+    tagids: list[str | None] = []
+    for i, b in enumerate(block.blocks):
+        if b.xpath is not None and walkable(b.xpath):
+            together.append(i)
+            paths.append(b.xpath)
+            # which selected elements get their (html, text) pair cut from the walk: none for a
+            # path ending with text() or @name, every one for a repeatable block, else the first
+            marking.append(0 if b.xpath.final is not None else 1 if b.repeatable else 2)
+            tagids.append(b.tagid)
+    if len(_WALKED) >= 1024:
+        _WALKED.clear()  # bounded: a run with many templates works them out again
+    _WALKED[id(block)] = (block, (together, paths, marking, tagids))
+    return together, paths, marking, tagids
+
+
 def element_match(
     element: Element, place: Place, block: Block, spans: dict[Element, tuple[str, str]] | None = None
 ) -> dict[str, Any] | None:
@@ -110,15 +139,39 @@ def element_match(
         place = frozen(place)
     xpath = place.xpath()  # (before the nested walks, whose places start from it)
     blocks = block.blocks
-    together: list[int] = []
-    paths: list[XPath] = []
-    for i, b in enumerate(blocks):
-        if b.xpath is not None and walkable(b.xpath):
-            together.append(i)
-            paths.append(b.xpath)
+    together, paths, marking, tagids = _walked(block)
+    found: list[list[Place] | None] = [None] * len(blocks)
+    void = element.namespace == HTML_NS and element.name in VOID_ELEMENTS
+    if together and got is None and not void and element.template_contents is None:
+        # The nested blocks' paths followed in the walk that writes the element's HTML: one
+        # walk of the subtree, the nested element matches' pairs cut from it.
+        selection = Selection(paths, marking, tagids)
+        cut = selecting(element, place, selection)
+        if not selection.incomplete:
+            for i in together:
+                found[i] = []
+            for k, p in selection.found:
+                got_k = found[together[k]]
+                assert got_k is not None
+                got_k.append(p)
+            html, walked = cut[element]
+            if block.pattern is None:
+                raw = walked
+            nested: list[dict[str, Any]] = []
+            for i, b in enumerate(blocks):
+                nested.append(_nested(b, element, place, found[i], cut))
+            return {
+                "xpath": xpath,
+                "text": _squeeze(raw),
+                "html": html,
+                "attributes": dict(element.attrs),
+                "captures": captures,
+                "blocks": nested,
+            }
+        # (a path into the children of a template or void element: the walks below)
+        found = [None] * len(blocks)
     # What the nested blocks' paths select, found before the element's own HTML is written:
     # the nested element matches are cut from that one walk (each subtree serialised once).
-    found: list[list[Place] | None] = [None] * len(blocks)
     if len(together) > 1:
         # The nested blocks' paths in one walk of the subtree, not one walk each.
         for i in together:
@@ -158,7 +211,7 @@ def element_match(
         html, raw = html_and_text(element)
     else:
         html = inner_html(element)
-    nested: list[dict[str, Any]] = []
+    nested = []
     for i, b in enumerate(blocks):  # (a loop, not a comprehension: one frame less per nesting level)
         nested.append(_nested(b, element, place, found[i], inner))
     return {
@@ -197,16 +250,19 @@ def node_matches(
             values.append((element, f"{place.xpath()}/{final}", value))
     out: list[tuple[Node, dict[str, Any]]] = []
     for node, xpath, raw in values:
-        captures = _pattern_captures(block, raw)
+        captures = _pattern_captures(block, raw) if block.pattern is not None else {}
         if captures is None:
             continue
+        nested: list[dict[str, Any]] = []
+        for b in block.blocks:  # (a loop: no comprehension's frame for the usual none)
+            nested.append(_nested_text(b, raw))
         match = {
             "xpath": xpath,
             "text": _squeeze(raw),
             "html": None,
             "attributes": {},
             "captures": captures,
-            "blocks": [_nested_text(b, raw) for b in block.blocks],
+            "blocks": nested,
         }
         out.append((node, match))
     return out
@@ -267,5 +323,6 @@ def _nested(
             break
     if texts:
         pairs = in_document_order(element, pairs)
-    matches.extend(m for _, m in (pairs if block.repeatable else pairs[:1]))
+    for _, m in pairs if block.repeatable else pairs[:1]:
+        matches.append(m)
     return out

@@ -446,6 +446,84 @@ def test_marked_slices_equal_each_elements_own_walk() -> None:
     assert checked > 1000
 
 
+def test_selecting_walk_is_select_many_and_marked() -> None:
+    """The walk that writes a match's HTML while following its nested paths (``selecting``)
+    selects what ``select_many`` does, places and order, and cuts the same pairs as
+    ``marked`` of the elements it marks (every one, or the first with the id)."""
+    from stream_mf2.html.dom import HTML_NS
+    from stream_mf2.html.serialize import VOID_ELEMENTS
+    from stream_mf2.wpt._html import Selection, marked, selecting
+    from stream_mf2.wpt._paths import Place, descendants, select_many
+    from stream_mf2.wpt._xpath import compile_xpath
+    from stream_mf2.wpt.find import full_dom
+
+    paths = [
+        compile_xpath(x, relative_ok=True)
+        for x in (".//a", './/div[contains(@class, "e")]', "*", ".//a/@href", "p", ".//li/text()")
+    ]
+    marking = [1, 2, 1, 0, 2, 0]
+    tagids: list[str | None] = [None, None, None, None, "x", None]
+    checked = 0
+    pages = [*sorted((REPO / "fixtures" / "wpt").rglob("*.html")), REPO / "fixtures" / "bench" / "blog-home.html"]
+    for path in pages:
+        sink = full_dom(path.read_bytes().decode("utf-8", "replace"))
+        for place in descendants(sink.document, Place(None, None, "", 0, 0)):
+            el = place.element
+            assert el is not None
+            if el.template_contents is not None or (el.namespace == HTML_NS and el.name in VOID_ELEMENTS):
+                continue
+            want = [(i, p.xpath()) for i, p in select_many(paths, el, place)]
+            selection = Selection(paths, marking, tagids)
+            spans = selecting(el, place, selection)
+            assert not selection.incomplete
+            assert [(i, p.xpath()) for i, p in selection.found] == want, (path.name, place.xpath())
+            marks = {spans_el for spans_el in spans if spans_el is not el}
+            for i, p in selection.found:
+                q = p.element
+                assert q is not None
+                if marking[i] == 1 and q.template_contents is None and q.name not in VOID_ELEMENTS:
+                    assert q in marks
+            assert spans == marked(el, marks), (path.name, place.xpath())
+            checked += len(want)
+    assert checked > 1000
+
+
+def test_selecting_walk_leaves_template_children_to_select() -> None:
+    """A nested path into a ``template``'s children (a tree not from the parser: the parser
+    fills its contents) is not followed by the HTML walk, which writes the contents: the
+    match falls back to ``select`` and still finds it."""
+    from stream_mf2.html.dom import DocumentFragment, Element, Text
+    from stream_mf2.wpt._html import Selection, selecting
+    from stream_mf2.wpt._objects import element_match
+    from stream_mf2.wpt._paths import Place
+
+    root = Element("div")
+    template = Element("template")
+    template.template_contents = DocumentFragment()
+    p = Element("p")
+    p.children.append(Text("inside"))
+    p.children[0].parent = p
+    template.children.append(p)
+    p.parent = template
+    root.children.append(template)
+    template.parent = root
+    place = Place(None, root, "div", 1, 1)
+    xml = (
+        '<ow:wpt xmlns:ow="http://www.omfica.org/schemas/ow/0.9" ow:host="e.com"><ow:template ow:name="t">'
+        '<ow:block ow:xpath="//div">d<ow:block ow:xpath=".//p" ow:type="repeatable">d.p</ow:block>'
+        "</ow:block></ow:template></ow:wpt>"
+    )
+    block = load(xml).templates[0].blocks[0]
+    assert block.blocks[0].xpath is not None
+    selection = Selection([block.blocks[0].xpath], [1], [None])
+    selecting(root, place, selection)
+    assert selection.incomplete
+    match = element_match(root, place, block)
+    assert match is not None
+    (nested,) = match["blocks"][0]["matches"]
+    assert nested["text"] == "inside" and nested["xpath"] == "/div[1]/template[1]/p[1]"
+
+
 def test_wpt_bench_runs(tmp_path: Path) -> None:
     from bench import wpt_bench
 

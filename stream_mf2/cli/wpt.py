@@ -67,9 +67,10 @@ output (-o NAME by its ending, as 'stream-mf2 warc': .jsonl, .jsonl.gz, .jsonl.z
   with --records instead: {"kind": "wpt-record", "template", "host", "url", "block", "xpath", "data"[, "errors"]}
       per record (the page's first, with the page's errors; then one per repeatable match), keyed by concept
   with --jsonld instead (or as well): {"kind": "wpt-jsonld", "template", "url", "jsonld"[, "errors"]} per page
-  with --items also the mf2 "item" lines of 'stream-mf2 warc' (one parse gives both)
+  with --items also the mf2 "item" lines of 'stream-mf2 warc' (one parse gives both); HTML pages with
+      --metaformats also a {"kind": "meta-item", "item"} line (JSON Lines only; a WARC record line carries it)
   WARC inputs: every WPT line has "warc_file", "offset", "record_id", "uri" after its "kind", and the run
-  writes the "record", "error" and "summary" lines of 'stream-mf2 warc' (schema 1; the summary counts the
+  writes the "record", "error" and "summary" lines of 'stream-mf2 warc' (its "schema"; the summary counts the
   WPT lines by kind, e.g. "wpt": 12). Parquet: X.wpt.parquet (pages), X.wpt-matches.parquet (matches and
   page errors), X.wpt-records.parquet (records), X.wpt-jsonld.parquet (JSON-LD) beside X.records.parquet,
   X.errors.parquet and, with --items, X.parquet.
@@ -263,6 +264,13 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
     ):
         if used:
             raise UserError(f"{flag} applies to WARC inputs")
+    if ns.metaformats:
+        # A WARC record line carries the meta-item; an HTML page has none, so the meta-item is a
+        # line of its own (as in 'stream-mf2 --jsonl'), with the page's other mf2 lines.
+        if not ns.items:
+            raise UsageError("--metaformats on HTML pages writes a meta-item line: give it with --items")
+        if ns.output is not None and ns.output.endswith(".parquet"):
+            raise UsageError("--metaformats on HTML pages writes meta-item lines, which Parquet has no table for: use .jsonl")
     return _pages(ns, inputs, lines, opts, out)
 
 
@@ -288,7 +296,7 @@ def _write_pages(
     stdout: JsonlWriter | None,
 ) -> int:
     from stream_mf2.core.syntax_results import SyntaxResults, syntax_of
-    from stream_mf2.events import DocumentEnd, ItemEvent
+    from stream_mf2.events import DocumentEnd, ItemEvent, MetaItemEvent
     from stream_mf2.io.sources import iter_events
 
     syntaxes = "syntaxes" in opts_base
@@ -302,6 +310,8 @@ def _write_pages(
                 for event in iter_events(source, url, **opts):
                     if type(event) is ItemEvent:
                         found = [jsonl_item(event, syntaxes=syntaxes)] if ns.items else []
+                    elif type(event) is MetaItemEvent:
+                        found = [{"kind": "meta-item", "item": event.item}] if ns.items else []
                     elif results is not None and syntax_of(event) is not None:
                         found = [jsonl_syntax_item(name, i, entry) for name, i, entry in results.add(event)]
                     elif results is not None and type(event) is DocumentEnd:

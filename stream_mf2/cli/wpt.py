@@ -179,6 +179,23 @@ def _open(src: str, url: str | None, timeout: float, opts: dict[str, Any]) -> tu
     return f, url, f.close
 
 
+def read_page(src: str, url: str | None, timeout: float, opts: dict[str, Any]) -> tuple[bytes, str | None]:
+    """The whole page ``src`` (a file, an http(s):// URL or ``-``) and its URL, for the commands
+    that read a page at once (``xpath``, ``wpt lint``). Binary data (a WARC archive, an image) is a
+    :class:`UserError`, as the page command says: it would decode to a page where nothing matches."""
+    from stream_mf2.io.responses import SNIFF_BINARY_BYTES, looks_binary
+
+    source, page_url, close = _open(src, url, timeout, opts)
+    try:
+        # a file or standard input has read(); a fetched URL is an iterable of body chunks
+        data = source.read() if hasattr(source, "read") else b"".join(source)
+    finally:
+        close()
+    if looks_binary(data[:SNIFF_BINARY_BYTES]):
+        raise UserError(f"{'<stdin>' if src == '-' else src}: not HTML (binary data)")
+    return data, page_url
+
+
 def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
     """``stream-mf2 wpt`` (``stream-mf2 wpt lint`` is :mod:`stream_mf2.cli.wpt_lint`)."""
     parser = _wpt_parser()
@@ -370,12 +387,7 @@ def cmd_xpath(argv: Sequence[str], out: IO[bytes]) -> int:
     from stream_mf2.wpt.find import element_paths
 
     opts: dict[str, Any] = {}
-    source, page_url, close = _open(ns.page, ns.url, ns.timeout, opts)
-    try:
-        # a file or standard input has read(); a fetched URL is an iterable of body chunks
-        data = source.read() if hasattr(source, "read") else b"".join(source)
-    finally:
-        close()
+    data, page_url = read_page(ns.page, ns.url, ns.timeout, opts)
     decoder = Decoder(ns.encoding or opts.get("encoding"))
     html = decoder.feed(data) + decoder.close()
     if ns.skeleton:
@@ -395,7 +407,10 @@ def cmd_xpath(argv: Sequence[str], out: IO[bytes]) -> int:
 
         for f, repeats in zip(found, repeated_paths(html, [str(f["xpath"]) for f in found]), strict=True):
             f["repeats"] = repeats
+    if not found:
+        wanted = [f"{what} {value!r}" for what, value in (("id", ns.id), ("text", ns.text)) if value is not None]
+        raise UserError(f"{'<stdin>' if ns.page == '-' else ns.page}: no element with {' and '.join(wanted)}")
     for f in found:
         out.write(dump(f))
     out.flush()
-    return 0 if found else 1
+    return 0

@@ -315,6 +315,7 @@ def _write_pages(
     from stream_mf2.core.syntax_results import SyntaxResults, syntax_of
     from stream_mf2.events import DocumentEnd, ItemEvent, MetaItemEvent
     from stream_mf2.io.sources import iter_events
+    from stream_mf2.wpt.events import WptPageEnd
 
     syntaxes = "syntaxes" in opts_base
     try:
@@ -322,9 +323,12 @@ def _write_pages(
             opts = {**opts_base, **lines.parser_options()}
             source, url, close = _open(src, ns.url, ns.timeout, opts)
             results = SyntaxResults(opts["syntaxes"]) if syntaxes else None
+            applied = False  # a WptPageEnd per applied template, even one without matches
             try:
                 lines.start()
                 for event in iter_events(source, url, **opts):
+                    if type(event) is WptPageEnd:
+                        applied = True
                     if type(event) is ItemEvent:
                         found = [jsonl_item(event, syntaxes=syntaxes)] if ns.items else []
                     elif type(event) is MetaItemEvent:
@@ -342,6 +346,15 @@ def _write_pages(
                             stdout.flush()  # each line as soon as it is known
             finally:
                 close()
+            if not applied:
+                # A crawl's records no template is for are skipped quietly; a page named on the
+                # command line is not: say why it gave nothing (as 'wpt lint' does).
+                page = "<stdin>" if src == "-" else src
+                at = f" at {url!r}" if url is not None and url != src else ""
+                print(
+                    f"{WPT_PROG}: warning: no template applies to {page}{at} (--template NAME applies one whatever the URL)",
+                    file=sys.stderr,
+                )
         writer.close()
     except BaseException:
         writer.abandon()

@@ -192,7 +192,8 @@ def read_page(src: str, url: str | None, timeout: float, opts: dict[str, Any]) -
     finally:
         close()
     if looks_binary(data[:SNIFF_BINARY_BYTES]):
-        raise UserError(f"{'<stdin>' if src == '-' else src}: not HTML (binary data)")
+        hint = f"; a WARC archive is read by '{WPT_PROG} TEMPLATE.xml {src}'" if _is_warc_name(src) else ""
+        raise UserError(f"{'<stdin>' if src == '-' else src}: not HTML (binary data){hint}")
     return data, page_url
 
 

@@ -21,7 +21,9 @@ by :class:`~stream_mf2.io.payload.BodyDecoder`, as :func:`~stream_mf2.io.fetch.f
 clients' decoders do not check that a compressed stream reaches its end, so a cut body parsed to
 a shorter page without a word; here it is a :class:`~stream_mf2.errors.SourceError`. Other codings
 (zstd, ...) and a body the client has read already are decoded by the client. aiohttp undoes the
-codings in its session, before the response is handed over: its bodies are taken as they come.
+codings in its session unless the session was made with ``auto_decompress=False``, which the
+response does not tell; a ``gzip`` body goes through the gzip decoder, which passes a body
+without the gzip magic (decoded by the session) through unchanged and decodes one with it.
 
 The charset of the ``Content-Type`` header is the transport encoding and the
 response URL (after redirects) the document URL, unless the caller gives
@@ -76,11 +78,19 @@ class ClientResponse:
         resp = self.response
         if self.client == "requests":
             raise TypeError("a requests Response is sync: use iter_items()/iter_events()")
-        coding = _coding_to_undo(resp) if self.client == "httpx" else None
-        if coding is not None and _raw_unread(resp, self.client):
+        coding = _coding_to_undo(resp)
+        if self.client == "aiohttp" and coding is not None and coding.strip().lower() in ("gzip", "x-gzip"):
+            # The session decodes unless made with auto_decompress=False, which the response does
+            # not tell: the gzip decoder passes a body without the gzip magic through unchanged.
+            raw_pieces: AsyncIterator[bytes] | None = resp.content.iter_chunked(size)
+        elif self.client == "httpx" and coding is not None and _raw_unread(resp, self.client):
+            raw_pieces = resp.aiter_raw()
+        else:
+            raw_pieces = None
+        if raw_pieces is not None and coding is not None:
             dec = BodyDecoder(chunked=False, content_encoding=coding, max_decoded_bytes=None, max_expansion=None)
             with self._read_errors():
-                async for raw in resp.aiter_raw():
+                async for raw in raw_pieces:
                     for piece in self._decode_step(dec.feed, raw):
                         yield piece
                 for piece in self._decode_step(lambda _: dec.finish(), b""):

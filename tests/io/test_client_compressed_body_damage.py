@@ -5,8 +5,8 @@ data``. The clients' own decoders (urllib3 under requests, httpx) do not check t
 brotli stream reached its end, so a body whose ``Content-Length`` is right but whose compressed
 data stops early (a proxy that cut it, a broken cache entry) parsed to whatever came out: a
 page with fewer items and no word. The same bytes now give the same error through every
-source (requests, httpx sync and async). aiohttp is left out: its session undoes the codings
-before the response is handed over, so there is nothing left to check.
+source (requests, httpx sync and async). aiohttp undoes the codings in its session (unless made
+with ``auto_decompress=False``, whose gzip bodies are decoded here; see the last test).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import http.server
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
+import aiohttp
 import brotli
 import httpx
 import pytest
@@ -127,3 +128,18 @@ def test_a_body_the_client_read_already_is_taken_as_decoded(base: str) -> None:
     want = parse(PAGE, url=base + "/gzip")["items"]
     assert list(iter_items(requests.get(base + "/gzip", timeout=30))) == want
     assert list(iter_items(httpx.get(base + "/gzip"))) == want
+
+
+async def test_aiohttp_without_auto_decompress_gets_the_page(base: str) -> None:
+    """A session made with ``auto_decompress=False`` hands over the gzip bytes as sent: they were
+    parsed as text, to no items and no error. A gzip body (its magic tells) is now decoded here,
+    and a cut one reported; a body the session decoded passes through unchanged."""
+    want = parse(PAGE, url=base + "/gzip")["items"]
+    async with aiohttp.ClientSession(auto_decompress=False) as session:
+        async with session.get(base + "/gzip") as resp:
+            assert [i async for i in aiter_items(resp)] == want
+        async with session.get(base + "/gzip-cut") as resp:
+            with pytest.raises(SourceError, match="gzip body: truncated compressed data"):
+                [i async for i in aiter_items(resp)]
+    async with aiohttp.ClientSession() as session, session.get(base + "/gzip") as resp:
+        assert [i async for i in aiter_items(resp)] == want

@@ -12,6 +12,7 @@ from stream_mf2.cli._common import (
     PROG,
     ArgumentParser,
     UsageError,
+    UserError,
     add_parser_options,
     dump,
     headers,
@@ -114,7 +115,23 @@ def _open_source(ns: argparse.Namespace) -> tuple[Any, str | None, Callable[[], 
         return resp, ns.url, resp.close
     if src == "-":
         return sys.stdin.buffer, ns.url, lambda: None
+    if src.endswith((".warc", ".warc.gz")):
+        _refuse_archive(src)
     return Path(src), ns.url, lambda: None
+
+
+def _refuse_archive(path: str) -> None:
+    """A binary file named like a WARC archive: say which command reads it (the parse would only
+    say "not HTML (binary data)"). An unreadable file is left to the parse's own error."""
+    from stream_mf2.io.responses import SNIFF_BINARY_BYTES, looks_binary
+
+    try:
+        with open(path, "rb") as f:
+            head = f.read(SNIFF_BINARY_BYTES)
+    except OSError:
+        return
+    if looks_binary(head):
+        raise UserError(f"{path}: not HTML (binary data); a WARC archive is read by '{PROG} warc {path}'")
 
 
 #: A top-level item with this many children (a page-wide feed) gets the --stream-children hint.

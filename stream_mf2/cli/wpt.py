@@ -67,9 +67,10 @@ output (-o NAME by its ending, as 'stream-mf2 warc': .jsonl, .jsonl.gz, .jsonl.z
   with --records instead: {"kind": "wpt-record", "template", "host", "url", "block", "xpath", "data"[, "errors"]}
       per record (the page's first, with the page's errors; then one per repeatable match), keyed by concept
   with --jsonld instead (or as well): {"kind": "wpt-jsonld", "template", "url", "jsonld"[, "errors"]} per page
-  with --items also the mf2 "item" lines of 'stream-mf2 warc' (one parse gives both)
+  with --items also the mf2 "item" lines of 'stream-mf2 warc' (one parse gives both); HTML pages with
+      --metaformats also a {"kind": "meta-item", "item"} line (JSON Lines only; a WARC record line carries it)
   WARC inputs: every WPT line has "warc_file", "offset", "record_id", "uri" after its "kind", and the run
-  writes the "record", "error" and "summary" lines of 'stream-mf2 warc' (schema 1; the summary counts the
+  writes the "record", "error" and "summary" lines of 'stream-mf2 warc' (its "schema"; the summary counts the
   WPT lines by kind, e.g. "wpt": 12). Parquet: X.wpt.parquet (pages), X.wpt-matches.parquet (matches and
   page errors), X.wpt-records.parquet (records), X.wpt-jsonld.parquet (JSON-LD) beside X.records.parquet,
   X.errors.parquet and, with --items, X.parquet.
@@ -178,6 +179,24 @@ def _open(src: str, url: str | None, timeout: float, opts: dict[str, Any]) -> tu
     return f, url, f.close
 
 
+def read_page(src: str, url: str | None, timeout: float, opts: dict[str, Any]) -> tuple[bytes, str | None]:
+    """The whole page ``src`` (a file, an http(s):// URL or ``-``) and its URL, for the commands
+    that read a page at once (``xpath``, ``wpt lint``). Binary data (a WARC archive, an image) is a
+    :class:`UserError`, as the page command says: it would decode to a page where nothing matches."""
+    from stream_mf2.io.responses import SNIFF_BINARY_BYTES, looks_binary
+
+    source, page_url, close = _open(src, url, timeout, opts)
+    try:
+        # a file or standard input has read(); a fetched URL is an iterable of body chunks
+        data = source.read() if hasattr(source, "read") else b"".join(source)
+    finally:
+        close()
+    if looks_binary(data[:SNIFF_BINARY_BYTES]):
+        hint = f"; a WARC archive is read by '{WPT_PROG} TEMPLATE.xml {src}'" if _is_warc_name(src) else ""
+        raise UserError(f"{'<stdin>' if src == '-' else src}: not HTML (binary data){hint}")
+    return data, page_url
+
+
 def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
     """``stream-mf2 wpt`` (``stream-mf2 wpt lint`` is :mod:`stream_mf2.cli.wpt_lint`)."""
     parser = _wpt_parser()
@@ -263,6 +282,13 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
     ):
         if used:
             raise UserError(f"{flag} applies to WARC inputs")
+    if ns.metaformats:
+        # A WARC record line carries the meta-item; an HTML page has none, so the meta-item is a
+        # line of its own (as in 'stream-mf2 --jsonl'), with the page's other mf2 lines.
+        if not ns.items:
+            raise UsageError("--metaformats on HTML pages writes a meta-item line: give it with --items")
+        if ns.output is not None and ns.output.endswith(".parquet"):
+            raise UsageError("--metaformats on HTML pages writes meta-item lines, which Parquet has no table for: use .jsonl")
     return _pages(ns, inputs, lines, opts, out)
 
 
@@ -288,8 +314,9 @@ def _write_pages(
     stdout: JsonlWriter | None,
 ) -> int:
     from stream_mf2.core.syntax_results import SyntaxResults, syntax_of
-    from stream_mf2.events import DocumentEnd, ItemEvent
+    from stream_mf2.events import DocumentEnd, ItemEvent, MetaItemEvent
     from stream_mf2.io.sources import iter_events
+    from stream_mf2.wpt.events import WptPageEnd
 
     syntaxes = "syntaxes" in opts_base
     try:
@@ -297,11 +324,16 @@ def _write_pages(
             opts = {**opts_base, **lines.parser_options()}
             source, url, close = _open(src, ns.url, ns.timeout, opts)
             results = SyntaxResults(opts["syntaxes"]) if syntaxes else None
+            applied = False  # a WptPageEnd per applied template, even one without matches
             try:
                 lines.start()
                 for event in iter_events(source, url, **opts):
+                    if type(event) is WptPageEnd:
+                        applied = True
                     if type(event) is ItemEvent:
                         found = [jsonl_item(event, syntaxes=syntaxes)] if ns.items else []
+                    elif type(event) is MetaItemEvent:
+                        found = [{"kind": "meta-item", "item": event.item}] if ns.items else []
                     elif results is not None and syntax_of(event) is not None:
                         found = [jsonl_syntax_item(name, i, entry) for name, i, entry in results.add(event)]
                     elif results is not None and type(event) is DocumentEnd:
@@ -315,6 +347,15 @@ def _write_pages(
                             stdout.flush()  # each line as soon as it is known
             finally:
                 close()
+            if not applied:
+                # A crawl's records no template is for are skipped quietly; a page named on the
+                # command line is not: say why it gave nothing (as 'wpt lint' does).
+                page = "<stdin>" if src == "-" else src
+                at = f" at {url!r}" if url is not None and url != src else ""
+                print(
+                    f"{WPT_PROG}: warning: no template applies to {page}{at} (--template NAME applies one whatever the URL)",
+                    file=sys.stderr,
+                )
         writer.close()
     except BaseException:
         writer.abandon()
@@ -360,12 +401,7 @@ def cmd_xpath(argv: Sequence[str], out: IO[bytes]) -> int:
     from stream_mf2.wpt.find import element_paths
 
     opts: dict[str, Any] = {}
-    source, page_url, close = _open(ns.page, ns.url, ns.timeout, opts)
-    try:
-        # a file or standard input has read(); a fetched URL is an iterable of body chunks
-        data = source.read() if hasattr(source, "read") else b"".join(source)
-    finally:
-        close()
+    data, page_url = read_page(ns.page, ns.url, ns.timeout, opts)
     decoder = Decoder(ns.encoding or opts.get("encoding"))
     html = decoder.feed(data) + decoder.close()
     if ns.skeleton:
@@ -385,7 +421,10 @@ def cmd_xpath(argv: Sequence[str], out: IO[bytes]) -> int:
 
         for f, repeats in zip(found, repeated_paths(html, [str(f["xpath"]) for f in found]), strict=True):
             f["repeats"] = repeats
+    if not found:
+        wanted = [f"{what} {value!r}" for what, value in (("id", ns.id), ("text", ns.text)) if value is not None]
+        raise UserError(f"{'<stdin>' if ns.page == '-' else ns.page}: no element with {' and '.join(wanted)}")
     for f in found:
         out.write(dump(f))
     out.flush()
-    return 0 if found else 1
+    return 0

@@ -109,14 +109,9 @@ def _never_applies(wpt: Any) -> list[tuple[int, int, str]]:
 
 
 def _read_page(page: str, url: str | None, timeout: float, opts: dict[str, Any]) -> tuple[bytes, str | None]:
-    from stream_mf2.cli.wpt import _open
+    from stream_mf2.cli.wpt import read_page
 
-    source, page_url, close = _open(page, url, timeout, opts)
-    try:
-        data = source.read() if hasattr(source, "read") else b"".join(source)
-    finally:
-        close()
-    return data, page_url
+    return read_page(page, url, timeout, opts)
 
 
 def _page_findings(

@@ -15,6 +15,16 @@ their bytes come in, not when some buffer fills or the body ends.
 * aiohttp ``ClientResponse`` (async only): ``content.iter_chunked(n)``, which
   returns what has arrived, at most ``n`` bytes at a time.
 
+A body with a ``Content-Encoding`` made of ``gzip``, ``deflate`` and ``br`` is read as sent
+(httpx ``iter_raw()``/``aiter_raw()``, urllib3 ``read1(decode_content=False)``) and decoded here
+by :class:`~stream_mf2.io.payload.BodyDecoder`, as :func:`~stream_mf2.io.fetch.fetch` does: the
+clients' decoders do not check that a compressed stream reaches its end, so a cut body parsed to
+a shorter page without a word; here it is a :class:`~stream_mf2.errors.SourceError`. Other codings
+(zstd, ...) and a body the client has read already are decoded by the client. aiohttp undoes the
+codings in its session unless the session was made with ``auto_decompress=False``, which the
+response does not tell; a ``gzip`` body goes through the gzip decoder, which passes a body
+without the gzip magic (decoded by the session) through unchanged and decodes one with it.
+
 The charset of the ``Content-Type`` header is the transport encoding and the
 response URL (after redirects) the document URL, unless the caller gives
 others. A response whose ``Content-Type`` names a media type other than HTML
@@ -25,12 +35,12 @@ read: a PDF parses to no items, which is not an answer.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from stream_mf2.errors import SourceError, StreamMF2Error
-from stream_mf2.io.payload import HTML_TYPES, media_type
+from stream_mf2.io.payload import HTML_TYPES, BodyDecoder, PayloadError, media_type
 
 __all__ = ["ClientResponse", "check_html", "client_response", "looks_binary"]
 
@@ -52,7 +62,12 @@ class ClientResponse:
         resp = self.response
         if self.client == "aiohttp":
             raise TypeError("an aiohttp ClientResponse is async: use aiter_items()/aiter_events()")
-        pieces: Iterator[bytes] = resp.iter_bytes() if self.client == "httpx" else _requests_pieces(resp, size)
+        coding = _coding_to_undo(resp)
+        if coding is not None and _raw_unread(resp, self.client):
+            raw: Iterator[bytes] = resp.iter_raw() if self.client == "httpx" else _requests_pieces(resp, size, False)
+            pieces = self._decoded(raw, coding)
+        else:
+            pieces = resp.iter_bytes() if self.client == "httpx" else _requests_pieces(resp, size, True)
         with self._read_errors():
             for piece in pieces:
                 if piece:
@@ -63,11 +78,42 @@ class ClientResponse:
         resp = self.response
         if self.client == "requests":
             raise TypeError("a requests Response is sync: use iter_items()/iter_events()")
+        coding = _coding_to_undo(resp)
+        if self.client == "aiohttp" and coding is not None and coding.strip().lower() in ("gzip", "x-gzip"):
+            # The session decodes unless made with auto_decompress=False, which the response does
+            # not tell: the gzip decoder passes a body without the gzip magic through unchanged.
+            raw_pieces: AsyncIterator[bytes] | None = resp.content.iter_chunked(size)
+        elif self.client == "httpx" and coding is not None and _raw_unread(resp, self.client):
+            raw_pieces = resp.aiter_raw()
+        else:
+            raw_pieces = None
+        if raw_pieces is not None and coding is not None:
+            dec = BodyDecoder(chunked=False, content_encoding=coding, max_decoded_bytes=None, max_expansion=None)
+            with self._read_errors():
+                async for raw in raw_pieces:
+                    for piece in self._decode_step(dec.feed, raw):
+                        yield piece
+                for piece in self._decode_step(lambda _: dec.finish(), b""):
+                    yield piece
+            return
         pieces = resp.aiter_bytes() if self.client == "httpx" else resp.content.iter_chunked(size)
         with self._read_errors():
             async for piece in pieces:
                 if piece:
                     yield bytes(piece)
+
+    def _decoded(self, raw: Iterator[bytes], coding: str) -> Iterator[bytes]:
+        """``raw`` (the body as sent) decoded here: a truncated or corrupt body is a :class:`SourceError`."""
+        dec = BodyDecoder(chunked=False, content_encoding=coding, max_decoded_bytes=None, max_expansion=None)
+        for data in raw:
+            yield from self._decode_step(dec.feed, data)
+        yield from self._decode_step(lambda _: dec.finish(), b"")
+
+    def _decode_step(self, step: Callable[[bytes], Iterator[bytes]], data: bytes) -> list[bytes]:
+        try:
+            return list(step(data))
+        except PayloadError as e:
+            raise SourceError(f"{self.url or 'response'}: {e}") from None
 
     @contextlib.contextmanager
     def _read_errors(self) -> Iterator[None]:
@@ -80,8 +126,33 @@ class ClientResponse:
             raise SourceError(f"{self.url or 'response'}: read failed: {_one_line(e)}") from e
 
 
-def _requests_pieces(resp: Any, size: int) -> Iterator[bytes]:
-    """A requests body as it arrives: urllib3's ``read1`` on a streamed response."""
+#: Content codings decoded here rather than by the client (:class:`~stream_mf2.io.payload.BodyDecoder`
+#: knows them and checks that each stream reaches its end; urllib3 and httpx do not).
+_CODINGS = frozenset(("gzip", "x-gzip", "deflate", "br", "identity"))
+
+
+def _coding_to_undo(resp: Any) -> str | None:
+    """The response's ``Content-Encoding`` if it names codings to undo, all of them known here."""
+    value = _header(resp, "Content-Encoding")
+    if value is None:
+        return None
+    codings = [c.strip().lower() for c in value.split(",") if c.strip()]
+    if not codings or set(codings) == {"identity"} or not set(codings) <= _CODINGS:
+        return None
+    return value
+
+
+def _raw_unread(resp: Any, client: Client) -> bool:
+    """Can the body still be read as sent (not yet read whole by the client)?"""
+    if client == "httpx":
+        return not getattr(resp, "is_stream_consumed", True) and callable(getattr(resp, "iter_raw", None))
+    raw = getattr(resp, "raw", None)
+    return callable(getattr(raw, "read1", None)) and not getattr(resp, "_content_consumed", False)
+
+
+def _requests_pieces(resp: Any, size: int, decode: bool) -> Iterator[bytes]:
+    """A requests body as it arrives: urllib3's ``read1`` on a streamed response (``decode``:
+    with the content codings undone by urllib3; else as sent)."""
     raw = getattr(resp, "raw", None)
     read1 = getattr(raw, "read1", None)
     # requests keeps no public flag for "the body was read already" (stream=False, or
@@ -90,7 +161,7 @@ def _requests_pieces(resp: Any, size: int) -> Iterator[bytes]:
         yield from resp.iter_content(size)
         return
     # urllib3 returns b"" only at the end (it reads on while its decoder needs more input).
-    while piece := read1(size, decode_content=True):
+    while piece := read1(size, decode_content=decode):
         yield piece
 
 

@@ -1,0 +1,48 @@
+"""A WARC archive given where a page is expected names the command that reads it.
+
+``stream-mf2 crawl.warc.gz`` (the page command) and ``stream-mf2 xpath crawl.warc.gz`` said
+``not HTML (binary data)`` and stopped there; a new user had to guess that archives go to
+``stream-mf2 warc`` (or ``stream-mf2 wpt TEMPLATE crawl.warc.gz``). The error now says so.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.support.cli import assert_user_error, run_cli
+from tests.support.suites import REPO
+from tests.support.warc_records import html_archive
+
+
+@pytest.fixture
+def archive(tmp_path: Path) -> Path:
+    return html_archive(tmp_path / "crawl.warc.gz", [(REPO / "fixtures" / "example.html").read_bytes()])
+
+
+def test_page_command_points_to_warc(archive: Path) -> None:
+    for flags in ([], ["--jsonl"]):
+        r = run_cli(*flags, str(archive))
+        assert_user_error(r, 1, f"{archive}: not HTML (binary data)")
+        assert f"stream-mf2 warc {archive}" in r.stderr.decode()
+
+
+def test_the_hint_reads_the_archive(archive: Path) -> None:
+    r = run_cli("warc", str(archive), "--no-progress")
+    assert r.returncode == 0 and b'"kind":"item"' in r.stdout
+
+
+def test_xpath_points_to_wpt(archive: Path) -> None:
+    pytest.importorskip("defusedxml")
+    r = run_cli("xpath", str(archive), "--id", "x")
+    assert_user_error(r, 1, f"{archive}: not HTML (binary data)")
+    assert f"stream-mf2 wpt TEMPLATE.xml {archive}" in r.stderr.decode()
+
+
+def test_an_uncompressed_html_file_named_like_an_archive_is_a_page(tmp_path: Path) -> None:
+    """The name alone decides nothing: only binary content gets the hint."""
+    page = tmp_path / "odd.warc"
+    page.write_bytes(b'<p class="h-card">Jane</p>')
+    r = run_cli(str(page))
+    assert r.returncode == 0 and b'"h-card"' in r.stdout

@@ -637,11 +637,10 @@ class Parser:
         decoder = self._decoder
         if self._input_kind is not bytes or decoder.confidence != "tentative":
             return
-        if decoder.declares_current(encoding):
+        if decoder.confirm_current(encoding):
             # The encoding in use (the prescan read this very tag, as a rule): the change
             # only makes the confidence certain, which does not depend on where the tag
             # ends, so the tokenizer need not stop after it.
-            decoder.change_encoding(encoding)
             return
         if self._tokenizer.count_raw:
             # Decide once the tokenizer has stopped right after this tag (_feed_text).

@@ -881,6 +881,17 @@ class Decoder:
             new = _WINDOWS_1252
         return new is not None and new == current
 
+    def confirm_current(self, label: str) -> bool:
+        """:meth:`change_encoding` for ``label`` when :meth:`declares_current` is true: the
+        confidence becomes *certain* (and no bytes are kept); ``False``, changing nothing,
+        otherwise. One call for the usual ``<meta charset>`` the prescan already read."""
+        if not self.declares_current(label):
+            return False
+        # (what _change does for the encoding in use: certain, nothing kept, no switch)
+        self._confidence = "certain"
+        self._kept = None
+        return True
+
     def change_encoding_at(self, label: str, at: int) -> tuple[bool, str]:
         """HTML *change the encoding* for a declaration whose tag ends at byte offset ``at``.
 

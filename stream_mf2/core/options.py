@@ -135,6 +135,7 @@ __all__ = [
     "ParseOptions",
     "ParserConfig",
     "check_options",
+    "default_parser_config",
     "parser_config",
 ]
 
@@ -561,6 +562,40 @@ def parser_config(
 
 #: The configuration of a parser given every default, once made (see :func:`parser_config`).
 _DEFAULT_CONFIG: Final[dict[str, ParserConfig]] = {}
+
+
+def default_parser_config() -> ParserConfig:
+    """The configuration of a :class:`~stream_mf2.Parser` given every default (made once)."""
+    made = _DEFAULT_CONFIG.get("config")
+    if made is not None:
+        return made
+    return parser_config(
+        encoding=None,
+        default_encoding="windows-1252",
+        detect_utf8=True,
+        text="spec",
+        lang=False,
+        metaformats=False,
+        filter_roots=False,
+        mf2py_compat=False,
+        stream_children=False,
+        max_token_chars=DEFAULT_MAX_TOKEN_CHARS,
+        max_depth=None,
+        max_formatting_elements=None,
+        max_kept_nodes=None,
+        max_prefix_nodes=None,
+        max_held_items=DEFAULT_MAX_HELD_ITEMS,
+        max_held_children=DEFAULT_MAX_HELD_CHILDREN,
+        max_nested_html_chars=DEFAULT_MAX_NESTED_HTML_CHARS,
+        max_item_chars=DEFAULT_MAX_ITEM_CHARS,
+        max_output_ratio=DEFAULT_MAX_OUTPUT_RATIO,
+        output_floor_chars=DEFAULT_OUTPUT_FLOOR_CHARS,
+        max_reparse_bytes=DEFAULT_MAX_REPARSE_BYTES,
+        collect_parse_errors=False,
+        tokenizer_fast_path=True,
+        wpt=None,
+        max_pattern_chars=None,
+    )
 
 
 def _registry_order(name: str) -> int:

@@ -33,7 +33,9 @@ from stream_mf2.core.options import (
     DEFAULT_MAX_REPARSE_BYTES,
     DEFAULT_MAX_TOKEN_CHARS,
     ParseOptions,
+    ParserConfig,
     check_options,
+    default_parser_config,
     parser_config,
 )
 from stream_mf2.core.pipeline import build_pipeline
@@ -170,6 +172,35 @@ class Parser:
     element closes (a budget: past it later members are dropped, with a note).
     """
 
+    # (Slots: one parser per document; no per-instance dict to fill in the pure build.)
+    __slots__ = (
+        "_budget",
+        "_capture",
+        "_config",
+        "_consumers",
+        "_ctx",
+        "_decoder",
+        "_encoding_notes",
+        "_events_before_meta",
+        "_fed",
+        "_held",
+        "_held_tail",
+        "_input_kind",
+        "_meta_encoding",
+        "_no_reparse",
+        "_out",
+        "_produced",
+        "_sink",
+        "_state",
+        "_syntax_notes",
+        "_tokenizer",
+        "_tree",
+        "_wpt",
+        "_wpt_events",
+        "_wpt_notes",
+        "url",
+    )
+
     def __init__(
         self,
         url: str | None = None,
@@ -220,50 +251,108 @@ class Parser:
             check_options(unknown, "Parser")
         self.url = url
         # Every option, checked and resolved once; a re-parse builds its stages from it too.
-        self._config = config = parser_config(
-            encoding=encoding,
-            default_encoding=default_encoding,
-            detect_utf8=detect_utf8,
-            text=text,
-            lang=lang,
-            metaformats=metaformats,
-            filter_roots=filter_roots,
-            mf2py_compat=mf2py_compat,
-            stream_children=stream_children,
-            max_token_chars=max_token_chars,
-            max_depth=max_depth,
-            max_formatting_elements=max_formatting_elements,
-            max_kept_nodes=max_kept_nodes,
-            max_prefix_nodes=max_prefix_nodes,
-            max_held_items=max_held_items,
-            max_held_children=max_held_children,
-            max_nested_html_chars=max_nested_html_chars,
-            max_item_chars=max_item_chars,
-            max_output_ratio=max_output_ratio,
-            output_floor_chars=output_floor_chars,
-            max_reparse_bytes=max_reparse_bytes,
-            collect_parse_errors=collect_parse_errors,
-            tokenizer_fast_path=tokenizer_fast_path,
-            wpt=wpt,
-            max_pattern_chars=max_pattern_chars,
-            max_pattern_seconds=max_pattern_seconds,
-            max_misnest_nodes=max_misnest_nodes,
-            max_pending_items=max_pending_items,
-            # (None, not the frozenset, as the default: a compiled __init__ with a default mypyc
-            # cannot spell has no signature, and help(Parser) and the docs read it)
-            syntaxes=DEFAULT_SYNTAXES if syntaxes is None else syntaxes,
-            max_jsonld_chars=max_jsonld_chars,
-            microdata={
-                "microdata_form": microdata_form,
-                "max_microdata_held_items": max_microdata_held_items,
-                "max_microdata_held_nodes": max_microdata_held_nodes,
-                "max_itemref_ids": max_itemref_ids,
-                "max_microdata_values": max_microdata_values,
-                "max_microdata_work_ratio": max_microdata_work_ratio,
-                "max_microdata_recent_nodes": max_microdata_recent_nodes,
-            },
-            max_rdfa_list_items=max_rdfa_list_items,
-        )
+        # Most parsers take every default (parse(html, url)): their configuration is made
+        # once, and the keywords are not passed on to be compared again (a small document's
+        # fixed cost). The tests are parser_config's own: a value equal to a default but of
+        # another type goes the long way, to be rejected there.
+        config: ParserConfig
+        if (
+            encoding is None
+            and syntaxes is None
+            and wpt is None
+            and lang is False
+            and metaformats is False
+            and filter_roots is False
+            and mf2py_compat is False
+            and stream_children is False
+            and collect_parse_errors is False
+            and detect_utf8 is True
+            and tokenizer_fast_path is True
+            and max_depth is None
+            and max_formatting_elements is None
+            and max_kept_nodes is None
+            and max_prefix_nodes is None
+            and max_pattern_chars is None
+            and max_pattern_seconds is None
+            and max_misnest_nodes is None
+            and max_pending_items is None
+            and max_jsonld_chars is None
+            and microdata_form is None
+            and max_microdata_held_items is None
+            and max_microdata_held_nodes is None
+            and max_itemref_ids is None
+            and max_microdata_values is None
+            and max_microdata_work_ratio is None
+            and max_microdata_recent_nodes is None
+            and max_rdfa_list_items is None
+            and default_encoding == "windows-1252"
+            and type(default_encoding) is str
+            and text == "spec"
+            and type(text) is str
+            and max_token_chars == DEFAULT_MAX_TOKEN_CHARS
+            and type(max_token_chars) is int
+            and max_held_items == DEFAULT_MAX_HELD_ITEMS
+            and type(max_held_items) is int
+            and max_held_children == DEFAULT_MAX_HELD_CHILDREN
+            and type(max_held_children) is int
+            and max_nested_html_chars == DEFAULT_MAX_NESTED_HTML_CHARS
+            and type(max_nested_html_chars) is int
+            and max_item_chars == DEFAULT_MAX_ITEM_CHARS
+            and type(max_item_chars) is int
+            and max_output_ratio == DEFAULT_MAX_OUTPUT_RATIO
+            and type(max_output_ratio) is int
+            and output_floor_chars == DEFAULT_OUTPUT_FLOOR_CHARS
+            and type(output_floor_chars) is int
+            and max_reparse_bytes == DEFAULT_MAX_REPARSE_BYTES
+            and type(max_reparse_bytes) is int
+        ):
+            config = default_parser_config()
+        else:
+            config = parser_config(
+                encoding=encoding,
+                default_encoding=default_encoding,
+                detect_utf8=detect_utf8,
+                text=text,
+                lang=lang,
+                metaformats=metaformats,
+                filter_roots=filter_roots,
+                mf2py_compat=mf2py_compat,
+                stream_children=stream_children,
+                max_token_chars=max_token_chars,
+                max_depth=max_depth,
+                max_formatting_elements=max_formatting_elements,
+                max_kept_nodes=max_kept_nodes,
+                max_prefix_nodes=max_prefix_nodes,
+                max_held_items=max_held_items,
+                max_held_children=max_held_children,
+                max_nested_html_chars=max_nested_html_chars,
+                max_item_chars=max_item_chars,
+                max_output_ratio=max_output_ratio,
+                output_floor_chars=output_floor_chars,
+                max_reparse_bytes=max_reparse_bytes,
+                collect_parse_errors=collect_parse_errors,
+                tokenizer_fast_path=tokenizer_fast_path,
+                wpt=wpt,
+                max_pattern_chars=max_pattern_chars,
+                max_pattern_seconds=max_pattern_seconds,
+                max_misnest_nodes=max_misnest_nodes,
+                max_pending_items=max_pending_items,
+                # (None, not the frozenset, as the default: a compiled __init__ with a default mypyc
+                # cannot spell has no signature, and help(Parser) and the docs read it)
+                syntaxes=DEFAULT_SYNTAXES if syntaxes is None else syntaxes,
+                max_jsonld_chars=max_jsonld_chars,
+                microdata={
+                    "microdata_form": microdata_form,
+                    "max_microdata_held_items": max_microdata_held_items,
+                    "max_microdata_held_nodes": max_microdata_held_nodes,
+                    "max_itemref_ids": max_itemref_ids,
+                    "max_microdata_values": max_microdata_values,
+                    "max_microdata_work_ratio": max_microdata_work_ratio,
+                    "max_microdata_recent_nodes": max_microdata_recent_nodes,
+                },
+                max_rdfa_list_items=max_rdfa_list_items,
+            )
+        self._config = config
         # The page's time for template patterns (the URL's too: choosing templates is part of
         # the build), current while this parser runs the matcher (see feed_events).
         self._budget = PatternBudget(config.max_pattern_seconds) if config.wpt is not None else None
@@ -548,11 +637,10 @@ class Parser:
         decoder = self._decoder
         if self._input_kind is not bytes or decoder.confidence != "tentative":
             return
-        if decoder.declares_current(encoding):
+        if decoder.confirm_current(encoding):
             # The encoding in use (the prescan read this very tag, as a rule): the change
             # only makes the confidence certain, which does not depend on where the tag
             # ends, so the tokenizer need not stop after it.
-            decoder.change_encoding(encoding)
             return
         if self._tokenizer.count_raw:
             # Decide once the tokenizer has stopped right after this tag (_feed_text).

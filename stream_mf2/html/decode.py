@@ -524,7 +524,8 @@ def prescan(buf: bytes, start: int = 0, end: int | None = None) -> tuple[str | N
     pos = start
     plain_tag = _PLAIN_TAG.match
     meta_charset = _META_CHARSET.match
-    if pos == 0:
+    # (Two bytes that are not NUL cannot begin either UTF-16 pattern, nor be a prefix of one.)
+    if pos == 0 and not (end > 1 and buf[0] and buf[1]):
         head = buf[: min(end, 6)]
         for pattern, enc in ((b"<\x00?\x00x\x00", _UTF16LE), (b"\x00<\x00?\x00x", _UTF16BE)):
             if head == pattern:
@@ -538,6 +539,13 @@ def prescan(buf: bytes, start: int = 0, end: int | None = None) -> tuple[str | N
         # Both matches need a letter or "/" after the "<"; for any other tag ("<!doctype",
         # "<!--") only the steps apply
         c1 = buf[lt + 1] if lt + 1 < end else 0
+        if c1 == 0x21 and not buf.startswith(b"-", lt + 2, end):
+            # "<!" not followed by "-" ("<!doctype html>"): _at_lt's bogus comment, up to ">".
+            close = buf.find(b">", lt + 2, end)
+            if close < 0:
+                return None, lt
+            pos = close + 1
+            continue
         if 0x61 <= (c1 | 0x20) <= 0x7A or c1 == 0x2F:
             m = plain_tag(buf, lt, end)
             if m is not None:
@@ -872,6 +880,17 @@ class Decoder:
         elif new == "x-user-defined":
             new = _WINDOWS_1252
         return new is not None and new == current
+
+    def confirm_current(self, label: str) -> bool:
+        """:meth:`change_encoding` for ``label`` when :meth:`declares_current` is true: the
+        confidence becomes *certain* (and no bytes are kept); ``False``, changing nothing,
+        otherwise. One call for the usual ``<meta charset>`` the prescan already read."""
+        if not self.declares_current(label):
+            return False
+        # (what _change does for the encoding in use: certain, nothing kept, no switch)
+        self._confidence = "certain"
+        self._kept = None
+        return True
 
     def change_encoding_at(self, label: str, at: int) -> tuple[bool, str]:
         """HTML *change the encoding* for a declaration whose tag ends at byte offset ``at``.

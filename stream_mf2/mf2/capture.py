@@ -297,6 +297,42 @@ def _drop_marker(item: dict[str, Any], marker: dict[str, Any]) -> bool:
 class Capture:
     """The keep predicate, completion and nested hand-over handlers for one document."""
 
+    # (Slots: one capture per document; no per-instance dict to fill in the pure build.)
+    __slots__ = (
+        "_body_lang",
+        "_cells",
+        "_containers",
+        "_deliver",
+        "_expected",
+        "_gone",
+        "_head_done",
+        "_held",
+        "_held_back",
+        "_held_langs",
+        "_ignored_roots",
+        "_lang",
+        "_local",
+        "_max_held",
+        "_max_held_children",
+        "_merge_targets",
+        "_metaformats",
+        "_mine",
+        "_scopes",
+        "_seen_ids",
+        "_streamed",
+        "_target_refs",
+        "_targets",
+        "_template_open",
+        "_top_items",
+        "_tree_version",
+        "_want_head",
+        "_wanted",
+        "ctx",
+        "meta_item",
+        "notes",
+        "stream_children",
+    )
+
     def __init__(
         self,
         ctx: Mf2Context,

@@ -3,17 +3,27 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
+from pathlib import Path
 
 import pytest
 
 from stream_mf2 import Parser
-from stream_mf2.core.options import DEFAULT_MAX_REPARSE_BYTES, DEFAULT_MAX_TOKEN_CHARS, ParserConfig, parser_config
+from stream_mf2.core.options import (
+    DEFAULT_MAX_REPARSE_BYTES,
+    DEFAULT_MAX_TOKEN_CHARS,
+    ParserConfig,
+    default_parser_config,
+    parser_config,
+)
 from stream_mf2.core.pipeline import build_pipeline
+from stream_mf2.core.syntaxes import DEFAULT_SYNTAXES
 from stream_mf2.html.bounded.sink import DEFAULT_MAX_KEPT_NODES, DEFAULT_MAX_PREFIX_NODES
 from stream_mf2.html.treebuilder import DEFAULT_MAX_DEPTH, DEFAULT_MAX_FORMATTING_ELEMENTS
-from stream_mf2.wpt import DEFAULT_MAX_PATTERN_CHARS
+from stream_mf2.wpt import DEFAULT_MAX_PATTERN_CHARS, load
 
 URL = "http://example.com/"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
 
 def test_the_stage_defaults_are_resolved_in_the_config() -> None:
@@ -105,3 +115,57 @@ def test_the_stages_are_joined_at_construction() -> None:
     assert [e.item["children"][0]["properties"]["url"] for e in stages.out if hasattr(e, "item")] == [
         ["http://example.com/e"]
     ]
+
+
+# A valid value other than the default for every keyword of Parser (issue 26: Parser(url) with
+# every default skips parser_config() after testing each keyword; one left out of that test
+# would silently get the default configuration).
+_NOT_DEFAULT: dict[str, object] = {
+    "encoding": "utf-8", "default_encoding": "utf-8", "detect_utf8": False, "text": "normalized", "lang": True,
+    "metaformats": True, "filter_roots": True, "mf2py_compat": True, "stream_children": True,
+    "max_token_chars": 1000, "max_depth": 100, "max_formatting_elements": 10, "max_kept_nodes": 1000,
+    "max_prefix_nodes": 100, "max_held_items": 10, "max_held_children": 10, "max_nested_html_chars": 100,
+    "max_item_chars": 1000, "max_output_ratio": 5, "output_floor_chars": 100, "max_reparse_bytes": 0,
+    "collect_parse_errors": True, "tokenizer_fast_path": False, "max_pattern_chars": 100,
+    "max_pattern_seconds": 0.5, "max_misnest_nodes": 10, "max_pending_items": 10, "syntaxes": {"mf2"},
+    "max_jsonld_chars": 100, "microdata_form": "whatwg", "max_microdata_held_items": 10,
+    "max_microdata_held_nodes": 10, "max_itemref_ids": 10, "max_microdata_values": 10,
+    "max_microdata_work_ratio": 10, "max_microdata_recent_nodes": 10, "max_rdfa_list_items": 10,
+}
+
+
+def _keywords() -> list[str]:
+    params = inspect.signature(Parser.__init__).parameters.values()
+    return [p.name for p in params if p.kind is p.KEYWORD_ONLY]
+
+
+def test_every_keyword_has_a_value_here() -> None:
+    assert sorted(_keywords()) == sorted([*_NOT_DEFAULT, "wpt"])
+
+
+@pytest.mark.parametrize("name", sorted(_NOT_DEFAULT))
+def test_any_keyword_given_leaves_the_shared_default_config(name: str) -> None:
+    default = default_parser_config()
+    assert Parser(URL)._config is default
+    assert Parser(URL, **{name: _NOT_DEFAULT[name]})._config is not default  # type: ignore[arg-type]
+
+
+def test_a_template_leaves_the_shared_default_config() -> None:
+    template = load(FIXTURES / "wpt" / "artist.xml")
+    assert Parser(URL, wpt=template)._config is not default_parser_config()
+
+
+def test_the_shared_default_config_is_the_signature_defaults() -> None:
+    # What parser_config() makes of Parser's own defaults, passed the long way.
+    params = inspect.signature(Parser.__init__).parameters
+    given = {p.name: p.default for p in params.values() if p.kind is p.KEYWORD_ONLY}
+    microdata = {k: given.pop(k) for k in list(given) if k == "microdata_form" or "microdata" in k or k == "max_itemref_ids"}
+    given["syntaxes"] = DEFAULT_SYNTAXES if given["syntaxes"] is None else given["syntaxes"]
+    assert parser_config(**given, microdata=microdata) == default_parser_config()
+
+
+def test_a_default_equal_in_value_but_not_in_type_is_still_rejected() -> None:
+    with pytest.raises(TypeError, match="max_token_chars"):
+        Parser(URL, max_token_chars=float(DEFAULT_MAX_TOKEN_CHARS))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="max_reparse_bytes"):
+        Parser(URL, max_reparse_bytes=float(DEFAULT_MAX_REPARSE_BYTES))  # type: ignore[arg-type]

@@ -402,6 +402,36 @@ def test_declares_current_agrees_with_change_encoding(doc: bytes, label: str, ex
     assert d.declares_current(label) is False  # certain now: nothing can change any more
 
 
+@pytest.mark.parametrize(
+    ("doc", "label"),
+    [
+        (b"x" * 1024, "latin1"),
+        (b"x" * 1024, "x-user-defined"),
+        (b"x" * 1024, "iso-8859-2"),
+        (b"x" * 1024, "no-such-label"),
+        (b'<meta charset="utf-8">' + b"x" * 1024, "utf-16le"),
+        (b'<meta charset="utf-8">' + b"x" * 1024, "UTF-8"),
+        (b"\xff\xfe" + "x".encode("utf-16le") * 600, "utf-16le"),
+    ],
+)
+def test_confirm_current_is_change_encoding_for_the_encoding_in_use(doc: bytes, label: str) -> None:
+    # The parser's one call for a <meta> naming the encoding in use leaves the decoder as
+    # change_encoding does; for any other label it changes nothing.
+    d = Decoder(detect_utf8=False)
+    d.feed(doc)
+    before = state(d), d.keeping, d.reparse_encoding
+    current = d.declares_current(label)
+    assert d.confirm_current(label) is current
+    if not current:
+        assert (state(d), d.keeping, d.reparse_encoding) == before
+        return
+    e = Decoder(detect_utf8=False)
+    e.feed(doc)
+    assert e.change_encoding(label) is True
+    assert (state(d), d.keeping, d.reparse_encoding) == (state(e), e.keeping, e.reparse_encoding)
+    assert d.feed(b"y\xe9") == e.feed(b"y\xe9")
+
+
 def test_change_encoding_same_and_special_labels() -> None:
     d = Decoder(detect_utf8=False)
     d.feed(b"x" * 1024)

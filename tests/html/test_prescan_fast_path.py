@@ -97,3 +97,37 @@ def test_meta_charset_match_agrees_with_the_steps() -> None:
                                                               else m[3]), m.end()), buf[:end]
             assert decode.prescan(b" " + buf, 0, end + 1) == _slow_prescan(b" " + buf, end + 1), buf[:end]
     assert checked > 3000
+
+
+BANG_PIECES = [
+    b"<!doctype html>", b"<!DOCTYPE html PUBLIC '-//W3C//DTD'>", b"<!", b"<!-", b"<!->", b"<!-- x -->", b"<!-->",
+    b"<?x>", b"<html>", b"a", b">", b"<", b"-", b"!", b"\x00", b"<\x00?\x00x\x00", b"\x00<\x00?\x00x",
+    b"<meta charset=utf-8>", b"<meta charset=bogus>",
+]
+_UTF16_PATTERNS = (b"<\x00?\x00x\x00", b"\x00<\x00?\x00x")
+
+
+def test_prescan_bang_and_utf16_checks_agree_with_the_steps() -> None:
+    # The inline skip of "<!" not followed by "-" (a doctype) and the quick test for the
+    # UTF-16 patterns at the start agree with the byte-by-byte loop, wherever the input ends.
+    rnd = random.Random(26)
+    decided = 0
+    for _ in range(4000):
+        buf = b"".join(rnd.choice(BANG_PIECES) for _ in range(rnd.randint(0, 12)))
+        for end in {len(buf), rnd.randint(0, len(buf))}:
+            head = buf[: min(end, 6)]
+            if head and any(p.startswith(head) or head == p for p in _UTF16_PATTERNS):
+                continue  # the UTF-16 patterns decide (or wait): test_prescan_utf16_patterns
+            expected = _slow_prescan(buf, end)
+            decided += expected[0] is not None
+            assert decode.prescan(buf, 0, end) == expected, buf[:end]
+    assert decided > 100  # the deciding <meta> is reached after the skips often enough
+
+
+def test_prescan_utf16_patterns() -> None:
+    assert decode.prescan(b"<\x00?\x00x\x00m\x00l\x00") == (decode._UTF16LE, 6)
+    assert decode.prescan(b"\x00<\x00?\x00x\x00m\x00l") == (decode._UTF16BE, 6)
+    assert decode.prescan(b"<\x00?") == (None, 0)
+    assert decode.prescan(b"\x00") == (None, 0)
+    assert decode.prescan(b"<") == (None, 0)
+    assert decode.prescan(b"<!doctype html><meta charset=koi8-r>") == ("KOI8-R", 36)

@@ -301,6 +301,7 @@ def measure_prefilter(size: int, timeout: float | None = None, log: Any = None, 
 
     if timeout is None:
         timeout = default_timeout(size)
+    load_at_start = list(os.getloadavg())
     with tempfile.TemporaryDirectory(prefix="bench-crawl-") as tmp:
         archive = Path(tmp) / "crawl.warc.gz"
         made = write_crawl_archive(archive, size)
@@ -333,6 +334,7 @@ def measure_prefilter(size: int, timeout: float | None = None, log: Any = None, 
         "cpu_ratio": cpu["without"] / cpu["prefilter"],
         # Every run (the best counts above): on a shared machine the spread says how quiet it was.
         "runs_wall_cpu_s": every,
+        "loadavg_at_start": load_at_start,
         "loadavg_at_end": list(os.getloadavg()),
         "items": len(best["without"]["items"]),
         "identical_items": identical,
@@ -346,7 +348,7 @@ def format_prefilter(row: dict[str, Any]) -> str:
     if "error" in row:
         return f"prefilter row failed: {row['error']}"
     a = row["archive"]
-    load = row.get("loadavg_at_end")  # (not in results written before it was recorded)
+    start, load = row.get("loadavg_at_start"), row.get("loadavg_at_end")  # (not in older results)
     return (
         f"crawl-like .warc.gz: {a['bytes'] / 1e6:.1f} MB, {a['html_records']} HTML records "
         f"({a['markup_records']} with microformats), {row['items']} items\n"
@@ -354,7 +356,7 @@ def format_prefilter(row: dict[str, Any]) -> str:
         f"  with --prefilter    {row['prefilter_s']:7.2f} s  ({row['unparsed']} records not parsed)\n"
         f"  ratio {row['ratio']:.2f}x wall ({row['without_cpu_s']:.2f} s / {row['prefilter_cpu_s']:.2f} s CPU: "
         f"{row['cpu_ratio']:.2f}x), item lines identical: {row['identical_items']}"
-        + (f", load average {load[0]:.2f} at the end" if load else "")
+        + (f", load average {start[0]:.2f} at the start, {load[0]:.2f} at the end" if start and load else "")
     )
 
 

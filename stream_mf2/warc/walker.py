@@ -101,8 +101,10 @@ from stream_mf2.warc.prefilter import DEFAULT_MAX_PREFILTER_BYTES, Prefilter
 #: Decoded bytes buffered to sniff a body without a Content-Type.
 SNIFF_SIZE = 512
 #: Distinct Content-Type values a walker remembers the media type of (not a limit on input:
-#: past it the memory starts again, so a value is parsed again at worst).
+#: past it the memory starts again, so a value is parsed again at worst), and the longest
+#: value remembered (a header line may be 64 KiB; real values are a few dozen characters).
 _MEDIA_TYPES = 64
+_MEDIA_TYPE_CHARS = 256
 
 
 def _select(item: dict[str, Any], path: Path, types: frozenset[str]) -> Iterator[tuple[Path, dict[str, Any]]]:
@@ -173,8 +175,8 @@ class Walker:
 
     def _media_type(self, ctype: str | None) -> tuple[str | None, str | None]:
         """:func:`~stream_mf2.io.payload.media_type`, remembered per value (it depends on the value only)."""
-        if ctype is None:
-            return None, None
+        if ctype is None or len(ctype) > _MEDIA_TYPE_CHARS:
+            return media_type(ctype)
         known = self._media_types.get(ctype)
         if known is None:
             if len(self._media_types) >= _MEDIA_TYPES:

@@ -62,3 +62,6 @@ def test_the_memory_is_bounded() -> None:
         assert walker._media_type(ctype) == media_type(ctype)
         sizes.append(len(walker._media_types))
     assert max(sizes) == _MEDIA_TYPES
+    long = "text/html; charset=utf-8; x=" + "a" * 300
+    walker = Walker(io.BytesIO(b""), WarcSummary(), {})
+    assert walker._media_type(long) == media_type(long) and walker._media_types == {}

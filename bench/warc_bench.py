@@ -295,10 +295,13 @@ def measure_prefilter(size: int, timeout: float | None = None, log: Any = None, 
     """The prefilter row: one crawl-like ``.warc.gz`` (:mod:`bench.crawl_archive`), read end to end by the
     command line with and without ``--prefilter`` (each ``runs`` times, alternating; the best wall time
     counts, and the least CPU time of the child), with the item lines compared."""
+    import os
+
     from bench.crawl_archive import write_crawl_archive
 
     if timeout is None:
         timeout = default_timeout(size)
+    load_at_start = list(os.getloadavg())
     with tempfile.TemporaryDirectory(prefix="bench-crawl-") as tmp:
         archive = Path(tmp) / "crawl.warc.gz"
         made = write_crawl_archive(archive, size)
@@ -306,6 +309,7 @@ def measure_prefilter(size: int, timeout: float | None = None, log: Any = None, 
         _compile_package(env)
         best: dict[str, dict[str, Any]] = {}
         cpu: dict[str, float] = {}
+        every: dict[str, list[list[float]]] = {"without": [], "prefilter": []}  # [wall, CPU] of each run
         for _ in range(runs):
             for name, extra in (("without", []), ("prefilter", ["--prefilter"])):
                 got = _cli_run(archive, Path(tmp) / f"{name}.jsonl", extra, timeout, env)
@@ -314,6 +318,7 @@ def measure_prefilter(size: int, timeout: float | None = None, log: Any = None, 
                 if name not in best or got["wall_s"] < best[name]["wall_s"]:
                     best[name] = got
                 cpu[name] = min(cpu.get(name, got["cpu_s"]), got["cpu_s"])
+                every[name].append([got["wall_s"], got["cpu_s"]])
                 if log is not None:
                     log(f"  crawl {name:9}: {got['wall_s']:7.2f} s wall, {got['cpu_s']:7.2f} s CPU")
     identical = best["without"]["items"] == best["prefilter"]["items"]
@@ -327,6 +332,10 @@ def measure_prefilter(size: int, timeout: float | None = None, log: Any = None, 
         "without_cpu_s": cpu["without"],
         "prefilter_cpu_s": cpu["prefilter"],
         "cpu_ratio": cpu["without"] / cpu["prefilter"],
+        # Every run (the best counts above): on a shared machine the spread says how quiet it was.
+        "runs_wall_cpu_s": every,
+        "loadavg_at_start": load_at_start,
+        "loadavg_at_end": list(os.getloadavg()),
         "items": len(best["without"]["items"]),
         "identical_items": identical,
         "unparsed": best["prefilter"]["summary"].get("unparsed"),
@@ -339,6 +348,7 @@ def format_prefilter(row: dict[str, Any]) -> str:
     if "error" in row:
         return f"prefilter row failed: {row['error']}"
     a = row["archive"]
+    start, load = row.get("loadavg_at_start"), row.get("loadavg_at_end")  # (not in older results)
     return (
         f"crawl-like .warc.gz: {a['bytes'] / 1e6:.1f} MB, {a['html_records']} HTML records "
         f"({a['markup_records']} with microformats), {row['items']} items\n"
@@ -346,6 +356,7 @@ def format_prefilter(row: dict[str, Any]) -> str:
         f"  with --prefilter    {row['prefilter_s']:7.2f} s  ({row['unparsed']} records not parsed)\n"
         f"  ratio {row['ratio']:.2f}x wall ({row['without_cpu_s']:.2f} s / {row['prefilter_cpu_s']:.2f} s CPU: "
         f"{row['cpu_ratio']:.2f}x), item lines identical: {row['identical_items']}"
+        + (f", load average {start[0]:.2f} at the start, {load[0]:.2f} at the end" if start and load else "")
     )
 
 

@@ -17,14 +17,10 @@ reason, so a runner can report it for that input and go on.
 from __future__ import annotations
 
 import contextlib
-import glob
-import gzip
 import io
 import os
 import re
 import sys
-import urllib.error
-import urllib.request
 import zlib
 from collections.abc import Iterator, Sequence
 from typing import IO, Any
@@ -90,7 +86,7 @@ class _Stream(io.RawIOBase):
             n = self._left if n is None or n < 0 else min(n, self._left)
         try:
             data: bytes = self._f.read(n if n is not None and n >= 0 else -1)
-        except (OSError, ValueError, urllib.error.URLError) as e:
+        except (OSError, ValueError) as e:  # (urllib's URLError is an OSError)
             raise SourceError(f"read failed: {e}") from e
         except Exception as e:  # http.client raises its own exception types mid-body
             raise SourceError(f"read failed: {type(e).__name__}: {e}") from e
@@ -124,6 +120,11 @@ def _skip(f: Any, n: int) -> None:
 
 
 def _open_http(url: str, offset: int, length: int | None, timeout: float) -> IO[bytes]:
+    # (imported here: urllib.request brings http.client, ssl and email, which a run over
+    # local files does not need; start-up is part of every command-line run)
+    import urllib.error
+    import urllib.request
+
     from stream_mf2._version import __version__
 
     headers = {"User-Agent": f"stream-mf2/{__version__}", "Accept-Encoding": "identity"}
@@ -222,6 +223,8 @@ def _read_list(name: str, timeout: float) -> list[str]:
         head = raw.read(2)
         stream: io.BufferedIOBase = io.BufferedReader(_Prefixed(head, raw))
         if name.endswith(".gz") or head == b"\x1f\x8b":
+            import gzip
+
             stream = gzip.GzipFile(fileobj=stream)
         try:
             rest = b""
@@ -286,6 +289,8 @@ def _expand(name: str) -> list[str]:
             raise SourceError(f"cannot list {name}: {type(e).__name__}: {e}") from None
         protocol = fs.protocol[0] if isinstance(fs.protocol, tuple | list) else fs.protocol
         return [f"{protocol}://{p}" for p in sorted(paths)]
+    import glob
+
     found = sorted(glob.glob(name, recursive=True))
     return [p for p in found if not os.path.isdir(p)] or [name]  # no match: reported when opened
 

@@ -99,11 +99,13 @@ searched is put off until more bytes (or the end of the body) come, so the answe
 is the same however the body is cut into pieces, and whatever the block size.
 
 Where the time goes: a skipped body is copied once into its block, then mapped by
-``replace`` and ``translate`` and searched by two ``find`` passes, all in C; Python
-runs once per block and once per needle hit (a few per KB of HTML). On the
-crawl-like archive of ``bench.warc_bench`` this is about a sixth of the run with
-``--prefilter``; the rest is the parse of the pages that may hold items, inflating
-the archive's gzip members, and start-up.
+``replace`` and ``translate`` and searched by one ``find`` pass for the needle, plus
+``find`` passes over the bytes themselves for ``adr`` and for NUL / ESC (memchr), all in
+C; Python runs once per block and once per needle hit (about 1.4 per KB of the
+crawl-like pages: "height", "header"), each rejected by one set look-up. About 24
+instructions a byte; on the crawl-like archive of ``bench.warc_bench`` this is about a
+sixth of the run with ``--prefilter``; the rest is the parse of the pages that may
+hold items, inflating the archive's gzip members, and start-up.
 """
 
 from __future__ import annotations
@@ -141,24 +143,25 @@ _ROOTS: Final = (
     % (_BEFORE, _LONG, _AFTER, _MF1, _AFTER, _DEC, _HEX)
 )
 
-#: The precise test, tried where the needles (see below) are found: items only ...
+#: The precise test, tried where the needle (see below) is found (with ``metaformats``,
+#: _META is searched on its own).
 ROOTS: Final = re.compile(_ROOTS)
-#: ... and items with the metaformats ``meta-item``.
-ROOTS_OR_META: Final = re.compile(_ROOTS + b"|" + _META)
 _META_RE: Final = re.compile(_META)
 
 #: Every match is at most this long (a root name with the bytes around it, a reference).
 OVERLAP: Final = 256
 
 # The fast part. ``re`` tries an alternation at every byte (about 30 MB/s); the bytes are
-# instead mapped by one ``bytes.translate`` (a table look-up per byte) into classes, and two
-# needles are found with ``bytes.find``. Every match of ROOTS starts with one: a class token
-# is a boundary byte (B: the bytes of _BEFORE, ";" for ``&Tab;`` / ``&NewLine;``) then its
-# first two characters -- h-* (h, -), vcard (v, c), hentry (h, e), hfeed (h, f), hnews
-# (h, n), hproduct (h, p), hrecipe / hresume / hreview* (h, r), vevent (v, e), geo (g, e):
-# "B H X" -- or adr: "B A D" ("a" has a class of its own, or " and", " are", " article"
-# would all be hits); a numeric reference starts "&#" then a digit or x / X: "B H X" too
-# (& is in B, # in H). Each hit is checked with ROOTS at the hit and one byte after it.
+# instead mapped by one ``bytes.translate`` (a table look-up per byte) into classes, and one
+# needle is found with ``bytes.find``. Every match of ROOTS but ``adr`` starts with it: a
+# class token is a boundary byte (B: the bytes of _BEFORE, ";" for ``&Tab;`` / ``&NewLine;``)
+# then its first two characters -- h-* (h, -), vcard (v, c), hentry (h, e), hfeed (h, f),
+# hnews (h, n), hproduct (h, p), hrecipe / hresume / hreview* (h, r), vevent (v, e), geo
+# (g, e): "B H X"; a numeric reference starts "&#" then a digit or x / X: "B H X" too (& is in
+# B, # in H). ``adr`` is found in the bytes themselves (``find(b"adr")``, then a look at the
+# byte before it): "a" and "d" as classes of their own would need a second needle, and its
+# hits (" add", " ads", " admin") outnumber the few "adr" of a page. Each hit is checked by a
+# set look-up of the three bytes after the boundary (:data:`_HEADS`), then with ROOTS.
 _B: Final = b"\t\n\f\r \"'=;&"
 _H: Final = b"hvg#"
 _X: Final = b"-cefnpr0123456789xX"
@@ -166,18 +169,29 @@ _X: Final = b"-cefnpr0123456789xX"
 
 def _table() -> bytes:
     table = bytearray(b"." * 256)
-    for chars, cls in ((_B, b"B"), (_H, b"H"), (_X, b"X"), (b"a", b"A"), (b"d", b"D"), (b"\x00\x1b", b"Z")):
+    for chars, cls in ((_B, b"B"), (_H, b"H"), (_X, b"X")):
         for c in chars:
             table[c] = cls[0]
     return bytes(table)
 
 
 _TABLE: Final = _table()
-_NEEDLES: Final = (b"BHX", b"BAD")
+_NEEDLE: Final = b"BHX"
+#: The bytes a class token can start after: a hit of ``adr`` is checked only after one of them.
+_BOUNDARY: Final = frozenset(_B)
 # What a class token that ROOTS can match starts with: "h-", or the first three letters of
 # a classic root name (all are at least three letters long).
 _STARTS: Final = (b"h-", *sorted(n.encode("ascii") for n in ROOT_CLASSES))
-_HEADS: Final = frozenset(n[:3].encode("ascii") for n in ROOT_CLASSES)
+#: The three bytes after a needle's boundary byte that may start a match (anything else is a
+#: miss, decided by one set look-up): the first three letters of a classic root name, "h-"
+#: then any byte (ROOTS at the name), "#" then a digit or x / X then any byte (ROOTS at the
+#: boundary byte, the "&" of a numeric reference). A hit with fewer than three bytes after its
+#: boundary (the end of what is searched) is checked with ROOTS too.
+_NAME_HEADS: Final = frozenset(
+    {n[:3].encode("ascii") for n in ROOT_CLASSES} | {b"h-" + bytes((c,)) for c in range(256)}
+)
+_REF_HEADS: Final = frozenset(b"#" + bytes((d, c)) for d in b"0123456789xX" for c in range(256))
+_HEADS: Final = _NAME_HEADS | _REF_HEADS
 #: Bytes kept before the part of a body still to search: the OVERLAP searched again, and the
 #: look-behind of ROOTS before it (``&NewLine;``, 9 bytes).
 _CONTEXT: Final = OVERLAP + 16
@@ -200,36 +214,40 @@ def scan(buf: bytes, start: int, metaformats: bool, final: bool) -> bool:
     depend on how the body was cut into pieces.
     """
     end = len(buf)
+    # A NUL or ESC byte (``in`` / ``find`` of one byte: memchr).
+    if buf.find(b"\x00", start) >= 0 or buf.find(b"\x1b", start) >= 0:
+        return True
     # The body's first byte may start a token (a virtual boundary before it).
     if start == 0 and buf.startswith(_STARTS) and _found(ROOTS.match(buf, 0), end, final):
         return True
-    # " href=" (every link) would be a hit ("B h r"); no root name starts "href", and no
-    # other hit needs those four letters, so they are blanked in the copy that is searched
-    # (the same length: positions are kept). The bytes are mapped, not decoded: two
-    # passes in C over the bytes, then ``find`` for the needles. (A bytearray's translate
-    # takes fewer instructions a byte than a bytes object's, which also checks whether
-    # anything changed: worth the copy.)
-    mapped = bytearray(buf).replace(b" href=", b" ....=").translate(_TABLE)
-    if mapped.find(b"Z", start) >= 0:  # a NUL or ESC byte
-        return True
+    match = ROOTS.match
+    # adr: in the bytes, after a boundary byte at ``start`` or later (as a needle's B would be).
+    i = buf.find(b"adr", start + 1)
+    while i >= 0:
+        if buf[i - 1] in _BOUNDARY and _found(match(buf, i), end, final):
+            return True
+        i = buf.find(b"adr", i + 1)
     if metaformats and buf.find(b"<", start) >= 0:
         for m in _META_RE.finditer(buf, start):
             if final or m.end() < end:
                 return True
-    find = mapped.find
-    for needle in _NEEDLES:
-        i = find(needle, start)
-        while i >= 0:
-            # i: the boundary byte, or the "&" of "&#". A cheap look at the bytes first
-            # (most hits are "height", "header", " add", ...): the first three characters
-            # of a root name, or "&#".
-            head = buf[i : i + 4]
-            if head[1:3] == b"h-" or head[1:] in _HEADS:
-                if _found(ROOTS.match(buf, i + 1), end, final):
-                    return True
-            elif head[:2] == b"&#" and _found(ROOTS.match(buf, i), end, final):
+    # " href=" (every link) would be a hit ("B h r"); no root name starts "href", and no
+    # other hit needs those four letters, so they are blanked in the copy that is searched
+    # (the same length: positions are kept). The bytes are mapped, not decoded: two
+    # passes in C over the bytes, then ``find`` for the needle. (A bytearray's translate
+    # takes fewer instructions a byte than a bytes object's, which also checks whether
+    # anything changed: worth the copy.)
+    find = bytearray(buf).replace(b" href=", b" ....=").translate(_TABLE).find
+    heads = _HEADS
+    i = find(_NEEDLE, start)
+    while i >= 0:
+        # i: the boundary byte, or the "&" of "&#". One set look-up rejects most hits
+        # ("height", "header", "#eee", ...).
+        head = buf[i + 1 : i + 4]
+        if head in heads or len(head) < 3:
+            if _found(match(buf, i + 1), end, final) or _found(match(buf, i), end, final):
                 return True
-            i = find(needle, i + 1)
+        i = find(_NEEDLE, i + 1)
     return False
 
 
@@ -277,7 +295,7 @@ class Prefilter:
         """Search what came since the last search (with OVERLAP bytes before it again)."""
         tail = self._tail
         new = self._new
-        buf = tail + (new[0] if len(new) == 1 else b"".join(new)) if new else tail
+        buf = b"".join([tail, *new]) if new else tail  # (one copy)
         self._new = []
         self._pending = 0
         # buf starts at the body's offset self._searched - len(tail); search from OVERLAP back.

@@ -1,0 +1,67 @@
+"""The walker remembers the media type of the Content-Type values it has seen (a crawl repeats a
+few; parsing one builds an ``email`` message): the same answer as parsing each, past the memory's
+size too, and the memory stays bounded."""
+
+from __future__ import annotations
+
+import io
+
+from warcio.statusandheaders import StatusAndHeaders
+from warcio.warcwriter import WARCWriter
+
+from stream_mf2.io.payload import HTML_TYPES, media_type
+from stream_mf2.warc.entries import WarcRecord, WarcSummary
+from stream_mf2.warc.reader import iter_warc
+from stream_mf2.warc.walker import _MEDIA_TYPES, Walker
+
+_PAGE = b"<!doctype html><p>caf\xc3\xa9</p>"
+
+
+def _content_types(n: int) -> list[str]:
+    """``n`` distinct Content-Type values, HTML or not, with known, unknown and quoted charsets."""
+    kinds = ["text/html", "TEXT/HTML", "application/xhtml+xml", "text/plain", "image/png"]
+    charsets = ["utf-8", "UTF-8", "windows-1252", '"latin1"', "x-no-such-label", "shift_jis"]
+    out: list[str] = []
+    i = 0
+    while len(out) < n:
+        kind = kinds[i % len(kinds)]
+        charset = charsets[(i // len(kinds)) % len(charsets)]
+        out.append(f"{kind}; charset={charset}; v={i}" if i % 3 else f"{kind};charset={charset} ; x={i}")
+        i += 1
+    return out
+
+
+def _archive(ctypes: list[str]) -> bytes:
+    out = io.BytesIO()
+    w = WARCWriter(out, gzip=True)
+    for i, ctype in enumerate(ctypes * 2):  # (each value twice: the second is remembered)
+        http = StatusAndHeaders("200 OK", [("Content-Type", ctype), ("Content-Length", str(len(_PAGE)))],
+                                protocol="HTTP/1.1")  # fmt: skip
+        uri = f"https://example.com/{i}"
+        w.write_record(w.create_warc_record(uri, "response", payload=io.BytesIO(_PAGE), http_headers=http))
+    return out.getvalue()
+
+
+def test_remembered_media_types_are_those_of_the_parse() -> None:
+    ctypes = _content_types(3 * _MEDIA_TYPES)
+    records = [e for e in iter_warc(io.BytesIO(_archive(ctypes))) if isinstance(e, WarcRecord)]
+    want = [media_type(c) for c in ctypes * 2]
+    html = [(essence, charset) for essence, charset in want if essence is None or essence in HTML_TYPES]
+    assert len(records) == len(html) > 2 * _MEDIA_TYPES
+    for record, (essence, charset) in zip(records, html, strict=True):
+        assert record.content_type == essence
+        # A known transport charset decodes the page (no BOM, no <meta>): it is the record's encoding.
+        assert (record.encoding_source == "transport") == (charset is not None)
+
+
+def test_the_memory_is_bounded() -> None:
+    ctypes = _content_types(5 * _MEDIA_TYPES)
+    walker = Walker(io.BytesIO(b""), WarcSummary(), {})
+    sizes: list[int] = []
+    for ctype in ctypes:
+        assert walker._media_type(ctype) == media_type(ctype)
+        sizes.append(len(walker._media_types))
+    assert max(sizes) == _MEDIA_TYPES
+    long = "text/html; charset=utf-8; x=" + "a" * 300
+    walker = Walker(io.BytesIO(b""), WarcSummary(), {})
+    assert walker._media_type(long) == media_type(long) and walker._media_types == {}

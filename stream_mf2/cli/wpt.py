@@ -13,7 +13,8 @@ input with ``--warc`` or ``--input-list``) runs the WARC runner of
 :class:`~stream_mf2.wpt.lines.WptLines` consumer: the same inputs, outputs,
 ``--workers``, ``--resume``, summary and exit statuses, the template chosen per
 record by its target URI. Over HTML pages (files, ``http(s)://`` URLs, ``-``)
-it writes the same WPT lines per page. Several WPT files (``--templates`` given a
+it writes the same WPT lines per page, each with ``"source"`` (the input as named: a path, a URL,
+``-``) after its ``kind`` where a WARC record's line has ``warc_file``. Several WPT files (``--templates`` given a
 file or a folder of ``*.xml``, as often as needed; or a folder as ``TEMPLATE``)
 apply together: each page gets the templates of every file whose host and URL
 patterns choose it. ``xpath`` prints the full and
@@ -69,11 +70,15 @@ output (-o NAME by its ending, as 'stream-mf2 warc': .jsonl, .jsonl.gz, .jsonl.z
   with --jsonld instead (or as well): {"kind": "wpt-jsonld", "template", "url", "jsonld"[, "errors"]} per page
   with --items also the mf2 "item" lines of 'stream-mf2 warc' (one parse gives both); HTML pages with
       --metaformats also a {"kind": "meta-item", "item"} line (JSON Lines only; a WARC record line carries it)
+  HTML pages: every line has "source" after its "kind": the input as named on the command line (a path, a
+  URL, - for standard input), so the lines of several pages can be told apart ("url" is --url or the fetched
+  URL, null without them).
   WARC inputs: every WPT line has "warc_file", "offset", "record_id", "uri" after its "kind", and the run
   writes the "record", "error" and "summary" lines of 'stream-mf2 warc' (its "schema"; the summary counts the
   WPT lines by kind, e.g. "wpt": 12). Parquet: X.wpt.parquet (pages), X.wpt-matches.parquet (matches and
   page errors), X.wpt-records.parquet (records), X.wpt-jsonld.parquet (JSON-LD) beside X.records.parquet,
-  X.errors.parquet and, with --items, X.parquet.
+  X.errors.parquet and, with --items, X.parquet. The WPT tables have a "source" column (null for WARC rows);
+  the items table (X.parquet) is that of 'stream-mf2 warc', with no "source".
 
 templates: TEMPLATE.xml is one WPT file, or a folder (every *.xml in it, in name order); --templates PATH
   (a file or a folder, repeatable) names them instead, and then every positional argument is an input.
@@ -342,7 +347,8 @@ def _write_pages(
                     else:
                         found = lines.lines(event)
                     for line in found:
-                        writer.write(line)
+                        # the page it came from, after its kind (as a WARC line's warc_file)
+                        writer.write({"kind": line["kind"], "source": src, **line})
                         if stdout is not None:
                             stdout.flush()  # each line as soon as it is known
             finally:

@@ -233,6 +233,9 @@ def parser_options(ns: argparse.Namespace) -> dict[str, Any]:
     if getattr(ns, "syntaxes", None) is not None:
         opts["syntaxes"] = syntaxes_option(ns.syntaxes)
     if getattr(ns, "microdata_form", None) is not None:
+        if "microdata" not in opts.get("syntaxes", ()):
+            # (it would be accepted and change nothing: no microdata is extracted)
+            raise UsageError("--microdata-form shapes the microdata items: give it with --syntaxes microdata (or all)")
         opts["microdata_form"] = ns.microdata_form
     from stream_mf2.core.options import check_options
 

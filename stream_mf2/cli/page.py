@@ -145,6 +145,9 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
     from stream_mf2.events import DocumentEnd, ItemEvent, MetaItemEvent
     from stream_mf2.io.sources import iter_events
 
+    if ns.stream_children is not None and not ns.jsonl:
+        # the whole-document JSON has every child in its container: the flag would change nothing
+        raise UsageError("--stream-children writes the children as item lines as they close: give it with --jsonl")
     opts = parser_options(ns)
     stream_children = stream_children_option(ns.stream_children)
     if stream_children:

@@ -13,7 +13,10 @@ input with ``--warc`` or ``--input-list``) runs the WARC runner of
 :class:`~stream_mf2.wpt.lines.WptLines` consumer: the same inputs, outputs,
 ``--workers``, ``--resume``, summary and exit statuses, the template chosen per
 record by its target URI. Over HTML pages (files, ``http(s)://`` URLs, ``-``)
-it writes the same WPT lines per page. Several WPT files (``--templates`` given a
+it writes the same WPT lines per page, each with ``"source"`` (the input as named: a path, a URL,
+``-``) after its ``kind`` where a WARC record's line has ``warc_file``. A page that cannot be read
+is an ``error`` line with its ``source``; the run goes on with the next page and exits with
+status 3 (4 when no page was read), as over WARC archives. Several WPT files (``--templates`` given a
 file or a folder of ``*.xml``, as often as needed; or a folder as ``TEMPLATE``)
 apply together: each page gets the templates of every file whose host and URL
 patterns choose it. ``xpath`` prints the full and
@@ -26,7 +29,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -43,6 +46,7 @@ from stream_mf2.cli._common import (
     parser_options,
     positive_seconds,
 )
+from stream_mf2.errors import StreamMF2Error
 
 if TYPE_CHECKING:
     from stream_mf2.warc.outputs import JsonlWriter, Writer
@@ -69,18 +73,24 @@ output (-o NAME by its ending, as 'stream-mf2 warc': .jsonl, .jsonl.gz, .jsonl.z
   with --jsonld instead (or as well): {"kind": "wpt-jsonld", "template", "url", "jsonld"[, "errors"]} per page
   with --items also the mf2 "item" lines of 'stream-mf2 warc' (one parse gives both); HTML pages with
       --metaformats also a {"kind": "meta-item", "item"} line (JSON Lines only; a WARC record line carries it)
+  HTML pages: every line has "source" after its "kind": the input as named on the command line (a path, a
+  URL, - for standard input), so the lines of several pages can be told apart ("url" is --url or the fetched
+  URL, null without them).
   WARC inputs: every WPT line has "warc_file", "offset", "record_id", "uri" after its "kind", and the run
   writes the "record", "error" and "summary" lines of 'stream-mf2 warc' (its "schema"; the summary counts the
   WPT lines by kind, e.g. "wpt": 12). Parquet: X.wpt.parquet (pages), X.wpt-matches.parquet (matches and
   page errors), X.wpt-records.parquet (records), X.wpt-jsonld.parquet (JSON-LD) beside X.records.parquet,
-  X.errors.parquet and, with --items, X.parquet.
+  X.errors.parquet and, with --items, X.parquet. The WPT tables have a "source" column (null for WARC rows);
+  the items table (X.parquet) is that of 'stream-mf2 warc', with no "source".
 
 templates: TEMPLATE.xml is one WPT file, or a folder (every *.xml in it, in name order); --templates PATH
   (a file or a folder, repeatable) names them instead, and then every positional argument is an input.
   Each page (record) gets the templates of every file whose ow:host and URL patterns choose it, so two
   files for one host both apply.
 
-exit status (WARC inputs): 0 all read, 1 fatal, 2 bad command line, 3 some inputs unreadable, 4 none readable
+exit status: 0 all read, 1 fatal, 2 bad command line, 3 some inputs unreadable, 4 none readable. An HTML
+  page that cannot be opened, fetched or read to its end gets a {"kind": "error", "source", "error"} line
+  where its lines stop (and a message on stderr); the run goes on with the next page and keeps its output.
 """
 
 
@@ -313,54 +323,96 @@ def _write_pages(
     writer: Writer,
     stdout: JsonlWriter | None,
 ) -> int:
-    from stream_mf2.core.syntax_results import SyntaxResults, syntax_of
-    from stream_mf2.events import DocumentEnd, ItemEvent, MetaItemEvent
-    from stream_mf2.io.sources import iter_events
-    from stream_mf2.wpt.events import WptPageEnd
+    """Write the lines of each page; a page that cannot be read (opened, fetched, parsed to its
+    end) is an ``error`` line and a message, and the run goes on with the next page, as a WARC
+    run goes on past an unreadable input; the exit status says how many failed."""
+    from stream_mf2.warc.schema import EXIT_ALL_FAILED, EXIT_OK, EXIT_SOME_FAILED
 
-    syntaxes = "syntaxes" in opts_base
+    failed = 0
     try:
         for src in inputs:
-            opts = {**opts_base, **lines.parser_options()}
-            source, url, close = _open(src, ns.url, ns.timeout, opts)
-            results = SyntaxResults(opts["syntaxes"]) if syntaxes else None
-            applied = False  # a WptPageEnd per applied template, even one without matches
-            try:
-                lines.start()
-                for event in iter_events(source, url, **opts):
-                    if type(event) is WptPageEnd:
-                        applied = True
-                    if type(event) is ItemEvent:
-                        found = [jsonl_item(event, syntaxes=syntaxes)] if ns.items else []
-                    elif type(event) is MetaItemEvent:
-                        found = [{"kind": "meta-item", "item": event.item}] if ns.items else []
-                    elif results is not None and syntax_of(event) is not None:
-                        found = [jsonl_syntax_item(name, i, entry) for name, i, entry in results.add(event)]
-                    elif results is not None and type(event) is DocumentEnd:
-                        found = [jsonl_syntax_item(name, i, entry) for name, i, entry in results.finish()]
-                        found += lines.lines(event)
-                    else:
-                        found = lines.lines(event)
-                    for line in found:
-                        writer.write(line)
-                        if stdout is not None:
-                            stdout.flush()  # each line as soon as it is known
-            finally:
-                close()
-            if not applied:
+            page = _Page(src)
+            found = _page_lines(ns, src, lines, opts_base, page)
+            while True:
+                # Only reading the page is caught: an output that cannot be written stops the run.
+                try:
+                    line = next(found)
+                except StopIteration:
+                    break
+                except (StreamMF2Error, UserError, OSError) as e:
+                    failed += 1
+                    message = " ".join(str(e).split()) or type(e).__name__
+                    line = {"kind": "error", "error": message}
+                    name = "<stdin>" if src == "-" else src
+                    print(f"{WPT_PROG}: error: {message if name in message else f'{name}: {message}'}", file=sys.stderr)
+                    page.failed = True
+                # the page it came from, after its kind (as a WARC line's warc_file)
+                writer.write({"kind": line["kind"], "source": src, **line})
+                if stdout is not None:
+                    stdout.flush()  # each line as soon as it is known
+                if page.failed:
+                    break
+            if not page.applied and not page.failed:
                 # A crawl's records no template is for are skipped quietly; a page named on the
                 # command line is not: say why it gave nothing (as 'wpt lint' does).
-                page = "<stdin>" if src == "-" else src
-                at = f" at {url!r}" if url is not None and url != src else ""
+                name = "<stdin>" if src == "-" else src
+                at = f" at {page.url!r}" if page.url is not None and page.url != src else ""
                 print(
-                    f"{WPT_PROG}: warning: no template applies to {page}{at} (--template NAME applies one whatever the URL)",
+                    f"{WPT_PROG}: warning: no template applies to {name}{at} (--template NAME applies one whatever the URL)",
                     file=sys.stderr,
                 )
         writer.close()
     except BaseException:
         writer.abandon()
         raise
-    return 0
+    if not failed:
+        return EXIT_OK
+    print(f"{WPT_PROG}: {failed} of {len(inputs)} pages failed (see their error lines)", file=sys.stderr)
+    return EXIT_ALL_FAILED if failed == len(inputs) else EXIT_SOME_FAILED
+
+
+class _Page:
+    """What the run learns of one page while its lines are written."""
+
+    def __init__(self, src: str) -> None:
+        self.src = src
+        self.url: str | None = None
+        self.applied = False  # a WptPageEnd per applied template, even one without matches
+        self.failed = False
+
+
+def _page_lines(
+    ns: argparse.Namespace, src: str, lines: Any, opts_base: dict[str, Any], page: _Page
+) -> Iterator[dict[str, Any]]:
+    """The lines of the page ``src`` (without their ``source``), as they are found."""
+    from stream_mf2.core.syntax_results import SyntaxResults, syntax_of
+    from stream_mf2.events import DocumentEnd, ItemEvent, MetaItemEvent
+    from stream_mf2.io.sources import iter_events
+    from stream_mf2.wpt.events import WptPageEnd
+
+    syntaxes = "syntaxes" in opts_base
+    opts = {**opts_base, **lines.parser_options()}
+    source, page.url, close = _open(src, ns.url, ns.timeout, opts)
+    results = SyntaxResults(opts["syntaxes"]) if syntaxes else None
+    try:
+        lines.start()
+        for event in iter_events(source, page.url, **opts):
+            if type(event) is WptPageEnd:
+                page.applied = True
+            if type(event) is ItemEvent:
+                found = [jsonl_item(event, syntaxes=syntaxes)] if ns.items else []
+            elif type(event) is MetaItemEvent:
+                found = [{"kind": "meta-item", "item": event.item}] if ns.items else []
+            elif results is not None and syntax_of(event) is not None:
+                found = [jsonl_syntax_item(name, i, entry) for name, i, entry in results.add(event)]
+            elif results is not None and type(event) is DocumentEnd:
+                found = [jsonl_syntax_item(name, i, entry) for name, i, entry in results.finish()]
+                found += lines.lines(event)
+            else:
+                found = lines.lines(event)
+            yield from found
+    finally:
+        close()
 
 
 def _xpath_parser() -> argparse.ArgumentParser:

@@ -342,6 +342,7 @@ ERROR_COLUMNS: tuple[tuple[str, str], ...] = (
 
 #: Columns of the WPT pages table (``X.wpt.parquet``): one row per page (record) and applied template.
 WPT_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("source", "string"),  # over HTML pages: the input as named (a path, a URL, -); WARC rows: null
     ("warc_file", "string"),
     ("offset", "int64"),
     ("record_id", "string"),
@@ -355,6 +356,7 @@ WPT_COLUMNS: tuple[tuple[str, str], ...] = (
 )
 #: Columns of the WPT matches table (``X.wpt-matches.parquet``); a ``wpt-errors`` row has no block.
 WPT_MATCH_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("source", "string"),  # over HTML pages: the input as named (a path, a URL, -); WARC rows: null
     ("warc_file", "string"),
     ("offset", "int64"),
     ("record_id", "string"),
@@ -370,6 +372,7 @@ WPT_MATCH_COLUMNS: tuple[tuple[str, str], ...] = (
 #: Columns of the WPT records table (``X.wpt-records.parquet``, ``--records``): one row per record;
 #: ``errors`` only on a page's own record (``block`` null).
 WPT_RECORD_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("source", "string"),  # over HTML pages: the input as named (a path, a URL, -); WARC rows: null
     ("warc_file", "string"),
     ("offset", "int64"),
     ("record_id", "string"),
@@ -384,6 +387,7 @@ WPT_RECORD_COLUMNS: tuple[tuple[str, str], ...] = (
 )
 #: Columns of the WPT JSON-LD table (``X.wpt-jsonld.parquet``, ``--jsonld``): one row per page.
 WPT_JSONLD_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("source", "string"),  # over HTML pages: the input as named (a path, a URL, -); WARC rows: null
     ("warc_file", "string"),
     ("offset", "int64"),
     ("record_id", "string"),

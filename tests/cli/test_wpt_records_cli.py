@@ -70,17 +70,23 @@ def _ok(r: Any) -> list[dict[str, Any]]:
     return lines(r.stdout)
 
 
+def _from(source: object, got: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``got`` (lines over HTML pages) without their ``source``, which must be ``source``."""
+    assert all(x["source"] == str(source) for x in got), got
+    return [{k: v for k, v in x.items() if k != "source"} for x in got]
+
+
 def test_records_lines_of_an_html_page(files: dict[str, Path]) -> None:
-    got = _ok(run_cli("wpt", str(files["shop"]), str(files["product"]), "--url", PRODUCT_URL, "--records"))
+    got = _from(files["product"], _ok(run_cli("wpt", str(files["shop"]), str(files["product"]), "--url", PRODUCT_URL, "--records")))
     (page,) = _library(PRODUCT_URL, PRODUCT, SHOP)
     assert got == records(page)
     assert got[0]["data"] == {"product": {"id": "12", "name": "Turntable belt 3mm"}}
 
 
 def test_jsonld_line_of_an_html_page_and_both_forms(files: dict[str, Path]) -> None:
-    both = _ok(
+    both = _from(files["product"], _ok(
         run_cli("wpt", str(files["reviews"]), str(files["product"]), "--url", PRODUCT_URL, "--records", "--jsonld")
-    )
+    ))
     (page,) = _library(PRODUCT_URL, PRODUCT, REVIEWS)
     assert [x["kind"] for x in both] == ["wpt-record"] * 3 + ["wpt-jsonld"]
     assert both[:3] == records(page)
@@ -106,7 +112,7 @@ def test_the_templates_of_a_folder_or_a_list_are_chosen_per_page(files: dict[str
     ):
         got: dict[tuple[str, str], dict[str, Any]] = {}
         for page, url in zip(pages, (PRODUCT_URL, STORY_URL), strict=True):
-            for line in _ok(run_cli("wpt", *args, page, "--url", url)):
+            for line in _from(page, _ok(run_cli("wpt", *args, page, "--url", url))):
                 got[(line["template"], line["url"])] = line
         assert got == want, args
 
@@ -114,7 +120,7 @@ def test_the_templates_of_a_folder_or_a_list_are_chosen_per_page(files: dict[str
 def test_one_template_file_usage_is_unchanged(files: dict[str, Path]) -> None:
     old = run_cli("wpt", str(files["shop"]), str(files["product"]), "--url", PRODUCT_URL)
     new = run_cli("wpt", "--templates", str(files["shop"]), str(files["product"]), "--url", PRODUCT_URL)
-    assert _ok(old) == _ok(new) == _library(PRODUCT_URL, PRODUCT, SHOP)
+    assert _from(files["product"], _ok(old)) == _from(files["product"], _ok(new)) == _library(PRODUCT_URL, PRODUCT, SHOP)
 
 
 def test_bad_combinations_are_user_errors(files: dict[str, Path], tmp_path: Path) -> None:
@@ -182,9 +188,9 @@ def test_records_and_jsonld_to_parquet_read_back(files: dict[str, Path], tmp_pat
     r = run_cli(*args, "-o", str(tmp_path / "x.parquet"))
     assert r.returncode == 0, r.stderr.decode()
     rows = pq.read_table(tmp_path / "x.wpt-records.parquet").to_pylist()
-    assert len(rows) == 5 and {row["errors"] for row in rows} == {None}
+    assert len(rows) == 5 and {row["errors"] for row in rows} == {row["source"] for row in rows} == {None}
     back = [
-        {"kind": "wpt-record", **{k: (json.loads(v) if k == "data" else v) for k, v in row.items() if k != "errors"}}
+        {"kind": "wpt-record", **{k: (json.loads(v) if k == "data" else v) for k, v in row.items() if k not in ("errors", "source")}}
         for row in rows
     ]
     assert back == [x for x in jsonl if x["kind"] == "wpt-record"]
@@ -201,7 +207,7 @@ def test_records_of_html_pages_to_parquet(files: dict[str, Path], tmp_path: Path
     (page,) = _library(PRODUCT_URL, PRODUCT, SHOP)
     (rec,) = records(page)
     assert {**row, "data": json.loads(row["data"])} == {
-        "warc_file": None, "offset": None, "record_id": None, "uri": None, "errors": None, **{k: v for k, v in rec.items() if k != "kind"}
+        "source": str(files["product"]), "warc_file": None, "offset": None, "record_id": None, "uri": None, "errors": None, **{k: v for k, v in rec.items() if k != "kind"}
     }  # fmt: skip
 
 

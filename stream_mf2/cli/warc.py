@@ -86,7 +86,8 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
         type=int,
         default=1,
         metavar="N",
-        help="parse a local file's records in N processes (checkpointed per file)",
+        help="parse a local file's records in N processes (checkpointed per file); standard input, URLs and "
+        "--offset/--length are read in one process (refused when no input is a local file)",
     )
     p.add_argument(
         "--timeout", type=positive_seconds, default=60.0, metavar="S", help="seconds to wait for a remote server"
@@ -241,6 +242,32 @@ def run_inputs(ns: argparse.Namespace, prog: str) -> list[str]:
     return inputs
 
 
+def check_workers(ns: argparse.Namespace, prog: str, inputs: Sequence[str]) -> None:
+    """``--workers N`` splits a local file's records between processes; say where it cannot.
+
+    Standard input and URLs are read front to back in one process, as is one record range
+    (``--offset``/``--length``): a run where no input can be split is refused (status 2),
+    and one where only some can names the others on stderr, instead of quietly using one
+    process for them.
+    """
+    from stream_mf2.warc.inputs import STDIN, url_scheme
+
+    if ns.workers <= 1 or getattr(ns, "dask", None):
+        return
+    if ns.offset is not None or ns.length is not None:
+        _fail(prog, "--workers cannot go with --offset/--length: one record range is read in one process")
+    serial = [name for name in inputs if name == STDIN or url_scheme(name) is not None]
+    if len(serial) == len(inputs):
+        _fail(
+            prog,
+            "--workers splits local WARC files between processes: standard input and URLs are read in one "
+            "process (drop --workers, or use --dask to spread several inputs)",
+        )
+    if serial:
+        shown = ", ".join(serial[:3]) + (f" and {len(serial) - 3} more" if len(serial) > 3 else "")
+        print(f"{prog}: warning: --workers: {shown} read in one process (not a local file)", file=sys.stderr)
+
+
 def run_options(ns: argparse.Namespace, parser_opts: dict[str, Any], **more: Any) -> Any:
     """The runner's :class:`~stream_mf2.warc.runner.Options` from the run arguments."""
     from stream_mf2.warc import runner as warc_run
@@ -277,6 +304,7 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
     if types is not None:
         _check_types(types)
     inputs = run_inputs(ns, PROG)
+    check_workers(ns, PROG, inputs)
     options = run_options(
         ns, parser_opts, types=types, prefilter=ns.prefilter, max_prefilter_bytes=ns.max_prefilter_bytes or None
     )

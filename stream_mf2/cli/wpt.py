@@ -279,6 +279,7 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
     if ns.warc or ns.input_list or all(warc):
         if ns.url is not None:
             raise UserError("--url applies to HTML pages: a WARC record's templates are chosen by its target URI")
+        _cli_warc.check_workers(ns, WPT_PROG, inputs)
         options = _cli_warc.run_options(ns, opts, consumer=lines, items=ns.items)
         return _cli_warc.run(ns, inputs, options, out, WPT_PROG)
     if any(warc):

@@ -154,6 +154,24 @@ class _Applied:
         self.scanners: list[SourceScanner] = []
 
 
+class _SourceMatch:
+    """What a page-source pattern's match does: emit it as the block's match (a callable
+    object, not a closure: compiled, a closure and its environment make a reference cycle)."""
+
+    __slots__ = ("applied", "bi", "block", "consumer")
+
+    def __init__(self, consumer: WptConsumer, applied: _Applied, bi: int, block: Block) -> None:
+        self.consumer = consumer
+        self.applied = applied
+        self.bi = bi
+        self.block = block
+
+    def __call__(self, text: str, captures: dict[str, list[str]]) -> bool:
+        block = self.block
+        self.consumer.emit_source(WptMatchEvent(self.applied.page, self.bi, text_match(text, captures, block)))
+        return block.repeatable
+
+
 class WptConsumer:
     """Placement observer and completion handler for the templates applied to one page.
 
@@ -270,11 +288,7 @@ class WptConsumer:
         )
 
     def _source_match(self, applied: _Applied, bi: int, block: Block) -> Callable[[str, dict[str, list[str]]], bool]:
-        def on_match(text: str, captures: dict[str, list[str]]) -> bool:
-            self.emit_source(WptMatchEvent(applied.page, bi, text_match(text, captures, block)))
-            return block.repeatable
-
-        return on_match
+        return _SourceMatch(self, applied, bi, block)
 
     # -- placement observer -------------------------------------------------------
     def _place_of(self, parent: ParentNode) -> Place | None:
@@ -730,7 +744,9 @@ class WptConsumer:
             found = [root] if root in candidates else []
             inside = [el for el in candidates if el is not root and is_ancestor(root, el)]
             if len(inside) > 1:
-                inside.sort(key=lambda el: _child_indices(root, el))
+                # (no sort key function: a lambda is a closure, a reference cycle per call once compiled)
+                keyed = sorted([(_child_indices(root, el), i) for i, el in enumerate(inside)])
+                inside = [inside[i] for _, i in keyed]
             found.extend(inside)
         else:
             # The candidates inside ``root``, in document order: one walk of the subtree, which

@@ -21,6 +21,7 @@ Blocks whose only reference is ``ow:pattern`` are matched on the page source by
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import FunctionType
 from typing import Any
 
 from stream_mf2.html.dom import HTML_NS, Document, DocumentFragment, Element, Node, ParentNode, is_ancestor
@@ -32,8 +33,11 @@ from stream_mf2.wpt._source import DEFAULT_MAX_PATTERN_CHARS, SourceScanner
 from stream_mf2.wpt.events import WptMatchEvent, WptPage, WptPageEnd
 from stream_mf2.wpt.model import Block, Template, XPath
 
-#: (for :meth:`WptConsumer.opened`, which writes out ``Place.__init__``)
+#: (for :meth:`WptConsumer.opened`, which writes out ``Place.__init__`` in the pure build)
 _new_place = Place.__new__
+#: Is ``Place`` a compiled class? (its ``__new__`` then runs ``__init__``, which takes arguments,
+#: and a constructor call costs no Python frame: :meth:`WptConsumer.opened` calls it)
+_NATIVE_PLACE = not isinstance(Place.__init__, FunctionType)
 
 __all__ = ["LATE_CHANGES", "WptConsumer", "element_match"]
 
@@ -326,18 +330,21 @@ class WptConsumer:
             counts = pplace.counts = {}
         pos = counts[name] = counts.get(name, 0) + 1
         n = pplace.n = pplace.n + 1
-        # (Place(pplace, element, name, pos, n) written out: no __init__ frame, for every element)
-        place = self._places[element] = _new_place(Place)
-        place.parent = pplace
-        place.element = element
-        place.name = name
-        place.pos = pos
-        place.any_pos = n
-        place.counts = None
-        place.n = 0
-        place.states = ()
-        place.cache = False
-        place.path = None
+        if _NATIVE_PLACE:
+            place = self._places[element] = Place(pplace, element, name, pos, n)
+        else:
+            # (Place(pplace, element, name, pos, n) written out: no __init__ frame, for every element)
+            place = self._places[element] = _new_place(Place)
+            place.parent = pplace
+            place.element = element
+            place.name = name
+            place.pos = pos
+            place.any_pos = n
+            place.counts = None
+            place.n = 0
+            place.states = ()
+            place.cache = False
+            place.path = None
         if fmt:
             mis.fmt_open.add(element)  # (as _hold: a formatting element, no held root around it)
         if self._head_wait is not None and name == "body":

@@ -38,7 +38,8 @@ def consumer_failure(error: BaseException) -> ConsumerError | None:
         return None
     tb = error.__traceback__
     while tb is not None:
-        filename = tb.tb_frame.f_code.co_filename.replace("\\", "/")
+        # (a compiled module's entries name the file relative to the build: "stream_mf2/wpt/_match.py")
+        filename = "/" + tb.tb_frame.f_code.co_filename.replace("\\", "/")
         who = next((name for part, name in _CONSUMER_PATHS.items() if part in filename), None)
         if who is not None:
             message = " ".join(str(error).split())

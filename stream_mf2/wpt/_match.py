@@ -21,6 +21,7 @@ Blocks whose only reference is ``ow:pattern`` are matched on the page source by
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import FunctionType
 from typing import Any
 
 from stream_mf2.html.dom import HTML_NS, Document, DocumentFragment, Element, Node, ParentNode, is_ancestor
@@ -32,8 +33,11 @@ from stream_mf2.wpt._source import DEFAULT_MAX_PATTERN_CHARS, SourceScanner
 from stream_mf2.wpt.events import WptMatchEvent, WptPage, WptPageEnd
 from stream_mf2.wpt.model import Block, Template, XPath
 
-#: (for :meth:`WptConsumer.opened`, which writes out ``Place.__init__``)
+#: (for :meth:`WptConsumer.opened`, which writes out ``Place.__init__`` in the pure build)
 _new_place = Place.__new__
+#: Is ``Place`` a compiled class? (its ``__new__`` then runs ``__init__``, which takes arguments,
+#: and a constructor call costs no Python frame: :meth:`WptConsumer.opened` calls it)
+_NATIVE_PLACE = not isinstance(Place.__init__, FunctionType)
 
 __all__ = ["LATE_CHANGES", "WptConsumer", "element_match"]
 
@@ -154,6 +158,24 @@ class _Applied:
         self.scanners: list[SourceScanner] = []
 
 
+class _SourceMatch:
+    """What a page-source pattern's match does: emit it as the block's match (a callable
+    object, not a closure: compiled, a closure and its environment make a reference cycle)."""
+
+    __slots__ = ("applied", "bi", "block", "consumer")
+
+    def __init__(self, consumer: WptConsumer, applied: _Applied, bi: int, block: Block) -> None:
+        self.consumer = consumer
+        self.applied = applied
+        self.bi = bi
+        self.block = block
+
+    def __call__(self, text: str, captures: dict[str, list[str]]) -> bool:
+        block = self.block
+        self.consumer.emit_source(WptMatchEvent(self.applied.page, self.bi, text_match(text, captures, block)))
+        return block.repeatable
+
+
 class WptConsumer:
     """Placement observer and completion handler for the templates applied to one page.
 
@@ -270,11 +292,7 @@ class WptConsumer:
         )
 
     def _source_match(self, applied: _Applied, bi: int, block: Block) -> Callable[[str, dict[str, list[str]]], bool]:
-        def on_match(text: str, captures: dict[str, list[str]]) -> bool:
-            self.emit_source(WptMatchEvent(applied.page, bi, text_match(text, captures, block)))
-            return block.repeatable
-
-        return on_match
+        return _SourceMatch(self, applied, bi, block)
 
     # -- placement observer -------------------------------------------------------
     def _place_of(self, parent: ParentNode) -> Place | None:
@@ -312,18 +330,21 @@ class WptConsumer:
             counts = pplace.counts = {}
         pos = counts[name] = counts.get(name, 0) + 1
         n = pplace.n = pplace.n + 1
-        # (Place(pplace, element, name, pos, n) written out: no __init__ frame, for every element)
-        place = self._places[element] = _new_place(Place)
-        place.parent = pplace
-        place.element = element
-        place.name = name
-        place.pos = pos
-        place.any_pos = n
-        place.counts = None
-        place.n = 0
-        place.states = ()
-        place.cache = False
-        place.path = None
+        if _NATIVE_PLACE:
+            place = self._places[element] = Place(pplace, element, name, pos, n)
+        else:
+            # (Place(pplace, element, name, pos, n) written out: no __init__ frame, for every element)
+            place = self._places[element] = _new_place(Place)
+            place.parent = pplace
+            place.element = element
+            place.name = name
+            place.pos = pos
+            place.any_pos = n
+            place.counts = None
+            place.n = 0
+            place.states = ()
+            place.cache = False
+            place.path = None
         if fmt:
             mis.fmt_open.add(element)  # (as _hold: a formatting element, no held root around it)
         if self._head_wait is not None and name == "body":
@@ -730,7 +751,9 @@ class WptConsumer:
             found = [root] if root in candidates else []
             inside = [el for el in candidates if el is not root and is_ancestor(root, el)]
             if len(inside) > 1:
-                inside.sort(key=lambda el: _child_indices(root, el))
+                # (no sort key function: a lambda is a closure, a reference cycle per call once compiled)
+                keyed = sorted([(_child_indices(root, el), i) for i, el in enumerate(inside)])
+                inside = [inside[i] for _, i in keyed]
             found.extend(inside)
         else:
             # The candidates inside ``root``, in document order: one walk of the subtree, which

@@ -287,7 +287,10 @@ def in_document_order(root: Node, found: list[tuple[Node, _T]]) -> list[tuple[No
         order[id(node)] = i
         if type(node) is Element and node.children:
             stack.extend(reversed(node.children))
-    return sorted(found, key=lambda pair: order.get(id(pair[0]), 0))
+    # (no sort key function: a lambda is a closure, a reference cycle per call once compiled;
+    # the index keeps the sort stable)
+    keyed = sorted([(order.get(id(pair[0]), 0), i) for i, pair in enumerate(found)])
+    return [found[i] for _, i in keyed]
 
 
 def _nested(

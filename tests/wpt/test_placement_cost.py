@@ -63,6 +63,15 @@ def test_matches_below_open_formatting_elements_are_unchanged() -> None:
     ]
 
 
+#: ``Place``'s attributes (a compiled class has no ``__slots__``: the pure build checks the list)
+_PLACE_SLOTS = ("any_pos", "cache", "counts", "element", "n", "name", "parent", "path", "pos", "states")
+
+
+@pure_only
+def test_the_place_slots_are_all_listed() -> None:
+    assert sorted(Place.__slots__) == sorted(_PLACE_SLOTS)
+
+
 def test_streamed_places_set_every_slot() -> None:
     """The consumer writes ``Place.__init__`` out for each opened element: every slot is set,
     as the constructor sets it."""
@@ -74,7 +83,7 @@ def test_streamed_places_set_every_slot() -> None:
     assert len(places) >= 7
     for place in places:
         ref = Place(place.parent, place.element, place.name, place.pos, place.any_pos)
-        for slot in Place.__slots__:
+        for slot in _PLACE_SLOTS:
             if slot not in ("counts", "n", "states"):  # (set as children come and paths advance)
                 assert getattr(place, slot) == getattr(ref, slot), slot
         assert place.states is not None

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from stream_mf2 import Parser
+from stream_mf2 import COMPILED, Parser
 from stream_mf2.core.options import (
     DEFAULT_MAX_REPARSE_BYTES,
     DEFAULT_MAX_TOKEN_CHARS,
@@ -135,7 +135,8 @@ _NOT_DEFAULT: dict[str, object] = {
 
 
 def _keywords() -> list[str]:
-    params = inspect.signature(Parser.__init__).parameters.values()
+    # The class's signature, not __init__'s: a mypyc-compiled __init__ has none to read.
+    params = inspect.signature(Parser).parameters.values()
     return [p.name for p in params if p.kind is p.KEYWORD_ONLY]
 
 
@@ -157,15 +158,20 @@ def test_a_template_leaves_the_shared_default_config() -> None:
 
 def test_the_shared_default_config_is_the_signature_defaults() -> None:
     # What parser_config() makes of Parser's own defaults, passed the long way.
-    params = inspect.signature(Parser.__init__).parameters
+    params = inspect.signature(Parser).parameters
     given = {p.name: p.default for p in params.values() if p.kind is p.KEYWORD_ONLY}
     microdata = {k: given.pop(k) for k in list(given) if k == "microdata_form" or "microdata" in k or k == "max_itemref_ids"}
     given["syntaxes"] = DEFAULT_SYNTAXES if given["syntaxes"] is None else given["syntaxes"]
     assert parser_config(**given, microdata=microdata) == default_parser_config()
 
 
-def test_a_default_equal_in_value_but_not_in_type_is_still_rejected() -> None:
-    with pytest.raises(TypeError, match="max_token_chars"):
-        Parser(URL, max_token_chars=float(DEFAULT_MAX_TOKEN_CHARS))  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="max_reparse_bytes"):
-        Parser(URL, max_reparse_bytes=float(DEFAULT_MAX_REPARSE_BYTES))  # type: ignore[arg-type]
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("max_token_chars", float(DEFAULT_MAX_TOKEN_CHARS)), ("max_reparse_bytes", float(DEFAULT_MAX_REPARSE_BYTES))],
+)
+def test_a_default_equal_in_value_but_not_in_type_is_still_rejected(name: str, value: float) -> None:
+    with pytest.raises(TypeError) as raised:
+        Parser(URL, **{name: value})  # type: ignore[arg-type]
+    # The pure build's option check names the keyword; the compiled build's __init__ refuses the
+    # float itself, with mypyc's own message ("int object expected; got float").
+    assert name in str(raised.value) or (COMPILED and "int object expected" in str(raised.value))

@@ -160,14 +160,7 @@ def element_match(
             nested: list[dict[str, Any]] = []
             for i, b in enumerate(blocks):
                 nested.append(_nested(b, element, place, found[i], cut))
-            return {
-                "xpath": xpath,
-                "text": _squeeze(raw),
-                "html": html,
-                "attributes": dict(element.attrs),
-                "captures": captures,
-                "blocks": nested,
-            }
+            return _element_object(xpath, raw, html, element, captures, nested)
         # (a path into the children of a template or void element: the walks below)
         found = [None] * len(blocks)
     # What the nested blocks' paths select, found before the element's own HTML is written:
@@ -214,6 +207,18 @@ def element_match(
     nested = []
     for i, b in enumerate(blocks):  # (a loop, not a comprehension: one frame less per nesting level)
         nested.append(_nested(b, element, place, found[i], inner))
+    return _element_object(xpath, raw, html, element, captures, nested)
+
+
+def _element_object(
+    xpath: str,
+    raw: str,
+    html: str,
+    element: Element,
+    captures: dict[str, list[str]],
+    nested: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """An element match as the output has it (``raw``: the element's text before squeezing)."""
     return {
         "xpath": xpath,
         "text": _squeeze(raw),

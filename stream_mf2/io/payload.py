@@ -17,6 +17,7 @@ was already de-chunked or decompressed but keep the original headers):
 
 from __future__ import annotations
 
+import functools
 import re
 import zlib
 from collections.abc import Iterable, Iterator
@@ -429,10 +430,25 @@ def parse_http_head(block: bytes) -> HttpHead:
     return HttpHead(int(m.group(1)), reason, headers)
 
 
+#: Distinct Content-Type values whose :func:`media_type` is remembered (a crawl repeats a few),
+#: and the longest value remembered (a header line may be 64 KiB; real values are a few dozen
+#: characters). Not limits on input: a value past them is parsed again.
+MEDIA_TYPE_MEMORY = 64
+MEDIA_TYPE_MEMORY_CHARS = 256
+
+
 def media_type(content_type: str | None) -> tuple[str | None, str | None]:
     """``(essence, charset)`` of a Content-Type value; ``charset`` only if it is a known label."""
     if not content_type:
         return None, None
+    if len(content_type) <= MEDIA_TYPE_MEMORY_CHARS:
+        return _remembered_media_type(content_type)
+    return _parse_media_type(content_type)
+
+
+def _parse_media_type(content_type: str) -> tuple[str | None, str | None]:
+    """:func:`media_type` of a non-empty value, parsed every time (through an ``email`` message, 50 k
+    instructions: :func:`media_type` remembers the last values)."""
     msg = Message()
     msg["content-type"] = content_type
     essence = msg.get_content_type() if "/" in content_type.split(";", 1)[0] else None
@@ -443,6 +459,8 @@ def media_type(content_type: str | None) -> tuple[str | None, str | None]:
         label = None
     return essence, label
 
+
+_remembered_media_type = functools.lru_cache(maxsize=MEDIA_TYPE_MEMORY)(_parse_media_type)
 
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 

@@ -100,11 +100,6 @@ from stream_mf2.warc.prefilter import DEFAULT_MAX_PREFILTER_BYTES, Prefilter
 
 #: Decoded bytes buffered to sniff a body without a Content-Type.
 SNIFF_SIZE = 512
-#: Distinct Content-Type values a walker remembers the media type of (not a limit on input:
-#: past it the memory starts again, so a value is parsed again at worst), and the longest
-#: value remembered (a header line may be 64 KiB; real values are a few dozen characters).
-_MEDIA_TYPES = 64
-_MEDIA_TYPE_CHARS = 256
 
 
 def _select(item: dict[str, Any], path: Path, types: frozenset[str]) -> Iterator[tuple[Path, dict[str, Any]]]:
@@ -169,20 +164,6 @@ class Walker:
         #: the syntaxes other than mf2 (``syntaxes=``): their results are item lines too
         self.syntaxes = frozenset(options.get("syntaxes", ())) - {"mf2"}
         self._framed = False  # a record of an uncompressed file had a valid header block
-        #: ``media_type`` of the Content-Type values seen (a crawl repeats a few: the parse of
-        #: one builds an ``email`` message); at most _MEDIA_TYPES values, then it starts again
-        self._media_types: dict[str, tuple[str | None, str | None]] = {}
-
-    def _media_type(self, ctype: str | None) -> tuple[str | None, str | None]:
-        """:func:`~stream_mf2.io.payload.media_type`, remembered per value (it depends on the value only)."""
-        if ctype is None or len(ctype) > _MEDIA_TYPE_CHARS:
-            return media_type(ctype)
-        known = self._media_types.get(ctype)
-        if known is None:
-            if len(self._media_types) >= _MEDIA_TYPES:
-                self._media_types.clear()
-            known = self._media_types[ctype] = media_type(ctype)
-        return known
 
     def _error(
         self, message: str, offset: int | None, record_id: str | None = None, uri: str | None = None
@@ -578,7 +559,7 @@ class Walker:
                 ctype = head.get("Content-Type")
                 chunked = False
                 coding = None
-            essence, charset = self._media_type(ctype)
+            essence, charset = media_type(ctype)
             if essence is not None and essence not in HTML_TYPES:
                 s.skipped_non_html += 1
                 return None

@@ -1,6 +1,6 @@
-"""The walker remembers the media type of the Content-Type values it has seen (a crawl repeats a
-few; parsing one builds an ``email`` message): the same answer as parsing each, past the memory's
-size too, and the memory stays bounded."""
+"""``media_type`` remembers the Content-Type values it has seen (a crawl repeats a few; parsing
+one builds an ``email`` message): the walker's records get the same answer as parsing each, past
+the memory's size too, and the memory stays bounded."""
 
 from __future__ import annotations
 
@@ -9,10 +9,15 @@ import io
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from stream_mf2.io.payload import HTML_TYPES, media_type
-from stream_mf2.warc.entries import WarcRecord, WarcSummary
+from stream_mf2.io.payload import (
+    HTML_TYPES,
+    MEDIA_TYPE_MEMORY,
+    _parse_media_type,
+    _remembered_media_type,
+    media_type,
+)
+from stream_mf2.warc.entries import WarcRecord
 from stream_mf2.warc.reader import iter_warc
-from stream_mf2.warc.walker import _MEDIA_TYPES, Walker
 
 _PAGE = b"<!doctype html><p>caf\xc3\xa9</p>"
 
@@ -43,11 +48,11 @@ def _archive(ctypes: list[str]) -> bytes:
 
 
 def test_remembered_media_types_are_those_of_the_parse() -> None:
-    ctypes = _content_types(3 * _MEDIA_TYPES)
+    ctypes = _content_types(3 * MEDIA_TYPE_MEMORY)
     records = [e for e in iter_warc(io.BytesIO(_archive(ctypes))) if isinstance(e, WarcRecord)]
-    want = [media_type(c) for c in ctypes * 2]
+    want = [_parse_media_type(c) for c in ctypes * 2]
     html = [(essence, charset) for essence, charset in want if essence is None or essence in HTML_TYPES]
-    assert len(records) == len(html) > 2 * _MEDIA_TYPES
+    assert len(records) == len(html) > 2 * MEDIA_TYPE_MEMORY
     for record, (essence, charset) in zip(records, html, strict=True):
         assert record.content_type == essence
         # A known transport charset decodes the page (no BOM, no <meta>): it is the record's encoding.
@@ -55,13 +60,13 @@ def test_remembered_media_types_are_those_of_the_parse() -> None:
 
 
 def test_the_memory_is_bounded() -> None:
-    ctypes = _content_types(5 * _MEDIA_TYPES)
-    walker = Walker(io.BytesIO(b""), WarcSummary(), {})
+    ctypes = _content_types(5 * MEDIA_TYPE_MEMORY)
+    _remembered_media_type.cache_clear()
     sizes: list[int] = []
     for ctype in ctypes:
-        assert walker._media_type(ctype) == media_type(ctype)
-        sizes.append(len(walker._media_types))
-    assert max(sizes) == _MEDIA_TYPES
+        assert media_type(ctype) == _parse_media_type(ctype)
+        sizes.append(_remembered_media_type.cache_info().currsize)
+    assert max(sizes) == MEDIA_TYPE_MEMORY
     long = "text/html; charset=utf-8; x=" + "a" * 300
-    walker = Walker(io.BytesIO(b""), WarcSummary(), {})
-    assert walker._media_type(long) == media_type(long) and walker._media_types == {}
+    _remembered_media_type.cache_clear()
+    assert media_type(long) == _parse_media_type(long) and _remembered_media_type.cache_info().currsize == 0

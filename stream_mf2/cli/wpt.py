@@ -167,6 +167,14 @@ def _template_files(paths: Sequence[str]) -> list[str]:
     return files
 
 
+def _template_bytes(name: str) -> bytes:
+    """The bytes of the WPT file ``name`` (an unreadable file is a :class:`UserError`)."""
+    try:
+        return Path(name).read_bytes()
+    except OSError as e:
+        raise UserError(f"cannot open {name}: {e.strerror or e}") from None
+
+
 def _is_warc_name(name: str) -> bool:
     base = name.split("?", 1)[0].split("#", 1)[0]
     return base.endswith((".warc", ".warc.gz"))
@@ -227,10 +235,7 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
     wpts: list[Any] = []
     digests: list[str] = []
     for name in files:
-        try:
-            data = Path(name).read_bytes()
-        except OSError as e:
-            raise UserError(f"cannot open {name}: {e.strerror or e}") from None
+        data = _template_bytes(name)
         try:
             wpt = load(data, strict=ns.strict)
         except TemplateError as e:

@@ -30,10 +30,9 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from pathlib import Path
 from typing import IO, Any
 
-from stream_mf2.cli._common import PROG, ArgumentParser, UserError, positive_seconds
+from stream_mf2.cli._common import PROG, ArgumentParser, positive_seconds
 
 __all__ = ["cmd_lint"]
 
@@ -211,7 +210,7 @@ def cmd_lint(argv: Sequence[str], out: IO[bytes]) -> int:
     """``stream-mf2 wpt lint``."""
     parser = _parser()
     ns = parser.parse_args(argv)
-    from stream_mf2.cli.wpt import _template_files
+    from stream_mf2.cli.wpt import _template_bytes, _template_files
     from stream_mf2.wpt import TemplateError, load
 
     if not ns.templates:
@@ -223,11 +222,7 @@ def cmd_lint(argv: Sequence[str], out: IO[bytes]) -> int:
     loaded: list[tuple[str, Any]] = []
     for name in _template_files(ns.templates):
         try:
-            data = Path(name).read_bytes()
-        except OSError as e:
-            raise UserError(f"cannot open {name}: {e.strerror or e}") from None
-        try:
-            wpt = load(data, strict=ns.strict)
+            wpt = load(_template_bytes(name), strict=ns.strict)
         except TemplateError as e:
             lines.append(f"{name}:{e.line}:{e.column}: error: {e.message}")
             findings += 1

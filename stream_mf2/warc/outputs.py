@@ -187,7 +187,9 @@ class JsonlWriter(Writer):
     ``path`` ``None`` writes to ``stream`` (standard output by default); a
     ``target`` of kind ``stream`` (a FIFO, a character device) is opened and
     written in place. Checkpoint tokens are ``{"offset", "sha256"}``: the size of
-    the temporary file and the checksum of those bytes.
+    the temporary file and the checksum of those bytes. The checksum is brought up to
+    date only when a checkpoint asks for it, from the bytes written since the last one
+    read back from the file: a run without checkpoints hashes nothing.
     """
 
     def __init__(
@@ -204,6 +206,7 @@ class JsonlWriter(Writer):
         self._buf: list[bytes] = []
         self._size = 0
         self._hash = hashlib.sha256()
+        self._hashed = 0  # bytes of the temporary file that self._hash covers
         self._tmp: str | None = None
         self._owned = False  # a special file this writer opened (and closes)
         if target is not None and target.kind == "stream":
@@ -216,7 +219,8 @@ class JsonlWriter(Writer):
         self._tmp = path + PARTIAL
         try:
             if resume is None:
-                self._f = open(self._tmp, "wb")  # noqa: SIM115  # closed in close()
+                # (read too: a checkpoint hashes what was written since the last one)
+                self._f = open(self._tmp, "w+b")  # noqa: SIM115  # closed in close()
                 return
             self._f = open(self._tmp, "r+b")  # noqa: SIM115
         except OSError as e:
@@ -240,13 +244,29 @@ class JsonlWriter(Writer):
         if h.hexdigest() != digest:
             raise _bad_resume(name, "its first bytes are not those its checkpoint made durable")
         self._hash = h
+        self._hashed = offset
         self._f.truncate(offset)
         self._f.seek(offset)
 
     def _out(self, data: bytes) -> None:
         self._f.write(data)
-        if self._tmp is not None:
-            self._hash.update(data)
+
+    def _catch_up(self) -> str:
+        """The SHA-256 of the temporary file's bytes so far: those written since the last call are read back."""
+        f = self._f
+        end = f.tell()
+        if self._hashed < end:
+            f.seek(self._hashed)
+            left = end - self._hashed
+            while left:
+                block = f.read(min(left, 1 << 20))
+                if not block:
+                    raise OutputError(f"cannot checkpoint {self._tmp}: it is shorter than what was written")
+                self._hash.update(block)
+                left -= len(block)
+            self._hashed = end
+            f.seek(end)
+        return str(self._hash.hexdigest())
 
     def write(self, line: dict[str, Any]) -> None:
         self._buf.append(dumps(line))
@@ -273,7 +293,7 @@ class JsonlWriter(Writer):
         if self._tmp is None:
             return {}
         os.fsync(self._f.fileno())
-        return {"offset": self._f.tell(), "sha256": self._hash.hexdigest()}
+        return {"offset": self._f.tell(), "sha256": self._catch_up()}
 
     def close(self) -> None:
         self._drain()

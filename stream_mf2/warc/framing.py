@@ -38,6 +38,11 @@ from stream_mf2.warc.entries import WarcSummary
 
 #: Bytes read from the archive at a time.
 READ_SIZE = 64 * 1024
+#: Compressed bytes a gzip member is inflated from at a time. Smaller than what a call may give
+#: out (READ_SIZE): at the usual ratios (4 to 6) a call then takes all of them, where 64 KiB left
+#: zlib to copy the bytes it had not taken into ``unconsumed_tail`` again and again; and a
+#: member's end gives fewer bytes back to the archive's buffer.
+INFLATE_READ = 16 * 1024
 #: Largest block of WARC record headers accepted.
 MAX_WARC_HEADER = 64 * 1024
 #: Compressed bytes of a gzip member kept from a non-seekable input, so that the scan for the
@@ -117,6 +122,42 @@ class _Buffered:
             if not more:
                 return self.read(len(self._buf) - i)
             self._extend(more)
+
+    def head_block(self, limit: int, first_line: bool) -> int:
+        """Where the first blank line (``\r\n`` or ``\n``) of what follows ends, when it is held.
+
+        A blank line is looked for in the next ``limit`` bytes, after the first line when
+        ``first_line`` (a record's ``WARC/1.x`` line), or from the first byte. The answer is
+        the number of bytes up to and including it, or ``0`` when it is not (yet) in the
+        buffer: the caller then reads line by line. Nothing is consumed; when the buffer is
+        empty, it is filled once, as :meth:`readline` would.
+        """
+        if self._i >= len(self._buf):
+            more = self._fill(READ_SIZE)
+            if not more:
+                return 0
+            self._extend(more)
+        buf = self._buf
+        i = self._i
+        end = min(len(buf), i + limit)
+        if first_line:
+            at = buf.find(b"\n", i, end)
+            if at < 0:
+                return 0
+        elif buf.startswith(b"\n", i):
+            return 1
+        elif buf.startswith(b"\r\n", i) and end - i >= 2:
+            return 2
+        else:
+            at = i
+        # The blank line after a line: "\n\r\n" or "\n\n", whichever comes first.
+        crlf = buf.find(b"\n\r\n", at, end)
+        lf = buf.find(b"\n\n", at, crlf + 2 if crlf >= 0 else end)
+        if lf >= 0:
+            return lf + 2 - i
+        if crlf >= 0:
+            return crlf + 3 - i
+        return 0
 
     def peek(self, n: int) -> bytes:
         while len(self._buf) - self._i < n:
@@ -342,7 +383,7 @@ class Member(_Buffered):
 
     def _fill(self, n: int) -> bytes:
         while not self.done:
-            data = self._tail or self._inp.read(READ_SIZE)
+            data = self._tail or self._inp.read(INFLATE_READ)
             if not data:
                 raise FramingError("truncated gzip member (file ends inside it)")
             try:
@@ -422,8 +463,55 @@ class BadHead(Exception):
         self.raw = raw
 
 
-def read_head(readline: Callable[[int], bytes]) -> Head | None:
-    """Read one record's header block; ``None`` at the end of the stream."""
+#: A header block's field lines (after the ``WARC/1.x`` line) when every one is a plain
+#: ``name: value`` line (no folded line, no control byte in a name): the fast path of :func:`read_head`.
+_FIELD_RE = re.compile(rb"([!#$%&'*+\-.^_`|~0-9A-Za-z]+)[ \t]*:([^\n]*)\n")
+
+
+def _fast_head(block: bytes, first: int) -> dict[str, str] | None:
+    """The fields of a whole header block held in memory (``block[first:]``: its field lines
+    and its blank line), or ``None`` when a line is not a plain field line or the block has
+    something the line-by-line reading reports (a repeated field, a ``WARC/1.`` in a line):
+    :func:`read_head` then reads it line by line. Same fields, same order as that reading."""
+    if block.find(b"WARC/1.", first) >= 0:
+        return None
+    headers: dict[str, str] = {}
+    pos = first
+    blank = len(block) - (2 if block.endswith(b"\r\n") else 1)
+    for m in _FIELD_RE.finditer(block, first, blank):
+        if m.start() != pos:
+            return None
+        pos = m.end()
+        key = m.group(1).decode("ascii").lower()
+        if key in headers:
+            return None
+        # (bytes.strip: ASCII whitespace only, as the line-by-line reading strips)
+        headers[key] = m.group(2).strip().decode("utf-8", "replace")
+    if pos != blank:
+        return None
+    return headers
+
+
+def read_head(stream: _Buffered) -> Head | None:
+    """Read one record's header block; ``None`` at the end of the stream.
+
+    A block wholly in ``stream``'s buffer, of plain field lines, is parsed at once
+    (:func:`_fast_head`); anything else is read line by line, which also reports damage.
+    """
+    n = stream.head_block(MAX_WARC_HEADER, True)
+    if n:
+        block = stream.peek(n)
+        first = block.find(b"\n") + 1
+        if _WARC_LINE_RE.match(block, 0, first) is not None:
+            headers = _fast_head(block, first)
+            if headers is not None:
+                stream.read(n)
+                return Head(headers)
+    return _read_head_lines(stream.readline)
+
+
+def _read_head_lines(readline: Callable[[int], bytes]) -> Head | None:
+    """Read one record's header block line by line; ``None`` at the end of the stream."""
     line = readline(MAX_WARC_HEADER)
     if not line:
         return None
@@ -540,6 +628,13 @@ class Body:
             return b""
         return self._seen(self._s.readline(min(n, left)))
 
+    def head_block(self, limit: int) -> int:
+        """:meth:`_Buffered.head_block` (from the first byte) within the block's bytes left."""
+        left = self.length - self.count
+        if left <= 0:
+            return 0
+        return self._s.head_block(min(limit, left), False)
+
     def skip(self) -> None:
         """Read to the end of the block (or of the stream)."""
         while self.read(READ_SIZE):
@@ -556,6 +651,11 @@ def skip_blank_lines(stream: Input | Member) -> None:
 
 
 def read_http_head(raw: Body) -> bytes:
+    """A response's HTTP head (status and header lines, without the blank line that ends it)."""
+    n = raw.head_block(MAX_HTTP_HEADER)
+    if n:
+        block = raw.read(n)
+        return block[: -2 if block.endswith(b"\r\n") else -1]
     lines: list[bytes] = []
     total = 0
     while True:

@@ -236,7 +236,7 @@ class Walker:
     def _member_records(self, member: Member, start: int) -> Iterator[WarcEntry]:
         while True:
             try:
-                head = read_head(member.readline)
+                head = read_head(member)
             except BadHead as e:
                 yield self._error(f"bad WARC record: {e}", start)
                 return
@@ -313,7 +313,7 @@ class Walker:
             self.units += 1
             yield start
             try:
-                head = read_head(inp.readline)
+                head = read_head(inp)
             except BadHead as e:
                 if not self.index_only:
                     yield self._error(f"bad WARC record: {e}", start)

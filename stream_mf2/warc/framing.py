@@ -11,7 +11,9 @@ yields entries:
   so that the scan after a damaged member starts inside it.
 * :class:`Member`: one gzip member, decompressed step by step with :mod:`zlib`;
   a bad or truncated member raises :class:`FramingError`.
-* :func:`read_head`: a WARC record's header block, bounded (``MAX_WARC_HEADER``).
+* :func:`read_head`: a WARC record's header block, bounded (``MAX_WARC_HEADER``);
+  parsed in one pass when it is wholly in the buffer and every line is a plain
+  field line, read line by line otherwise (which is what reports damage).
   A field name must be a token: a control byte in one is damage, reported.
   So are two different values of a field a record has once (two records'
   header blocks run together, the bytes between them lost), and a header line

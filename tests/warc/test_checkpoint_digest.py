@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from stream_mf2.warc.outputs import PARTIAL, open_writer
+from stream_mf2.warc.outputs import open_writer
+from stream_mf2.warc.target import PARTIAL
 
 
 def _line(i: int) -> dict[str, object]:

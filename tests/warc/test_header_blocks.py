@@ -17,9 +17,9 @@ import zlib
 
 import pytest
 
+from stream_mf2.io.payload import PayloadError
 from stream_mf2.warc.entries import WarcSummary
 from stream_mf2.warc.framing import BadHead, Body, Input, Member, _read_head_lines, read_head, read_http_head
-from stream_mf2.io.payload import PayloadError
 
 _GOOD = (
     b"WARC/1.0\r\n"

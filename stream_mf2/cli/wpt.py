@@ -80,8 +80,8 @@ output (-o NAME by its ending, as 'stream-mf2 warc': .jsonl, .jsonl.gz, .jsonl.z
   writes the "record", "error" and "summary" lines of 'stream-mf2 warc' (its "schema"; the summary counts the
   WPT lines by kind, e.g. "wpt": 12). Parquet: X.wpt.parquet (pages), X.wpt-matches.parquet (matches and
   page errors), X.wpt-records.parquet (records), X.wpt-jsonld.parquet (JSON-LD) beside X.records.parquet,
-  X.errors.parquet and, with --items, X.parquet. The WPT tables have a "source" column (null for WARC rows);
-  the items table (X.parquet) is that of 'stream-mf2 warc', with no "source".
+  X.errors.parquet and, with --items, X.parquet. HTML pages: the WPT tables, X.parquet (--items) and
+  X.errors.parquet (pages that could not be read); every table has a "source" column (null for WARC rows).
 
 templates: TEMPLATE.xml is one WPT file, or a folder (every *.xml in it, in name order); --templates PATH
   (a file or a folder, repeatable) names them instead, and then every positional argument is an input.
@@ -315,7 +315,8 @@ def _pages(ns: argparse.Namespace, inputs: Sequence[str], lines: Any, opts_base:
 
     target = resolve_output(ns.output)
     stdout = JsonlWriter(None, stream=out) if target.kind == "stdout" else None
-    tables = (*(("item",) if ns.items else ()), *lines.kinds())
+    # the error table too: a page that cannot be read is an error line (Parquet: X.errors.parquet)
+    tables = (*(("item",) if ns.items else ()), *lines.kinds(), "error")
     with OutputLock(target):  # a second run naming this output fails at once
         writer = stdout if stdout is not None else open_writer(target, tables=tables)
         return _write_pages(ns, inputs, lines, opts_base, writer, stdout)

@@ -345,3 +345,33 @@ def show_warnings() -> Iterator[None]:
     finally:
         logger.removeHandler(handler)
         logger.propagate = propagate
+
+
+def refuse_empty(src: str, source: object) -> None:
+    """Refuse a page of no bytes at all: standard input or a file (a path, or an open file).
+
+    A parse of nothing is an empty document (no items, no rels): the library gives that, but a
+    command given a page of zero bytes was almost always given the output of a command that
+    failed (``curl … | stream-mf2 -``) or a file that was never written, so every page command
+    (the page command, ``wpt`` over pages, ``xpath``, ``wpt lint``) says so and fails instead of
+    writing an empty result. A fetched body is the server's answer and is parsed as it is.
+    Peeking reads nothing away: a buffered file keeps what it peeked.
+    """
+    import os
+    import stat
+    from pathlib import Path
+
+    from stream_mf2.errors import SourceError
+
+    if isinstance(source, Path):
+        try:
+            st = os.stat(source)
+        except OSError:
+            return  # the parse says why it cannot be opened
+        empty = stat.S_ISREG(st.st_mode) and st.st_size == 0
+    else:
+        peek = getattr(source, "peek", None)
+        empty = peek is not None and not peek(1)
+    if empty:
+        name = "<stdin>" if src == "-" else src
+        raise SourceError(f"{name}: empty input (0 bytes), no HTML page to read; was the page written or sent?")

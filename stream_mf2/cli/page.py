@@ -21,6 +21,7 @@ from stream_mf2.cli._common import (
     nonneg_int,
     parser_options,
     positive_seconds,
+    refuse_empty,
     stream_children_option,
     version,
 )
@@ -169,6 +170,7 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
     source, url, close = _open_source(ns)
     pretty = bool(ns.pretty)
     try:
+        refuse_empty(ns.source, source)
         item_events: list[Any] = []
         most_children = 0  # of a top-level item: a hint past HINT_CHILDREN without --stream-children
         events = iter_events(source, url, **opts)

@@ -45,6 +45,7 @@ from stream_mf2.cli._common import (
     other_syntaxes,
     parser_options,
     positive_seconds,
+    refuse_empty,
 )
 from stream_mf2.errors import StreamMF2Error
 
@@ -205,6 +206,7 @@ def read_page(src: str, url: str | None, timeout: float, opts: dict[str, Any]) -
 
     source, page_url, close = _open(src, url, timeout, opts)
     try:
+        refuse_empty(src, source)
         # a file or standard input has read(); a fetched URL is an iterable of body chunks
         data = source.read() if hasattr(source, "read") else b"".join(source)
     finally:
@@ -402,6 +404,7 @@ def _page_lines(
     source, page.url, close = _open(src, ns.url, ns.timeout, opts)
     results = SyntaxResults(opts["syntaxes"]) if syntaxes else None
     try:
+        refuse_empty(src, source)  # no page line for a page of nothing (an error line instead)
         lines.start()
         for event in iter_events(source, page.url, **opts):
             if type(event) is WptPageEnd:

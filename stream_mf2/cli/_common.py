@@ -375,3 +375,68 @@ def refuse_empty(src: str, source: object) -> None:
     if empty:
         name = "<stdin>" if src == "-" else src
         raise SourceError(f"{name}: empty input (0 bytes), no HTML page to read; was the page written or sent?")
+
+
+#: The fetch options of :func:`add_fetch_arguments`, as ``(flag, dest, default)``: what a command
+#: that reads no page URL (``wpt`` over WARC archives) refuses when it is changed.
+FETCH_FLAGS: tuple[tuple[str, str, object], ...] = (
+    ("--deadline", "deadline", 600.0),
+    ("--user-agent", "user_agent", None),
+    ("--header", "header", []),
+    ("--max-redirects", "max_redirects", 10),
+    ("--max-bytes", "max_bytes", None),
+)
+
+
+def add_fetch_arguments(p: argparse.ArgumentParser, *, timeout: bool = True) -> None:
+    """The options of fetching an ``http(s)://`` page (the page command, ``wpt`` over pages,
+    ``xpath``, ``wpt lint``): one declaration, so a flag of one is a flag of every other.
+    ``timeout`` False: the command declares ``--timeout`` itself (``wpt``: also for WARC URLs)."""
+    http = p.add_argument_group("fetching (for an http(s):// URL)")
+    if timeout:
+        http.add_argument(
+            "--timeout",
+            type=positive_seconds,
+            default=30.0,
+            metavar="S",
+            help="seconds to wait for each read (default 30)",
+        )
+    http.add_argument(
+        "--deadline",
+        type=positive_seconds,
+        default=600.0,
+        metavar="S",
+        help="seconds for the whole request, however slowly the server sends (default 600)",
+    )
+    http.add_argument("--user-agent", metavar="UA", help="User-Agent header (default stream-mf2/VERSION)")
+    http.add_argument(
+        "--header",
+        action="append",
+        default=[],
+        metavar="'NAME: VALUE'",
+        help="an extra request header (repeatable)",
+    )
+    http.add_argument(
+        "--max-redirects", type=nonneg_int, default=10, metavar="N", help="redirects to follow (default 10)"
+    )
+    http.add_argument(
+        "--max-bytes",
+        type=nonneg_int,
+        default=None,
+        metavar="N",
+        help="largest decoded body to read (default 256 MiB)",
+    )
+
+
+def fetch_options(ns: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments of :func:`stream_mf2.io.fetch.fetch` given by :func:`add_fetch_arguments`."""
+    from stream_mf2.io.fetch import DEFAULT_MAX_BYTES
+
+    return {
+        "headers": headers(ns.header),
+        "user_agent": ns.user_agent,
+        "timeout": ns.timeout,
+        "deadline": ns.deadline,
+        "max_redirects": ns.max_redirects,
+        "max_bytes": DEFAULT_MAX_BYTES if ns.max_bytes is None else ns.max_bytes,
+    }

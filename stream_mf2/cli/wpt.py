@@ -34,12 +34,15 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from stream_mf2.cli._common import (
+    FETCH_FLAGS,
     PROG,
     ArgumentParser,
     UsageError,
     UserError,
+    add_fetch_arguments,
     add_parser_options,
     dump,
+    fetch_options,
     jsonl_item,
     jsonl_syntax_item,
     other_syntaxes,
@@ -148,7 +151,8 @@ def _wpt_parser() -> argparse.ArgumentParser:
         help="CPU time the template's patterns may take on one page together; past it a page-source pattern "
         "or an element's is a page error, the URL's pattern the page's (the record's) error (default 1.0)",
     )
-    add_run_arguments(p)
+    add_run_arguments(p)  # with --timeout, for a WARC URL and a page's
+    add_fetch_arguments(p, timeout=False)
     add_parser_options(p)
     return p
 
@@ -181,11 +185,12 @@ def _is_warc_name(name: str) -> bool:
     return base.endswith((".warc", ".warc.gz"))
 
 
-def _open(src: str, url: str | None, timeout: float, opts: dict[str, Any]) -> tuple[Any, str | None, Any]:
+def _open(src: str, url: str | None, fetch: dict[str, Any], opts: dict[str, Any]) -> tuple[Any, str | None, Any]:
+    """``src`` opened; ``fetch``: the :func:`~stream_mf2.io.fetch.fetch` options of a URL (``fetch_options``)."""
     from stream_mf2.io import fetch as _http
 
     if _http.is_url(src):
-        resp = _http.fetch(src, timeout=timeout)
+        resp = _http.fetch(src, **fetch)
         if resp.charset and "encoding" not in opts:
             opts["encoding"] = resp.charset
         return resp, url or resp.url, resp.close
@@ -198,13 +203,13 @@ def _open(src: str, url: str | None, timeout: float, opts: dict[str, Any]) -> tu
     return f, url, f.close
 
 
-def read_page(src: str, url: str | None, timeout: float, opts: dict[str, Any]) -> tuple[bytes, str | None]:
+def read_page(src: str, url: str | None, fetch: dict[str, Any], opts: dict[str, Any]) -> tuple[bytes, str | None]:
     """The whole page ``src`` (a file, an http(s):// URL or ``-``) and its URL, for the commands
     that read a page at once (``xpath``, ``wpt lint``). Binary data (a WARC archive, an image) is a
     :class:`UserError`, as the page command says: it would decode to a page where nothing matches."""
     from stream_mf2.io.responses import SNIFF_BINARY_BYTES, looks_binary
 
-    source, page_url, close = _open(src, url, timeout, opts)
+    source, page_url, close = _open(src, url, fetch, opts)
     try:
         refuse_empty(src, source)
         # a file or standard input has read(); a fetched URL is an iterable of body chunks
@@ -286,6 +291,9 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
     if ns.warc or ns.input_list or all(warc):
         if ns.url is not None:
             raise UserError("--url applies to HTML pages: a WARC record's templates are chosen by its target URI")
+        for flag, dest, default in FETCH_FLAGS:
+            if getattr(ns, dest) != default:
+                raise UserError(f"{flag} applies to HTML pages fetched from http(s):// URLs, not to WARC inputs")
         _cli_warc.check_workers(ns, WPT_PROG, inputs)
         options = _cli_warc.run_options(ns, opts, consumer=lines, items=ns.items)
         return _cli_warc.run(ns, inputs, options, out, WPT_PROG)
@@ -401,7 +409,7 @@ def _page_lines(
 
     syntaxes = "syntaxes" in opts_base
     opts = {**opts_base, **lines.parser_options()}
-    source, page.url, close = _open(src, ns.url, ns.timeout, opts)
+    source, page.url, close = _open(src, ns.url, fetch_options(ns), opts)
     results = SyntaxResults(opts["syntaxes"]) if syntaxes else None
     try:
         refuse_empty(src, source)  # no page line for a page of nothing (an error line instead)
@@ -448,7 +456,7 @@ def _xpath_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--url", help="the page's URL, for --skeleton's ow:host and ow:url (default: a fetched URL)")
     p.add_argument("--encoding", help="character encoding label (default: detected)")
-    p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for a URL's server (default 30)")
+    add_fetch_arguments(p)
     return p
 
 
@@ -463,7 +471,7 @@ def cmd_xpath(argv: Sequence[str], out: IO[bytes]) -> int:
     from stream_mf2.wpt.find import element_paths
 
     opts: dict[str, Any] = {}
-    data, page_url = read_page(ns.page, ns.url, ns.timeout, opts)
+    data, page_url = read_page(ns.page, ns.url, fetch_options(ns), opts)
     decoder = Decoder(ns.encoding or opts.get("encoding"))
     html = decoder.feed(data) + decoder.close()
     if ns.skeleton:

@@ -32,7 +32,7 @@ import argparse
 from collections.abc import Sequence
 from typing import IO, Any
 
-from stream_mf2.cli._common import PROG, ArgumentParser, positive_seconds
+from stream_mf2.cli._common import PROG, ArgumentParser, add_fetch_arguments, fetch_options, positive_seconds
 
 __all__ = ["cmd_lint"]
 
@@ -75,7 +75,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="S",
         help="CPU time the patterns may take on one page (default 1.0)",
     )
-    p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for a URL's server (default 30)")
+    add_fetch_arguments(p)
     return p
 
 
@@ -107,10 +107,10 @@ def _never_applies(wpt: Any) -> list[tuple[int, int, str]]:
     return found
 
 
-def _read_page(page: str, url: str | None, timeout: float, opts: dict[str, Any]) -> tuple[bytes, str | None]:
+def _read_page(page: str, url: str | None, fetch: dict[str, Any], opts: dict[str, Any]) -> tuple[bytes, str | None]:
     from stream_mf2.cli.wpt import read_page
 
-    return read_page(page, url, timeout, opts)
+    return read_page(page, url, fetch, opts)
 
 
 def _page_findings(
@@ -236,7 +236,7 @@ def cmd_lint(argv: Sequence[str], out: IO[bytes]) -> int:
     opts: dict[str, Any] = {} if ns.max_pattern_seconds is None else {"max_pattern_seconds": ns.max_pattern_seconds}
     for page in ns.files:
         page_opts = dict(opts)
-        data, page_url = _read_page(page, ns.url, ns.timeout, page_opts)
+        data, page_url = _read_page(page, ns.url, fetch_options(ns), page_opts)
         per_file = [(name, _page_findings(wpt, page, data, page_url, page_opts, several)) for name, wpt in loaded]
         if loaded and not any(applies for _, (applies, _) in per_file):
             for name, _ in loaded:

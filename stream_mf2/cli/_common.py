@@ -214,15 +214,24 @@ def add_parser_options(p: argparse.ArgumentParser, *, url: bool = True) -> None:
         lim.add_argument(flag, type=int, metavar="N", help=what)
 
 
+def encoding_option(label: str | None) -> str | None:
+    """``--encoding LABEL`` of any command: the label, or ``None`` (with a warning) when it names
+    no encoding, which is then ignored as an unknown transport charset is."""
+    if not label:
+        return None
+    from stream_mf2.html.decode import lookup_encoding
+
+    if lookup_encoding(label) is None:
+        print(f"{PROG}: warning: unknown encoding label {label!r}, ignored", file=sys.stderr)
+        return None
+    return label
+
+
 def parser_options(ns: argparse.Namespace) -> dict[str, Any]:
     opts: dict[str, Any] = {"text": ns.text, "lang": ns.lang, "metaformats": ns.metaformats}
-    if ns.encoding:
-        from stream_mf2.html.decode import lookup_encoding
-
-        if lookup_encoding(ns.encoding) is None:
-            print(f"{PROG}: warning: unknown encoding label {ns.encoding!r}, ignored", file=sys.stderr)
-        else:
-            opts["encoding"] = ns.encoding
+    encoding = encoding_option(ns.encoding)
+    if encoding is not None:
+        opts["encoding"] = encoding
     if ns.filter_roots is not None:
         names = frozenset(n.strip() for n in ns.filter_roots.split(",") if n.strip())
         opts["filter_roots"] = names or True

@@ -42,6 +42,7 @@ from stream_mf2.cli._common import (
     add_fetch_arguments,
     add_parser_options,
     dump,
+    encoding_option,
     fetch_options,
     jsonl_item,
     jsonl_syntax_item,
@@ -472,7 +473,7 @@ def cmd_xpath(argv: Sequence[str], out: IO[bytes]) -> int:
 
     opts: dict[str, Any] = {}
     data, page_url = read_page(ns.page, ns.url, fetch_options(ns), opts)
-    decoder = Decoder(ns.encoding or opts.get("encoding"))
+    decoder = Decoder(encoding_option(ns.encoding) or opts.get("encoding"))
     html = decoder.feed(data) + decoder.close()
     if ns.skeleton:
         from stream_mf2.wpt.skeleton import skeleton

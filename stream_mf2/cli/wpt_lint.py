@@ -32,7 +32,14 @@ import argparse
 from collections.abc import Sequence
 from typing import IO, Any
 
-from stream_mf2.cli._common import PROG, ArgumentParser, add_fetch_arguments, fetch_options, positive_seconds
+from stream_mf2.cli._common import (
+    PROG,
+    ArgumentParser,
+    add_fetch_arguments,
+    encoding_option,
+    fetch_options,
+    positive_seconds,
+)
 
 __all__ = ["cmd_lint"]
 
@@ -67,6 +74,10 @@ def _parser() -> argparse.ArgumentParser:
         help="a WPT file or a folder of them (*.xml); repeatable; the positional arguments are then all pages",
     )
     p.add_argument("--url", help="the pages' URL (chooses the templates; default: every template applies)")
+    p.add_argument(
+        "--encoding",
+        help="the pages' character encoding label, as if sent by the server (as 'wpt --encoding'; default: detected)",
+    )
     p.add_argument("--strict", action="store_true", help="report warnings as errors (as load(strict=True))")
     p.add_argument(
         "--max-pattern-seconds",
@@ -234,6 +245,10 @@ def cmd_lint(argv: Sequence[str], out: IO[bytes]) -> int:
     lines += [f"{name}:{line}:{column}: note: {message}" for name, line, column, message in _across(loaded)]
     several = sum(len(wpt.templates) for _, wpt in loaded) > 1
     opts: dict[str, Any] = {} if ns.max_pattern_seconds is None else {"max_pattern_seconds": ns.max_pattern_seconds}
+    encoding = encoding_option(ns.encoding)
+    if encoding is not None:
+        # as 'wpt --encoding': a saved page whose server said its charset (over a fetched one's too)
+        opts["encoding"] = encoding
     for page in ns.files:
         page_opts = dict(opts)
         data, page_url = _read_page(page, ns.url, fetch_options(ns), page_opts)

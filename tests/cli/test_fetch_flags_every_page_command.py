@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -35,7 +35,7 @@ class _Gatekeeper(BaseHTTPRequestHandler):
     """A site that serves its artist page only to the crawler it knows, with its session cookie."""
 
     protocol_version = "HTTP/1.1"
-    seen: list[tuple[str | None, str | None]] = []
+    seen: ClassVar[list[tuple[str | None, str | None]]] = []
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet
         pass

@@ -133,7 +133,7 @@ def test_output_in_a_missing_folder_names_the_folder(inputs: list[str], tmp_path
         run(inputs, str(out), Options())
     link = tmp_path / "link.jsonl"  # a link to a file in a folder that is not there either
     link.symlink_to(tmp_path / "gone" / "made.jsonl")
-    with pytest.raises(OutputError, match="no folder .*gone"):
+    with pytest.raises(OutputError, match=r"no folder .*gone"):
         resolve_output(str(link))
     page = tmp_path / "page.html"
     page.write_bytes(PAGE % (1, 1))

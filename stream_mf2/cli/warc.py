@@ -329,11 +329,14 @@ def _check_types(types: frozenset[str]) -> None:
         _fail(PROG, "no --type can match (give h-* types, e.g. --type h-entry)")
 
 
-def run(ns: argparse.Namespace, inputs: Sequence[str], options: Any, out: IO[bytes], prog: str) -> int:
+def run(
+    ns: argparse.Namespace, inputs: Sequence[str], options: Any, out: IO[bytes], prog: str, *, no_lines: str | None = None
+) -> int:
     """Run ``inputs`` through the WARC runner as the command line asks; the exit status.
 
     Standard output (written as it comes) or ``-o`` (atomic, resumable), a
     progress bar on a terminal, ``--summary-json`` and the summary on standard error.
+    ``no_lines``: a warning for a run whose consumer wrote no line over HTML records.
     """
     from stream_mf2.warc import runner as warc_run
     from stream_mf2.warc.schema import SCHEMA_VERSION
@@ -400,6 +403,8 @@ def run(ns: argparse.Namespace, inputs: Sequence[str], options: Any, out: IO[byt
         f"{total['files_failed']} of {total['files']} inputs failed, {time.perf_counter() - t0:.2f} s",
         file=sys.stderr,
     )
+    if no_lines is not None and not extra and total["html_records"]:
+        print(f"{prog}: warning: {no_lines}", file=sys.stderr)
     return int(result.status)
 
 

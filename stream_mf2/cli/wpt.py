@@ -297,7 +297,16 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
                 raise UserError(f"{flag} applies to HTML pages fetched from http(s):// URLs, not to WARC inputs")
         _cli_warc.check_workers(ns, WPT_PROG, inputs)
         options = _cli_warc.run_options(ns, opts, consumer=lines, items=ns.items)
-        return _cli_warc.run(ns, inputs, options, out, WPT_PROG)
+        # Records no template is for are skipped quietly, but a run where none applied at all
+        # (WARC-Target-URIs on another host than ow:host, say) deserves a word. (With --matches
+        # an applied template whose blocks all miss writes nothing either: no word then.)
+        none = (
+            None
+            if ns.matches
+            else "no template applied to any HTML record (a record's templates are chosen by its "
+            "WARC-Target-URI, by each template's ow:host and URL pattern; --template NAME applies one to every record)"
+        )
+        return _cli_warc.run(ns, inputs, options, out, WPT_PROG, no_lines=none)
     if any(warc):
         raise UserError("give either WARC archives or HTML pages (or --warc to read every input as an archive)")
     for flag, used in (

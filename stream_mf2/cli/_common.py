@@ -449,3 +449,24 @@ def fetch_options(ns: argparse.Namespace) -> dict[str, Any]:
         "max_redirects": ns.max_redirects,
         "max_bytes": DEFAULT_MAX_BYTES if ns.max_bytes is None else ns.max_bytes,
     }
+
+
+def is_warc_name(name: str) -> bool:
+    """Whether an input name (a path or URL, without its query) ends ``.warc`` or ``.warc.gz``."""
+    base = name.split("?", 1)[0].split("#", 1)[0]
+    return base.endswith((".warc", ".warc.gz"))
+
+
+def fetch_page(src: str, fetch: dict[str, Any], archive_command: str) -> Any:
+    """:func:`stream_mf2.io.fetch.fetch` of the page URL ``src`` (``fetch``: :func:`fetch_options`).
+    A URL named like a WARC archive that is not HTML gets the command that reads it
+    (``archive_command``, e.g. ``stream-mf2 warc``) in its message, as a local file does."""
+    from stream_mf2.errors import SourceError
+    from stream_mf2.io import fetch as _http
+
+    try:
+        return _http.fetch(src, **fetch)
+    except SourceError as e:
+        if not is_warc_name(src) or "not HTML" not in str(e):
+            raise
+        raise UserError(f"{e}; a WARC archive is read by '{archive_command} {src}'") from None

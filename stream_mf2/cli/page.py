@@ -17,6 +17,7 @@ from stream_mf2.cli._common import (
     add_parser_options,
     dump,
     fetch_options,
+    fetch_page,
     jsonl_item,
     jsonl_syntax_item,
     parser_options,
@@ -70,7 +71,7 @@ def _open_source(ns: argparse.Namespace) -> tuple[Any, str | None, Callable[[], 
 
     src: str = ns.source
     if _http.is_url(src):
-        resp = _http.fetch(src, **fetch_options(ns))
+        resp = fetch_page(src, fetch_options(ns), f"{PROG} warc")
         # the response itself: iter_events takes its charset and URL, and applies the stall rule
         return resp, ns.url, resp.close
     if src == "-":

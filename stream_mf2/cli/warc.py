@@ -237,6 +237,9 @@ def run_inputs(ns: argparse.Namespace, prog: str) -> list[str]:
         _fail(prog, str(e), 1)
     if not inputs:
         _fail(prog, "an input is required: give WARC files, URLs, - or --input-list")
+    if inputs.count("-") > 1:
+        # the second reading would find standard input at its end: an empty input, not a second copy
+        _fail(prog, "- (standard input) is given more than once: it can be read only once", 2)
     if (ns.offset is not None or ns.length is not None) and len(inputs) != 1:
         _fail(prog, "--offset and --length apply to a single input")
     return inputs

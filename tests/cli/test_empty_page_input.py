@@ -68,3 +68,20 @@ def test_xpath_and_lint_refuse_an_empty_page(tmp_path: Path) -> None:
     r = run_cli("wpt", "lint", str(FIX / "wpt" / "artist.xml"), "-", stdin=b"")
     assert_user_error(r, 1, f"<stdin>: {EMPTY}")
     assert b"never matches" not in r.stderr  # not a lint of an empty page
+
+
+def test_standard_input_given_twice_is_refused(tmp_path: Path) -> None:
+    """``wpt T - -`` read the page, then an empty "second page"; ``warc - -`` read the archive
+    once and counted an empty second input as read. Standard input can be read only once."""
+    pytest.importorskip("defusedxml")
+    page = (FIX / "wpt" / "artist.html").read_bytes()
+    r = run_cli("wpt", str(FIX / "wpt" / "artist.xml"), "-", "-", stdin=page)
+    assert_user_error(r, 2, "- (standard input) is given more than once")
+    assert r.stdout == b""
+    from tests.support.warc_records import html_archive
+
+    archive = html_archive(tmp_path / "crawl.warc.gz", [page])
+    r = run_cli("warc", "-", "-", "--no-progress", stdin=archive.read_bytes())
+    assert_user_error(r, 2, "- (standard input) is given more than once")
+    r = run_cli("warc", "-", "--no-progress", stdin=archive.read_bytes())
+    assert r.returncode == 0, r.stderr.decode()

@@ -76,7 +76,15 @@ class ArgumentParser(argparse.ArgumentParser):
 
     A flag of :data:`ATTACHED_VALUE_FLAGS` takes the next argument as its value only when
     it is a list of ``h-*`` names: ``--stream-children page.html`` is the flag and the input.
+
+    No abbreviations: a prefix of a flag is not that flag. Sibling commands share flag names
+    and prefixes (``--jsonl`` of the page command is a prefix of ``wpt``'s ``--jsonld``), so a
+    flag given to the wrong command must be refused, not read as another.
     """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         print(f"{self.prog}: error: {message} (see '{self.prog} --help')", file=sys.stderr)

@@ -225,6 +225,12 @@ def check_run_arguments(ns: argparse.Namespace, prog: str) -> None:
         _fail(prog, "--checkpoint-records must be at least 1")
     if ns.resume and (not ns.output or ns.output == "-") and not getattr(ns, "dask", None):
         _fail(prog, "--resume needs a named output (-o FILE)")
+    if ns.summary_json:
+        # written at the end: a folder that is not there would fail the run after all its work
+        folder = os.path.dirname(os.path.abspath(ns.summary_json))
+        if not os.path.isdir(folder):
+            shown = os.path.dirname(ns.summary_json) or folder
+            _fail(prog, f"cannot write {ns.summary_json}: no folder {shown} (create it first)", 1)
 
 
 def run_inputs(ns: argparse.Namespace, prog: str) -> list[str]:

@@ -150,6 +150,23 @@ def test_output_in_a_missing_folder_names_the_folder(inputs: list[str], tmp_path
     assert not (tmp_path / "results").exists()
 
 
+def test_summary_json_in_a_missing_folder_is_refused_before_the_run(inputs: list[str], tmp_path: Path) -> None:
+    """``--summary-json`` is written last: a missing folder failed the run (status 1) after it had
+    read every input and written its output. It is now refused before anything is read."""
+    out = tmp_path / "items.jsonl"
+    r = subprocess.run(
+        [sys.executable, "-m", "stream_mf2", "warc", *inputs, "-o", str(out), "--no-progress",
+         "--summary-json", str(tmp_path / "stats" / "summary.json")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )  # fmt: skip
+    assert r.returncode == 1, r.stderr
+    assert "cannot write" in r.stderr and "no folder" in r.stderr and "(create it first)" in r.stderr
+    assert not out.exists()  # refused before the run, not after it
+    assert "records" not in r.stderr  # no summary of a run
+
+
 def test_directory_output_is_refused_with_a_message(inputs: list[str], tmp_path: Path) -> None:
     out = tmp_path / "dir.jsonl"
     out.mkdir()

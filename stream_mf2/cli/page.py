@@ -127,9 +127,11 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
                 # (at its place: a microdata page item comes last and goes before items found already)
                 found.setdefault(name, []).insert(index, entry)
 
-    source, url, close = _open_source(ns)
     pretty = bool(ns.pretty)
+    close: Callable[[], None] = lambda: None  # noqa: E731  # until the source is open
     try:
+        # (opened inside: a failed fetch or a refused file gets its error line as a failed parse does)
+        source, url, close = _open_source(ns)
         refuse_empty(ns.source, source)
         item_events: list[Any] = []
         most_children = 0  # of a top-level item: a hint past HINT_CHILDREN without --stream-children
@@ -175,7 +177,9 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
                 out.flush()
             elif results is not None:
                 write_entries(results.add(event))
-    except StreamMF2Error as e:
+    except UsageError:
+        raise  # a bad command line: no run, no line
+    except (StreamMF2Error, UserError) as e:
         if ns.jsonl:
             out.write(dump({"kind": "error", "error": " ".join(str(e).split()) or type(e).__name__}))
             out.flush()

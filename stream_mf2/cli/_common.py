@@ -478,3 +478,24 @@ def fetch_page(src: str, fetch: dict[str, Any], archive_command: str) -> Any:
         if not is_warc_name(src) or "not HTML" not in str(e):
             raise
         raise UserError(f"{e}; a WARC archive is read by '{archive_command} {src}'") from None
+
+
+def is_warc_content(src: str, message: str) -> bool:
+    """Whether the page ``src`` refused with ``message`` as binary data is a WARC archive under
+    another name (``crawl.bin``, ``x.warc.gz.1``): archives are known by name, so the message
+    should say how to read it. Only a local file is looked at (its first bytes, gunzipped)."""
+    if "not HTML (binary data)" not in message or src == "-" or is_warc_name(src):
+        return False
+    import gzip
+    import zlib
+
+    try:
+        with open(src, "rb") as f:
+            head = f.read(5)
+            if head[:2] == b"\x1f\x8b":
+                f.seek(0)
+                with gzip.GzipFile(fileobj=f) as z:
+                    head = z.read(5)
+    except (OSError, EOFError, zlib.error):
+        return False
+    return head == b"WARC/"

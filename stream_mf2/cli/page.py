@@ -18,6 +18,7 @@ from stream_mf2.cli._common import (
     dump,
     fetch_options,
     fetch_page,
+    is_warc_content,
     jsonl_item,
     jsonl_syntax_item,
     parser_options,
@@ -180,9 +181,15 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
     except UsageError:
         raise  # a bad command line: no run, no line
     except (StreamMF2Error, UserError) as e:
+        message = " ".join(str(e).split()) or type(e).__name__
+        hint = is_warc_content(ns.source, message)
+        if hint:  # a WARC archive under another name
+            message += f"; it is a WARC archive: read it with '{PROG} warc {ns.source}'"
         if ns.jsonl:
-            out.write(dump({"kind": "error", "error": " ".join(str(e).split()) or type(e).__name__}))
+            out.write(dump({"kind": "error", "error": message}))
             out.flush()
+        if hint:
+            raise UserError(message) from None
         raise
     finally:
         close()

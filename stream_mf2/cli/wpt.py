@@ -45,6 +45,7 @@ from stream_mf2.cli._common import (
     encoding_option,
     fetch_options,
     fetch_page,
+    is_warc_content,
     is_warc_name,
     jsonl_item,
     jsonl_syntax_item,
@@ -368,7 +369,9 @@ def _write_pages(
                     break
                 except (StreamMF2Error, UserError, OSError) as e:
                     failed += 1
-                    message = _archive_hint(src, " ".join(str(e).split()) or type(e).__name__)
+                    message = " ".join(str(e).split()) or type(e).__name__
+                    if is_warc_content(src, message):
+                        message += "; it is a WARC archive: give --warc to read every input as one"
                     line = {"kind": "error", "error": message}
                     name = "<stdin>" if src == "-" else src
                     print(f"{WPT_PROG}: error: {message if name in message else f'{name}: {message}'}", file=sys.stderr)
@@ -396,28 +399,6 @@ def _write_pages(
         return EXIT_OK
     print(f"{WPT_PROG}: {failed} of {len(inputs)} pages failed (see their error lines)", file=sys.stderr)
     return EXIT_ALL_FAILED if failed == len(inputs) else EXIT_SOME_FAILED
-
-
-def _archive_hint(src: str, message: str) -> str:
-    """``message`` for a page that is binary data, with ``--warc`` named when the file is a WARC
-    archive under another name (``crawl.bin``, ``x.warc.gz.1``): archives are known by name."""
-    if "not HTML (binary data)" not in message or src == "-" or is_warc_name(src):
-        return message
-    import gzip
-    import zlib
-
-    try:
-        with open(src, "rb") as f:
-            head = f.read(5)
-            if head[:2] == b"\x1f\x8b":
-                f.seek(0)
-                with gzip.GzipFile(fileobj=f) as z:
-                    head = z.read(5)
-    except (OSError, EOFError, zlib.error):
-        return message
-    if head != b"WARC/":
-        return message
-    return f"{message}; it is a WARC archive: give --warc to read every input as one"
 
 
 class _Page:

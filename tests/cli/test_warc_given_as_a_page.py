@@ -82,3 +82,13 @@ def test_wpt_names_warc_for_an_archive_under_another_name(archive: Path, tmp_pat
     r = run_cli("wpt", template, str(renamed), "--warc", "--template", "Artist Page on Yahoo! Music")
     assert r.returncode == 0, r.stderr.decode()
     assert b'"kind":"wpt"' in r.stdout
+
+
+def test_the_page_command_knows_a_renamed_archive_by_its_content(archive: Path, tmp_path: Path) -> None:
+    renamed = tmp_path / "crawl-00001.bin"
+    renamed.write_bytes(archive.read_bytes())
+    for flags in ([], ["--jsonl"]):
+        r = run_cli(*flags, str(renamed))
+        assert_user_error(r, 1, f"it is a WARC archive: read it with 'stream-mf2 warc {renamed}'")
+    r = run_cli("warc", str(renamed), "--no-progress")  # the hint reads it
+    assert r.returncode == 0 and b'"kind":"item"' in r.stdout

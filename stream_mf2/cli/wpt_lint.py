@@ -21,9 +21,11 @@ per template that applies to it.
 
 Every finding is one line ``FILE:LINE:COLUMN: error|warning|note: message`` (``FILE`` the WPT
 file it is about; a page's findings name the page) on standard output, as compilers write them.
+A page that cannot be read (missing, a failed fetch, empty, binary) is a line ``PAGE: error:
+message`` of its own, and the lint goes on with the other pages.
 
-Exit status: 0 nothing found but notes, 1 findings (a template does not load, has warnings, or a
-block never matches on a page given), 2 bad command line.
+Exit status: 0 nothing found but notes, 1 findings (a template does not load, has warnings, a
+block never matches on a page given, or a page cannot be read), 2 bad command line.
 """
 
 from __future__ import annotations
@@ -35,11 +37,13 @@ from typing import IO, Any
 from stream_mf2.cli._common import (
     PROG,
     ArgumentParser,
+    UserError,
     add_fetch_arguments,
     encoding_option,
     fetch_options,
     positive_seconds,
 )
+from stream_mf2.errors import StreamMF2Error
 
 __all__ = ["cmd_lint"]
 
@@ -249,9 +253,19 @@ def cmd_lint(argv: Sequence[str], out: IO[bytes]) -> int:
     if encoding is not None:
         # as 'wpt --encoding': a saved page whose server said its charset (over a fetched one's too)
         opts["encoding"] = encoding
+    fetch = fetch_options(ns)
     for page in ns.files:
         page_opts = dict(opts)
-        data, page_url = _read_page(page, ns.url, fetch_options(ns), page_opts)
+        try:
+            data, page_url = _read_page(page, ns.url, fetch, page_opts)
+        except (StreamMF2Error, UserError, OSError) as e:
+            # A page that cannot be read is a finding of its own: the others (and the template's
+            # own findings, already made) are still reported, as 'wpt' goes on past such a page.
+            message = " ".join(str(e).split()) or type(e).__name__
+            name = "<stdin>" if page == "-" else page
+            lines.append(f"{name}: error: {message.removeprefix(f'{name}: ')}")
+            findings += 1
+            continue
         per_file = [(name, _page_findings(wpt, page, data, page_url, page_opts, several)) for name, wpt in loaded]
         if loaded and not any(applies for _, (applies, _) in per_file):
             for name, _ in loaded:

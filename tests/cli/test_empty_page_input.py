@@ -66,8 +66,9 @@ def test_xpath_and_lint_refuse_an_empty_page(tmp_path: Path) -> None:
     r = run_cli("xpath", "-", "--id", "main", stdin=b"")
     assert_user_error(r, 1, f"<stdin>: {EMPTY}")
     r = run_cli("wpt", "lint", str(FIX / "wpt" / "artist.xml"), "-", stdin=b"")
-    assert_user_error(r, 1, f"<stdin>: {EMPTY}")
-    assert b"never matches" not in r.stderr  # not a lint of an empty page
+    assert r.returncode == 1, r.stderr.decode()
+    assert r.stdout.decode().splitlines() == [f"<stdin>: error: {EMPTY}, no HTML page to read; was the page written or sent?"]
+    assert b"never matches" not in r.stdout + r.stderr  # not a lint of an empty page
 
 
 def test_standard_input_given_twice_is_refused(tmp_path: Path) -> None:

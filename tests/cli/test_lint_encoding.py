@@ -71,3 +71,22 @@ def test_an_unknown_label_is_ignored_with_a_warning_by_lint_and_xpath(saved: tup
     assert "warning: unknown encoding label 'koi8-x', ignored" in r.stderr.decode()
     r = run_cli("xpath", str(page), "--id", "title", "--encoding", "koi8-r")
     assert json.loads(r.stdout)["text"] == "Чайник электрический"
+
+
+@pytest.mark.network_local
+def test_lint_goes_on_past_a_page_it_cannot_read(saved: tuple[Path, Path], tmp_path: Path) -> None:
+    """One page of several that could not be fetched (a 404) stopped the lint with that error
+    alone: the other pages' findings and the template's own were never printed."""
+    from tests.support.servers import range_server
+
+    template, page = saved
+    (tmp_path / "www").mkdir()
+    with range_server(tmp_path / "www") as server:
+        gone = server.url("tovar/8")
+        r = run_cli("wpt", "lint", str(template), gone, str(page), str(tmp_path / "tovar-9.html"), "--url", URL)
+    assert r.returncode == 1
+    out = r.stdout.decode().splitlines()
+    assert out[0] == f"{gone}: error: HTTP 404 Not Found"
+    assert any("never matches on " + str(page) in line for line in out)  # the next page was linted
+    assert out[-1].startswith(f"{tmp_path / 'tovar-9.html'}: error: cannot open")
+    assert "Traceback" not in r.stderr.decode()

@@ -59,6 +59,10 @@ _Parser = ArgumentParser
 _nonneg_int = nonneg_int
 
 
+#: ``--checkpoint-records`` when not given.
+CHECKPOINT_RECORDS = 1000
+
+
 def add_run_arguments(p: argparse.ArgumentParser) -> None:
     """The inputs, output, resume, worker and reader options of a WARC run (``warc`` and ``wpt``)."""
     p.add_argument("--input-list", action="append", default=[], metavar="FILE", help="read input names from FILE")
@@ -79,7 +83,11 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
         "--resume", action="store_true", help="checkpoint, and go on from a killed run's checkpoint (needs -o)"
     )
     p.add_argument(
-        "--checkpoint-records", type=int, default=1000, metavar="N", help="with --resume, checkpoint every N records"
+        "--checkpoint-records",
+        type=int,
+        default=None,
+        metavar="N",
+        help=f"with --resume, checkpoint every N records (default {CHECKPOINT_RECORDS})",
     )
     p.add_argument(
         "--workers",
@@ -221,8 +229,15 @@ def check_run_arguments(ns: argparse.Namespace, prog: str) -> None:
     """Refuse run options that cannot go together (status 2)."""
     if ns.workers < 1:
         _fail(prog, "--workers must be at least 1")
+    if ns.checkpoint_records is None:
+        ns.checkpoint_records = CHECKPOINT_RECORDS
+    elif not ns.resume:
+        # flags that would change nothing without another are refused, not ignored
+        _fail(prog, "--checkpoint-records sets how often --resume checkpoints: give it with --resume")
     if ns.checkpoint_records < 1:
         _fail(prog, "--checkpoint-records must be at least 1")
+    if ns.input_prefix is not None and not ns.input_list:
+        _fail(prog, "--input-prefix goes before the names read from --input-list files: give it with --input-list")
     if ns.resume and (not ns.output or ns.output == "-") and not getattr(ns, "dask", None):
         _fail(prog, "--resume needs a named output (-o FILE)")
     if ns.summary_json:

@@ -310,12 +310,16 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
         return _cli_warc.run(ns, inputs, options, out, WPT_PROG, no_lines=none)
     if any(warc):
         raise UserError("give either WARC archives or HTML pages (or --warc to read every input as an archive)")
+    from stream_mf2.io.payload import DEFAULT_MAX_DECODED_BYTES, DEFAULT_MAX_EXPANSION
+
     for flag, used in (
         ("--resume", ns.resume),
         ("--workers", ns.workers != 1),
         ("--offset", ns.offset is not None),
         ("--length", ns.length is not None),
         ("--summary-json", ns.summary_json is not None),
+        ("--max-decoded-bytes", ns.max_decoded_bytes != DEFAULT_MAX_DECODED_BYTES),
+        ("--max-expansion", ns.max_expansion != DEFAULT_MAX_EXPANSION),
     ):
         if used:
             raise UserError(f"{flag} applies to WARC inputs")

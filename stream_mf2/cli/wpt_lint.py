@@ -22,7 +22,7 @@ per template that applies to it.
 Every finding is one line ``FILE:LINE:COLUMN: error|warning|note: message`` (``FILE`` the WPT
 file it is about; a page's findings name the page) on standard output, as compilers write them.
 A page that cannot be read (missing, a failed fetch, empty, binary) is a line ``PAGE: error:
-message`` of its own, and the lint goes on with the other pages.
+message`` of its own (and a message on standard error), and the lint goes on with the other pages.
 
 Exit status: 0 nothing found but notes, 1 findings (a template does not load, has warnings, a
 block never matches on a page given, or a page cannot be read), 2 bad command line.
@@ -31,6 +31,7 @@ block never matches on a page given, or a page cannot be read), 2 bad command li
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 from typing import IO, Any
 
@@ -264,6 +265,8 @@ def cmd_lint(argv: Sequence[str], out: IO[bytes]) -> int:
             message = " ".join(str(e).split()) or type(e).__name__
             name = "<stdin>" if page == "-" else page
             lines.append(f"{name}: error: {message.removeprefix(f'{name}: ')}")
+            # and on standard error, as every command says an unreadable input
+            print(f"{LINT_PROG}: error: {message if name in message else f'{name}: {message}'}", file=sys.stderr)
             findings += 1
             continue
         per_file = [(name, _page_findings(wpt, page, data, page_url, page_opts, several)) for name, wpt in loaded]

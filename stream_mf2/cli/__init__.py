@@ -91,6 +91,22 @@ COMMANDS: dict[str, Command] = {
 }
 
 
+def _not_a_command(args: Sequence[str]) -> str | None:
+    """The message for ``stream-mf2 WORD INPUT...`` where WORD is neither a command nor a file
+    (``stream-mf2 parse page.html``, ``stream-mf2 lint t.xml``), which the page command would
+    only answer with "unrecognized arguments: page.html"; ``None`` for anything else."""
+    import re
+
+    word = args[0]
+    if len(args) < 2 or args[1].startswith("-") or not re.fullmatch(r"[a-z][a-z-]*", word) or os.path.exists(word):
+        return None
+    if word == "lint":
+        hint = f"templates are checked by '{PROG} wpt lint {args[1]}'"
+    else:
+        hint = f"a page is read by '{PROG} PAGE' (e.g. '{PROG} {args[1]}')"
+    return f"no command {word!r} (and no file of that name): {hint}; the commands are {', '.join(COMMANDS)}"
+
+
 def _fail(message: str, status: int = 1) -> NoReturn:
     print(f"{PROG}: error: {message}", file=sys.stderr)
     raise SystemExit(status)
@@ -112,6 +128,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         with show_warnings():
             if args and args[0] in COMMANDS:
                 return COMMANDS[args[0]](args[1:], out)
+            wrong = _not_a_command(args) if args else None
+            if wrong is not None:
+                raise UsageError(wrong)
             return _page(args, out)
     except BrokenPipeError:
         _silence_stdout()

@@ -76,7 +76,15 @@ class ArgumentParser(argparse.ArgumentParser):
 
     A flag of :data:`ATTACHED_VALUE_FLAGS` takes the next argument as its value only when
     it is a list of ``h-*`` names: ``--stream-children page.html`` is the flag and the input.
+
+    No abbreviations: a prefix of a flag is not that flag. Sibling commands share flag names
+    and prefixes (``--jsonl`` of the page command is a prefix of ``wpt``'s ``--jsonld``), so a
+    flag given to the wrong command must be refused, not read as another.
     """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         print(f"{self.prog}: error: {message} (see '{self.prog} --help')", file=sys.stderr)
@@ -214,15 +222,24 @@ def add_parser_options(p: argparse.ArgumentParser, *, url: bool = True) -> None:
         lim.add_argument(flag, type=int, metavar="N", help=what)
 
 
+def encoding_option(label: str | None) -> str | None:
+    """``--encoding LABEL`` of any command: the label, or ``None`` (with a warning) when it names
+    no encoding, which is then ignored as an unknown transport charset is."""
+    if not label:
+        return None
+    from stream_mf2.html.decode import lookup_encoding
+
+    if lookup_encoding(label) is None:
+        print(f"{PROG}: warning: unknown encoding label {label!r}, ignored", file=sys.stderr)
+        return None
+    return label
+
+
 def parser_options(ns: argparse.Namespace) -> dict[str, Any]:
     opts: dict[str, Any] = {"text": ns.text, "lang": ns.lang, "metaformats": ns.metaformats}
-    if ns.encoding:
-        from stream_mf2.html.decode import lookup_encoding
-
-        if lookup_encoding(ns.encoding) is None:
-            print(f"{PROG}: warning: unknown encoding label {ns.encoding!r}, ignored", file=sys.stderr)
-        else:
-            opts["encoding"] = ns.encoding
+    encoding = encoding_option(ns.encoding)
+    if encoding is not None:
+        opts["encoding"] = encoding
     if ns.filter_roots is not None:
         names = frozenset(n.strip() for n in ns.filter_roots.split(",") if n.strip())
         opts["filter_roots"] = names or True
@@ -345,3 +362,140 @@ def show_warnings() -> Iterator[None]:
     finally:
         logger.removeHandler(handler)
         logger.propagate = propagate
+
+
+def refuse_empty(src: str, source: object) -> None:
+    """Refuse a page of no bytes at all: standard input or a file (a path, or an open file).
+
+    A parse of nothing is an empty document (no items, no rels): the library gives that, but a
+    command given a page of zero bytes was almost always given the output of a command that
+    failed (``curl … | stream-mf2 -``) or a file that was never written, so every page command
+    (the page command, ``wpt`` over pages, ``xpath``, ``wpt lint``) says so and fails instead of
+    writing an empty result. A fetched body is the server's answer and is parsed as it is.
+    Peeking reads nothing away: a buffered file keeps what it peeked.
+    """
+    import os
+    import stat
+    from pathlib import Path
+
+    from stream_mf2.errors import SourceError
+
+    if isinstance(source, Path):
+        try:
+            st = os.stat(source)
+        except OSError:
+            return  # the parse says why it cannot be opened
+        empty = stat.S_ISREG(st.st_mode) and st.st_size == 0
+    else:
+        peek = getattr(source, "peek", None)
+        empty = peek is not None and not peek(1)
+    if empty:
+        name = "<stdin>" if src == "-" else src
+        raise SourceError(f"{name}: empty input (0 bytes), no HTML page to read; was the page written or sent?")
+
+
+#: The fetch options of :func:`add_fetch_arguments`, as ``(flag, dest, default)``: what a command
+#: that reads no page URL (``wpt`` over WARC archives) refuses when it is changed.
+FETCH_FLAGS: tuple[tuple[str, str, object], ...] = (
+    ("--deadline", "deadline", 600.0),
+    ("--user-agent", "user_agent", None),
+    ("--header", "header", []),
+    ("--max-redirects", "max_redirects", 10),
+    ("--max-bytes", "max_bytes", None),
+)
+
+
+def add_fetch_arguments(p: argparse.ArgumentParser, *, timeout: bool = True) -> None:
+    """The options of fetching an ``http(s)://`` page (the page command, ``wpt`` over pages,
+    ``xpath``, ``wpt lint``): one declaration, so a flag of one is a flag of every other.
+    ``timeout`` False: the command declares ``--timeout`` itself (``wpt``: also for WARC URLs)."""
+    http = p.add_argument_group("fetching (for an http(s):// URL)")
+    if timeout:
+        http.add_argument(
+            "--timeout",
+            type=positive_seconds,
+            default=30.0,
+            metavar="S",
+            help="seconds to wait for each read (default 30)",
+        )
+    http.add_argument(
+        "--deadline",
+        type=positive_seconds,
+        default=600.0,
+        metavar="S",
+        help="seconds for the whole request, however slowly the server sends (default 600)",
+    )
+    http.add_argument("--user-agent", metavar="UA", help="User-Agent header (default stream-mf2/VERSION)")
+    http.add_argument(
+        "--header",
+        action="append",
+        default=[],
+        metavar="'NAME: VALUE'",
+        help="an extra request header (repeatable)",
+    )
+    http.add_argument(
+        "--max-redirects", type=nonneg_int, default=10, metavar="N", help="redirects to follow (default 10)"
+    )
+    http.add_argument(
+        "--max-bytes",
+        type=nonneg_int,
+        default=None,
+        metavar="N",
+        help="largest decoded body to read (default 256 MiB)",
+    )
+
+
+def fetch_options(ns: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments of :func:`stream_mf2.io.fetch.fetch` given by :func:`add_fetch_arguments`."""
+    from stream_mf2.io.fetch import DEFAULT_MAX_BYTES
+
+    return {
+        "headers": headers(ns.header),
+        "user_agent": ns.user_agent,
+        "timeout": ns.timeout,
+        "deadline": ns.deadline,
+        "max_redirects": ns.max_redirects,
+        "max_bytes": DEFAULT_MAX_BYTES if ns.max_bytes is None else ns.max_bytes,
+    }
+
+
+def is_warc_name(name: str) -> bool:
+    """Whether an input name (a path or URL, without its query) ends ``.warc`` or ``.warc.gz``."""
+    base = name.split("?", 1)[0].split("#", 1)[0]
+    return base.endswith((".warc", ".warc.gz"))
+
+
+def fetch_page(src: str, fetch: dict[str, Any], archive_command: str) -> Any:
+    """:func:`stream_mf2.io.fetch.fetch` of the page URL ``src`` (``fetch``: :func:`fetch_options`).
+    A URL named like a WARC archive that is not HTML gets the command that reads it
+    (``archive_command``, e.g. ``stream-mf2 warc``) in its message, as a local file does."""
+    from stream_mf2.errors import SourceError
+    from stream_mf2.io import fetch as _http
+
+    try:
+        return _http.fetch(src, **fetch)
+    except SourceError as e:
+        if not is_warc_name(src) or "not HTML" not in str(e):
+            raise
+        raise UserError(f"{e}; a WARC archive is read by '{archive_command} {src}'") from None
+
+
+def is_warc_content(src: str, message: str) -> bool:
+    """Whether the page ``src`` refused with ``message`` as binary data is a WARC archive under
+    another name (``crawl.bin``, ``x.warc.gz.1``): archives are known by name, so the message
+    should say how to read it. Only a local file is looked at (its first bytes, gunzipped)."""
+    if "not HTML (binary data)" not in message or src == "-" or is_warc_name(src):
+        return False
+    import gzip
+    import zlib
+
+    try:
+        with open(src, "rb") as f:
+            head = f.read(5)
+            if head[:2] == b"\x1f\x8b":
+                f.seek(0)
+                with gzip.GzipFile(fileobj=f) as z:
+                    head = z.read(5)
+    except (OSError, EOFError, zlib.error):
+        return False
+    return head == b"WARC/"

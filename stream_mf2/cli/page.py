@@ -13,14 +13,16 @@ from stream_mf2.cli._common import (
     ArgumentParser,
     UsageError,
     UserError,
+    add_fetch_arguments,
     add_parser_options,
     dump,
-    headers,
+    fetch_options,
+    fetch_page,
+    is_warc_content,
     jsonl_item,
     jsonl_syntax_item,
-    nonneg_int,
     parser_options,
-    positive_seconds,
+    refuse_empty,
     stream_children_option,
     version,
 )
@@ -57,35 +59,7 @@ def _parse_command_parser() -> argparse.ArgumentParser:
         "--stream-children=TYPES (comma-separated, e.g. h-feed; or as the next argument) limits which containers "
         "(default: every top-level item)",
     )
-    http = p.add_argument_group("fetching (for an http(s):// URL)")
-    http.add_argument(
-        "--timeout", type=positive_seconds, default=30.0, metavar="S", help="seconds to wait for each read (default 30)"
-    )
-    http.add_argument(
-        "--deadline",
-        type=positive_seconds,
-        default=600.0,
-        metavar="S",
-        help="seconds for the whole request, however slowly the server sends (default 600)",
-    )
-    http.add_argument("--user-agent", metavar="UA", help="User-Agent header (default stream-mf2/VERSION)")
-    http.add_argument(
-        "--header",
-        action="append",
-        default=[],
-        metavar="'NAME: VALUE'",
-        help="an extra request header (repeatable)",
-    )
-    http.add_argument(
-        "--max-redirects", type=nonneg_int, default=10, metavar="N", help="redirects to follow (default 10)"
-    )
-    http.add_argument(
-        "--max-bytes",
-        type=nonneg_int,
-        default=None,
-        metavar="N",
-        help="largest decoded body to read (default 256 MiB)",
-    )
+    add_fetch_arguments(p)
     add_parser_options(p)
     return p
 
@@ -98,19 +72,7 @@ def _open_source(ns: argparse.Namespace) -> tuple[Any, str | None, Callable[[], 
 
     src: str = ns.source
     if _http.is_url(src):
-        from stream_mf2.io.fetch import DEFAULT_MAX_BYTES
-
-        if ns.max_redirects < 0:
-            raise UsageError("--max-redirects must be at least 0")
-        resp = _http.fetch(
-            src,
-            headers=headers(ns.header),
-            user_agent=ns.user_agent,
-            timeout=ns.timeout,
-            deadline=ns.deadline,
-            max_redirects=ns.max_redirects,
-            max_bytes=DEFAULT_MAX_BYTES if ns.max_bytes is None else ns.max_bytes,
-        )
+        resp = fetch_page(src, fetch_options(ns), f"{PROG} warc")
         # the response itself: iter_events takes its charset and URL, and applies the stall rule
         return resp, ns.url, resp.close
     if src == "-":
@@ -166,9 +128,12 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
                 # (at its place: a microdata page item comes last and goes before items found already)
                 found.setdefault(name, []).insert(index, entry)
 
-    source, url, close = _open_source(ns)
     pretty = bool(ns.pretty)
+    close: Callable[[], None] = lambda: None  # noqa: E731  # until the source is open
     try:
+        # (opened inside: a failed fetch or a refused file gets its error line as a failed parse does)
+        source, url, close = _open_source(ns)
+        refuse_empty(ns.source, source)
         item_events: list[Any] = []
         most_children = 0  # of a top-level item: a hint past HINT_CHILDREN without --stream-children
         events = iter_events(source, url, **opts)
@@ -213,10 +178,18 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
                 out.flush()
             elif results is not None:
                 write_entries(results.add(event))
-    except StreamMF2Error as e:
+    except UsageError:
+        raise  # a bad command line: no run, no line
+    except (StreamMF2Error, UserError) as e:
+        message = " ".join(str(e).split()) or type(e).__name__
+        hint = is_warc_content(ns.source, message)
+        if hint:  # a WARC archive under another name
+            message += f"; it is a WARC archive: read it with '{PROG} warc {ns.source}'"
         if ns.jsonl:
-            out.write(dump({"kind": "error", "error": " ".join(str(e).split()) or type(e).__name__}))
+            out.write(dump({"kind": "error", "error": message}))
             out.flush()
+        if hint:
+            raise UserError(message) from None
         raise
     finally:
         close()

@@ -59,6 +59,10 @@ _Parser = ArgumentParser
 _nonneg_int = nonneg_int
 
 
+#: ``--checkpoint-records`` when not given.
+CHECKPOINT_RECORDS = 1000
+
+
 def add_run_arguments(p: argparse.ArgumentParser) -> None:
     """The inputs, output, resume, worker and reader options of a WARC run (``warc`` and ``wpt``)."""
     p.add_argument("--input-list", action="append", default=[], metavar="FILE", help="read input names from FILE")
@@ -79,7 +83,11 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
         "--resume", action="store_true", help="checkpoint, and go on from a killed run's checkpoint (needs -o)"
     )
     p.add_argument(
-        "--checkpoint-records", type=int, default=1000, metavar="N", help="with --resume, checkpoint every N records"
+        "--checkpoint-records",
+        type=int,
+        default=None,
+        metavar="N",
+        help=f"with --resume, checkpoint every N records (default {CHECKPOINT_RECORDS})",
     )
     p.add_argument(
         "--workers",
@@ -221,10 +229,23 @@ def check_run_arguments(ns: argparse.Namespace, prog: str) -> None:
     """Refuse run options that cannot go together (status 2)."""
     if ns.workers < 1:
         _fail(prog, "--workers must be at least 1")
+    if ns.checkpoint_records is None:
+        ns.checkpoint_records = CHECKPOINT_RECORDS
+    elif not ns.resume:
+        # flags that would change nothing without another are refused, not ignored
+        _fail(prog, "--checkpoint-records sets how often --resume checkpoints: give it with --resume")
     if ns.checkpoint_records < 1:
         _fail(prog, "--checkpoint-records must be at least 1")
+    if ns.input_prefix is not None and not ns.input_list:
+        _fail(prog, "--input-prefix goes before the names read from --input-list files: give it with --input-list")
     if ns.resume and (not ns.output or ns.output == "-") and not getattr(ns, "dask", None):
         _fail(prog, "--resume needs a named output (-o FILE)")
+    if ns.summary_json:
+        # written at the end: a folder that is not there would fail the run after all its work
+        folder = os.path.dirname(os.path.abspath(ns.summary_json))
+        if not os.path.isdir(folder):
+            shown = os.path.dirname(ns.summary_json) or folder
+            _fail(prog, f"cannot write {ns.summary_json}: no folder {shown} (create it first)", 1)
 
 
 def run_inputs(ns: argparse.Namespace, prog: str) -> list[str]:
@@ -237,6 +258,9 @@ def run_inputs(ns: argparse.Namespace, prog: str) -> list[str]:
         _fail(prog, str(e), 1)
     if not inputs:
         _fail(prog, "an input is required: give WARC files, URLs, - or --input-list")
+    if inputs.count("-") > 1:
+        # the second reading would find standard input at its end: an empty input, not a second copy
+        _fail(prog, "- (standard input) is given more than once: it can be read only once", 2)
     if (ns.offset is not None or ns.length is not None) and len(inputs) != 1:
         _fail(prog, "--offset and --length apply to a single input")
     return inputs
@@ -329,11 +353,14 @@ def _check_types(types: frozenset[str]) -> None:
         _fail(PROG, "no --type can match (give h-* types, e.g. --type h-entry)")
 
 
-def run(ns: argparse.Namespace, inputs: Sequence[str], options: Any, out: IO[bytes], prog: str) -> int:
+def run(
+    ns: argparse.Namespace, inputs: Sequence[str], options: Any, out: IO[bytes], prog: str, *, no_lines: str | None = None
+) -> int:
     """Run ``inputs`` through the WARC runner as the command line asks; the exit status.
 
     Standard output (written as it comes) or ``-o`` (atomic, resumable), a
     progress bar on a terminal, ``--summary-json`` and the summary on standard error.
+    ``no_lines``: a warning for a run whose consumer wrote no line over HTML records.
     """
     from stream_mf2.warc import runner as warc_run
     from stream_mf2.warc.schema import SCHEMA_VERSION
@@ -400,6 +427,8 @@ def run(ns: argparse.Namespace, inputs: Sequence[str], options: Any, out: IO[byt
         f"{total['files_failed']} of {total['files']} inputs failed, {time.perf_counter() - t0:.2f} s",
         file=sys.stderr,
     )
+    if no_lines is not None and not extra and total["html_records"]:
+        print(f"{prog}: warning: {no_lines}", file=sys.stderr)
     return int(result.status)
 
 

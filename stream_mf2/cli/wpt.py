@@ -34,17 +34,25 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from stream_mf2.cli._common import (
+    FETCH_FLAGS,
     PROG,
     ArgumentParser,
     UsageError,
     UserError,
+    add_fetch_arguments,
     add_parser_options,
     dump,
+    encoding_option,
+    fetch_options,
+    fetch_page,
+    is_warc_content,
+    is_warc_name,
     jsonl_item,
     jsonl_syntax_item,
     other_syntaxes,
     parser_options,
     positive_seconds,
+    refuse_empty,
 )
 from stream_mf2.errors import StreamMF2Error
 
@@ -80,8 +88,8 @@ output (-o NAME by its ending, as 'stream-mf2 warc': .jsonl, .jsonl.gz, .jsonl.z
   writes the "record", "error" and "summary" lines of 'stream-mf2 warc' (its "schema"; the summary counts the
   WPT lines by kind, e.g. "wpt": 12). Parquet: X.wpt.parquet (pages), X.wpt-matches.parquet (matches and
   page errors), X.wpt-records.parquet (records), X.wpt-jsonld.parquet (JSON-LD) beside X.records.parquet,
-  X.errors.parquet and, with --items, X.parquet. The WPT tables have a "source" column (null for WARC rows);
-  the items table (X.parquet) is that of 'stream-mf2 warc', with no "source".
+  X.errors.parquet and, with --items, X.parquet. HTML pages: the WPT tables, X.parquet (--items) and
+  X.errors.parquet (pages that could not be read); every table has a "source" column (null for WARC rows).
 
 templates: TEMPLATE.xml is one WPT file, or a folder (every *.xml in it, in name order); --templates PATH
   (a file or a folder, repeatable) names them instead, and then every positional argument is an input.
@@ -147,7 +155,8 @@ def _wpt_parser() -> argparse.ArgumentParser:
         help="CPU time the template's patterns may take on one page together; past it a page-source pattern "
         "or an element's is a page error, the URL's pattern the page's (the record's) error (default 1.0)",
     )
-    add_run_arguments(p)
+    add_run_arguments(p)  # with --timeout, for a WARC URL and a page's
+    add_fetch_arguments(p, timeout=False)
     add_parser_options(p)
     return p
 
@@ -175,16 +184,15 @@ def _template_bytes(name: str) -> bytes:
         raise UserError(f"cannot open {name}: {e.strerror or e}") from None
 
 
-def _is_warc_name(name: str) -> bool:
-    base = name.split("?", 1)[0].split("#", 1)[0]
-    return base.endswith((".warc", ".warc.gz"))
+_is_warc_name = is_warc_name
 
 
-def _open(src: str, url: str | None, timeout: float, opts: dict[str, Any]) -> tuple[Any, str | None, Any]:
+def _open(src: str, url: str | None, fetch: dict[str, Any], opts: dict[str, Any]) -> tuple[Any, str | None, Any]:
+    """``src`` opened; ``fetch``: the :func:`~stream_mf2.io.fetch.fetch` options of a URL (``fetch_options``)."""
     from stream_mf2.io import fetch as _http
 
     if _http.is_url(src):
-        resp = _http.fetch(src, timeout=timeout)
+        resp = fetch_page(src, fetch, f"{WPT_PROG} TEMPLATE.xml")
         if resp.charset and "encoding" not in opts:
             opts["encoding"] = resp.charset
         return resp, url or resp.url, resp.close
@@ -197,14 +205,15 @@ def _open(src: str, url: str | None, timeout: float, opts: dict[str, Any]) -> tu
     return f, url, f.close
 
 
-def read_page(src: str, url: str | None, timeout: float, opts: dict[str, Any]) -> tuple[bytes, str | None]:
+def read_page(src: str, url: str | None, fetch: dict[str, Any], opts: dict[str, Any]) -> tuple[bytes, str | None]:
     """The whole page ``src`` (a file, an http(s):// URL or ``-``) and its URL, for the commands
     that read a page at once (``xpath``, ``wpt lint``). Binary data (a WARC archive, an image) is a
     :class:`UserError`, as the page command says: it would decode to a page where nothing matches."""
     from stream_mf2.io.responses import SNIFF_BINARY_BYTES, looks_binary
 
-    source, page_url, close = _open(src, url, timeout, opts)
+    source, page_url, close = _open(src, url, fetch, opts)
     try:
+        refuse_empty(src, source)
         # a file or standard input has read(); a fetched URL is an iterable of body chunks
         data = source.read() if hasattr(source, "read") else b"".join(source)
     finally:
@@ -284,17 +293,33 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
     if ns.warc or ns.input_list or all(warc):
         if ns.url is not None:
             raise UserError("--url applies to HTML pages: a WARC record's templates are chosen by its target URI")
+        for flag, dest, default in FETCH_FLAGS:
+            if getattr(ns, dest) != default:
+                raise UserError(f"{flag} applies to HTML pages fetched from http(s):// URLs, not to WARC inputs")
         _cli_warc.check_workers(ns, WPT_PROG, inputs)
         options = _cli_warc.run_options(ns, opts, consumer=lines, items=ns.items)
-        return _cli_warc.run(ns, inputs, options, out, WPT_PROG)
+        # Records no template is for are skipped quietly, but a run where none applied at all
+        # (WARC-Target-URIs on another host than ow:host, say) deserves a word. (With --matches
+        # an applied template whose blocks all miss writes nothing either: no word then.)
+        none = (
+            None
+            if ns.matches
+            else "no template applied to any HTML record (a record's templates are chosen by its "
+            "WARC-Target-URI, by each template's ow:host and URL pattern; --template NAME applies one to every record)"
+        )
+        return _cli_warc.run(ns, inputs, options, out, WPT_PROG, no_lines=none)
     if any(warc):
         raise UserError("give either WARC archives or HTML pages (or --warc to read every input as an archive)")
+    from stream_mf2.io.payload import DEFAULT_MAX_DECODED_BYTES, DEFAULT_MAX_EXPANSION
+
     for flag, used in (
         ("--resume", ns.resume),
         ("--workers", ns.workers != 1),
         ("--offset", ns.offset is not None),
         ("--length", ns.length is not None),
         ("--summary-json", ns.summary_json is not None),
+        ("--max-decoded-bytes", ns.max_decoded_bytes != DEFAULT_MAX_DECODED_BYTES),
+        ("--max-expansion", ns.max_expansion != DEFAULT_MAX_EXPANSION),
     ):
         if used:
             raise UserError(f"{flag} applies to WARC inputs")
@@ -315,7 +340,8 @@ def _pages(ns: argparse.Namespace, inputs: Sequence[str], lines: Any, opts_base:
 
     target = resolve_output(ns.output)
     stdout = JsonlWriter(None, stream=out) if target.kind == "stdout" else None
-    tables = (*(("item",) if ns.items else ()), *lines.kinds())
+    # the error table too: a page that cannot be read is an error line (Parquet: X.errors.parquet)
+    tables = (*(("item",) if ns.items else ()), *lines.kinds(), "error")
     with OutputLock(target):  # a second run naming this output fails at once
         writer = stdout if stdout is not None else open_writer(target, tables=tables)
         return _write_pages(ns, inputs, lines, opts_base, writer, stdout)
@@ -348,6 +374,8 @@ def _write_pages(
                 except (StreamMF2Error, UserError, OSError) as e:
                     failed += 1
                     message = " ".join(str(e).split()) or type(e).__name__
+                    if is_warc_content(src, message):
+                        message += "; it is a WARC archive: give --warc to read every input as one"
                     line = {"kind": "error", "error": message}
                     name = "<stdin>" if src == "-" else src
                     print(f"{WPT_PROG}: error: {message if name in message else f'{name}: {message}'}", file=sys.stderr)
@@ -398,9 +426,10 @@ def _page_lines(
 
     syntaxes = "syntaxes" in opts_base
     opts = {**opts_base, **lines.parser_options()}
-    source, page.url, close = _open(src, ns.url, ns.timeout, opts)
+    source, page.url, close = _open(src, ns.url, fetch_options(ns), opts)
     results = SyntaxResults(opts["syntaxes"]) if syntaxes else None
     try:
+        refuse_empty(src, source)  # no page line for a page of nothing (an error line instead)
         lines.start()
         for event in iter_events(source, page.url, **opts):
             if type(event) is WptPageEnd:
@@ -444,7 +473,7 @@ def _xpath_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--url", help="the page's URL, for --skeleton's ow:host and ow:url (default: a fetched URL)")
     p.add_argument("--encoding", help="character encoding label (default: detected)")
-    p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for a URL's server (default 30)")
+    add_fetch_arguments(p)
     return p
 
 
@@ -459,8 +488,8 @@ def cmd_xpath(argv: Sequence[str], out: IO[bytes]) -> int:
     from stream_mf2.wpt.find import element_paths
 
     opts: dict[str, Any] = {}
-    data, page_url = read_page(ns.page, ns.url, ns.timeout, opts)
-    decoder = Decoder(ns.encoding or opts.get("encoding"))
+    data, page_url = read_page(ns.page, ns.url, fetch_options(ns), opts)
+    decoder = Decoder(encoding_option(ns.encoding) or opts.get("encoding"))
     html = decoder.feed(data) + decoder.close()
     if ns.skeleton:
         from stream_mf2.wpt.skeleton import skeleton

@@ -21,18 +21,30 @@ per template that applies to it.
 
 Every finding is one line ``FILE:LINE:COLUMN: error|warning|note: message`` (``FILE`` the WPT
 file it is about; a page's findings name the page) on standard output, as compilers write them.
+A page that cannot be read (missing, a failed fetch, empty, binary) is a line ``PAGE: error:
+message`` of its own (and a message on standard error), and the lint goes on with the other pages.
 
-Exit status: 0 nothing found but notes, 1 findings (a template does not load, has warnings, or a
-block never matches on a page given), 2 bad command line.
+Exit status: 0 nothing found but notes, 1 findings (a template does not load, has warnings, a
+block never matches on a page given, or a page cannot be read), 2 bad command line.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 from typing import IO, Any
 
-from stream_mf2.cli._common import PROG, ArgumentParser, positive_seconds
+from stream_mf2.cli._common import (
+    PROG,
+    ArgumentParser,
+    UserError,
+    add_fetch_arguments,
+    encoding_option,
+    fetch_options,
+    positive_seconds,
+)
+from stream_mf2.errors import StreamMF2Error
 
 __all__ = ["cmd_lint"]
 
@@ -67,6 +79,10 @@ def _parser() -> argparse.ArgumentParser:
         help="a WPT file or a folder of them (*.xml); repeatable; the positional arguments are then all pages",
     )
     p.add_argument("--url", help="the pages' URL (chooses the templates; default: every template applies)")
+    p.add_argument(
+        "--encoding",
+        help="the pages' character encoding label, as if sent by the server (as 'wpt --encoding'; default: detected)",
+    )
     p.add_argument("--strict", action="store_true", help="report warnings as errors (as load(strict=True))")
     p.add_argument(
         "--max-pattern-seconds",
@@ -75,7 +91,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="S",
         help="CPU time the patterns may take on one page (default 1.0)",
     )
-    p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for a URL's server (default 30)")
+    add_fetch_arguments(p)
     return p
 
 
@@ -107,10 +123,10 @@ def _never_applies(wpt: Any) -> list[tuple[int, int, str]]:
     return found
 
 
-def _read_page(page: str, url: str | None, timeout: float, opts: dict[str, Any]) -> tuple[bytes, str | None]:
+def _read_page(page: str, url: str | None, fetch: dict[str, Any], opts: dict[str, Any]) -> tuple[bytes, str | None]:
     from stream_mf2.cli.wpt import read_page
 
-    return read_page(page, url, timeout, opts)
+    return read_page(page, url, fetch, opts)
 
 
 def _page_findings(
@@ -234,9 +250,25 @@ def cmd_lint(argv: Sequence[str], out: IO[bytes]) -> int:
     lines += [f"{name}:{line}:{column}: note: {message}" for name, line, column, message in _across(loaded)]
     several = sum(len(wpt.templates) for _, wpt in loaded) > 1
     opts: dict[str, Any] = {} if ns.max_pattern_seconds is None else {"max_pattern_seconds": ns.max_pattern_seconds}
+    encoding = encoding_option(ns.encoding)
+    if encoding is not None:
+        # as 'wpt --encoding': a saved page whose server said its charset (over a fetched one's too)
+        opts["encoding"] = encoding
+    fetch = fetch_options(ns)
     for page in ns.files:
         page_opts = dict(opts)
-        data, page_url = _read_page(page, ns.url, ns.timeout, page_opts)
+        try:
+            data, page_url = _read_page(page, ns.url, fetch, page_opts)
+        except (StreamMF2Error, UserError, OSError) as e:
+            # A page that cannot be read is a finding of its own: the others (and the template's
+            # own findings, already made) are still reported, as 'wpt' goes on past such a page.
+            message = " ".join(str(e).split()) or type(e).__name__
+            name = "<stdin>" if page == "-" else page
+            lines.append(f"{name}: error: {message.removeprefix(f'{name}: ')}")
+            # and on standard error, as every command says an unreadable input
+            print(f"{LINT_PROG}: error: {message if name in message else f'{name}: {message}'}", file=sys.stderr)
+            findings += 1
+            continue
         per_file = [(name, _page_findings(wpt, page, data, page_url, page_opts, several)) for name, wpt in loaded]
         if loaded and not any(applies for _, (applies, _) in per_file):
             for name, _ in loaded:

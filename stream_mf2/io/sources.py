@@ -135,9 +135,11 @@ def _reader_chunks(
     # read1 returns what is there instead of waiting for ``size`` bytes: a pipe streams.
     read = getattr(f, "read1", None) or f.read
     fd = _pollable_fd(f) if stall_timeout is not None else None
+    drained = False  # the first read may find bytes a caller peeked at (buffered, not in the pipe)
     while True:
-        if fd is not None and undecided():
+        if fd is not None and drained and undecided():
             # After read1 the buffer is drained, so the descriptor tells whether more is coming.
+            # (Before any read a stall changes nothing: the stall rule needs bytes fed.)
             ready, _, _ = select.select([fd], [], [], stall_timeout)
             if not ready:
                 yield None
@@ -150,6 +152,7 @@ def _reader_chunks(
             continue
         if not data:
             return
+        drained = True
         yield _as_chunk(data)
 
 

@@ -321,6 +321,7 @@ class JsonlWriter(Writer):
 #: Columns of the items table (``X.parquet``); JSON values are JSON text.
 ITEM_COLUMNS: tuple[tuple[str, str], ...] = (
     ("syntax", "string"),  # "mf2", "json-ld", "microdata", ... (schema 4)
+    ("source", "string"),  # over HTML pages (stream-mf2 wpt --items): the input as named; WARC rows: null
     ("warc_file", "string"),
     ("offset", "int64"),
     ("record_id", "string"),
@@ -352,6 +353,7 @@ RECORD_COLUMNS: tuple[tuple[str, str], ...] = (
 )
 #: Columns of the errors table (``X.errors.parquet``).
 ERROR_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("source", "string"),  # over HTML pages (stream-mf2 wpt): the page that could not be read; WARC rows: null
     ("warc_file", "string"),
     ("offset", "int64"),
     ("record_id", "string"),
@@ -558,7 +560,9 @@ class ParquetWriter(Writer):
         cols = _TABLES[kind][1]
         row = {name: _cell(line.get(name), t) for name, t in cols}
         if kind == "item":
-            row["type"] = item_types(line.get("syntax", "mf2"), line["item"])
+            # (a page's item line names its syntax only with --syntaxes: without, every item is mf2)
+            row["syntax"] = syntax = line.get("syntax", "mf2")
+            row["type"] = item_types(syntax, line["item"])
             row["children-streamed"] = line.get("children-streamed", 0)
             self._bytes += len(row["item"] or "")
         self._rows[kind].append(row)

@@ -96,7 +96,13 @@ def resolve_output(name: str | None) -> OutputTarget:
     try:
         mode = os.stat(name).st_mode
     except FileNotFoundError:
-        # Not there yet (or a link to nothing yet): a new file, where the name points.
+        # Not there yet (or a link to nothing yet): a new file, where the name points; its
+        # folder must be there (said now, not as a lock or temporary file that cannot be made).
+        folder = os.path.dirname(os.path.realpath(name))
+        if not os.path.isdir(folder):
+            named = os.path.dirname(name)  # as the user wrote it, unless a link points elsewhere
+            shown = named if named and os.path.realpath(named) == folder else folder
+            raise OutputError(f"cannot write {name}: no folder {shown} (create it first)") from None
         return OutputTarget(name, os.path.realpath(name), "file", fmt)
     except OSError as e:
         raise OutputError(f"cannot write {name}: {e.strerror or e}") from None

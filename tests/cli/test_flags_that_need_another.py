@@ -80,3 +80,28 @@ def test_stream_children_without_jsonl_is_refused(page: str, flag: str) -> None:
     # with --jsonl the children of the feed are item lines as they close
     lines = [json.loads(x) for x in _ok(run_cli("--jsonl", flag, page, "--url", URL)).splitlines()]
     assert [x["path"] for x in lines if "path" in x] == [[0, 0], [0, 1]]
+
+
+def test_warc_run_flags_without_what_they_need_are_refused(tmp_path: Path) -> None:
+    """``--input-prefix`` without ``--input-list`` and ``--checkpoint-records`` without ``--resume``
+    were accepted and ignored by ``warc`` and ``wpt``; over HTML pages ``wpt`` also ignored the
+    WARC body limits ``--max-decoded-bytes`` and ``--max-expansion``."""
+    from tests.support.warc_records import html_archive
+
+    archive = str(html_archive(tmp_path / "shop.warc.gz", [PRODUCT], uri=URL + "{}"))
+    template = str(REPO / "fixtures" / "wpt" / "artist.xml")
+    out = str(tmp_path / "out.jsonl")
+    for command in (("warc", archive), ("wpt", template, archive)):
+        r = run_cli(*command, "--input-prefix", "https://data.commoncrawl.org/")
+        assert_user_error(r, 2, "--input-prefix goes before the names read from --input-list files")
+        r = run_cli(*command, "-o", out, "--checkpoint-records", "50")
+        assert_user_error(r, 2, "--checkpoint-records sets how often --resume checkpoints: give it with --resume")
+        r = run_cli(*command, "-o", out, "--checkpoint-records", "50", "--resume")
+        assert r.returncode == 0, r.stderr.decode()
+    page = tmp_path / "anvil.html"
+    page.write_bytes(PRODUCT)
+    for flag in (("--max-decoded-bytes", "1000"), ("--max-expansion", "5")):
+        r = run_cli("wpt", template, str(page), *flag)
+        assert_user_error(r, 1, f"{flag[0]} applies to WARC inputs")
+        r = run_cli("wpt", template, archive, *flag)  # where it means something
+        assert r.returncode == 0, r.stderr.decode()

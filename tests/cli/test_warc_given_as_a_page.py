@@ -46,3 +46,49 @@ def test_an_uncompressed_html_file_named_like_an_archive_is_a_page(tmp_path: Pat
     page.write_bytes(b'<p class="h-card">Jane</p>')
     r = run_cli(str(page))
     assert r.returncode == 0 and b'"h-card"' in r.stdout
+
+
+@pytest.mark.network_local
+def test_an_archive_url_points_to_the_command_too(archive: Path) -> None:
+    """Fetched, an archive is "not HTML (Content-Type application/gzip)": the hint was only for files."""
+    from tests.support.servers import range_server
+
+    with range_server(archive.parent) as server:
+        server.headers["crawl.warc.gz"] = {"Content-Type": "application/gzip"}
+        url = server.url("crawl.warc.gz")
+        r = run_cli(url)
+        assert_user_error(r, 1, f"{url}: not HTML (Content-Type application/gzip)")
+        assert f"a WARC archive is read by 'stream-mf2 warc {url}'" in r.stderr.decode()
+        pytest.importorskip("defusedxml")
+        r = run_cli("xpath", url, "--id", "x")
+        assert_user_error(r, 1, f"a WARC archive is read by 'stream-mf2 wpt TEMPLATE.xml {url}'")
+        r = run_cli("warc", url, "--no-progress")  # and the hint reads it
+        assert r.returncode == 0 and b'"kind":"item"' in r.stdout
+        r = run_cli(server.url("other.html"))  # not an archive's name: the message as it was
+        assert "a WARC archive" not in r.stderr.decode()
+
+
+def test_wpt_names_warc_for_an_archive_under_another_name(archive: Path, tmp_path: Path) -> None:
+    """``wpt`` knows archives by name; one renamed (``crawl.bin``) was only "not HTML (binary data)"."""
+    pytest.importorskip("defusedxml")
+    renamed = tmp_path / "crawl.bin"
+    renamed.write_bytes(archive.read_bytes())
+    image = tmp_path / "logo.png"
+    image.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
+    template = str(REPO / "fixtures" / "wpt" / "artist.xml")
+    r = run_cli("wpt", template, str(renamed), str(image))
+    assert_user_error(r, 4, f"{renamed}: not HTML (binary data); it is a WARC archive: give --warc")
+    assert "logo.png: not HTML (binary data)\n" in r.stderr.decode()  # an image gets no such hint
+    r = run_cli("wpt", template, str(renamed), "--warc", "--template", "Artist Page on Yahoo! Music")
+    assert r.returncode == 0, r.stderr.decode()
+    assert b'"kind":"wpt"' in r.stdout
+
+
+def test_the_page_command_knows_a_renamed_archive_by_its_content(archive: Path, tmp_path: Path) -> None:
+    renamed = tmp_path / "crawl-00001.bin"
+    renamed.write_bytes(archive.read_bytes())
+    for flags in ([], ["--jsonl"]):
+        r = run_cli(*flags, str(renamed))
+        assert_user_error(r, 1, f"it is a WARC archive: read it with 'stream-mf2 warc {renamed}'")
+    r = run_cli("warc", str(renamed), "--no-progress")  # the hint reads it
+    assert r.returncode == 0 and b'"kind":"item"' in r.stdout

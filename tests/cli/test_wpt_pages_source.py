@@ -134,3 +134,31 @@ def test_the_lines_with_a_source_are_valid_by_the_published_schema(tmp_path: Pat
         # a page line with both a source and a WARC record's fields is not one the command writes
         bad = {**lines[0], "warc_file": "a.warc.gz", "offset": 0, "record_id": None, "uri": None}
         assert list(validator.iter_errors(bad))
+
+
+def test_the_parquet_items_and_errors_name_their_page_as_the_lines_do(tmp_path: Path) -> None:
+    """The items table of ``--items`` had no ``source`` (and a null ``syntax``) over HTML pages,
+    and a page that could not be read left no row at all: Parquet lost what JSON Lines said."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    nina, miles = _artists(tmp_path)
+    gone = tmp_path / "ar-44.html"  # a page the crawl failed to save
+    args = ("wpt", str(FIX / "readme.xml"), str(nina), str(gone), str(miles), "--url", URL, "--items")
+    r = run_cli(*args)
+    assert r.returncode == 3, r.stderr.decode()
+    lines = [json.loads(line) for line in r.stdout.splitlines()]
+    r = run_cli(*args, "-o", str(tmp_path / "pages.parquet"))
+    assert r.returncode == 3, r.stderr.decode()
+    items = pq.read_table(tmp_path / "pages.parquet").to_pylist()
+    assert [(row["source"], json.loads(row["item"])) for row in items] == [
+        (x["source"], x["item"]) for x in lines if x["kind"] == "item"
+    ]
+    assert {row["source"]: json.loads(row["item"])["properties"]["name"] for row in items} == {
+        str(nina): ["Nina Simone"],
+        str(miles): ["Miles Davis"],
+    }
+    assert {row["syntax"] for row in items} == {"mf2"}
+    errors = pq.read_table(tmp_path / "pages.errors.parquet").to_pylist()
+    assert [(row["source"], row["error"]) for row in errors] == [
+        (x["source"], x["error"]) for x in lines if x["kind"] == "error"
+    ]
+    assert [row["source"] for row in errors] == [str(gone)]

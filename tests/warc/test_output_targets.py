@@ -125,6 +125,48 @@ def test_special_file_outputs_refuse_resume_and_parquet(tmp_path: Path, flags: l
         resolve_output(str(pq))
 
 
+def test_output_in_a_missing_folder_names_the_folder(inputs: list[str], tmp_path: Path) -> None:
+    """``-o results/items.jsonl`` before ``mkdir results`` said "cannot lock
+    results/items.jsonl.lock: No such file or directory": a lock file the user never named."""
+    out = tmp_path / "results" / "items.jsonl"
+    with pytest.raises(OutputError, match=r"no folder .*results \(create it first\)"):
+        run(inputs, str(out), Options())
+    link = tmp_path / "link.jsonl"  # a link to a file in a folder that is not there either
+    link.symlink_to(tmp_path / "gone" / "made.jsonl")
+    with pytest.raises(OutputError, match=r"no folder .*gone"):
+        resolve_output(str(link))
+    page = tmp_path / "page.html"
+    page.write_bytes(PAGE % (1, 1))
+    template = Path(__file__).resolve().parents[2] / "fixtures" / "wpt" / "artist.xml"
+    for command in (["warc", *inputs, "--no-progress"], ["wpt", str(template), str(page)]):
+        r = subprocess.run(
+            [sys.executable, "-m", "stream_mf2", *command, "-o", str(out)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert r.returncode == 1, r.stderr
+        assert "(create it first)" in r.stderr and ".lock" not in r.stderr and "Traceback" not in r.stderr
+    assert not (tmp_path / "results").exists()
+
+
+def test_summary_json_in_a_missing_folder_is_refused_before_the_run(inputs: list[str], tmp_path: Path) -> None:
+    """``--summary-json`` is written last: a missing folder failed the run (status 1) after it had
+    read every input and written its output. It is now refused before anything is read."""
+    out = tmp_path / "items.jsonl"
+    r = subprocess.run(
+        [sys.executable, "-m", "stream_mf2", "warc", *inputs, "-o", str(out), "--no-progress",
+         "--summary-json", str(tmp_path / "stats" / "summary.json")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )  # fmt: skip
+    assert r.returncode == 1, r.stderr
+    assert "cannot write" in r.stderr and "no folder" in r.stderr and "(create it first)" in r.stderr
+    assert not out.exists()  # refused before the run, not after it
+    assert "records" not in r.stderr  # no summary of a run
+
+
 def test_directory_output_is_refused_with_a_message(inputs: list[str], tmp_path: Path) -> None:
     out = tmp_path / "dir.jsonl"
     out.mkdir()

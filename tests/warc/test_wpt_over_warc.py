@@ -275,3 +275,21 @@ def test_command_line_choices(archives: list[Path], tmp_path: Path) -> None:
     assert r.returncode == 3 and lines(r.stdout)[-2]["kind"] == "error"
     r = run_cli("wpt", "--help")
     assert b'"kind": "wpt"' in r.stdout and b"--resume" in r.stdout and b"--workers" in r.stdout
+
+
+def test_a_run_where_no_template_applies_says_so(tmp_path: Path) -> None:
+    """A crawl of another host (or a mirror's URIs) gave a summary and no WPT line, quietly: a
+    page named on the command line gets a warning, a whole archive of them got none."""
+    from tests.support.warc_records import html_archive
+
+    mirror = html_archive(tmp_path / "mirror.warc.gz", [ARTIST, LISTING], uri="https://mirror.example/ar-{}")
+    r = run_cli("wpt", str(TEMPLATE), str(mirror), "-o", str(tmp_path / "out.jsonl"))
+    assert r.returncode == EXIT_OK, r.stderr.decode()
+    assert "warning: no template applied to any HTML record" in r.stderr.decode()
+    assert "--template NAME" in r.stderr.decode()
+    # one record a template is for: no warning; --template: every record
+    crawl = html_archive(tmp_path / "crawl.warc.gz", [ARTIST, LISTING], uri="http://music.yahoo.com/ar-{}---Amy")
+    for args in ((str(crawl),), (str(mirror), "--template", "Artist Page on Yahoo! Music")):
+        r = run_cli("wpt", str(TEMPLATE), *args, "-o", str(tmp_path / "out.jsonl"))
+        assert r.returncode == EXIT_OK, r.stderr.decode()
+        assert "no template applied" not in r.stderr.decode()

@@ -121,6 +121,12 @@ def frozen(place: Place) -> Place:
 Cond = tuple[Place, bool]
 #: A streaming matcher state: (path index, next step index, ``[last()]`` conditions met on the way).
 State = tuple[int, int, tuple[Cond, ...]]
+#: An entry of :attr:`Summary.quick`: the steps whose attribute tests an element must all
+#: fail for no step to take it (``None``: none takes it whatever its attributes), what else
+#: the element needs (``-1``: the full placement; ``0``: nothing; ``1``/``2``: the misnesting
+#: bookkeeping of a formatting / special element), and its states then (the tuple's own, or
+#: its ``//`` states alone when another step ends one level down or its path is done).
+Quick = tuple[tuple[Step, ...] | None, int, tuple[State, ...]]
 
 
 def _attr_tests(tests: tuple[tuple[str, str, str], ...], attrs: dict[str, str]) -> bool:
@@ -306,6 +312,7 @@ class Summary:
         "leaf_tags",
         "named",
         "names",
+        "quick",
         "tags",
         "wild",
         "wild_steps",
@@ -368,6 +375,9 @@ class Summary:
         self.tags: dict[str, bool | tuple[Step, ...]] = {}
         #: per element name, the last steps a leaf of that name may pass (for :meth:`final_hit`)
         self.leaf_tags: dict[str, tuple[tuple[Step, bool], ...]] = {}
+        #: per element name, the streaming consumer's start-tag table (what it may skip for an
+        #: element of that name: see ``WptConsumer.opened``), filled by the consumer as names come
+        self.quick: dict[str, Quick] = {}
 
     def passes(self, name: str, attrs: dict[str, str]) -> bool:
         """Does an element ``name`` with ``attrs`` certainly leave the states as they are (every

@@ -330,10 +330,7 @@ class WptConsumer:
         states = pplace.states
         if states is not self._quick_states:
             self._quick_for(states)
-        q = self._quick.get(name)
-        if q is None:
-            q = self._quick_entry(name)
-        steps, kind, states = q
+        steps, kind, states = self._quick.get(name) or self._quick_entry(name)
         if (
             kind < 0
             or (steps is not None and any_may_match(steps, element.attrs))

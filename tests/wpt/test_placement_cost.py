@@ -125,3 +125,16 @@ def test_elements_below_a_child_step_still_match() -> None:
         ("/html[1]/body[1]/dl[1]/dd[1]/text()[1]", "Admin"),
         ("/html[1]/body[1]/dl[1]/dd[2]/text()[1]", "Mod"),
     ]
+
+
+@pure_only
+def test_the_capture_is_not_asked_about_bare_elements_beside_a_template() -> None:
+    """With a template the sink is the observed one, built by the fan-out; the capture alone
+    asks the keep question there too, so the plain sink's rule holds: an element without
+    attributes is not asked about (it used to be, every one: about 4 lines of the capture's)."""
+    item = "<section><div><p>a <b>b</b> <i>i</i></p><ul><li>one</li><li>two</li></ul></div></section>\n"
+    html = _items(item, 100)
+    capture = ("/stream_mf2/mf2/capture.py",)
+    alone = lines_executed(partial(parse, html, "http://h/"), capture)
+    beside = lines_executed(partial(parse, html, "http://h/", wpt=FORUM), capture)
+    assert beside < alone + 200, (beside, alone)

@@ -27,7 +27,19 @@ from typing import Any
 from stream_mf2.html.dom import HTML_NS, Document, DocumentFragment, Element, Node, ParentNode, is_ancestor
 from stream_mf2.wpt._misnest import DEFAULT_MAX_MISNEST_NODES, KIND, Misnest
 from stream_mf2.wpt._objects import element_match, in_document_order, node_matches, text_match
-from stream_mf2.wpt._paths import Cond, Place, Quick, State, Summary, advance_with, any_may_match, frozen, path_matches
+from stream_mf2.wpt._paths import (
+    Cond,
+    Place,
+    Quick,
+    State,
+    Summary,
+    advance_with,
+    any_may_match,
+    forget_paths,
+    frozen,
+    kept_path,
+    path_matches,
+)
 from stream_mf2.wpt._pending import Pending, PendingQueue
 from stream_mf2.wpt._source import DEFAULT_MAX_PATTERN_CHARS, SourceScanner
 from stream_mf2.wpt.events import WptMatchEvent, WptPage, WptPageEnd
@@ -550,7 +562,7 @@ class WptConsumer:
                 return False
         if old is not None:
             # A move (adoption agency): the place object is updated, so places below it follow.
-            self._moved = True
+            self._moving()
             self._misnest.moves += 1
             if old.parent is not None:
                 old.parent.uncount(old.name)
@@ -648,6 +660,13 @@ class WptConsumer:
         if place.states or (hits is not None and self._any_wanted(hits)):
             self._warn("moved", place)
 
+    def _moving(self) -> None:
+        """An element moves (the adoption agency, foster parenting): from now on a place's path
+        may change, so the paths kept on streamed places are forgotten and no more are kept."""
+        if not self._moved:
+            self._moved = True
+            forget_paths([*self._places.values(), *[c[0] for c in self._candidates.values()]])
+
     def _any_wanted(self, hits: list[tuple[int, tuple[Cond, ...]]]) -> bool:
         return any(self._wanted(k) for k, _ in hits)
 
@@ -723,6 +742,8 @@ class WptConsumer:
             alts = [c for kk, c in wanted if kk == k]
             if any(not c for c in alts):
                 alts = [()]
+            if not self._moved:
+                kept_path(place)  # (nothing has moved: it holds, and the next matches start from it)
             self._deliver(k, [(m, alts) for _, m in node_matches(element, place, block)])
             queued = queued or k in self._lastish
         if queued:
@@ -736,7 +757,7 @@ class WptConsumer:
         ref = self._places.get(before)
         if ref is None or ref.parent is not place.parent:
             return
-        self._moved = True
+        self._moving()
         self._misnest.moves += 1
         place.any_pos, ref.any_pos = ref.any_pos, ref.any_pos + 1
         if ref.name == place.name:
@@ -897,6 +918,8 @@ class WptConsumer:
                     inner.add(el)
         for el in found:
             place, ks = candidates.pop(el)
+            if not self._moved:
+                kept_path(place)  # (nothing has moved: it holds, and the next matches start from it)
             if held and el in held:
                 ks = self._rematch(el, place, ks, out, el in inner)
             seen: set[int] = set()

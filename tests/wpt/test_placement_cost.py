@@ -138,3 +138,40 @@ def test_the_capture_is_not_asked_about_bare_elements_beside_a_template() -> Non
     alone = lines_executed(partial(parse, html, "http://h/"), capture)
     beside = lines_executed(partial(parse, html, "http://h/", wpt=FORUM), capture)
     assert beside < alone + 200, (beside, alone)
+
+
+@pure_only
+def test_a_match_path_does_not_walk_its_ancestors_again() -> None:
+    """The path of each streamed match starts from the path kept on its parent's place (nothing
+    has moved on this page): the work per match is the same 5 or 40 levels down. (It walked
+    every ancestor for each match, twice: 119 and 259 lines of ``_paths.py`` a post here.)"""
+
+    def per_post(depth: int) -> float:
+        post = '<div class="post bg1"><p>text <b>x</b></p></div>\n'
+        runs = []
+        for n in (50, 100):
+            html = "<!doctype html><body>" + "<section>" * depth + post * n + "</section>" * depth + "</body>"
+            runs.append(lines_executed(partial(parse, html, "http://h/", wpt=FORUM), ("/stream_mf2/wpt/_paths.py",)))
+        return (runs[1] - runs[0]) / 50
+
+    shallow, deep = per_post(5), per_post(40)
+    assert deep <= shallow + 2, (shallow, deep)
+
+
+def test_kept_paths_are_forgotten_when_an_element_moves() -> None:
+    """Matches before and after the adoption agency moves ``<section>`` (with a match inside)
+    out of ``<b>``, whose place had a kept path (the match before it): the kept paths are
+    forgotten at the move, and each path is the full DOM's (html5lib's, here by hand)."""
+    html = (
+        '<!doctype html><body><main><div class="post a">a</div><b><div class="post e">e</div>'
+        '<section><div class="post f">f</div></b>3<div class="post g">g</div></section>'
+        '<div class="post h">h</div></main></body>'
+    )
+    (posts, _) = parse(html, "http://h/", wpt=FORUM)["wpt"][0]["blocks"]
+    assert [(m["xpath"], m["text"]) for m in posts["matches"]] == [
+        ("/html[1]/body[1]/main[1]/div[1]", "a"),
+        ("/html[1]/body[1]/main[1]/b[1]/div[1]", "e"),
+        ("/html[1]/body[1]/main[1]/section[1]/b[1]/div[1]", "f"),
+        ("/html[1]/body[1]/main[1]/section[1]/div[1]", "g"),
+        ("/html[1]/body[1]/main[1]/div[2]", "h"),
+    ]

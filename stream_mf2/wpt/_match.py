@@ -487,13 +487,13 @@ class WptConsumer:
         if states:
             summary = self._last_summary if states is self._last_states else self._summary(states)
             cands = summary.leaf_tags.get(name)
-            # (no last step of that name: nothing to ask final_hit)
-            hit = 0 if cands is not None and not cands else summary.final_hit(name, attrs)
-            if hit == 2:
-                return True
-            if hit == 1:
-                self._leaf_attributes(pplace, name, attrs)
-                return False
+            if cands is None or cands:  # (else no last step of that name: nothing to ask final_hit)
+                hit = summary.final_hit(name, attrs)
+                if hit == 2:
+                    return True
+                if hit == 1:
+                    self._leaf_attributes(pplace, name, attrs)
+                    return False
         counts = pplace.counts
         if counts is None:
             counts = pplace.counts = {}

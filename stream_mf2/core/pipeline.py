@@ -241,6 +241,10 @@ def _fanned_sink(
     observers += [c.observer for c in consumers if c.observer is not None]
     budget = _text_budget(consumers)
     watch_nested = capture.watch_nested if stream else None
+    # The capture alone asks the keep question (or nothing does, with mf2 left out): the plain
+    # sink's rule holds, and an element without attributes is not asked about, except head for
+    # metaformats. The other syntaxes' predicates are asked about every element.
+    bare = None if consumers else _HEAD if mf2 and config.mf2.metaformats else _NONE
     sink: BoundedSink
     if not observers:
         if budget is None:
@@ -252,6 +256,7 @@ def _fanned_sink(
                 max_pending=config.max_pending_items,
                 on_nested=on_nested,
                 watch_nested=watch_nested,
+                bare_keeps=bare,
             )
         else:
             sink = BudgetedSink(
@@ -278,6 +283,7 @@ def _fanned_sink(
             max_pending=config.max_pending_items,
             on_nested=on_nested,
             watch_nested=watch_nested,
+            bare_keeps=bare,
         )
     else:
         sink = BudgetedObservedSink(

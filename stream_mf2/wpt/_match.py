@@ -27,7 +27,19 @@ from typing import Any
 from stream_mf2.html.dom import HTML_NS, Document, DocumentFragment, Element, Node, ParentNode, is_ancestor
 from stream_mf2.wpt._misnest import DEFAULT_MAX_MISNEST_NODES, KIND, Misnest
 from stream_mf2.wpt._objects import element_match, in_document_order, node_matches, text_match
-from stream_mf2.wpt._paths import Cond, Place, State, Summary, advance_with, any_may_match, frozen, path_matches
+from stream_mf2.wpt._paths import (
+    Cond,
+    Place,
+    Quick,
+    State,
+    Summary,
+    advance_with,
+    any_may_match,
+    forget_paths,
+    frozen,
+    kept_path,
+    path_matches,
+)
 from stream_mf2.wpt._pending import Pending, PendingQueue
 from stream_mf2.wpt._source import DEFAULT_MAX_PATTERN_CHARS, SourceScanner
 from stream_mf2.wpt.events import WptMatchEvent, WptPage, WptPageEnd
@@ -224,6 +236,10 @@ class WptConsumer:
         self._summaries: dict[tuple[State, ...], Summary] = {}
         self._last_states: tuple[State, ...] = ()
         self._last_summary = Summary(self._xpaths, (), None)
+        #: the states whose start-tag table :meth:`opened` reads (``None``: none yet)
+        self._quick_states: tuple[State, ...] | None = None
+        self._quick_summary = self._last_summary
+        self._quick: dict[str, Quick] = {}
         #: waiting ``[last()]`` matches, per block index (see :mod:`stream_mf2.wpt._pending`)
         self._queues: dict[int, PendingQueue] = {}
         #: parents whose close may decide a waiting match
@@ -261,6 +277,10 @@ class WptConsumer:
         formatting tags may still move (:mod:`stream_mf2.wpt._misnest`)."""
         self._misnest.withdraw = withdraw
         self._misnest.keep_holding = keep_holding
+        # (the start-tag tables tell formatting and special elements apart only while holding)
+        self._summaries.clear()
+        self._last_states = ()
+        self._quick_states = None
 
     @property
     def wants_source(self) -> bool:
@@ -304,8 +324,13 @@ class WptConsumer:
 
     def opened(self, element: Element, parent: ParentNode) -> bool:
         """A new element was created as the last child of ``parent`` (the common insertion):
-        :meth:`placed`, with the usual case (no active path at the parent, no id to
-        look for) made cheap, since it is the fate of nearly every element.
+        :meth:`placed`, with the usual case made cheap, since it is the fate of nearly every
+        element: no step of the parent's states can take it, it has no id to look for and
+        the misnesting bookkeeping has nothing to hold. That is decided from its name by the
+        table of the parent's states (:attr:`~stream_mf2.wpt._paths.Summary.quick`, filled by
+        :meth:`_quick_entry`), its attributes looked at only if a step of its name tests them;
+        the element is then only counted among its siblings and given a place that carries
+        its parent's states on.
 
         Below open formatting elements too: only an element that the misnesting bookkeeping
         may hold (a special one, or any inside a held root) takes :meth:`placed`'s way; a
@@ -313,6 +338,80 @@ class WptConsumer:
         pplace = self._places.get(parent)
         if pplace is None:
             return self.placed(element, parent)
+        name = element.name
+        states = pplace.states
+        if states is not self._quick_states:
+            self._quick_for(states)
+        steps, kind, states = self._quick.get(name) or self._quick_entry(name)
+        if (
+            kind < 0
+            or (steps is not None and any_may_match(steps, element.attrs))
+            or self._misnest.region
+            or (self._needs_id and "id" in element.attrs)
+        ):
+            return self._opened(element, parent, pplace)
+        if kind:
+            mis = self._misnest
+            if element.namespace != HTML_NS or (kind == 2 and mis.fmt_open):
+                return self._opened(element, parent, pplace)
+            if kind == 1:
+                mis.fmt_open.add(element)  # (as _hold: a formatting element, no held root around it)
+        # (new from create_element_in: no children)
+        counts = pplace.counts
+        if counts is None:
+            counts = pplace.counts = {}
+        pos = counts[name] = counts.get(name, 0) + 1
+        n = pplace.n = pplace.n + 1
+        if _NATIVE_PLACE:
+            place = self._places[element] = Place(pplace, element, name, pos, n)
+        else:
+            # (Place(pplace, element, name, pos, n) written out: no __init__ frame, for every element)
+            place = self._places[element] = _new_place(Place)
+            place.parent = pplace
+            place.element = element
+            place.name = name
+            place.pos = pos
+            place.any_pos = n
+            place.counts = None
+            place.n = 0
+            place.cache = False
+            place.path = None
+        place.states = states  # (its parent's "//" states: it cannot advance them)
+        return False
+
+    def _quick_for(self, states: tuple[State, ...]) -> None:
+        """Make the start-tag table of ``states`` the one :meth:`opened` reads."""
+        self._quick_summary = summary = self._summary(states)
+        self._quick_states = states
+        self._quick = summary.quick
+
+    def _quick_entry(self, name: str) -> Quick:
+        """The start-tag table's entry for an element ``name`` under the current states (see
+        :data:`~stream_mf2.wpt._paths.Quick`), worked out once per name and states."""
+        q: Quick
+        summary = self._quick_summary
+        states = self._quick_states
+        assert states is not None
+        v = summary.tags.get(name)
+        if v is None:
+            v = summary.verdict(name)
+        if name in ("body", "selectedcontent"):
+            v = False  # (body may decide head's [last()] matches; selectedcontent is warned of)
+        elif v is False and not summary.wild and name not in summary.by_name and name.lower() not in summary.by_name:
+            # No step of the states names it: as advance_with, it keeps only their "//" ones
+            # (the verdict was no because a step is not "//", or its path is done).
+            carried = summary.carried
+            v, states = True, (states if len(carried) == len(states) else carried)
+        if v is False:
+            q = (None, -1, states)
+        else:
+            kind = KIND.get(name, 0) if self._misnest.withdraw is not None else 0
+            q = (None if v is True else v, kind, states)
+        self._quick[name] = q
+        return q
+
+    def _opened(self, element: Element, parent: ParentNode, pplace: Place) -> bool:
+        """:meth:`opened`'s way for an element its start-tag table does not let by."""
         name = element.name
         mis = self._misnest
         fmt = False
@@ -388,13 +487,13 @@ class WptConsumer:
         if states:
             summary = self._last_summary if states is self._last_states else self._summary(states)
             cands = summary.leaf_tags.get(name)
-            # (no last step of that name: nothing to ask final_hit)
-            hit = 0 if cands is not None and not cands else summary.final_hit(name, attrs)
-            if hit == 2:
-                return True
-            if hit == 1:
-                self._leaf_attributes(pplace, name, attrs)
-                return False
+            if cands is None or cands:  # (else no last step of that name: nothing to ask final_hit)
+                hit = summary.final_hit(name, attrs)
+                if hit == 2:
+                    return True
+                if hit == 1:
+                    self._leaf_attributes(pplace, name, attrs)
+                    return False
         counts = pplace.counts
         if counts is None:
             counts = pplace.counts = {}
@@ -463,7 +562,7 @@ class WptConsumer:
                 return False
         if old is not None:
             # A move (adoption agency): the place object is updated, so places below it follow.
-            self._moved = True
+            self._moving()
             self._misnest.moves += 1
             if old.parent is not None:
                 old.parent.uncount(old.name)
@@ -561,6 +660,13 @@ class WptConsumer:
         if place.states or (hits is not None and self._any_wanted(hits)):
             self._warn("moved", place)
 
+    def _moving(self) -> None:
+        """An element moves (the adoption agency, foster parenting): from now on a place's path
+        may change, so the paths kept on streamed places are forgotten and no more are kept."""
+        if not self._moved:
+            self._moved = True
+            forget_paths([*self._places.values(), *[c[0] for c in self._candidates.values()]])
+
     def _any_wanted(self, hits: list[tuple[int, tuple[Cond, ...]]]) -> bool:
         return any(self._wanted(k) for k, _ in hits)
 
@@ -636,6 +742,8 @@ class WptConsumer:
             alts = [c for kk, c in wanted if kk == k]
             if any(not c for c in alts):
                 alts = [()]
+            if not self._moved:
+                kept_path(place)  # (nothing has moved: it holds, and the next matches start from it)
             self._deliver(k, [(m, alts) for _, m in node_matches(element, place, block)])
             queued = queued or k in self._lastish
         if queued:
@@ -649,7 +757,7 @@ class WptConsumer:
         ref = self._places.get(before)
         if ref is None or ref.parent is not place.parent:
             return
-        self._moved = True
+        self._moving()
         self._misnest.moves += 1
         place.any_pos, ref.any_pos = ref.any_pos, ref.any_pos + 1
         if ref.name == place.name:
@@ -724,8 +832,15 @@ class WptConsumer:
         Except ``head``'s: the "after head" rules put ``head`` back on the stack
         for a late ``<title>``, ``<style>``, ``<meta>`` ...
         """
-        if element.name != "head":
-            self._places.pop(element, None)
+        place = self._places.pop(element, None)
+        mis = self._misnest
+        if mis.fmt_open or mis.region or self._watched or (place is not None and place.name == "head"):
+            self._popped(element, place)
+
+    def _popped(self, element: Element, place: Place | None) -> None:
+        """:meth:`popped`'s way when there is more to do than dropping the place."""
+        if place is not None and element.name == "head":
+            self._places[element] = place
         mis = self._misnest
         if mis.fmt_open:
             mis.fmt_open.discard(element)
@@ -803,6 +918,8 @@ class WptConsumer:
                     inner.add(el)
         for el in found:
             place, ks = candidates.pop(el)
+            if not self._moved:
+                kept_path(place)  # (nothing has moved: it holds, and the next matches start from it)
             if held and el in held:
                 ks = self._rematch(el, place, ks, out, el in inner)
             seen: set[int] = set()
@@ -933,6 +1050,7 @@ class WptConsumer:
             # summaries leave dead paths out: work them out again
             self._summaries.clear()
             self._last_states = ()
+            self._quick_states = None
 
     def _closed(self, cond: Cond) -> bool:
         """Has the parent of the condition's place closed (no more siblings can come)?"""

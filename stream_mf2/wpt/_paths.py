@@ -22,7 +22,9 @@ __all__ = [
     "advance_with",
     "any_may_match",
     "descendants",
+    "forget_paths",
     "is_last_now",
+    "kept_path",
     "path_matches",
     "select",
     "select_many",
@@ -90,10 +92,17 @@ class Place:
         if path is not None:
             return path
         if not self.cache:
-            return "".join([f"/{p.name}[{p.pos}]" for p in self.chain()])
+            # up to the nearest place whose path is kept (see kept_path), nothing kept here
+            todo: list[Place] = []
+            p: Place | None = self
+            while p is not None and p.element is not None and p.path is None:
+                todo.append(p)
+                p = p.parent
+            top = p.path if p is not None and p.element is not None and p.path is not None else ""
+            return top + "".join([f"/{q.name}[{q.pos}]" for q in reversed(todo)])
         # up to the nearest place whose path is known (or cannot be kept), then down again
-        todo: list[Place] = []
-        p: Place | None = self
+        todo = []
+        p = self
         while p is not None and p.element is not None and p.path is None and p.cache:
             todo.append(p)
             p = p.parent
@@ -112,8 +121,37 @@ def frozen(place: Place) -> Place:
     subtree, where nothing moves while they last (streaming places may still move)."""
     copy = Place(place.parent, place.element, place.name, place.pos, place.any_pos)
     copy.cache = True
-    copy.path = place.path if place.cache else None
+    copy.path = place.path  # (a streamed place has one only while it holds: see kept_path)
     return copy
+
+
+def kept_path(place: Place) -> None:
+    """Work out the path of the streamed ``place`` and keep it there and on the places above
+    it that have none, so that the paths of its matches, its nested walks and the next
+    matches below the same ancestors start from them. The streaming consumer calls it only
+    while no element has moved, and forgets the kept paths at the first move
+    (:func:`forget_paths`): until then a place's parent and position never change."""
+    todo: list[Place] = []
+    p: Place | None = place
+    while p is not None and p.element is not None and p.path is None:
+        todo.append(p)
+        p = p.parent
+    path = p.path if p is not None and p.element is not None and p.path is not None else ""
+    for q in reversed(todo):
+        path = q.path = f"{path}/{q.name}[{q.pos}]"
+
+
+def forget_paths(places: list[Place]) -> None:
+    """Forget the paths :func:`kept_path` kept on ``places`` and above them (an element moved:
+    they may no longer hold). The places of a final subtree (:func:`frozen`) keep theirs."""
+    seen: set[Place] = set()
+    for place in places:
+        p: Place | None = place
+        while p is not None and p not in seen:
+            seen.add(p)
+            if not p.cache:
+                p.path = None
+            p = p.parent
 
 
 #: A ``[last()]`` condition: a place that must end as the last of its kind among its
@@ -121,6 +159,12 @@ def frozen(place: Place) -> Place:
 Cond = tuple[Place, bool]
 #: A streaming matcher state: (path index, next step index, ``[last()]`` conditions met on the way).
 State = tuple[int, int, tuple[Cond, ...]]
+#: An entry of :attr:`Summary.quick`: the steps whose attribute tests an element must all
+#: fail for no step to take it (``None``: none takes it whatever its attributes), what else
+#: the element needs (``-1``: the full placement; ``0``: nothing; ``1``/``2``: the misnesting
+#: bookkeeping of a formatting / special element), and its states then (the tuple's own, or
+#: its ``//`` states alone when another step ends one level down or its path is done).
+Quick = tuple[tuple[Step, ...] | None, int, tuple[State, ...]]
 
 
 def _attr_tests(tests: tuple[tuple[str, str, str], ...], attrs: dict[str, str]) -> bool:
@@ -306,6 +350,7 @@ class Summary:
         "leaf_tags",
         "named",
         "names",
+        "quick",
         "tags",
         "wild",
         "wild_steps",
@@ -368,6 +413,9 @@ class Summary:
         self.tags: dict[str, bool | tuple[Step, ...]] = {}
         #: per element name, the last steps a leaf of that name may pass (for :meth:`final_hit`)
         self.leaf_tags: dict[str, tuple[tuple[Step, bool], ...]] = {}
+        #: per element name, the streaming consumer's start-tag table (what it may skip for an
+        #: element of that name: see ``WptConsumer.opened``), filled by the consumer as names come
+        self.quick: dict[str, Quick] = {}
 
     def passes(self, name: str, attrs: dict[str, str]) -> bool:
         """Does an element ``name`` with ``attrs`` certainly leave the states as they are (every

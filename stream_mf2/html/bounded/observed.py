@@ -90,6 +90,7 @@ class ObservedSink(BoundedSink):
         watch_nested: Callable[[Element, Element], bool] | None = None,
         text_budget: TextBudget | None = None,
         check_shortcuts: bool = False,
+        bare_keeps: frozenset[str] | None = None,
     ) -> None:
         # The keywords are spelled out, not forwarded as ``**kwargs``: the compiled
         # build passes a ``**`` mapping on to a compiled base class wrongly.
@@ -103,6 +104,7 @@ class ObservedSink(BoundedSink):
             watch_nested=watch_nested,
             text_budget=text_budget,
             check_shortcuts=check_shortcuts,
+            bare_keeps=bare_keeps,
         )
         self.observer = observer
         # Bound once: these run for nearly every element.

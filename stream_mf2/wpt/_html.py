@@ -111,19 +111,26 @@ def _walk(
         marking = selection.marking
     seen: tuple[State, ...] | None = None
     summary: Summary | None = None
-    # (child nodes, next index, end tag to write after them, raw text?, textContent?, marked owner,
-    # the nodes' parent's place and the paths' states there, when a path is followed)
-    stack: list[tuple[list[Node], int, str, bool, bool, Element | None, Place | None, tuple[State, ...]]] = [
-        (top, 0, "", element.namespace == HTML_NS and element.name in raw_names, text, None, top_place, top_states)
-    ]
-    while stack:
-        nodes, i, end, raw, collect, owner, place, states = stack.pop()
-        if states and states is not seen:
-            summary = summaries.get(states)
-            if summary is None:
-                summary = summaries[states] = Summary(xpaths, states, None)
-            seen = states
-        n = len(nodes)
+    # The walk's current level: its child nodes, the next index, the end tag to write after
+    # them, raw text?, textContent?, the marked owner, the nodes' parent's place and the
+    # paths' states there (when a path is followed). ``stack`` holds the enclosing levels; a
+    # child level replaces these locals (no tuple built and unpacked for it).
+    nodes: list[Node] = top
+    i = 0
+    n = len(top)
+    end = ""
+    raw = element.namespace == HTML_NS and element.name in raw_names
+    collect = text
+    owner: Element | None = None
+    place: Place | None = top_place
+    states = top_states
+    if states:
+        summary = summaries.get(states)
+        if summary is None:
+            summary = summaries[states] = Summary(xpaths, states, None)
+        seen = states
+    stack: list[tuple[list[Node], int, str, bool, bool, Element | None, Place | None, tuple[State, ...]]] = []
+    while True:
         while i < n:
             node = nodes[i]
             i += 1
@@ -138,8 +145,9 @@ def _walk(
                 name = node.name
                 attrs = node.attrs
                 mark = marks is not None and node in marks
-                sub_place: Place | None = None
                 sub_states: tuple[State, ...] = ()
+                p: Place | None = None
+                pos = 0
                 if states:
                     # the paths, as select_many's walk follows them (places only where needed)
                     assert place is not None and summary is not None
@@ -148,7 +156,6 @@ def _walk(
                         counts = place.counts = {}
                     pos = counts[name] = counts.get(name, 0) + 1
                     place.n += 1
-                    p: Place | None = None
                     verdict = summary.tags.get(name)
                     if verdict is None:
                         verdict = summary.verdict(name)
@@ -163,11 +170,6 @@ def _walk(
                                 found.append((xi, p))
                                 if marking[xi] and _marks(selection, xi, node):
                                     mark = True
-                    if sub_states and node.children:
-                        if p is None:
-                            p = Place(place, node, name, pos, place.n)
-                            p.cache = True
-                        sub_place = p
                 if attrs:
                     # the start tag, piece by piece into the output (no call, no list per element)
                     append("<" + name)
@@ -183,18 +185,19 @@ def _walk(
                     if node.children:  # (not from the HTML parser)
                         if collect:
                             add_text(text_content(node))
-                        if sub_place is not None:
+                        if sub_states:
                             assert selection is not None
                             selection.incomplete = True
                     continue
                 sub_contents = node.template_contents
                 if sub_contents is not None:
-                    if collect and node.children:
-                        add_text(text_content(node))
-                    if sub_place is not None:
-                        assert selection is not None
-                        selection.incomplete = True  # (its children are not walked: its contents are)
-                        sub_place, sub_states = None, ()
+                    if node.children:
+                        if collect:
+                            add_text(text_content(node))
+                        if sub_states:
+                            assert selection is not None
+                            selection.incomplete = True  # (its children are not walked: its contents are)
+                    sub_states = ()
                     sub: list[Node] = list(sub_contents.children)
                     sub_collect = False
                 else:
@@ -206,7 +209,7 @@ def _walk(
                     append("</" + name + ">")
                     continue
                 if len(sub) == 1 and type(sub[0]) is Text and sub_contents is None:
-                    # a text-only element (most of them), written here rather than through the stack
+                    # a text-only element (most of them), written here rather than as a level
                     only = sub[0]
                     assert type(only) is Text
                     data = only.data
@@ -224,28 +227,45 @@ def _walk(
                 if mark:
                     starts[node] = (len(out), len(texts))
                 stack.append((nodes, i, end, raw, collect, owner, place, states))
-                stack.append(
-                    (
-                        sub,
-                        0,
-                        "</" + name + ">",
-                        html and name in raw_names,
-                        sub_collect,
-                        node if mark else None,
-                        sub_place,
-                        sub_states,
-                    )
-                )
-                break
+                if sub_states:
+                    # (a place only for an element whose children the paths are followed in)
+                    if p is None:
+                        assert place is not None
+                        p = Place(place, node, name, pos, place.n)
+                        p.cache = True
+                    place = p
+                else:
+                    place = None
+                nodes = sub
+                i = 0
+                n = len(sub)
+                end = "</" + name + ">"
+                raw = html and name in raw_names
+                collect = sub_collect
+                owner = node if mark else None
+                states = sub_states
+                if states and states is not seen:
+                    summary = summaries.get(states)
+                    if summary is None:
+                        summary = summaries[states] = Summary(xpaths, states, None)
+                    seen = states
             elif isinstance(node, Comment):
                 append("<!--" + node.data + "-->")
             elif isinstance(node, Doctype):
                 append("<!DOCTYPE " + (node.name or "") + ">")
-        else:
-            if owner is not None:
-                at, at_text = starts.pop(owner)
-                _span(spans, owner, out, texts, at, at_text)
-            append(end)
+        if owner is not None:
+            at, at_text = starts.pop(owner)
+            _span(spans, owner, out, texts, at, at_text)
+        append(end)
+        if not stack:
+            break
+        nodes, i, end, raw, collect, owner, place, states = stack.pop()
+        n = len(nodes)
+        if states and states is not seen:
+            summary = summaries.get(states)
+            if summary is None:
+                summary = summaries[states] = Summary(xpaths, states, None)
+            seen = states
     return "".join(out).strip(" \t\n\f\r"), "".join(texts)
 
 

@@ -90,7 +90,14 @@ class Place:
         if path is not None:
             return path
         if not self.cache:
-            return "".join([f"/{p.name}[{p.pos}]" for p in self.chain()])
+            # (chain() written out, the steps from the bottom: no list of places, no comprehension)
+            steps: list[str] = []
+            q: Place | None = self
+            while q is not None and q.element is not None:
+                steps.append(f"/{q.name}[{q.pos}]")
+                q = q.parent
+            steps.reverse()
+            return "".join(steps)
         # up to the nearest place whose path is known (or cannot be kept), then down again
         todo: list[Place] = []
         p: Place | None = self

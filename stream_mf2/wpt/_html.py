@@ -12,7 +12,7 @@ from __future__ import annotations
 from stream_mf2.html.dom import HTML_NS, Comment, Doctype, Element, Node, Text, text_content
 from stream_mf2.html.serialize import RAW_TEXT_ELEMENTS, VOID_ELEMENTS, escape_attribute, escape_text
 from stream_mf2.wpt._paths import Place, State, Summary, _select_summaries, advance_with, any_may_match, frozen
-from stream_mf2.wpt.model import XPath
+from stream_mf2.wpt.model import Step, XPath
 
 __all__ = ["Selection", "html_and_text", "inner_html", "marked", "selecting"]
 
@@ -40,6 +40,9 @@ class Selection:
         self.marked = [False] * len(xpaths)
         self.incomplete = False
 
+
+#: The place of a walk level where no path is followed (never read, never changed)
+_NOWHERE = Place(None, None, "", 0, 0)
 
 #: ``[last()]`` is never asked of walkable paths (the ``lasts`` of ``advance_with``)
 _KNOWN = (True, True)
@@ -122,14 +125,16 @@ def _walk(
     raw = element.namespace == HTML_NS and element.name in raw_names
     collect = text
     owner: Element | None = None
-    place: Place | None = top_place
+    place = top_place if top_place is not None else _NOWHERE
+    tags: dict[str, bool | tuple[Step, ...]] = {}
     states = top_states
     if states:
         summary = summaries.get(states)
         if summary is None:
             summary = summaries[states] = Summary(xpaths, states, None)
         seen = states
-    stack: list[tuple[list[Node], int, str, bool, bool, Element | None, Place | None, tuple[State, ...]]] = []
+        tags = summary.tags
+    stack: list[tuple[list[Node], int, str, bool, bool, Element | None, Place, tuple[State, ...]]] = []
     while True:
         while i < n:
             node = nodes[i]
@@ -150,18 +155,19 @@ def _walk(
                 pos = 0
                 if states:
                     # the paths, as select_many's walk follows them (places only where needed)
-                    assert place is not None and summary is not None
                     counts = place.counts
                     if counts is None:
                         counts = place.counts = {}
                     pos = counts[name] = counts.get(name, 0) + 1
                     place.n += 1
-                    verdict = summary.tags.get(name)
+                    verdict = tags.get(name)
                     if verdict is None:
+                        assert summary is not None
                         verdict = summary.verdict(name)
                     if verdict is True or (verdict is not False and not any_may_match(verdict, attrs)):
                         sub_states = states
                     else:
+                        assert summary is not None
                         p = Place(place, node, name, pos, place.n)
                         p.cache = True
                         sub_states, hits = advance_with(xpaths, states, summary, p, _KNOWN)
@@ -208,10 +214,8 @@ def _walk(
                         _span(spans, node, out, texts, len(out), len(texts))
                     append("</" + name + ">")
                     continue
-                if len(sub) == 1 and type(sub[0]) is Text and sub_contents is None:
+                if len(sub) == 1 and type(only := sub[0]) is Text and sub_contents is None:
                     # a text-only element (most of them), written here rather than as a level
-                    only = sub[0]
-                    assert type(only) is Text
                     data = only.data
                     if collect:
                         add_text(data)
@@ -230,12 +234,11 @@ def _walk(
                 if sub_states:
                     # (a place only for an element whose children the paths are followed in)
                     if p is None:
-                        assert place is not None
                         p = Place(place, node, name, pos, place.n)
                         p.cache = True
                     place = p
                 else:
-                    place = None
+                    place = _NOWHERE
                 nodes = sub
                 i = 0
                 n = len(sub)
@@ -249,6 +252,7 @@ def _walk(
                     if summary is None:
                         summary = summaries[states] = Summary(xpaths, states, None)
                     seen = states
+                    tags = summary.tags
             elif isinstance(node, Comment):
                 append("<!--" + node.data + "-->")
             elif isinstance(node, Doctype):
@@ -266,6 +270,7 @@ def _walk(
             if summary is None:
                 summary = summaries[states] = Summary(xpaths, states, None)
             seen = states
+            tags = summary.tags
     return "".join(out).strip(" \t\n\f\r"), "".join(texts)
 
 

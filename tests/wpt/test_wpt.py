@@ -91,87 +91,25 @@ def test_load_from_str_bytes_and_path() -> None:
 
 BAD = [
     ("<ow:wpt", "malformed XML", 1, 1),
-    (
-        f'<ow:wpt {OW} ow:host="h"><ow:template ow:name="T"><ow:block ow:tagid="a"></ow:template></ow:wpt>',
-        "malformed XML: mismatched tag",
-        1,
-        119,
-    ),
+    (f'<ow:wpt {OW} ow:host="h"><ow:template ow:name="T"><ow:block ow:tagid="a"></ow:template></ow:wpt>', "malformed XML: mismatched tag", 1, 119),
     (f"<ow:wpt {OW}>\n<ow:template/></ow:wpt>", "ow:wpt has no ow:host", 1, 1),
-    (
-        f'<ow:wpt {OW} ow:host="h">\n  <ow:template ow:url="http://h/"><ow:block ow:tagid="a"/></ow:template></ow:wpt>',
-        "ow:template has no ow:name",
-        2,
-        3,
-    ),
-    (
-        f'<ow:wpt {OW} ow:host="h">\n<ow:template ow:name="T">\n<ow:block>x</ow:block></ow:template></ow:wpt>',
-        "ow:block has no reference",
-        3,
-        1,
-    ),
+    (f'<ow:wpt {OW} ow:host="h">\n  <ow:template ow:url="http://h/"><ow:block ow:tagid="a"/></ow:template></ow:wpt>', "ow:template has no ow:name", 2, 3),
+    (f'<ow:wpt {OW} ow:host="h">\n<ow:template ow:name="T">\n<ow:block>x</ow:block></ow:template></ow:wpt>', "ow:block has no reference", 3, 1),
     (f'<ow:wpt {OW} ow:host="h">\n<ow:template ow:name="T"/></ow:wpt>', "has no ow:block", 2, 1),
-    (
-        f'<ow:wpt {OW} ow:host="h"><ow:template ow:name="T"><ow:block ow:tagid="a"/></ow:template>\n<ow:urls ow:template="U"><ow:url>http://h/</ow:url></ow:urls></ow:wpt>',
-        "ow:urls names an unknown template 'U'",
-        2,
-        1,
-    ),
-    (
-        f'<ow:wpt {OW} ow:host="h"><ow:template ow:name="T">\n <ow:block ow:pattern="a (x[[0-9]"/></ow:template></ow:wpt>',
-        "not closed with '])'",
-        2,
-        2,
-    ),
-    (
-        f'<ow:wpt {OW} ow:host="h"><ow:template ow:name="T">\n <ow:block ow:pattern="(x[[0-9](])"/></ow:template></ow:wpt>',
-        "bad regular expression",
-        2,
-        2,
-    ),
-    (
-        f'<ow:wpt {OW} ow:host="h"><ow:template ow:name="T">\n <ow:block ow:xpath="/html/body/.."/></ow:template></ow:wpt>',
-        "unsupported XPath",
-        2,
-        2,
-    ),
-    (
-        f'<ow:wpt {OW} ow:host="h"><ow:template ow:name="T">\n <ow:block ow:xpath="div"/></ow:template></ow:wpt>',
-        "is relative",
-        2,
-        2,
-    ),
-    (
-        f'<ow:wpt {OW} ow:host="h"><ow:template ow:name="T">\n <ow:block ow:xpath="/html/body/div[@id=\'a\'][2]"/></ow:template></ow:wpt>',
-        "a position after an attribute test",
-        2,
-        2,
-    ),
-    (
-        f'<ow:wpt {OW} ow:host="h"><ow:template ow:name="T">\n <ow:block ow:tagid="a" ow:type="list"/></ow:template></ow:wpt>',
-        "unknown ow:type",
-        2,
-        2,
-    ),
-    (
-        f'<ow:wpt {OW} ow:host="h"><ow:template ow:name="T">\n <ow:block ow:pattern="(x[[0-9]*])"/></ow:template></ow:wpt>',
-        "matches empty text",
-        2,
-        2,
-    ),
+    (f'<ow:wpt {OW} ow:host="h"><ow:template ow:name="T"><ow:block ow:tagid="a"/></ow:template>\n<ow:urls ow:template="U"><ow:url>http://h/</ow:url></ow:urls></ow:wpt>', "ow:urls names an unknown template 'U'", 2, 1),
+    (f'<ow:wpt {OW} ow:host="h"><ow:template ow:name="T">\n <ow:block ow:pattern="a (x[[0-9]"/></ow:template></ow:wpt>', "not closed with '])'", 2, 2),
+    (f'<ow:wpt {OW} ow:host="h"><ow:template ow:name="T">\n <ow:block ow:pattern="(x[[0-9](])"/></ow:template></ow:wpt>', "bad regular expression", 2, 2),
+    (f'<ow:wpt {OW} ow:host="h"><ow:template ow:name="T">\n <ow:block ow:xpath="/html/body/.."/></ow:template></ow:wpt>', "unsupported XPath", 2, 2),
+    (f'<ow:wpt {OW} ow:host="h"><ow:template ow:name="T">\n <ow:block ow:xpath="div"/></ow:template></ow:wpt>', "is relative", 2, 2),
+    (f'<ow:wpt {OW} ow:host="h"><ow:template ow:name="T">\n <ow:block ow:xpath="/html/body/div[@id=\'a\'][2]"/></ow:template></ow:wpt>', "a position after an attribute test", 2, 2),
+    (f'<ow:wpt {OW} ow:host="h"><ow:template ow:name="T">\n <ow:block ow:tagid="a" ow:type="list"/></ow:template></ow:wpt>', "unknown ow:type", 2, 2),
+    (f'<ow:wpt {OW} ow:host="h"><ow:template ow:name="T">\n <ow:block ow:pattern="(x[[0-9]*])"/></ow:template></ow:wpt>', "matches empty text", 2, 2),
     ('<wpt host="h"/>', "the root element must be ow:wpt", 1, 1),
     # the submission's own Example 7 typo
-    (
-        f'<ow:wpt {OW} ow:host="h"><ow:template ow:name="T">\n<ow:block ow:tagid=="yent-uhdr">Menu</ow:block></ow:template></ow:wpt>',
-        "malformed XML",
-        2,
-        20,
-    ),
+    (f'<ow:wpt {OW} ow:host="h"><ow:template ow:name="T">\n<ow:block ow:tagid=="yent-uhdr">Menu</ow:block></ow:template></ow:wpt>', "malformed XML", 2, 20),
     (
         '<?xml version="1.0"?>\n<!DOCTYPE lolz [\n <!ENTITY lol "lol">\n'
-        + "".join(
-            f' <!ENTITY lol{i} "{("&lol" + str(i - 1) + ";") * 10 if i > 1 else "&lol;" * 10}">\n' for i in range(1, 10)
-        )
+        + "".join(f' <!ENTITY lol{i} "{("&lol" + str(i - 1) + ";") * 10 if i > 1 else "&lol;" * 10}">\n' for i in range(1, 10))
         + "]>\n<lolz>&lol9;</lolz>",
         "DTDs are not allowed",
         2,
@@ -665,9 +603,7 @@ def test_memory_stays_flat_on_a_long_repeatable_stream() -> None:
     matches = 0
     parser.feed_events("<!doctype html><body><div id=list>")
     for i in range(3000):
-        events = parser.feed_events(
-            f'<div class="h-entry"><a href="/{i}">row {i}</a> <span class="p-name">n{i}</span></div>'
-        )
+        events = parser.feed_events(f'<div class="h-entry"><a href="/{i}">row {i}</a> <span class="p-name">n{i}</span></div>')
         matches += sum(isinstance(e, WptMatchEvent) for e in events)
         if i % 500 == 499:
             wpt = parser._wpt
@@ -711,9 +647,7 @@ def _late_page(html: str, xpath: str, chunks: list[bytes], budget: int = 0) -> t
     from stream_mf2.wpt import Block, Template
     from stream_mf2.wpt._compile import compile_xpath
 
-    template = Template(
-        "t", None, None, (Block(None, None, None, compile_xpath(xpath), None, True, (), 0, 0),), 0, 0, "x"
-    )
+    template = Template("t", None, None, (Block(None, None, None, compile_xpath(xpath), None, True, (), 0, 0),), 0, 0, "x")
     parser = Parser("http://x/", wpt=template, max_misnest_nodes=budget)
     events: list[Any] = []
     for c in chunks:
@@ -730,7 +664,7 @@ LATE = [
     ("<b>1<div>2</b>3</div>", "/html/body/b", ["/html[1]/body[1]/b[1]"], None),
     ("<table><tr><div>", "/html/body/*[2]", [], "foster-parented"),
     ("<table><tr><div>", "/html/body/div", ["/html[1]/body[1]/div[1]"], None),
-    ("<body><p>x</p><body id=main>", '//*[@id="main"]/p', [], "late-attributes"),
+    ('<body><p>x</p><body id=main>', '//*[@id="main"]/p', [], "late-attributes"),
     ("<body><p>x</p><body class=a>", '//*[@id="main"]/p', [], None),
     (
         "<select><button><selectedcontent></selectedcontent></button><option><b>x</b></option></select>",

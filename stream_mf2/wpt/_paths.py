@@ -90,14 +90,7 @@ class Place:
         if path is not None:
             return path
         if not self.cache:
-            # (chain() written out, the steps from the bottom: no list of places, no comprehension)
-            steps: list[str] = []
-            q: Place | None = self
-            while q is not None and q.element is not None:
-                steps.append(f"/{q.name}[{q.pos}]")
-                q = q.parent
-            steps.reverse()
-            return "".join(steps)
+            return "".join([f"/{p.name}[{p.pos}]" for p in self.chain()])
         # up to the nearest place whose path is known (or cannot be kept), then down again
         todo: list[Place] = []
         p: Place | None = self

@@ -12,7 +12,7 @@ from __future__ import annotations
 from stream_mf2.html.dom import HTML_NS, Comment, Doctype, Element, Node, Text, text_content
 from stream_mf2.html.serialize import RAW_TEXT_ELEMENTS, VOID_ELEMENTS, escape_attribute, escape_text
 from stream_mf2.wpt._paths import Place, State, Summary, _select_summaries, advance_with, any_may_match, frozen
-from stream_mf2.wpt.model import XPath
+from stream_mf2.wpt.model import Step, XPath
 
 __all__ = ["Selection", "html_and_text", "inner_html", "marked", "selecting"]
 
@@ -40,6 +40,9 @@ class Selection:
         self.marked = [False] * len(xpaths)
         self.incomplete = False
 
+
+#: The place of a walk level where no path is followed (never read, never changed)
+_NOWHERE = Place(None, None, "", 0, 0)
 
 #: ``[last()]`` is never asked of walkable paths (the ``lasts`` of ``advance_with``)
 _KNOWN = (True, True)
@@ -111,19 +114,28 @@ def _walk(
         marking = selection.marking
     seen: tuple[State, ...] | None = None
     summary: Summary | None = None
-    # (child nodes, next index, end tag to write after them, raw text?, textContent?, marked owner,
-    # the nodes' parent's place and the paths' states there, when a path is followed)
-    stack: list[tuple[list[Node], int, str, bool, bool, Element | None, Place | None, tuple[State, ...]]] = [
-        (top, 0, "", element.namespace == HTML_NS and element.name in raw_names, text, None, top_place, top_states)
-    ]
-    while stack:
-        nodes, i, end, raw, collect, owner, place, states = stack.pop()
-        if states and states is not seen:
-            summary = summaries.get(states)
-            if summary is None:
-                summary = summaries[states] = Summary(xpaths, states, None)
-            seen = states
-        n = len(nodes)
+    # The walk's current level: its child nodes, the next index, the end tag to write after
+    # them, raw text?, textContent?, the marked owner, the nodes' parent's place and the
+    # paths' states there (when a path is followed). ``stack`` holds the enclosing levels; a
+    # child level replaces these locals (no tuple built and unpacked for it).
+    nodes: list[Node] = top
+    i = 0
+    n = len(top)
+    end = ""
+    raw = element.namespace == HTML_NS and element.name in raw_names
+    collect = text
+    owner: Element | None = None
+    place = top_place if top_place is not None else _NOWHERE
+    tags: dict[str, bool | tuple[Step, ...]] = {}
+    states = top_states
+    if states:
+        summary = summaries.get(states)
+        if summary is None:
+            summary = summaries[states] = Summary(xpaths, states, None)
+        seen = states
+        tags = summary.tags
+    stack: list[tuple[list[Node], int, str, bool, bool, Element | None, Place, tuple[State, ...]]] = []
+    while True:
         while i < n:
             node = nodes[i]
             i += 1
@@ -138,23 +150,24 @@ def _walk(
                 name = node.name
                 attrs = node.attrs
                 mark = marks is not None and node in marks
-                sub_place: Place | None = None
                 sub_states: tuple[State, ...] = ()
+                p: Place | None = None
+                pos = 0
                 if states:
                     # the paths, as select_many's walk follows them (places only where needed)
-                    assert place is not None and summary is not None
                     counts = place.counts
                     if counts is None:
                         counts = place.counts = {}
                     pos = counts[name] = counts.get(name, 0) + 1
                     place.n += 1
-                    p: Place | None = None
-                    verdict = summary.tags.get(name)
+                    verdict = tags.get(name)
                     if verdict is None:
+                        assert summary is not None
                         verdict = summary.verdict(name)
                     if verdict is True or (verdict is not False and not any_may_match(verdict, attrs)):
                         sub_states = states
                     else:
+                        assert summary is not None
                         p = Place(place, node, name, pos, place.n)
                         p.cache = True
                         sub_states, hits = advance_with(xpaths, states, summary, p, _KNOWN)
@@ -163,11 +176,6 @@ def _walk(
                                 found.append((xi, p))
                                 if marking[xi] and _marks(selection, xi, node):
                                     mark = True
-                    if sub_states and node.children:
-                        if p is None:
-                            p = Place(place, node, name, pos, place.n)
-                            p.cache = True
-                        sub_place = p
                 if attrs:
                     # the start tag, piece by piece into the output (no call, no list per element)
                     append("<" + name)
@@ -183,18 +191,19 @@ def _walk(
                     if node.children:  # (not from the HTML parser)
                         if collect:
                             add_text(text_content(node))
-                        if sub_place is not None:
+                        if sub_states:
                             assert selection is not None
                             selection.incomplete = True
                     continue
                 sub_contents = node.template_contents
                 if sub_contents is not None:
-                    if collect and node.children:
-                        add_text(text_content(node))
-                    if sub_place is not None:
-                        assert selection is not None
-                        selection.incomplete = True  # (its children are not walked: its contents are)
-                        sub_place, sub_states = None, ()
+                    if node.children:
+                        if collect:
+                            add_text(text_content(node))
+                        if sub_states:
+                            assert selection is not None
+                            selection.incomplete = True  # (its children are not walked: its contents are)
+                    sub_states = ()
                     sub: list[Node] = list(sub_contents.children)
                     sub_collect = False
                 else:
@@ -205,10 +214,8 @@ def _walk(
                         _span(spans, node, out, texts, len(out), len(texts))
                     append("</" + name + ">")
                     continue
-                if len(sub) == 1 and type(sub[0]) is Text and sub_contents is None:
-                    # a text-only element (most of them), written here rather than through the stack
-                    only = sub[0]
-                    assert type(only) is Text
+                if len(sub) == 1 and type(only := sub[0]) is Text and sub_contents is None:
+                    # a text-only element (most of them), written here rather than as a level
                     data = only.data
                     if collect:
                         add_text(data)
@@ -224,28 +231,46 @@ def _walk(
                 if mark:
                     starts[node] = (len(out), len(texts))
                 stack.append((nodes, i, end, raw, collect, owner, place, states))
-                stack.append(
-                    (
-                        sub,
-                        0,
-                        "</" + name + ">",
-                        html and name in raw_names,
-                        sub_collect,
-                        node if mark else None,
-                        sub_place,
-                        sub_states,
-                    )
-                )
-                break
+                if sub_states:
+                    # (a place only for an element whose children the paths are followed in)
+                    if p is None:
+                        p = Place(place, node, name, pos, place.n)
+                        p.cache = True
+                    place = p
+                else:
+                    place = _NOWHERE
+                nodes = sub
+                i = 0
+                n = len(sub)
+                end = "</" + name + ">"
+                raw = html and name in raw_names
+                collect = sub_collect
+                owner = node if mark else None
+                states = sub_states
+                if states and states is not seen:
+                    summary = summaries.get(states)
+                    if summary is None:
+                        summary = summaries[states] = Summary(xpaths, states, None)
+                    seen = states
+                    tags = summary.tags
             elif isinstance(node, Comment):
                 append("<!--" + node.data + "-->")
             elif isinstance(node, Doctype):
                 append("<!DOCTYPE " + (node.name or "") + ">")
-        else:
-            if owner is not None:
-                at, at_text = starts.pop(owner)
-                _span(spans, owner, out, texts, at, at_text)
-            append(end)
+        if owner is not None:
+            at, at_text = starts.pop(owner)
+            _span(spans, owner, out, texts, at, at_text)
+        append(end)
+        if not stack:
+            break
+        nodes, i, end, raw, collect, owner, place, states = stack.pop()
+        n = len(nodes)
+        if states and states is not seen:
+            summary = summaries.get(states)
+            if summary is None:
+                summary = summaries[states] = Summary(xpaths, states, None)
+            seen = states
+            tags = summary.tags
     return "".join(out).strip(" \t\n\f\r"), "".join(texts)
 
 

@@ -239,20 +239,41 @@ def node_matches(
     if final is None:
         m = element_match(element, place, block, spans)
         return [] if m is None else [(element, m)]
-    values: list[tuple[Node, str, str]] = []
-    if final == "text()":
-        k = 0
-        xpath = ""
-        for c in element.children:
-            if type(c) is Text:
-                k += 1
-                if k == 1:
-                    xpath = place.xpath()
-                values.append((c, f"{xpath}/text()[{k}]", c.data))
-    else:
+    if final != "text()":
+        # ``@name``: at most one match, written here (the usual nested block of a crawler's
+        # template: a link's @href, a time's @datetime)
         value = element.attrs.get(final[1:])
-        if value is not None:
-            values.append((element, f"{place.xpath()}/{final}", value))
+        if value is None:
+            return []
+        captures = _pattern_captures(block, value) if block.pattern is not None else {}
+        if captures is None:
+            return []
+        inner: list[dict[str, Any]] = []
+        for b in block.blocks:
+            inner.append(_nested_text(b, value))
+        return [
+            (
+                element,
+                {
+                    "xpath": f"{place.xpath()}/{final}",
+                    "text": _squeeze(value),
+                    "html": None,
+                    "attributes": {},
+                    "captures": captures,
+                    "blocks": inner,
+                },
+            )
+        ]
+    # text(): each text node child
+    values: list[tuple[Node, str, str]] = []
+    k = 0
+    xpath = ""
+    for c in element.children:
+        if type(c) is Text:
+            k += 1
+            if k == 1:
+                xpath = place.xpath()
+            values.append((c, f"{xpath}/text()[{k}]", c.data))
     out: list[tuple[Node, dict[str, Any]]] = []
     for node, xpath, raw in values:
         captures = _pattern_captures(block, raw) if block.pattern is not None else {}

@@ -524,6 +524,43 @@ def test_selecting_walk_leaves_template_children_to_select() -> None:
     assert nested["text"] == "inside" and nested["xpath"] == "/div[1]/template[1]/p[1]"
 
 
+def test_template_element_inside_a_match_with_nested_paths() -> None:
+    """A ``<template>`` inside a block match whose nested blocks follow ``//`` paths (a
+    WordPress post with a client-side template, say): the walk that writes the match's HTML
+    writes the template's contents and follows no path into them (they are not the DOM's
+    children); it used to fail the matcher there (an assertion: no place for the contents)."""
+    xml = (
+        f'<ow:wpt {OW} ow:host="example.com"><ow:template ow:name="t">'
+        '<ow:block ow:xpath="//article" ow:type="repeatable">entry'
+        '<ow:block ow:xpath=".//a/@href" ow:type="repeatable">entry.link</ow:block>'
+        '<ow:block ow:xpath=".//time/@datetime">entry.date</ow:block></ow:block>'
+        "</ow:template></ow:wpt>"
+    )
+    page = (
+        b"<!doctype html><html><head><title>Blog</title></head><body><main>"
+        b'<article class="post"><h2><a href="/hello">Hello</a></h2><p>First &amp; last.</p>'
+        b'<template id="reply"><form><a href="/in-template">reply</a><time datetime="1999">x</time>'
+        b"</form></template>"
+        b'<footer><time datetime="2024-05-01">May 1</time> <a href="/tag/x" rel="tag">x</a></footer>'
+        b"</article></main></body></html>"
+    )
+    template = load(xml).templates[0]
+    whole = parse(page, "http://example.com/p", wpt=template)
+    (entry,) = [b for b in whole["wpt"][0]["blocks"] if b["concept"] == "entry"]
+    (match,) = entry["matches"]
+    assert match["html"].count('<a href="/in-template">reply</a>') == 1  # (the contents, written)
+    assert "reply" not in match["text"]  # (textContent: the contents are not children)
+    links, date = match["blocks"]
+    assert [m["text"] for m in links["matches"]] == ["/hello", "/tag/x"]
+    assert [m["text"] for m in date["matches"]] == ["2024-05-01"]
+    want = [(e.block, e.match) for e in _run(page, "http://example.com/p", template)[0] if isinstance(e, WptMatchEvent)]
+    assert want
+    for label, chunks in chunking.chunkings(page):
+        events = _run(page, "http://example.com/p", template, chunks)[0]
+        have = [(e.block, e.match) for e in events if isinstance(e, WptMatchEvent)]
+        assert have == want, label
+
+
 def test_wpt_bench_runs(tmp_path: Path) -> None:
     from bench import wpt_bench
 

@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING, Any
 
 from stream_mf2._build import COMPILED, build_info
 from stream_mf2._version import __version__
-from stream_mf2.core.events import Event
 from stream_mf2.core.options import ParseOptions
 from stream_mf2.core.parser import Parser
 from stream_mf2.core.reassemble import reassemble
@@ -50,7 +49,9 @@ from stream_mf2.io.api import parse
 
 if TYPE_CHECKING:
     # The I/O front ends are imported on first use (module __getattr__ below):
-    # parse() of text or bytes and Parser need none of asyncio, sockets, http.client or warcio.
+    # parse() of text or bytes and Parser need none of asyncio, sockets, http.client or warcio;
+    # nor the event union (Event), which names every consumer's events.
+    from stream_mf2.core.events import Event
     from stream_mf2.extraction import extract
     from stream_mf2.io.fetch import UrlResponse, afetch, fetch
     from stream_mf2.io.sources import aiter_events, aiter_items, iter_events, iter_items
@@ -63,6 +64,7 @@ if TYPE_CHECKING:
 
 # Public name -> the module that defines it, imported when the name is first read.
 _LAZY = {
+    "Event": "stream_mf2.core.events",
     "extract": "stream_mf2.extraction",
     "JsonLdItem": "stream_mf2.jsonld.events",
     "DublinCoreItem": "stream_mf2.metadata.events",

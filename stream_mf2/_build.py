@@ -11,12 +11,25 @@ from __future__ import annotations
 
 import importlib.machinery
 import importlib.util
-from pathlib import Path
+import os
+from typing import TYPE_CHECKING
 
-from stream_mf2._compiled import compiled_modules
+if TYPE_CHECKING:
+    #: Modules compiled by ``STREAM_MF2_COMPILE=1 pip install .``, as dotted names (the folder
+    #: rule), listed on first use (a walk over the package's folders: not for every start-up).
+    COMPILED_MODULES: tuple[str, ...]
 
-#: Modules compiled by ``STREAM_MF2_COMPILE=1 pip install .``, as dotted names (the folder rule).
-COMPILED_MODULES: tuple[str, ...] = compiled_modules(Path(__file__).parent)
+
+def __getattr__(name: str) -> tuple[str, ...]:
+    if name != "COMPILED_MODULES":
+        raise AttributeError(f"module 'stream_mf2._build' has no attribute {name!r}")
+    from pathlib import Path
+
+    from stream_mf2._compiled import compiled_modules
+
+    value = compiled_modules(Path(__file__).parent)
+    globals()[name] = value  # later reads skip this function
+    return value
 
 
 def is_extension_module(name: str) -> bool:
@@ -31,7 +44,7 @@ COMPILED: bool = is_extension_module("stream_mf2.html.tokenizer")
 
 
 #: Written by the build when ``STREAM_MF2_COMPILE=1`` was set but compiling failed.
-_FAILURE_NOTE = Path(__file__).with_name("_compile_failed.txt")
+_FAILURE_NOTE = os.path.join(os.path.dirname(__file__), "_compile_failed.txt")
 
 
 def build_info(version: str) -> str:
@@ -39,7 +52,8 @@ def build_info(version: str) -> str:
     if COMPILED:
         return f"stream-mf2 {version} (compiled with mypyc)"
     try:
-        failure = " ".join(_FAILURE_NOTE.read_text(encoding="utf-8").split())
+        with open(_FAILURE_NOTE, encoding="utf-8") as note:
+            failure = " ".join(note.read().split())
     except OSError:
         return f"stream-mf2 {version} (pure Python)"
     return f"stream-mf2 {version} (pure Python; the requested compile failed: {failure[:300]})"

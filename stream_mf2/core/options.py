@@ -122,8 +122,7 @@ from stream_mf2.mf2.options import (
     Options,
     options_for,
 )
-from stream_mf2.wpt._misnest import DEFAULT_MAX_MISNEST_NODES
-from stream_mf2.wpt._source import DEFAULT_MAX_PATTERN_CHARS, DEFAULT_MAX_PATTERN_SECONDS
+from stream_mf2.wpt.limits import DEFAULT_MAX_MISNEST_NODES, DEFAULT_MAX_PATTERN_CHARS, DEFAULT_MAX_PATTERN_SECONDS
 
 if TYPE_CHECKING:
     from stream_mf2.wpt.model import WptSpec

@@ -28,7 +28,6 @@ from collections.abc import Iterable, Sequence
 from typing import IO, TYPE_CHECKING, Any, Final, Literal, Never, Unpack
 
 from stream_mf2.core.consumer_failure import consumer_failure
-from stream_mf2.core.events import Event
 from stream_mf2.core.options import (
     DEFAULT_MAX_REPARSE_BYTES,
     DEFAULT_MAX_TOKEN_CHARS,
@@ -52,12 +51,27 @@ from stream_mf2.mf2.options import (
     DEFAULT_MAX_OUTPUT_RATIO,
     DEFAULT_OUTPUT_FLOOR_CHARS,
 )
-from stream_mf2.wpt.model import PatternBudget, pattern_budget
 
 if TYPE_CHECKING:
-    from stream_mf2.wpt.model import WptSpec
+    # (annotations only: the event union names every consumer's events, and the pattern budget
+    # is the WPT model's; a parse without a template imports neither)
+    from stream_mf2.core.events import Event
+    from stream_mf2.wpt.model import PatternBudget, WptSpec
 
 __all__ = ["Parser", "parse"]
+
+
+# The WPT model (and its dataclasses, threading) is imported by the first parse with a template.
+def _page_budget(seconds: float) -> PatternBudget:
+    from stream_mf2.wpt.model import PatternBudget
+
+    return PatternBudget(seconds)
+
+
+def _current_budget(budget: PatternBudget | None) -> PatternBudget | None:
+    from stream_mf2.wpt.model import pattern_budget
+
+    return pattern_budget(budget)
 
 _PRODUCED_BEFORE: Final = "output (an item or the meta item) was produced before it"
 
@@ -355,15 +369,15 @@ class Parser:
         self._config = config
         # The page's time for template patterns (the URL's too: choosing templates is part of
         # the build), current while this parser runs the matcher (see feed_events).
-        self._budget = PatternBudget(config.max_pattern_seconds) if config.wpt is not None else None
-        previous = pattern_budget(self._budget) if self._budget is not None else None
+        self._budget = _page_budget(config.max_pattern_seconds) if config.wpt is not None else None
+        previous = _current_budget(self._budget) if self._budget is not None else None
         try:
             # A <meta> past the prescan window may change the encoding (see _feed_text): the
             # tokenizer counts the characters of the input as fed.
             self._build(count_raw=True)
         finally:
             if self._budget is not None:
-                pattern_budget(previous)
+                _current_budget(previous)
         self._decoder = Decoder(
             config.encoding, default=config.default_encoding, detect_utf8=config.detect_utf8, keep_for_change=True
         )
@@ -427,7 +441,7 @@ class Parser:
         elif self._input_kind is not kind:
             raise TypeError("feed() got both bytes and str in one document; use one kind")
         budget = self._budget  # the page's time for patterns, current while the matcher may run
-        previous = pattern_budget(budget) if budget is not None else None
+        previous = _current_budget(budget) if budget is not None else None
         try:
             if isinstance(data, bytes):  # (exactly bytes or str by now: the same test as kind is bytes)
                 if self._held is not None:
@@ -450,14 +464,14 @@ class Parser:
             raise
         finally:
             if budget is not None:
-                pattern_budget(previous)
+                _current_budget(previous)
         return self._take()
 
     def close_events(self) -> list[Event]:
         """Like :meth:`close`, as events; the last one is :class:`DocumentEnd`."""
         self._check_open()
         budget = self._budget  # the page's time for patterns, current while the matcher may run
-        previous = pattern_budget(budget) if budget is not None else None
+        previous = _current_budget(budget) if budget is not None else None
         try:
             if self._input_kind is not str:
                 self._feed_text(self._decoder.close())
@@ -477,7 +491,7 @@ class Parser:
             raise
         finally:
             if budget is not None:
-                pattern_budget(previous)
+                _current_budget(previous)
         self._state = "closed"
         self._release()
         events = self._take()
@@ -494,7 +508,7 @@ class Parser:
         if self._input_kind is str:
             return
         budget = self._budget  # the page's time for patterns, current while the matcher may run
-        previous = pattern_budget(budget) if budget is not None else None
+        previous = _current_budget(budget) if budget is not None else None
         try:
             self._feed_text(self._decoder.commit())
             if self._held is not None:
@@ -508,7 +522,7 @@ class Parser:
             raise
         finally:
             if budget is not None:
-                pattern_budget(previous)
+                _current_budget(previous)
 
     # -- results --------------------------------------------------------------
     @property

@@ -36,7 +36,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
-from stream_mf2.core.events import Event
 from stream_mf2.core.options import ParserConfig
 from stream_mf2.html.bounded import BoundedSink
 from stream_mf2.html.dom import Element
@@ -47,6 +46,7 @@ from stream_mf2.mf2.capture import Capture
 
 if TYPE_CHECKING:
     from stream_mf2.core.budget import TextBudget
+    from stream_mf2.core.events import Event
     from stream_mf2.core.syntaxes import SyntaxConsumer
     from stream_mf2.html.bounded.observed import PlacementObserver
     from stream_mf2.wpt import WptConsumer

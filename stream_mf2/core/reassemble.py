@@ -11,9 +11,12 @@ streamed children it just collects the items).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from stream_mf2.core.events import Event
 from stream_mf2.events import Item, ItemEvent
+
+if TYPE_CHECKING:
+    from stream_mf2.core.events import Event
 
 __all__ = ["reassemble"]
 

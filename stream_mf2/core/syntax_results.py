@@ -35,10 +35,6 @@ from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 from stream_mf2.core.syntaxes import SYNTAXES, result_function
-from stream_mf2.jsonld.events import JsonLdItem
-from stream_mf2.metadata.events import DublinCoreItem, OpenGraphItem, TwitterCardItem
-from stream_mf2.microdata.events import MicrodataItem
-from stream_mf2.rdfa.events import RdfaTriple
 
 __all__ = ["HELD", "STREAMED", "ResultEntry", "SyntaxResults", "syntax_of"]
 
@@ -50,19 +46,34 @@ HELD: Final = frozenset(("rdfa", "dublincore"))
 #: One entry of a syntax's results: ``(syntax, index in its list, the entry)``.
 ResultEntry = tuple[str, int, Any]
 
-_SYNTAX_OF: Final[dict[type, str]] = {
-    JsonLdItem: "json-ld",
-    MicrodataItem: "microdata",
-    RdfaTriple: "rdfa",
-    OpenGraphItem: "opengraph",
-    TwitterCardItem: "twitter",
-    DublinCoreItem: "dublincore",
-}
+# The syntax of each event class, filled on first use: the event modules (and the consumer
+# packages they belong to) are imported by a run that asks for another syntax, not by every run.
+_SYNTAX_OF: Final[dict[type, str]] = {}
+
+
+def _syntax_map() -> dict[type, str]:
+    if not _SYNTAX_OF:
+        from stream_mf2.jsonld.events import JsonLdItem
+        from stream_mf2.metadata.events import DublinCoreItem, OpenGraphItem, TwitterCardItem
+        from stream_mf2.microdata.events import MicrodataItem
+        from stream_mf2.rdfa.events import RdfaTriple
+
+        _SYNTAX_OF.update(
+            {
+                JsonLdItem: "json-ld",
+                MicrodataItem: "microdata",
+                RdfaTriple: "rdfa",
+                OpenGraphItem: "opengraph",
+                TwitterCardItem: "twitter",
+                DublinCoreItem: "dublincore",
+            }
+        )
+    return _SYNTAX_OF
 
 
 def syntax_of(event: object) -> str | None:
     """The syntax (other than mf2) whose consumer yields ``event``; ``None`` for any other event."""
-    return _SYNTAX_OF.get(type(event))
+    return _syntax_map().get(type(event))
 
 
 class SyntaxResults:
@@ -82,16 +93,20 @@ class SyntaxResults:
         }
         self._counts: dict[str, int] = dict.fromkeys(self.names, 0)
         self._held: list[object] = []
+        self._syntax_of = _syntax_map()
 
     def add(self, event: object) -> list[ResultEntry]:
         """The entries ``event`` makes final (none for an event of no syntax of these, or a held one)."""
-        name = _SYNTAX_OF.get(type(event))
+        name = self._syntax_of.get(type(event))
         if name is None or name not in self._counts:
             return []
         if name in HELD:
             self._held.append(event)
             return []
-        if type(event) is MicrodataItem:
+        if name == "microdata":
+            from stream_mf2.microdata.events import MicrodataItem  # (imported: its event came)
+
+            assert type(event) is MicrodataItem
             # (its place is carried by the event: a page item lands before entries given already)
             index = event.index if event.index >= 0 else self._counts[name]
             self._counts[name] += 1

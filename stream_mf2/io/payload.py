@@ -21,7 +21,6 @@ import functools
 import re
 import zlib
 from collections.abc import Iterable, Iterator
-from email.message import Message
 
 import brotli
 import webencodings
@@ -447,17 +446,72 @@ def media_type(content_type: str | None) -> tuple[str | None, str | None]:
 
 
 def _parse_media_type(content_type: str) -> tuple[str | None, str | None]:
-    """:func:`media_type` of a non-empty value, parsed every time (through an ``email`` message, 50 k
-    instructions: :func:`media_type` remembers the last values)."""
+    """:func:`media_type` of a non-empty value, parsed every time (:func:`media_type` remembers
+    the last values): what an ``email`` message answers (:func:`_email_media_type`), without
+    building one for the values real servers send (:func:`_plain_media_type`)."""
+    if _is_plain(content_type):
+        return _plain_media_type(content_type)
+    return _email_media_type(content_type)
+
+
+def _is_plain(content_type: str) -> bool:
+    """Whether :func:`_plain_media_type` answers for ``content_type`` what ``email`` does.
+
+    ASCII (a lone surrogate would make ``email`` build a ``Header``), no backslash (quoted pairs),
+    no ``*`` (RFC 2231 parameters, which ``email`` joins and decodes), and an even number of
+    ``"`` between any two ``;`` (``email`` does not split inside a quoted string).
+    """
+    if not content_type.isascii() or "\\" in content_type or "*" in content_type:
+        return False
+    return '"' not in content_type or all(p.count('"') % 2 == 0 for p in content_type.split(";"))
+
+
+def _plain_media_type(content_type: str) -> tuple[str | None, str | None]:
+    """:func:`_email_media_type` of a value :func:`_is_plain` accepts, step by step as
+    ``email.message.Message`` (``get_content_type``, ``get_param``) takes it, with none of the
+    cases it excludes: 3 k instructions instead of 50 k, and no ``email`` package to import
+    (8 ms of every run's start-up)."""
+    essence: str | None = None
+    if "/" in content_type.split(";", 1)[0]:
+        essence = content_type.partition(";")[0].strip().lower()
+        if essence.count("/") != 1:
+            essence = "text/plain"  # (as email says, after RFC 2045)
+    label: str | None = None
+    for piece in content_type.split(";"):
+        if "=" in piece:
+            i = piece.index("=")
+            piece = piece[:i].strip().lower() + "=" + piece[i + 1 :].strip()
+        name, sep, value = piece.strip().partition("=")
+        name = name.strip()
+        if name.lower() == "charset":
+            label = _unquote(value.strip()) if sep else ""
+            break
+    return essence, _known_label(label)
+
+
+def _unquote(value: str) -> str:
+    # email.utils.unquote of a value without backslashes
+    if len(value) > 1 and ((value[0] == '"' and value[-1] == '"') or (value[0] == "<" and value[-1] == ">")):
+        return value[1:-1]
+    return value
+
+
+def _email_media_type(content_type: str) -> tuple[str | None, str | None]:
+    """:func:`media_type` of a non-empty value through an ``email`` message (50 k instructions)."""
+    from email.message import Message  # (imported by the first value _is_plain refuses)
+
     msg = Message()
     msg["content-type"] = content_type
     essence = msg.get_content_type() if "/" in content_type.split(";", 1)[0] else None
     charset = msg.get_param("charset")
-    label = charset if isinstance(charset, str) else None
+    return essence, _known_label(charset if isinstance(charset, str) else None)
+
+
+def _known_label(label: str | None) -> str | None:
     # An unknown transport label is ignored, as the HTML encoding sniffing algorithm says.
     if label is not None and webencodings.lookup(label) is None:
-        label = None
-    return essence, label
+        return None
+    return label
 
 
 _remembered_media_type = functools.lru_cache(maxsize=MEDIA_TYPE_MEMORY)(_parse_media_type)

@@ -63,11 +63,10 @@ import stat
 import sys
 import threading
 from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Callable, Generator, Iterable, Iterator
-from typing import Any, TypeAlias, TypeVar, Unpack
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, Unpack
 
 import aiofiles
 
-from stream_mf2.core.events import Event
 from stream_mf2.core.options import ParseOptions, check_options
 from stream_mf2.core.parser import Parser, document_result
 from stream_mf2.errors import SourceError
@@ -77,6 +76,9 @@ from stream_mf2.io.notes import log_notes
 from stream_mf2.io.payload import HTML_TYPES
 from stream_mf2.io.responses import SNIFF_BINARY_BYTES, ClientResponse, check_html, client_response, looks_binary
 from stream_mf2.io.threads import run_in_thread
+
+if TYPE_CHECKING:
+    from stream_mf2.core.events import Event  # (it names every consumer's events)
 
 #: Default read size.
 DEFAULT_CHUNK_SIZE = 64 * 1024

@@ -29,44 +29,68 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from stream_mf2.wpt.events import WptMatchEvent, WptPage, WptPageEnd, collect_pages
-from stream_mf2.wpt.model import (
-    OW_NS,
-    Block,
-    Concept,
-    Ontology,
-    Pattern,
-    RdfNode,
-    RdfProperty,
-    Step,
-    Template,
-    TemplateError,
-    UrlsSection,
-    Wpt,
-    WptSpec,
-    XPath,
-)
-
 # (eager: the submodule ``records`` would otherwise shadow the function of that name once
-# imported, since importing a submodule sets the package's attribute)
+# imported, since importing a submodule sets the package's attribute; it imports nothing)
 from stream_mf2.wpt.records import merge_by_id, records
 
 if TYPE_CHECKING:
     from stream_mf2.wpt._load import load
     from stream_mf2.wpt._match import WptConsumer
-    from stream_mf2.wpt._source import DEFAULT_MAX_PATTERN_CHARS
+    from stream_mf2.wpt.events import WptMatchEvent, WptPage, WptPageEnd, collect_pages
     from stream_mf2.wpt.find import element_paths
     from stream_mf2.wpt.jsonld import page_jsonld
+    from stream_mf2.wpt.limits import DEFAULT_MAX_PATTERN_CHARS
+    from stream_mf2.wpt.model import (
+        OW_NS,
+        Block,
+        Concept,
+        Ontology,
+        Pattern,
+        RdfNode,
+        RdfProperty,
+        Step,
+        Template,
+        TemplateError,
+        UrlsSection,
+        Wpt,
+        WptSpec,
+        XPath,
+    )
 
-# Imported when first asked for: importing the package for its events or model (every
-# parse does, for the event union) loads neither the template loader (XML, XPath and
-# pattern compilers) nor the consumer and the matching machinery behind it.
+
+# Imported when first asked for: the core reads the matcher's defaults (``wpt.limits``) for
+# every parse, which imports this package; that loads neither the model (dataclasses,
+# threading), the events, the template loader (XML, XPath and pattern compilers) nor the
+# consumer and the matching machinery behind it.
 _LAZY = {
     "load": "stream_mf2.wpt._load",
     "WptConsumer": "stream_mf2.wpt._match",
-    "DEFAULT_MAX_PATTERN_CHARS": "stream_mf2.wpt._source",
+    "DEFAULT_MAX_PATTERN_CHARS": "stream_mf2.wpt.limits",
     "element_paths": "stream_mf2.wpt.find",
     "page_jsonld": "stream_mf2.wpt.jsonld",
+    "WptMatchEvent": "stream_mf2.wpt.events",
+    "WptPage": "stream_mf2.wpt.events",
+    "WptPageEnd": "stream_mf2.wpt.events",
+    "collect_pages": "stream_mf2.wpt.events",
+    **dict.fromkeys(
+        (
+            "OW_NS",
+            "Block",
+            "Concept",
+            "Ontology",
+            "Pattern",
+            "RdfNode",
+            "RdfProperty",
+            "Step",
+            "Template",
+            "TemplateError",
+            "UrlsSection",
+            "Wpt",
+            "WptSpec",
+            "XPath",
+        ),
+        "stream_mf2.wpt.model",
+    ),
 }
 
 

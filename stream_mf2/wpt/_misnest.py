@@ -38,11 +38,9 @@ from typing import Final
 from stream_mf2.html.dom import Element
 from stream_mf2.html.serialize import VOID_ELEMENTS
 from stream_mf2.html.tree_tables import FORMATTING, SPECIAL_HTML
+from stream_mf2.wpt.limits import DEFAULT_MAX_MISNEST_NODES
 
 __all__ = ["DEFAULT_MAX_MISNEST_NODES", "KIND", "Misnest"]
-
-#: Default of ``max_misnest_nodes``: elements held below open formatting elements at once.
-DEFAULT_MAX_MISNEST_NODES: Final = 4096
 
 _VOID: Final = VOID_ELEMENTS  # (no children, so never a furthest block that holds anything)
 #: 1: a formatting element; 2: a special element that can be a furthest block

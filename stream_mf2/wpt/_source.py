@@ -19,12 +19,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from stream_mf2.errors import PatternTimeout
-from stream_mf2.wpt.model import DEFAULT_MAX_PATTERN_SECONDS, Pattern
+from stream_mf2.wpt.limits import DEFAULT_MAX_PATTERN_CHARS, DEFAULT_MAX_PATTERN_SECONDS
+from stream_mf2.wpt.model import Pattern
 
 __all__ = ["DEFAULT_MAX_PATTERN_CHARS", "DEFAULT_MAX_PATTERN_SECONDS", "SourceScanner"]
-
-#: Default window for patterns over the page source, in characters.
-DEFAULT_MAX_PATTERN_CHARS = 64 * 1024
 
 
 class SourceScanner:

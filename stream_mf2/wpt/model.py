@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 from stream_mf2.errors import PatternTimeout, StreamMF2Error
 from stream_mf2.wpt._urlnorm import normalize_url
+from stream_mf2.wpt.limits import DEFAULT_MAX_PATTERN_SECONDS
 
 __all__ = [
     "OW_NS",
@@ -50,12 +51,6 @@ class TemplateError(StreamMF2Error):
         self.message = message
         self.line = line
         self.column = column
-
-
-#: Default time the patterns of one page may take together, in seconds of CPU time (the
-#: ``max_pattern_seconds`` parse option); outside a parse (:meth:`Wpt.choose` called directly),
-#: each search's limit.
-DEFAULT_MAX_PATTERN_SECONDS = 1.0
 
 
 class PatternBudget:

@@ -4,8 +4,8 @@
 
     stream-mf2 [options] FILE|URL|-          whole-document JSON (or --jsonl: one item per line)
     stream-mf2 warc [options] FILE...        JSON Lines of items from WARC archives
-    stream-mf2 tokens FILE                   tokenizer output, html5lib-tests format
-    stream-mf2 tree FILE                     tree-construction dump, html5lib-tests format
+    stream-mf2 tokens FILE|URL|-             tokenizer output, html5lib-tests format
+    stream-mf2 tree FILE|URL|-               tree-construction dump, html5lib-tests format
     stream-mf2 conformance [PATH]            pass counts on the official microformats suites
     stream-mf2 wpt TEMPLATE.xml INPUT...     Website Parse Template blocks, JSON Lines
     stream-mf2 wpt lint TEMPLATE.xml [PAGE...]  check a template (and its blocks on pages)

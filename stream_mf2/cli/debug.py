@@ -5,34 +5,63 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import IO
 
-from stream_mf2.cli._common import PROG, ArgumentParser, UserError, dump
+from stream_mf2.cli._common import (
+    PROG,
+    ArgumentParser,
+    UserError,
+    add_fetch_arguments,
+    dump,
+    fetch_options,
+    fetch_page,
+)
 
 
 def _debug_parser(name: str, what: str) -> argparse.ArgumentParser:
     p = ArgumentParser(prog=f"{PROG} {name}", description=what)
-    p.add_argument("file", metavar="FILE", help="an HTML file, or - for standard input")
-    p.add_argument("--encoding", help="character encoding label, as if sent by the server")
+    p.add_argument("file", metavar="FILE|URL|-", help="an HTML file, an http(s):// URL, or - for standard input")
+    p.add_argument(
+        "--encoding",
+        help="character encoding label, as if sent by the server (default for a URL: the charset the server sent)",
+    )
+    # the page command's fetch flags, through the same helper: a page that needs a crawler's
+    # User-Agent or a cookie is debugged as it is read
+    add_fetch_arguments(p)
     return p
 
 
-def _decoded_chunks(path: str, encoding: str | None) -> Iterator[str]:
-    from stream_mf2.html.decode import Decoder
+def _byte_chunks(f: IO[bytes]) -> Iterator[bytes]:
+    while chunk := f.read(64 * 1024):
+        yield chunk
 
-    decoder = Decoder(encoding)
-    if path == "-":
-        f: IO[bytes] = sys.stdin.buffer
-        owned = False
+
+def _decoded_chunks(ns: argparse.Namespace) -> Iterator[str]:
+    from stream_mf2.html.decode import Decoder
+    from stream_mf2.io.fetch import is_url
+
+    path: str = ns.file
+    encoding: str | None = ns.encoding
+    close: Callable[[], None] = lambda: None  # noqa: E731  # nothing opened yet
+    if is_url(path):
+        resp = fetch_page(path, fetch_options(ns), f"{PROG} warc")
+        close = resp.close
+        chunks: Iterable[bytes] = resp
+        if encoding is None:
+            encoding = resp.charset  # the transport-layer encoding, as the page command takes it
+    elif path == "-":
+        chunks = _byte_chunks(sys.stdin.buffer)
     else:
         try:
             f = open(path, "rb")  # noqa: SIM115  # closed in the finally below
         except OSError as e:
             raise UserError(f"cannot open {path}: {e.strerror or e}") from None
-        owned = True
+        close = f.close
+        chunks = _byte_chunks(f)
+    decoder = Decoder(encoding)
     try:
-        while chunk := f.read(64 * 1024):
+        for chunk in chunks:
             text = decoder.feed(chunk)
             if text:
                 yield text
@@ -40,8 +69,7 @@ def _decoded_chunks(path: str, encoding: str | None) -> Iterator[str]:
         if text:
             yield text
     finally:
-        if owned:
-            f.close()
+        close()
 
 
 def cmd_tokens(argv: Sequence[str], out: IO[bytes]) -> int:
@@ -50,7 +78,7 @@ def cmd_tokens(argv: Sequence[str], out: IO[bytes]) -> int:
     ns = p.parse_args(argv)
     from stream_mf2.html.testing import tokenize_for_test
 
-    tokens, errors = tokenize_for_test(_decoded_chunks(ns.file, ns.encoding), collect_errors=ns.errors)
+    tokens, errors = tokenize_for_test(_decoded_chunks(ns), collect_errors=ns.errors)
     for token in tokens:
         out.write(dump(token))
     for err in errors:
@@ -65,7 +93,7 @@ def cmd_tree(argv: Sequence[str], out: IO[bytes]) -> int:
     tree_for_test = getattr(testing, "tree_for_test", None)
     if tree_for_test is None:
         raise UserError("the tree dump (stream_mf2.html.testing.tree_for_test) is not available in this build")
-    dump = tree_for_test(_decoded_chunks(ns.file, ns.encoding))
+    dump = tree_for_test(_decoded_chunks(ns))
     text = dump if isinstance(dump, str) else "\n".join(dump)
     out.write(text.encode("utf-8") + (b"" if text.endswith("\n") else b"\n"))
     out.flush()

@@ -47,7 +47,7 @@ def _parse_command_parser() -> argparse.ArgumentParser:
         'with --syntaxes every item line has a "syntax" ("mf2", "json-ld", ...), one line per entry of '
         "that syntax's results",
     )
-    p.add_argument("--pretty", action="store_true", help="indent the JSON (default: compact)")
+    p.add_argument("--pretty", action="store_true", help="indent the whole-document JSON (default: compact; not with --jsonl)")
     p.add_argument(
         "--stream-children",
         nargs="?",
@@ -107,6 +107,12 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
     from stream_mf2.events import DocumentEnd, ItemEvent, MetaItemEvent
     from stream_mf2.io.sources import iter_events
 
+    if ns.pretty and ns.jsonl:
+        # an indented object spans several lines: the output would no longer be JSON Lines
+        raise UsageError(
+            "--pretty indents each object over several lines, which is not JSON Lines: drop --pretty "
+            "with --jsonl (or pipe the lines through 'jq .' to read them)"
+        )
     if ns.stream_children is not None and not ns.jsonl:
         # the whole-document JSON has every child in its container: the flag would change nothing
         raise UsageError("--stream-children writes the children as item lines as they close: give it with --jsonl")

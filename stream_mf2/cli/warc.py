@@ -322,11 +322,7 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
         _fail(PROG, "--prefilter looks for mf2 root class names only: it cannot go with --syntaxes other than mf2")
     if ns.stream_children is not None:
         parser_opts["stream_children"] = _names(ns.stream_children) or True
-    types = _names(ns.type) or None
-    if ns.type is not None and types is None:
-        _fail(PROG, "--type needs at least one type, e.g. --type h-entry")
-    if types is not None:
-        _check_types(types)
+    types = type_option(ns.type, PROG)
     inputs = run_inputs(ns, PROG)
     check_workers(ns, PROG, inputs)
     options = run_options(
@@ -340,7 +336,18 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
     return run(ns, inputs, options, out, PROG)
 
 
-def _check_types(types: frozenset[str]) -> None:
+def type_option(value: str | None, prog: str) -> frozenset[str] | None:
+    """The ``--type`` names (``None``: not given), checked as ``warc`` and ``wpt --items`` check them:
+    none at all exits 2; a name that can never match is a warning, and exits 2 if no name can."""
+    types = _names(value) or None
+    if value is not None and types is None:
+        _fail(prog, "--type needs at least one type, e.g. --type h-entry")
+    if types is not None:
+        _check_types(types, prog)
+    return types
+
+
+def _check_types(types: frozenset[str], prog: str) -> None:
     """Say which ``--type`` names can never match (item types are ``h-*`` names); exit 2 if none can."""
     from stream_mf2.mf2.backcompat_data import ROOT_CLASSES
 
@@ -348,9 +355,9 @@ def _check_types(types: frozenset[str]) -> None:
     for name in never:
         mf1 = ROOT_CLASSES.get(name)
         hint = f"; classic {name} items are typed {mf1}" if mf1 else ""
-        print(f"{PROG}: warning: --type {name} can never match: item types are h-* names{hint}", file=sys.stderr)
+        print(f"{prog}: warning: --type {name} can never match: item types are h-* names{hint}", file=sys.stderr)
     if len(never) == len(types):
-        _fail(PROG, "no --type can match (give h-* types, e.g. --type h-entry)")
+        _fail(prog, "no --type can match (give h-* types, e.g. --type h-entry)")
 
 
 def run(

@@ -139,6 +139,12 @@ def _wpt_parser() -> argparse.ArgumentParser:
     p.add_argument("--jsonld", action="store_true", help="one wpt-jsonld line per page: its records as JSON-LD")
     p.add_argument("--vocab", metavar="IRI", help="--jsonld's vocabulary (@vocab; default: the site's /wpt/ONTOLOGY#)")
     p.add_argument("--items", action="store_true", help="also write the pages' mf2 items (item lines)")
+    p.add_argument(
+        "--type",
+        metavar="TYPES",
+        help="with --items: only mf2 items of these types (comma-separated, e.g. h-entry,h-card), found at any "
+        "depth, with their path, as 'stream-mf2 warc --type' (the items of other --syntaxes are all written)",
+    )
     p.add_argument("--warc", action="store_true", help="the inputs are WARC archives whatever their names")
     p.add_argument(
         "--max-pattern-chars",
@@ -277,6 +283,9 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
         fingerprint=fingerprint,
     )
     _cli_warc.check_run_arguments(ns, WPT_PROG)
+    if ns.type is not None and not ns.items:
+        raise UsageError("--type chooses which item lines are written: give it with --items")
+    types = _cli_warc.type_option(ns.type, WPT_PROG)
     opts = parser_options(ns)
     if other_syntaxes(opts) and not ns.items:
         raise UsageError("--syntaxes writes item lines: give it with --items")
@@ -297,7 +306,7 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
             if getattr(ns, dest) != default:
                 raise UserError(f"{flag} applies to HTML pages fetched from http(s):// URLs, not to WARC inputs")
         _cli_warc.check_workers(ns, WPT_PROG, inputs)
-        options = _cli_warc.run_options(ns, opts, consumer=lines, items=ns.items)
+        options = _cli_warc.run_options(ns, opts, consumer=lines, items=ns.items, types=types)
         # Records no template is for are skipped quietly, but a run where none applied at all
         # (WARC-Target-URIs on another host than ow:host, say) deserves a word. (With --matches
         # an applied template whose blocks all miss writes nothing either: no word then.)
@@ -330,10 +339,17 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
             raise UsageError("--metaformats on HTML pages writes a meta-item line: give it with --items")
         if ns.output is not None and ns.output.endswith(".parquet"):
             raise UsageError("--metaformats on HTML pages writes meta-item lines, which Parquet has no table for: use .jsonl")
-    return _pages(ns, inputs, lines, opts, out)
+    return _pages(ns, inputs, lines, opts, out, types)
 
 
-def _pages(ns: argparse.Namespace, inputs: Sequence[str], lines: Any, opts_base: dict[str, Any], out: IO[bytes]) -> int:
+def _pages(
+    ns: argparse.Namespace,
+    inputs: Sequence[str],
+    lines: Any,
+    opts_base: dict[str, Any],
+    out: IO[bytes],
+    types: frozenset[str] | None,
+) -> int:
     """WPT lines (and items with ``--items``) of HTML pages; standard output is flushed line by line."""
     from stream_mf2.warc.outputs import JsonlWriter, open_writer
     from stream_mf2.warc.target import OutputLock, resolve_output
@@ -344,7 +360,7 @@ def _pages(ns: argparse.Namespace, inputs: Sequence[str], lines: Any, opts_base:
     tables = (*(("item",) if ns.items else ()), *lines.kinds(), "error")
     with OutputLock(target):  # a second run naming this output fails at once
         writer = stdout if stdout is not None else open_writer(target, tables=tables)
-        return _write_pages(ns, inputs, lines, opts_base, writer, stdout)
+        return _write_pages(ns, inputs, lines, opts_base, writer, stdout, types)
 
 
 def _write_pages(
@@ -354,6 +370,7 @@ def _write_pages(
     opts_base: dict[str, Any],
     writer: Writer,
     stdout: JsonlWriter | None,
+    types: frozenset[str] | None,
 ) -> int:
     """Write the lines of each page; a page that cannot be read (opened, fetched, parsed to its
     end) is an ``error`` line and a message, and the run goes on with the next page, as a WARC
@@ -364,7 +381,7 @@ def _write_pages(
     try:
         for src in inputs:
             page = _Page(src)
-            found = _page_lines(ns, src, lines, opts_base, page)
+            found = _page_lines(ns, src, lines, opts_base, page, types)
             while True:
                 # Only reading the page is caught: an output that cannot be written stops the run.
                 try:
@@ -416,25 +433,37 @@ class _Page:
 
 
 def _page_lines(
-    ns: argparse.Namespace, src: str, lines: Any, opts_base: dict[str, Any], page: _Page
+    ns: argparse.Namespace, src: str, lines: Any, opts_base: dict[str, Any], page: _Page, types: frozenset[str] | None
 ) -> Iterator[dict[str, Any]]:
-    """The lines of the page ``src`` (without their ``source``), as they are found."""
+    """The lines of the page ``src`` (without their ``source``), as they are found. ``types``
+    (``--type``): the item lines are the items of those types at any depth, each with its path
+    (as a WARC record's: the top-level index, then ``children``/``properties`` steps)."""
     from stream_mf2.core.syntax_results import SyntaxResults, syntax_of
     from stream_mf2.events import DocumentEnd, ItemEvent, MetaItemEvent
     from stream_mf2.io.sources import iter_events
+    from stream_mf2.warc.walker import _select as select  # the walk of 'warc --type', for the same lines
     from stream_mf2.wpt.events import WptPageEnd
 
     syntaxes = "syntaxes" in opts_base
     opts = {**opts_base, **lines.parser_options()}
     source, page.url, close = _open(src, ns.url, fetch_options(ns), opts)
     results = SyntaxResults(opts["syntaxes"]) if syntaxes else None
+    top = 0  # index of the next top-level item (the first step of a --type item's path)
     try:
         refuse_empty(src, source)  # no page line for a page of nothing (an error line instead)
         lines.start()
         for event in iter_events(source, page.url, **opts):
             if type(event) is WptPageEnd:
                 page.applied = True
-            if type(event) is ItemEvent:
+            if type(event) is ItemEvent and types is not None:
+                if event.path:  # a streamed child: its container's index, then its steps
+                    base: tuple[int | str, ...] = (event.path[0], "children", *event.path[1:])
+                else:
+                    base = (top,)
+                    top += 1
+                head: dict[str, Any] = {"kind": "item", "syntax": "mf2"} if syntaxes else {"kind": "item"}
+                found = [{**head, "path": list(path), "item": item} for path, item in select(event.item, base, types)]
+            elif type(event) is ItemEvent:
                 found = [jsonl_item(event, syntaxes=syntaxes)] if ns.items else []
             elif type(event) is MetaItemEvent:
                 found = [{"kind": "meta-item", "item": event.item}] if ns.items else []

@@ -441,7 +441,7 @@ def _page_lines(
     from stream_mf2.core.syntax_results import SyntaxResults, syntax_of
     from stream_mf2.events import DocumentEnd, ItemEvent, MetaItemEvent
     from stream_mf2.io.sources import iter_events
-    from stream_mf2.warc.walker import _select as select  # the walk of 'warc --type', for the same lines
+    from stream_mf2.warc.walker import select_types as select  # the walk of `warc --type`: the same lines
     from stream_mf2.wpt.events import WptPageEnd
 
     syntaxes = "syntaxes" in opts_base

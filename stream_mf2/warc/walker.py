@@ -102,7 +102,7 @@ from stream_mf2.warc.prefilter import DEFAULT_MAX_PREFILTER_BYTES, Prefilter
 SNIFF_SIZE = 512
 
 
-def _select(item: dict[str, Any], path: Path, types: frozenset[str]) -> Iterator[tuple[Path, dict[str, Any]]]:
+def select_types(item: dict[str, Any], path: Path, types: frozenset[str]) -> Iterator[tuple[Path, dict[str, Any]]]:
     """Items of ``types`` in ``item`` (itself, children, item-valued properties), in document order."""
     stack: list[tuple[Path, dict[str, Any]]] = [(path, item)]
     while stack:
@@ -631,7 +631,7 @@ class Walker:
                                 ev.children_streamed,
                             )
                         else:
-                            for path, found in _select(ev.item, base, types):
+                            for path, found in select_types(ev.item, base, types):
                                 emitted += 1
                                 yield WarcItem(uri, rid, date, status, essence, found, self.warc_file, offset, path)
                     elif type(ev) is MetaItemEvent:

@@ -23,8 +23,9 @@ from tests.support.warc_records import response, write_record
 
 REPO = Path(stream_mf2.__file__).resolve().parents[1]
 
-#: Never imported by ``import stream_mf2`` (each name and its submodules).
-NOT_AT_IMPORT = (
+#: Never imported at start-up, by ``import stream_mf2`` nor by a prefiltered WARC run (each
+#: name and its submodules).
+NEVER_AT_START = (
     "stream_mf2.core.events",  # the event union: it imports every consumer's events
     "stream_mf2.jsonld",
     "stream_mf2.metadata",
@@ -36,45 +37,34 @@ NOT_AT_IMPORT = (
     "stream_mf2.extraction",
     "stream_mf2.io.sources",
     "stream_mf2.io.fetch",
-    "stream_mf2.io.payload",
-    "stream_mf2.warc",
-    "stream_mf2.cli",
     "stream_mf2._compiled",  # the folder walk behind COMPILED_MODULES
     "email",
     "http",
     "urllib.request",
     "asyncio",
     "socket",
-    "logging",
-    "threading",
     "multiprocessing",
     "concurrent",
+)
+
+#: Never imported by ``import stream_mf2``: besides those, what only the command line and
+#: the WARC reader use.
+NOT_AT_IMPORT = (
+    *NEVER_AT_START,
+    "stream_mf2.io.payload",
+    "stream_mf2.warc",
+    "stream_mf2.cli",
+    "logging",
+    "threading",
     "orjson",
 )
 
-#: Never imported by a prefiltered ``stream-mf2 warc --type h-entry,h-card`` run.
+#: Never imported by a prefiltered ``stream-mf2 warc --type h-entry,h-card`` run: besides
+#: those, the worker pools and the outputs not asked for.
 NOT_IN_WARC_RUN = (
-    "stream_mf2.core.events",
-    "stream_mf2.jsonld",
-    "stream_mf2.metadata",
-    "stream_mf2.microdata",
-    "stream_mf2.rdfa",
-    "stream_mf2.wpt.model",
-    "stream_mf2.wpt.events",
-    "stream_mf2.wpt._match",
-    "stream_mf2.extraction",
-    "stream_mf2.io.sources",
-    "stream_mf2.io.fetch",
+    *NEVER_AT_START,
     "stream_mf2.warc.parallel",
     "stream_mf2.warc.dask",
-    "stream_mf2._compiled",
-    "email",
-    "http",
-    "urllib.request",
-    "asyncio",
-    "socket",
-    "multiprocessing",
-    "concurrent",
     "dask",
     "pyarrow",
 )

@@ -15,14 +15,13 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 
 from tests.support.cli import assert_user_error, run_cli
-from tests.support.servers import serve_http
+from tests.support.servers import Gatekeeper, serve_http
 
 AGENT = "feed-reader/3.0 (+https://reader.example/about)"
 COOKIE = "session=s5"
@@ -72,32 +71,16 @@ def test_jsonl_with_pretty_is_refused_saying_what_to_use(tmp_path: Path) -> None
 # --- 2. tokens and tree over a URL -----------------------------------------------------------
 
 
-class _Reader(BaseHTTPRequestHandler):
-    """Serves the blog only to the reader it knows, with its cookie, in windows-1252 (said in the
-    Content-Type only, as the page command takes it)."""
-
-    protocol_version = "HTTP/1.1"
-    seen: ClassVar[list[tuple[str | None, str | None]]] = []
-
-    def log_message(self, format: str, *args: Any) -> None:  # quiet
-        pass
-
-    def do_GET(self) -> None:
-        agent, cookie = self.headers.get("User-Agent"), self.headers.get("Cookie")
-        self.seen.append((agent, cookie))
-        ok = agent == AGENT and cookie == COOKIE
-        body = "<p class=note>Café</p>".encode("cp1252") if ok else b"<p>Forbidden"
-        self.send_response(200 if ok else 403)
-        self.send_header("Content-Type", "text/html; charset=windows-1252")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+@pytest.fixture
+def reader() -> Gatekeeper:
+    """Serves the blog note only to the reader it knows, with its cookie, in windows-1252 (said in
+    the Content-Type only, as the page command takes it)."""
+    return Gatekeeper(AGENT, COOKIE, "<p class=note>Café</p>".encode("cp1252"), "text/html; charset=windows-1252")
 
 
 @pytest.fixture
-def reader_site() -> Iterator[str]:
-    _Reader.seen = []
-    with serve_http(_Reader) as base:
+def reader_site(reader: Gatekeeper) -> Iterator[str]:
+    with serve_http(reader.handler()) as base:
         yield f"{base}/notes/1"
 
 
@@ -105,7 +88,9 @@ FLAGS = ("--user-agent", AGENT, "--header", f"Cookie: {COOKIE}")
 
 
 @pytest.mark.network_local
-def test_tokens_and_tree_fetch_a_url_with_the_fetch_flags(reader_site: str, tmp_path: Path) -> None:
+def test_tokens_and_tree_fetch_a_url_with_the_fetch_flags(
+    reader_site: str, reader: Gatekeeper, tmp_path: Path
+) -> None:
     r = run_cli("tokens", reader_site, *FLAGS)
     assert r.returncode == 0, r.stderr.decode()
     assert _lines(r.stdout) == [["StartTag", "p", {"class": "note"}], ["Character", "Café"], ["EndTag", "p"]]
@@ -117,7 +102,7 @@ def test_tokens_and_tree_fetch_a_url_with_the_fetch_flags(reader_site: str, tmp_
     assert r.returncode == 0, r.stderr.decode()
     tree = r.stdout.decode()
     assert '|     <p>\n|       class="note"\n|       "Café"' in tree
-    assert _Reader.seen == [(AGENT, COOKIE), (AGENT, COOKIE)]
+    assert reader.seen == [(AGENT, COOKIE), (AGENT, COOKIE)]
     # without the flags the site refuses, and the command fails with the page command's message
     r = run_cli("tokens", reader_site)
     assert_user_error(r, 1, "HTTP 403")

@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
-from typing import Any, ClassVar
 
 import pytest
 
 from tests.support.cli import assert_user_error, run_cli
-from tests.support.servers import serve_http
+from tests.support.servers import Gatekeeper, serve_http
 from tests.support.suites import REPO
 
 pytest.importorskip("defusedxml")
@@ -31,57 +29,41 @@ AGENT = "records-bot/2.1 (+https://records.example/bot)"
 COOKIE = "session=abc123"
 
 
-class _Gatekeeper(BaseHTTPRequestHandler):
+@pytest.fixture
+def gate() -> Gatekeeper:
     """A site that serves its artist page only to the crawler it knows, with its session cookie."""
-
-    protocol_version = "HTTP/1.1"
-    seen: ClassVar[list[tuple[str | None, str | None]]] = []
-
-    def log_message(self, format: str, *args: Any) -> None:  # quiet
-        pass
-
-    def do_GET(self) -> None:
-        agent, cookie = self.headers.get("User-Agent"), self.headers.get("Cookie")
-        self.seen.append((agent, cookie))
-        ok = agent == AGENT and cookie == COOKIE
-        body = PAGE if ok else b"<!doctype html><title>Forbidden</title><p>Bots need a key."
-        self.send_response(200 if ok else 403)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+    return Gatekeeper(AGENT, COOKIE, PAGE)
 
 
 @pytest.fixture
-def site() -> Iterator[str]:
-    _Gatekeeper.seen = []
-    with serve_http(_Gatekeeper) as base:
+def site(gate: Gatekeeper) -> Iterator[str]:
+    with serve_http(gate.handler()) as base:
         yield f"{base}/ar-123---Amy-Winehouse"
 
 
 FLAGS = ("--user-agent", AGENT, "--header", f"Cookie: {COOKIE}")
 
 
-def test_wpt_over_a_page_url_sends_the_user_agent_and_headers(site: str) -> None:
+def test_wpt_over_a_page_url_sends_the_user_agent_and_headers(site: str, gate: Gatekeeper) -> None:
     r = run_cli("wpt", TEMPLATE, site, "--template", "Artist Page on Yahoo! Music", *FLAGS)
     assert r.returncode == 0, r.stderr.decode()
     (line,) = [json.loads(x) for x in r.stdout.splitlines()]
     (name,) = [b for b in line["blocks"] if b["concept"] == "artist.name"]
     assert [m["text"] for m in name["matches"]] == ["Amy Winehouse"]
-    assert _Gatekeeper.seen == [(AGENT, COOKIE)]
+    assert gate.seen == [(AGENT, COOKIE)]
     # without them the site refuses, and the page is an error line
     r = run_cli("wpt", TEMPLATE, site, "--template", "Artist Page on Yahoo! Music")
     assert_user_error(r, 4, "HTTP 403")
 
 
-def test_xpath_and_lint_send_them_too(site: str) -> None:
+def test_xpath_and_lint_send_them_too(site: str, gate: Gatekeeper) -> None:
     r = run_cli("xpath", site, "--id", "biography", *FLAGS)
     assert r.returncode == 0, r.stderr.decode()
     assert json.loads(r.stdout)["anchored"] == '//*[@id="biography"]'
     r = run_cli("wpt", "lint", TEMPLATE, site, "--url", "http://music.yahoo.com/ar-123---Amy-Winehouse", *FLAGS)
     assert r.returncode == 0, r.stderr.decode()
     assert "never matches" not in r.stderr.decode()
-    assert _Gatekeeper.seen == [(AGENT, COOKIE), (AGENT, COOKIE)]
+    assert gate.seen == [(AGENT, COOKIE), (AGENT, COOKIE)]
 
 
 def test_max_bytes_bounds_a_wpt_page(site: str) -> None:

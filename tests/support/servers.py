@@ -100,6 +100,41 @@ def serve_http(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
         thread.join(10)
 
 
+@dataclass
+class Gatekeeper:
+    """A site that serves ``body`` only to the client it knows: ``agent`` as its User-Agent and
+    ``cookie`` in a Cookie header (403 and a short refusal page otherwise). ``seen`` lists each
+    request's (User-Agent, Cookie), so a test can check what a command sent."""
+
+    agent: str
+    cookie: str
+    body: bytes
+    content_type: str = "text/html; charset=utf-8"
+    seen: list[tuple[str | None, str | None]] = field(default_factory=list)
+
+    def handler(self) -> type[BaseHTTPRequestHandler]:
+        site = self
+
+        class _Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:  # quiet
+                pass
+
+            def do_GET(self) -> None:
+                agent, cookie = self.headers.get("User-Agent"), self.headers.get("Cookie")
+                site.seen.append((agent, cookie))
+                ok = agent == site.agent and cookie == site.cookie
+                body = site.body if ok else b"<!doctype html><title>Forbidden</title><p>Bots need a key."
+                self.send_response(200 if ok else 403)
+                self.send_header("Content-Type", site.content_type)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        return _Handler
+
+
 @contextlib.contextmanager
 def range_server(root: Path) -> Iterator[RangeServer]:
     """Serve the files of ``root`` on 127.0.0.1 (a random port) until the block ends."""

@@ -35,7 +35,6 @@ shorter or different is refused (:class:`OutputError`), never patched up.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import shutil
@@ -163,6 +162,8 @@ class _Zstd(_Compressor):
 
 def _sha256_prefix(f: IO[bytes], size: int) -> Any:
     """The running SHA-256 of the first ``size`` bytes of ``f`` (read in blocks)."""
+    import hashlib  # (only with --resume: a run without checkpoints hashes nothing)
+
     h = hashlib.sha256()
     f.seek(0)
     left = size
@@ -205,7 +206,7 @@ class JsonlWriter(Writer):
         self._comp = compressor or _Compressor()
         self._buf: list[bytes] = []
         self._size = 0
-        self._hash = hashlib.sha256()
+        self._hash: Any = None  # the SHA-256 of the temporary file's first bytes, from the first checkpoint
         self._hashed = 0  # bytes of the temporary file that self._hash covers
         self._tmp: str | None = None
         self._owned = False  # a special file this writer opened (and closes)
@@ -255,6 +256,10 @@ class JsonlWriter(Writer):
         """The SHA-256 of the temporary file's bytes so far: those written since the last call are read back."""
         f = self._f
         end = f.tell()
+        if self._hash is None:
+            import hashlib
+
+            self._hash = hashlib.sha256()
         if self._hashed < end:
             f.seek(self._hashed)
             left = end - self._hashed

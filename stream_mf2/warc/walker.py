@@ -151,10 +151,10 @@ class Walker:
         inflate_ahead: bool = False,
         inflate_ahead_limits: tuple[int, int] = (AHEAD_BYTES, AHEAD_MEMBER),
     ) -> None:
-        # (not for an index: a parallel run forks its workers while that walk is under way)
-        self.inp = Input(
-            f, summary, inflate_ahead=inflate_ahead and not index_only, ahead_limits=inflate_ahead_limits
-        )
+        # Not for an index (a parallel run forks its workers while that walk is under way), nor
+        # for a run of a few units (a worker's task: the thread would inflate far past its end).
+        ahead = inflate_ahead and not index_only and max_units is None
+        self.inp = Input(f, summary, inflate_ahead=ahead, ahead_limits=inflate_ahead_limits)
         self.prefilter = prefilter
         self.max_prefilter_bytes = max_prefilter_bytes
         self.gzip = gzip  # None: decide from the first bytes

@@ -12,6 +12,7 @@ import gzip
 import io
 import random
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -70,7 +71,7 @@ def test_same_entries_as_inflating_in_the_reading_thread(limits: tuple[int, int]
     assert sum(isinstance(e, WarcItem) for e in got) == 40
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.data())
 def test_damaged_archives_give_the_same_entries(data: st.DataObject) -> None:
     recs = data.draw(warcs.records())
@@ -134,13 +135,28 @@ def test_off_on_a_non_seekable_stream() -> None:
     assert len([e for e in iter_warc(Pipe(data, 1000)) if isinstance(e, WarcItem)]) == 3
 
 
-def test_no_thread_left_when_iteration_stops_early(tmp_path: Path) -> None:
-    path = tmp_path / "a.warc.gz"
-    path.write_bytes(_archive(30))
-    it = iter(iter_warc(path))
+def _blocked_walk() -> Iterator[Any]:
+    """A walk in its first member whose thread is alive: an archive of several reads, and
+    limits so small that the thread waits for room to hand over its second read until it is
+    closed (the walk is still in its first)."""
+    walker = Walker(io.BytesIO(_archive(150, big=10_000)), WarcSummary(), {}, inflate_ahead=True,
+                    inflate_ahead_limits=TINY)  # fmt: skip
+    it = walker.walk()
+    next(it)
     next(it)
     assert _threads()
+    return it
+
+
+def test_no_thread_left_when_iteration_stops_early(tmp_path: Path) -> None:
+    it = _blocked_walk()
     it.close()  # type: ignore[attr-defined]
+    assert not _threads()
+    path = tmp_path / "a.warc.gz"
+    path.write_bytes(_archive(30))
+    entries = iter(iter_warc(path))
+    next(entries)
+    entries.close()  # type: ignore[attr-defined]
     assert not _threads()
 
 
@@ -149,6 +165,12 @@ class _Boom(Exception):
 
 
 def test_no_thread_left_when_the_consumer_raises(tmp_path: Path) -> None:
+    it = _blocked_walk()
+    with pytest.raises(_Boom):
+        for _ in it:
+            raise _Boom
+    del it  # (what a caller's frame holds: dropped, the walk is closed and the thread stopped)
+    assert not _threads()
     path = tmp_path / "a.warc.gz"
     path.write_bytes(_archive(30))
     with pytest.raises(_Boom):
@@ -182,10 +204,30 @@ def test_a_read_error_is_a_source_error(ahead: bool) -> None:
 
 
 def test_the_file_is_left_where_reading_stopped() -> None:
-    # about 4 KB a member: the thread reads far ahead of two units
+    # about 4 KB a member: the thread reads far ahead of three units
     data = _archive(150, big=10_000)
     f = io.BytesIO(data)
-    walker = Walker(f, WarcSummary(), {}, inflate_ahead=True, max_units=3)
-    units = [e for e in walker.walk() if isinstance(e, int)]
-    assert len(units) == 3
+    walker = Walker(f, WarcSummary(), {}, inflate_ahead=True)
+    it = walker.walk()
+    units = 0
+    for entry in it:
+        units += isinstance(entry, int)
+        if units == 4:
+            break
+    it.close()
+    assert not _threads()
     assert walker.inp.tell() <= f.tell() <= walker.inp.tell() + 2 * READ_SIZE < len(data)
+
+
+@pytest.mark.parametrize(("kw", "thread"), [({}, True), ({"max_units": 50}, False), ({"index_only": True}, False)])
+def test_off_for_a_run_of_units_and_for_an_index(kw: dict[str, Any], thread: bool) -> None:
+    # (an archive of several reads, and limits so small that a thread, once started, waits for
+    # room to hand over its second read until it is closed: the walk is still in its first)
+    walker = Walker(io.BytesIO(_archive(150, big=10_000)), WarcSummary(), {}, inflate_ahead=True,
+                    inflate_ahead_limits=TINY, **kw)  # fmt: skip
+    it = walker.walk()
+    assert next(it) == 0  # the first unit starts
+    next(it)  # its member is being read
+    assert bool(_threads()) is thread
+    it.close()
+    assert not _threads()

@@ -230,6 +230,8 @@ class _Ahead:
             self._inflate(pos, held)
         except OSError as e:
             self._error = e
+        except ValueError:
+            pass  # the file was closed under the walk (its owner gave up on it): nothing more comes
         finally:
             with self._cond:
                 self._done = True
@@ -432,6 +434,8 @@ class Input(_Buffered):
                 self._f.seek(ahead.taken)
             except OSError as e:
                 raise SourceError(f"seek failed: {e}") from e
+            except ValueError:
+                pass  # a closed file: nothing to put back
 
     def skip_to(self, pos: int) -> None:
         """Read on (discarding) up to offset ``pos``."""

@@ -258,8 +258,9 @@ def iter_warc(
     ``max_prefilter_bytes`` caps the bytes held while deciding (past it the record is parsed).
     ``inflate_ahead`` (default ``True``): a seekable ``.warc.gz`` is read and its gzip members
     inflated ahead by a second thread, beside the parse (:class:`stream_mf2.warc.framing.Input`;
-    at most about 8 MiB held, the thread stopped when iteration ends); ``False`` inflates in the
-    iterating thread only. The entries are the same either way.
+    at most about 8 MiB held, the thread stopped when iteration ends; not for a non-seekable
+    source nor a stretch given by ``length``); ``False`` inflates in the iterating thread only.
+    The entries are the same either way.
     """
     check_warc_options(options, "iter_warc")
     return WarcReader(source, offset=offset, length=length, **options)

@@ -231,3 +231,19 @@ def test_off_for_a_run_of_units_and_for_an_index(kw: dict[str, Any], thread: boo
     assert bool(_threads()) is thread
     it.close()
     assert not _threads()
+
+
+def test_a_file_closed_under_the_walk(tmp_path: Path) -> None:
+    path = tmp_path / "a.warc.gz"
+    path.write_bytes(_archive(150, big=10_000))
+    with path.open("rb") as f:
+        walker = Walker(f, WarcSummary(), {}, inflate_ahead=True, inflate_ahead_limits=TINY)
+        it = walker.walk()
+        next(it)
+        next(it)
+        assert _threads()
+    # the thread waits for room or reads a closed file: either way it ends quietly, and the
+    # walk's end does not fail on the closed file
+    with pytest.raises(ValueError):
+        list(it)
+    assert not _threads()

@@ -411,7 +411,9 @@ class TreeBuilder(TokenCalls):
         mode = self.mode
         if mode == IN_BODY or (mode == IN_CELL and name not in _CELL_OR_ROW_START):
             stack = self.open
-            if stack and stack[-1].namespace == HTML_NS and (self._context is None or len(stack) > 1):
+            # (the current node, read once: see characters())
+            target = stack[-1] if stack else None
+            if target is not None and target.namespace == HTML_NS and (self._context is None or len(stack) > 1):
                 # Most start tags of a page: "in body" rules (also those "in cell" that
                 # defer to them) with an HTML current node, so neither the
                 # foreign-content test nor the mode dispatch can apply.
@@ -428,12 +430,13 @@ class TreeBuilder(TokenCalls):
                             last = afe[-1]
                             if last is not None and last not in self._open_set:
                                 self._reconstruct()
-                    target = stack[-1]
+                                target = stack[-1]
                     if self._foster or (target.name == "template" and target.namespace == HTML_NS):
                         self._insert_html(name, attrs)
                     else:
-                        stack.append(self._calls.create_element_in(target, name, HTML_NS, attrs))
-                        self._open_set.add(stack[-1])
+                        el = self._calls.create_element_in(target, name, HTML_NS, attrs)
+                        stack.append(el)
+                        self._open_set.add(el)
                         c = self._counts
                         c[name] = c.get(name, 0) + 1
                         if len(stack) > self.max_depth:
@@ -605,10 +608,13 @@ class TreeBuilder(TokenCalls):
             # Raw text / RCDATA content (_chars_text): into the current node.
             self._calls.append_text(stack[-1], data)
             return
+        # (The current node is read once, and again only after reconstructing: stack[-1]
+        # is a generic subscript in CPython 3.11, a negative index is not specialised.)
+        target = stack[-1] if stack else None
         if (
             mode in _BODY_TEXT_MODES
-            and stack
-            and stack[-1].namespace == HTML_NS
+            and target is not None
+            and target.namespace == HTML_NS
             and self._context is None
             and "\0" not in data
         ):
@@ -618,9 +624,9 @@ class TreeBuilder(TokenCalls):
                 last = afe[-1]
                 if last is not None and last not in self._open_set:
                     self._reconstruct()
+                    target = stack[-1]
             if self.frameset_ok and data.strip(WS):
                 self.frameset_ok = False
-            target = stack[-1]
             if self._foster or (target.name == "template" and target.namespace == HTML_NS):
                 self._insert_text(data)
             else:

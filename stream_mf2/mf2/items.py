@@ -553,7 +553,12 @@ class _Walker:
         # children runs in C), and beside it what leaving that element does:
         # nothing, finish the nested item (a _Frame), or end an e-* value (_LEAVE_E).
         # An element holding only a text node has nothing to visit: it is not pushed.
-        stack: list[Iterator[Node]] = [iter(root.children)]
+        # The innermost element's iterator is kept in ``current``, the outer ones in
+        # ``stack``: reading ``stack[-1]`` each time the loop (re)starts costs a generic
+        # subscript in CPython 3.11 (a negative index is not specialised: about 140
+        # instructions against 10 for a local).
+        current: Iterator[Node] | None = iter(root.children)
+        stack: list[Iterator[Node]] = []
         leaves: list[_Frame | _LeaveE | _LeaveP | None] = [frame]
         result: Item | None = None
         folded_items = ctx.folded
@@ -566,8 +571,8 @@ class _Walker:
         rels = self.rels
         markers = self.markers
         spec_text = self.spec_text
-        while stack:
-            for element in stack[-1]:
+        while current is not None:
+            for element in current:
                 if type(element) is not Element:
                     continue
                 attrs = element.attrs
@@ -591,7 +596,8 @@ class _Walker:
                     children = element.children
                     if children and (len(children) > 1 or type(children[0]) is not Text):
                         if element.name != "template" or element.namespace != HTML_NS:
-                            stack.append(iter(children))
+                            stack.append(current)
+                            current = iter(children)
                             leaves.append(None)
                             break
                         if rels:  # see the template case below
@@ -718,17 +724,19 @@ class _Walker:
                         if children and (len(children) > 1 or type(children[0]) is not Text):
                             # entered: items inside count in this item's budget (Frame.add_child)
                             frame.in_props += 1
-                            stack.append(iter(children))
+                            stack.append(current)
+                            current = iter(children)
                             leaves.append(_LEAVE_P)
                             break
                         continue
                 children = element.children
                 if leave is not None or (children and (len(children) > 1 or type(children[0]) is not Text)):
-                    stack.append(iter(children))
+                    stack.append(current)
+                    current = iter(children)
                     leaves.append(leave)
                     break
             else:  # the innermost open element is done
-                stack.pop()
+                current = stack.pop() if stack else None
                 done = leaves.pop()
                 if done is None:
                     continue

@@ -768,10 +768,12 @@ def _raw_pieces(
     or more) replaced by one reference to it (:meth:`_RawIndex.reference`), so that
     blank ends repeated at every level of nested values do not pile up."""
     # One iterator over child nodes per open element, and beside it the element and where its pieces start.
-    stack: list[Iterator[Node]] = [iter(root.children)]
+    # The innermost iterator is ``current`` (a local: ``stack[-1]`` is a generic subscript in CPython 3.11).
+    current: Iterator[Node] | None = iter(root.children)
+    stack: list[Iterator[Node]] = []
     open_elements: list[tuple[Element, int]] = [(root, len(pieces))]
-    while stack:
-        for node in stack[-1]:
+    while current is not None:
+        for node in current:
             if type(node) is Text:
                 data = node.data
                 if data:
@@ -800,11 +802,12 @@ def _raw_pieces(
                         index.reference(pieces, core[1] + 1, span[1])
                     spans[node] = (start, len(pieces))
                     continue
-                stack.append(iter(children))
+                stack.append(current)
+                current = iter(children)
                 open_elements.append((node, len(pieces)))
                 break
         else:
-            stack.pop()
+            current = stack.pop() if stack else None
             element, start = open_elements.pop()
             spans[element] = (start, len(pieces))
 

@@ -26,10 +26,12 @@ InnerText = Callable[[Element], str]
 def value_elements(element: Element, is_boundary: Boundary) -> list[tuple[Element, bool]]:
     """The value elements of ``element`` in document order, as ``(element, is_value_title)``."""
     out: list[tuple[Element, bool]] = []
-    # asked for every p-/u-/dt- property: one iterator per open element, the loop over children runs in C
-    stack: list[Iterator[Node]] = [iter(element.children)]
-    while stack:
-        for node in stack[-1]:
+    # asked for every p-/u-/dt- property: one iterator per open element, the loop over children runs in C;
+    # the innermost one in ``current`` (a local: ``stack[-1]`` is a generic subscript in CPython 3.11)
+    current: Iterator[Node] | None = iter(element.children)
+    stack: list[Iterator[Node]] = []
+    while current is not None:
+        for node in current:
             if type(node) is not Element or node.name == "template":
                 continue
             raw = node.attrs.get("class")
@@ -45,10 +47,11 @@ def value_elements(element: Element, is_boundary: Boundary) -> list[tuple[Elemen
                     continue
             children = node.children
             if children and (len(children) > 1 or type(children[0]) is not Text):  # not only a text node
-                stack.append(iter(children))
+                stack.append(current)
+                current = iter(children)
                 break
         else:
-            stack.pop()
+            current = stack.pop() if stack else None
     return out
 
 

@@ -662,7 +662,10 @@ def main(argv: list[str] | None = None) -> int:
         for template, page in [tuple(args.callgrind_row)] if args.callgrind_row else realistic_rows():
             rows.append(callgrind_row(template, page))
             r = rows[-1]
-            print(f"  {template} {page}: {r['plain_ir']:,} -> {r['wpt_ir']:,} Ir ({r['added_pct']:+.1f} %)", file=sys.stderr)
+            print(
+                f"  {template} {page}: {r['plain_ir']:,} -> {r['wpt_ir']:,} Ir ({r['added_pct']:+.1f} %)",
+                file=sys.stderr,
+            )
         if args.json:
             args.json.write_text(json.dumps({"kind": "wpt-callgrind", "rows": rows}, indent=1))
         print(callgrind_table(rows))

@@ -133,6 +133,9 @@ _MAX_PLANS = 64
 #: at most this many pending candidates: :meth:`WptConsumer.complete` finds those inside a
 #: root through their parent links (a bounded number of climbs), more: in a walk of the root
 _FEW_CANDIDATES = 8
+#: at most this many: through their parent links still, each climb ending at the first node
+#: whose answer is known (:func:`_inside`); more: in a walk of the root
+_CLIMBED_CANDIDATES = 64
 
 
 def _plan(templates: tuple[Template, ...]) -> _Plan:
@@ -144,6 +147,33 @@ def _plan(templates: tuple[Template, ...]) -> _Plan:
             _PLANS.clear()  # bounded: a run with many template sets just makes plans again
         plan = _PLANS[key] = _Plan(templates)
     return plan
+
+
+def _inside(root: Element, candidates: dict[Element, Any]) -> list[Element]:
+    """The ``candidates`` strictly inside ``root`` (not in document order): each climbs its
+    parent links until ``root``, the top, or a node whose answer an earlier climb gave (the
+    candidates of a page share most of their ancestors), so the climbs cost about the number of
+    distinct ancestors rather than the size of ``root``'s subtree, which a walk would visit."""
+    known: dict[Node, bool] = {root: True}
+    out: list[Element] = []
+    for el in candidates:
+        if el is root:
+            continue
+        trail: list[Node] = []
+        p = el.parent
+        v = False
+        while p is not None:
+            seen = known.get(p)
+            if seen is not None:
+                v = seen
+                break
+            trail.append(p)
+            p = p.parent
+        for t in trail:
+            known[t] = v
+        if v:
+            out.append(el)
+    return out
 
 
 def _child_indices(root: Element, el: Element) -> list[int]:
@@ -867,6 +897,15 @@ class WptConsumer:
             inside = [el for el in candidates if el is not root and is_ancestor(root, el)]
             if len(inside) > 1:
                 # (no sort key function: a lambda is a closure, a reference cycle per call once compiled)
+                keyed = sorted([(_child_indices(root, el), i) for i, el in enumerate(inside)])
+                inside = [inside[i] for _, i in keyed]
+            found.extend(inside)
+        elif len(candidates) <= _CLIMBED_CANDIDATES:
+            # More pending (a page's small matches waiting inside one large kept subtree, as an
+            # mf2 root's): the climbs cost about their distinct ancestors, a walk the whole root.
+            found = [root] if root in candidates else []
+            inside = _inside(root, candidates)
+            if len(inside) > 1:
                 keyed = sorted([(_child_indices(root, el), i) for i, el in enumerate(inside)])
                 inside = [inside[i] for _, i in keyed]
             found.extend(inside)

@@ -133,9 +133,9 @@ _MAX_PLANS = 64
 #: at most this many pending candidates: :meth:`WptConsumer.complete` finds those inside a
 #: root through their parent links (a bounded number of climbs), more: in a walk of the root
 _FEW_CANDIDATES = 8
-#: at most this many: through their parent links still, each climb ending at the first node
-#: whose answer is known (:func:`_inside`); more: in a walk of the root
-_CLIMBED_CANDIDATES = 64
+#: more: the walk of the root takes at most this many steps (a descent or a return) a pending
+#: candidate, then they are found by climbs (:func:`_inside`)
+_WALK_STEPS = 2
 
 
 def _plan(templates: tuple[Template, ...]) -> _Plan:
@@ -900,24 +900,28 @@ class WptConsumer:
                 keyed = sorted([(_child_indices(root, el), i) for i, el in enumerate(inside)])
                 inside = [inside[i] for _, i in keyed]
             found.extend(inside)
-        elif len(candidates) <= _CLIMBED_CANDIDATES:
-            # More pending (a page's small matches waiting inside one large kept subtree, as an
-            # mf2 root's): the climbs cost about their distinct ancestors, a walk the whole root.
-            found = [root] if root in candidates else []
-            inside = _inside(root, candidates)
-            if len(inside) > 1:
-                keyed = sorted([(_child_indices(root, el), i) for i, el in enumerate(inside)])
-                inside = [inside[i] for _, i in keyed]
-            found.extend(inside)
         else:
             # The candidates inside ``root``, in document order: one walk of the subtree, which
             # the matches walk anyway (its text, its HTML). Filtering every pending candidate
             # for each root instead was quadratic on the rows of one table, all handed over
-            # together when the table closes.
+            # together when the table closes. But a large root (an mf2 root the capture keeps
+            # whole, a page's small matches waiting inside it) is most of the page: the walk has
+            # a budget of steps in proportion to the candidates, past which they are found by
+            # climbs instead (:func:`_inside`, about their distinct ancestors).
             found = [root] if root in candidates else []
             left = len(candidates) - len(found)  # (the walk ends once it has found them all)
+            budget = _WALK_STEPS * len(candidates)
             walk: list[tuple[list[Node], int]] = [(root.children, 0)]
             while walk and left:
+                budget -= 1
+                if budget < 0:
+                    found = [root] if root in candidates else []
+                    inside = _inside(root, candidates)
+                    if len(inside) > 1:
+                        keyed = sorted([(_child_indices(root, el), i) for i, el in enumerate(inside)])
+                        inside = [inside[i] for _, i in keyed]
+                    found.extend(inside)
+                    break
                 kids, i = walk.pop()
                 n = len(kids)
                 while i < n:

@@ -2,11 +2,11 @@
 
 When an outermost kept subtree is final (here an mf2 ``h-feed`` the capture keeps whole), the
 WPT consumer finds the pending block matches inside it: through their parent links when few
-(up to 8), through climbs that stop at the first ancestor an earlier climb answered when more
-(up to 64: the shared-ancestor climbs), and in one walk of the subtree beyond (3 entries give 7
-candidates, 20 and 25 give 47 and 59, 150 give 350). Each regime must
-give exactly what the same page gives without the ``h-feed`` class (each match then its own kept
-subtree, completed alone), whole and in chunks.
+(up to 8; 3 entries give 7 candidates), else in a walk of the subtree (20 and 150 entries, 47
+and 350 candidates) unless the walk takes more than two steps a candidate: then by climbs that
+stop at the first ancestor an earlier climb answered (the same with ``filler`` elements in each
+entry). Each way must give exactly what the same page gives without the ``h-feed`` class (each
+match then its own kept subtree, completed alone), whole and in chunks.
 """
 
 from __future__ import annotations
@@ -28,18 +28,26 @@ TEMPLATE = f"""<ow:wpt {OW} ow:host="example.com"><ow:template ow:name="feed">
 </ow:template></ow:wpt>"""
 
 
-def page(entries: int, feed: bool) -> bytes:
+def page(entries: int, feed: bool, filler: int = 0, table: bool = False) -> bytes:
+    """A page of ``entries`` entries: in a ``section`` (an ``h-feed`` if ``feed``), or ``table``:
+    rows of a table (each an ``h-entry`` if ``feed``: completed together when the table closes)."""
+    cell = "<td>" if table else ""
+    tr = '<tr class="h-entry"><td>' if feed else "<tr><td>"
     rows = "".join(
-        f'<div class="row"><h2>Entry <b>{i}</b></h2><p class="summary">About {i}</p>'
+        (tr if table else '<div class="row">')
+        + f'<h2>Entry <b>{i}</b></h2>{cell}<p class="summary">About {i}</p>'
+        + "<div><span>filler</span> <i>x</i></div>" * filler
         + (f'<article><a href="/e/{i}">read</a> <span><a href="/t/{i}">tag</a></span></article>' if i % 3 == 0 else "")
-        + "</div>\n"
+        + ("</td></tr>\n" if table else "</div>\n")
         for i in range(entries)
     )
-    cls = ' class="h-feed"' if feed else ""
+    cls = ' class="h-feed"' if feed and not table else ""
+    body = (
+        f"<table><tbody>{rows}</tbody></table>" if table else f'<section{cls}><div class="wrap">{rows}</div></section>'
+    )
     return (
         f"<!doctype html><html><head><title>t</title></head><body><h1>Feed</h1>"
-        f'<main><section{cls}><div class="wrap">{rows}</div></section></main>'
-        f"<footer><h2>After</h2></footer></body></html>"
+        f"<main>{body}</main><footer><h2>After</h2></footer></body></html>"
     ).encode()
 
 
@@ -47,13 +55,15 @@ def wpt_of(pages: list[dict[str, Any]]) -> list[Any]:
     return [b["matches"] for b in pages[0]["blocks"]]
 
 
-@pytest.mark.parametrize("entries", [3, 20, 25, 150])
-def test_matches_inside_a_kept_root_are_those_of_the_page_without_it(entries: int) -> None:
+@pytest.mark.parametrize(
+    ("entries", "filler", "table"), [(3, 0, False), (20, 0, False), (150, 3, False), (20, 0, True), (150, 3, True)]
+)
+def test_matches_inside_a_kept_root_are_those_of_the_page_without_it(entries: int, filler: int, table: bool) -> None:
     template = load(TEMPLATE).templates[0]
-    want = wpt_of(parse(page(entries, False), "http://example.com/", wpt=template)["wpt"])
-    data = page(entries, True)
+    want = wpt_of(parse(page(entries, False, filler, table), "http://example.com/", wpt=template)["wpt"])
+    data = page(entries, True, filler, table)
     doc = parse(data, "http://example.com/", wpt=template)
-    assert doc["items"] and doc["items"][0]["type"] == ["h-feed"]  # (the kept root is there)
+    assert doc["items"] and doc["items"][0]["type"] == ["h-entry" if table else "h-feed"]  # (kept roots)
     assert wpt_of(doc["wpt"]) == want
     assert len(want[0]) == entries + 1 and len(want[2]) == (entries + 2) // 3
     for label, chunks in [("whole", [data]), *list(chunking.three_way(data, 6))]:

@@ -77,6 +77,7 @@ class _Plan:
         "needs_id",
         "root_states",
         "source_blocks",
+        "summaries",
         "tagid_blocks",
         "templates",
         "xpath_blocks",
@@ -126,10 +127,28 @@ class _Plan:
         }
         if self.needs_id:
             self.attr_names.add("id")
+        #: the consumers' summaries of states tuples (see ``WptConsumer._summary``), shared by
+        #: the parses of the plan: by holding or not and which paths are still followed
+        self.summaries: dict[tuple[bool, tuple[bool, ...]], dict[tuple[State, ...], Summary]] = {}
+
+    def summaries_for(self, holding: bool, alive: list[bool]) -> dict[tuple[State, ...], Summary]:
+        """The summaries of states tuples made while ``holding`` (or not) with the paths
+        ``alive`` still followed: a summary leaves dead paths out, and its start-tag table
+        tells formatting and special elements apart only while holding. (Pages mostly finish
+        their single blocks in the same order, so few sets of paths come.)"""
+        key = (holding, tuple(alive))
+        got = self.summaries.get(key)
+        if got is None:
+            if len(self.summaries) >= _MAX_SUMMARY_SETS:
+                self.summaries.clear()
+            got = self.summaries[key] = {}
+        return got
 
 
 _PLANS: dict[tuple[int, ...], _Plan] = {}
 _MAX_PLANS = 64
+#: at most this many sets of summaries a plan (:meth:`_Plan.summaries_for`)
+_MAX_SUMMARY_SETS = 32
 #: at most this many pending candidates: :meth:`WptConsumer.complete` finds those inside a
 #: root through their parent links (a bounded number of climbs), more: in a walk of the root
 _FEW_CANDIDATES = 8
@@ -139,7 +158,8 @@ _WALK_STEPS = 2
 
 
 def _plan(templates: tuple[Template, ...]) -> _Plan:
-    """The (cached) plan of ``templates``; nothing in it is changed by a parse."""
+    """The (cached) plan of ``templates``; nothing in it is changed by a parse but its cache of
+    summaries (each a function of the paths and a states tuple, the same for every page)."""
     key = tuple(id(t) for t in templates)
     plan = _PLANS.get(key)
     if plan is None:  # (a plan holds its templates, so their ids are not reused while it is cached)
@@ -263,7 +283,9 @@ class WptConsumer:
         }
         #: paths ending with ``@name`` (their matches need only the element's attributes)
         self._at_start_paths = {xi for xi, x in enumerate(self._xpaths) if x.final is not None and x.final[0] == "@"}
-        self._summaries: dict[tuple[State, ...], Summary] = {}
+        self._plan = plan
+        #: summaries by states tuple, shared by the plan's parses (:meth:`_Plan.summaries_for`)
+        self._summaries = plan.summaries_for(False, self._alive)
         self._last_states: tuple[State, ...] = ()
         self._last_summary = Summary(self._xpaths, (), None)
         #: the states whose start-tag table :meth:`opened` reads (``None``: none yet)
@@ -308,7 +330,7 @@ class WptConsumer:
         self._misnest.withdraw = withdraw
         self._misnest.keep_holding = keep_holding
         # (the start-tag tables tell formatting and special elements apart only while holding)
-        self._summaries.clear()
+        self._summaries = self._plan.summaries_for(True, self._alive)
         self._last_states = ()
         self._quick_states = None
 
@@ -1090,8 +1112,8 @@ class WptConsumer:
         xi = self._path_of.get(k)
         if xi is not None and all(not self._wanted(kk) for kk in self._xpath_blocks[xi]):
             self._alive[xi] = False
-            # summaries leave dead paths out: work them out again
-            self._summaries.clear()
+            # summaries leave dead paths out: those of the paths still alive
+            self._summaries = self._plan.summaries_for(self._misnest.withdraw is not None, self._alive)
             self._last_states = ()
             self._quick_states = None
 
@@ -1145,6 +1167,7 @@ class WptConsumer:
             s.close()
         self._candidates.clear()
         self._misnest.clear()
+        self._summaries = {}  # (holding is off: the plan's summaries are not for what may follow)
         self._watched.clear()
         self._places.clear()
         errors = tuple(self.errors)

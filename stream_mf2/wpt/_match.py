@@ -149,6 +149,9 @@ _PLANS: dict[tuple[int, ...], _Plan] = {}
 _MAX_PLANS = 64
 #: at most this many sets of summaries a plan (:meth:`_Plan.summaries_for`)
 _MAX_SUMMARY_SETS = 32
+#: at most this many answers of ``Summary.final_hit`` (``any_may_match`` for ``opened``) by
+#: attribute value an element name
+_MAX_LEAF_MEMO = 1024
 #: at most this many pending candidates: :meth:`WptConsumer.complete` finds those inside a
 #: root through their parent links (a bounded number of climbs), more: in a walk of the root
 _FEW_CANDIDATES = 8
@@ -395,12 +398,23 @@ class WptConsumer:
         if states is not self._quick_states:
             self._quick_for(states)
         steps, kind, states = self._quick.get(name) or self._quick_entry(name)
-        if (
-            kind < 0
-            or (steps is not None and any_may_match(steps, element.attrs))
-            or self._misnest.region
-            or (self._needs_id and "id" in element.attrs)
-        ):
+        if steps is not None and kind >= 0:
+            # (may a step take it? by the value of the one attribute its steps test, if one)
+            summary = self._quick_summary
+            key, memo = summary.may_memos.get(name) or summary.may_memo(name, steps)
+            if memo is None:
+                may = any_may_match(steps, element.attrs)
+            else:
+                value = element.attrs.get(key)
+                known = memo.get(value)
+                if known is None:
+                    if len(memo) >= _MAX_LEAF_MEMO:
+                        memo.clear()
+                    known = memo[value] = any_may_match(steps, element.attrs)
+                may = known
+            if may:
+                return self._opened(element, parent, pplace)
+        if kind < 0 or self._misnest.region or (self._needs_id and "id" in element.attrs):
             return self._opened(element, parent, pplace)
         if kind:
             mis = self._misnest
@@ -540,7 +554,18 @@ class WptConsumer:
             summary = self._last_summary if states is self._last_states else self._summary(states)
             cands = summary.leaf_tags.get(name)
             if cands is None or cands:  # (else no last step of that name: nothing to ask final_hit)
-                hit = summary.final_hit(name, attrs)
+                key, memo = summary.leaf_memos.get(name) or summary.leaf_memo(name)
+                if memo is None:
+                    hit = summary.final_hit(name, attrs)
+                else:
+                    # (its last steps test one attribute at most: the answer by its value)
+                    value = attrs.get(key)
+                    got = memo.get(value)
+                    if got is None:
+                        if len(memo) >= _MAX_LEAF_MEMO:
+                            memo.clear()
+                        got = memo[value] = summary.final_hit(name, attrs)
+                    hit = got
                 if hit == 2:
                     return True
                 if hit == 1:

@@ -155,9 +155,10 @@ _MAX_LEAF_MEMO = 1024
 #: at most this many pending candidates: :meth:`WptConsumer.complete` finds those inside a
 #: root through their parent links (a bounded number of climbs), more: in a walk of the root
 _FEW_CANDIDATES = 8
-#: more: the walk of the root takes at most this many steps (a descent or a return) a pending
-#: candidate, then they are found by climbs (:func:`_inside`)
+#: more, up to ``_CLIMBED_CANDIDATES``: the walk of the root takes at most this many steps (a
+#: descent or a return) a pending candidate, then they are found by climbs (:func:`_inside`)
 _WALK_STEPS = 2
+_CLIMBED_CANDIDATES = 256
 
 
 def _plan(templates: tuple[Template, ...]) -> _Plan:
@@ -957,11 +958,13 @@ class WptConsumer:
             # climbs instead (:func:`_inside`, about their distinct ancestors).
             found = [root] if root in candidates else []
             left = len(candidates) - len(found)  # (the walk ends once it has found them all)
-            budget = _WALK_STEPS * len(candidates)
+            # (many candidates: the walk, whatever it costs; sorting them by child indices, each
+            # climb's list.index a linear search of a wide parent, costs more than the walk)
+            budget = _WALK_STEPS * len(candidates) if len(candidates) <= _CLIMBED_CANDIDATES else -1
             walk: list[tuple[list[Node], int]] = [(root.children, 0)]
             while walk and left:
                 budget -= 1
-                if budget < 0:
+                if not budget:
                     found = [root] if root in candidates else []
                     inside = _inside(root, candidates)
                     if len(inside) > 1:

@@ -958,36 +958,55 @@ class WptConsumer:
             # climbs instead (:func:`_inside`, about their distinct ancestors).
             found = [root] if root in candidates else []
             left = len(candidates) - len(found)  # (the walk ends once it has found them all)
-            # (many candidates: the walk, whatever it costs; sorting them by child indices, each
-            # climb's list.index a linear search of a wide parent, costs more than the walk)
-            budget = _WALK_STEPS * len(candidates) if len(candidates) <= _CLIMBED_CANDIDATES else -1
             walk: list[tuple[list[Node], int]] = [(root.children, 0)]
-            while walk and left:
-                budget -= 1
-                if not budget:
-                    found = [root] if root in candidates else []
-                    inside = _inside(root, candidates)
-                    if len(inside) > 1:
-                        keyed = sorted([(_child_indices(root, el), i) for i, el in enumerate(inside)])
-                        inside = [inside[i] for _, i in keyed]
-                    found.extend(inside)
-                    break
-                kids, i = walk.pop()
-                n = len(kids)
-                while i < n:
-                    el = kids[i]
-                    i += 1
-                    if type(el) is not Element:
-                        continue
-                    if el in candidates:
-                        found.append(el)
-                        left -= 1
-                        if not left:
+            if len(candidates) > _CLIMBED_CANDIDATES:
+                # (many candidates: the walk, whatever it costs; sorting them by child indices,
+                # each climb's list.index a linear search of a wide parent, costs more)
+                while walk and left:
+                    kids, i = walk.pop()
+                    n = len(kids)
+                    while i < n:
+                        el = kids[i]
+                        i += 1
+                        if type(el) is not Element:
+                            continue
+                        if el in candidates:
+                            found.append(el)
+                            left -= 1
+                            if not left:
+                                break
+                        if el.children:
+                            walk.append((kids, i))
+                            walk.append((el.children, 0))
                             break
-                    if el.children:
-                        walk.append((kids, i))
-                        walk.append((el.children, 0))
+            else:
+                budget = _WALK_STEPS * len(candidates)
+                while walk and left:
+                    budget -= 1
+                    if not budget:
+                        found = [root] if root in candidates else []
+                        inside = _inside(root, candidates)
+                        if len(inside) > 1:
+                            keyed = sorted([(_child_indices(root, el), i) for i, el in enumerate(inside)])
+                            inside = [inside[i] for _, i in keyed]
+                        found.extend(inside)
                         break
+                    kids, i = walk.pop()
+                    n = len(kids)
+                    while i < n:
+                        el = kids[i]
+                        i += 1
+                        if type(el) is not Element:
+                            continue
+                        if el in candidates:
+                            found.append(el)
+                            left -= 1
+                            if not left:
+                                break
+                        if el.children:
+                            walk.append((kids, i))
+                            walk.append((el.children, 0))
+                            break
         # per block: (node, (match, [last()] alternatives)), in document order of the elements
         out: dict[int, list[tuple[Node, tuple[dict[str, Any], list[tuple[Cond, ...]]]]]] = {}
         mis = self._misnest

@@ -16,7 +16,10 @@
   template over article and blog pages (``fixtures/wpt/pages/wordpress-article.html`` and
   the fixture pages), and a forum-thread template over ``fixtures/wpt/pages/forum-thread.html``
   and the same thread with 21 posts. ``--profile PAGE`` prints the ``cProfile`` entries of one parse of
-  a page with the crawler template, by internal time.
+  a page with the crawler template, by internal time. ``--callgrind``: the same rows in
+  instructions (each row a ``valgrind --tool=callgrind`` child process, ``PYTHONHASHSEED=0``:
+  a warm-up, then the plain parse and the parse with the template, each alone in its own
+  callgrind part after a ``gc.collect()``); ``--callgrind-row TEMPLATE PAGE``: one such row.
 * ``stream``: a child process parses a generated page whose repeatable block
   (with a nested block) matches one row per ~1 KB, fed in 64 KiB chunks,
   and reports peak RSS, total time and time to the first match: memory must
@@ -250,6 +253,102 @@ def realistic(runs: int, log: Callable[[str], None], fixtures: Path = FIXTURES) 
         plain = sum(r["plain_s"] for r in rows)
         out[name] = {"rows": rows, "added_pct_total": 100 * (sum(r["wpt_s"] for r in rows) - plain) / plain}
     return out
+
+
+def realistic_rows() -> list[tuple[str, str]]:
+    """The realistic rows as (template name, page name), in the order of the docs' table."""
+    rows = [("forum", name) for name, _ in forum_pages()]
+    rows += [("article", "wordpress-article.html")] + [("article", n) for n in ARTICLE_PAGES]
+    rows += [("crawler", p.name) for p in sorted(FIXTURES.glob("*.html"))]
+    return rows
+
+
+def _row_input(template: str, page: str) -> tuple[bytes, str]:
+    """A realistic row's page bytes and template XML."""
+    xml = {name: x for name, _, x in REALISTIC}[template]
+    forum = dict(forum_pages())
+    if page in forum:
+        return forum[page], xml
+    for where in (FIXTURES, REPO / "fixtures" / "wpt" / "pages"):
+        if (where / page).exists():
+            return (where / page).read_bytes(), xml
+    raise SystemExit(f"no page {page!r} in fixtures/bench, fixtures/wpt/pages or the forum pages")
+
+
+def _callgrind_child(template: str, page: str) -> None:
+    """Run under callgrind (see :func:`callgrind_row`): each ``operator.call`` is one part."""
+    import gc
+    import operator
+
+    from stream_mf2 import parse
+    from stream_mf2.wpt import load
+
+    data, xml = _row_input(template, page)
+    t = load(xml).templates[0]
+    parse(data, "http://example.com/")  # warm-up: first-use imports, regex compiles
+    parse(data, "http://example.com/", wpt=t)
+    gc.collect()
+    operator.call(parse, data, "http://example.com/")
+    gc.collect()
+    operator.call(parse, data, "http://example.com/", wpt=t)
+
+
+def callgrind_row(template: str, page: str, python: str = sys.executable) -> dict[str, Any]:
+    """Instructions of the plain parse and of the parse with the template (pure build: the
+    tree this module is in), one ``valgrind --tool=callgrind`` process: collection is on only
+    inside ``operator.call`` (a C function the parser never calls), and a part is dumped after
+    each call, so each parse is counted alone."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, PYTHONHASHSEED="0")
+        env.pop("PYTHONDONTWRITEBYTECODE", None)  # bytecode written by a first run, not counted
+        cmd = [python, "-m", "bench.wpt_bench", "--callgrind-child", template, page]
+        subprocess.run(cmd, cwd=REPO, env=env, check=True, capture_output=True)
+        out = Path(tmp) / "cg.out"
+        subprocess.run(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={out}",
+                "--collect-atstart=no",
+                "--toggle-collect=_operator_call",
+                "--dump-after=_operator_call",
+                *cmd,
+            ],
+            cwd=REPO,
+            env=env,
+            check=True,
+            capture_output=True,
+        )
+        counts = []
+        for part in sorted(Path(tmp).glob("cg.out.*"), key=lambda p: int(p.name.rsplit(".", 1)[1])):
+            for line in part.read_text().splitlines():
+                if line.startswith("summary:"):
+                    counts.append(int(line.split()[1]))
+        counts = [c for c in counts if c]
+    if len(counts) != 2:
+        raise SystemExit(f"callgrind row {template} {page}: expected two parts, got {counts}")
+    plain, with_wpt = counts
+    return {
+        "template": template,
+        "page": page,
+        "plain_ir": plain,
+        "wpt_ir": with_wpt,
+        "added_pct": 100 * (with_wpt - plain) / plain,
+    }
+
+
+def callgrind_table(rows: list[dict[str, Any]]) -> str:
+    """The docs' table of callgrind rows."""
+    titles = {"forum": "forum thread", "article": "news article", "crawler": "crawler"}
+    lines = ["| template | page | plain parse | with the template | added |", "| --- | --- | ---: | ---: | ---: |"]
+    for r in rows:
+        lines.append(
+            f"| {titles[r['template']]} | `{r['page']}` | {r['plain_ir'] / 1e6:,.1f} M | "
+            f"{r['wpt_ir'] / 1e6:,.1f} M | {r['added_pct']:+.1f} % |"
+        )
+    return "\n".join(lines)
 
 
 def profile(page: Path, top: int = 25) -> str:
@@ -536,11 +635,40 @@ def main(argv: list[str] | None = None) -> int:
         help="only the repeatable-block streams (--sizes, --shapes; default 10 MB, 100 MB, 1 GB)",
     )
     ap.add_argument("--shapes", default="divs,table", help="stream shapes, comma-separated: divs, table")
+    ap.add_argument(
+        "--callgrind",
+        action="store_true",
+        help="the realistic rows in callgrind instructions (one valgrind process per row)",
+    )
+    ap.add_argument(
+        "--callgrind-row",
+        nargs=2,
+        metavar=("TEMPLATE", "PAGE"),
+        default=None,
+        help="one realistic row in callgrind instructions (TEMPLATE: crawler, article or forum)",
+    )
+    ap.add_argument("--callgrind-child", nargs=2, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--child", type=int, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--shape", choices=sorted(SHAPES), default="divs", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.profile is not None:
         print(profile(args.profile))
+        return 0
+    if args.callgrind_child is not None:
+        _callgrind_child(*args.callgrind_child)
+        return 0
+    if args.callgrind_row is not None or args.callgrind:
+        rows = []
+        for template, page in [tuple(args.callgrind_row)] if args.callgrind_row else realistic_rows():
+            rows.append(callgrind_row(template, page))
+            r = rows[-1]
+            print(
+                f"  {template} {page}: {r['plain_ir']:,} -> {r['wpt_ir']:,} Ir ({r['added_pct']:+.1f} %)",
+                file=sys.stderr,
+            )
+        if args.json:
+            args.json.write_text(json.dumps({"kind": "wpt-callgrind", "rows": rows}, indent=1))
+        print(callgrind_table(rows))
         return 0
     if args.child is not None:
         _child(args.child, args.shape)

@@ -77,6 +77,7 @@ class _Plan:
         "needs_id",
         "root_states",
         "source_blocks",
+        "summaries",
         "tagid_blocks",
         "templates",
         "xpath_blocks",
@@ -126,17 +127,43 @@ class _Plan:
         }
         if self.needs_id:
             self.attr_names.add("id")
+        #: the consumers' summaries of states tuples (see ``WptConsumer._summary``), shared by
+        #: the parses of the plan: by holding or not and which paths are still followed
+        self.summaries: dict[tuple[bool, tuple[bool, ...]], dict[tuple[State, ...], Summary]] = {}
+
+    def summaries_for(self, holding: bool, alive: list[bool]) -> dict[tuple[State, ...], Summary]:
+        """The summaries of states tuples made while ``holding`` (or not) with the paths
+        ``alive`` still followed: a summary leaves dead paths out, and its start-tag table
+        tells formatting and special elements apart only while holding. (Pages mostly finish
+        their single blocks in the same order, so few sets of paths come.)"""
+        key = (holding, tuple(alive))
+        got = self.summaries.get(key)
+        if got is None:
+            if len(self.summaries) >= _MAX_SUMMARY_SETS:
+                self.summaries.clear()
+            got = self.summaries[key] = {}
+        return got
 
 
 _PLANS: dict[tuple[int, ...], _Plan] = {}
 _MAX_PLANS = 64
+#: at most this many sets of summaries a plan (:meth:`_Plan.summaries_for`)
+_MAX_SUMMARY_SETS = 32
+#: at most this many answers of ``Summary.final_hit`` (``any_may_match`` for ``opened``) by
+#: attribute value an element name
+_MAX_LEAF_MEMO = 1024
 #: at most this many pending candidates: :meth:`WptConsumer.complete` finds those inside a
 #: root through their parent links (a bounded number of climbs), more: in a walk of the root
 _FEW_CANDIDATES = 8
+#: more, up to ``_CLIMBED_CANDIDATES``: the walk of the root takes at most this many steps (a
+#: descent or a return) a pending candidate, then they are found by climbs (:func:`_inside`)
+_WALK_STEPS = 2
+_CLIMBED_CANDIDATES = 256
 
 
 def _plan(templates: tuple[Template, ...]) -> _Plan:
-    """The (cached) plan of ``templates``; nothing in it is changed by a parse."""
+    """The (cached) plan of ``templates``; nothing in it is changed by a parse but its cache of
+    summaries (each a function of the paths and a states tuple, the same for every page)."""
     key = tuple(id(t) for t in templates)
     plan = _PLANS.get(key)
     if plan is None:  # (a plan holds its templates, so their ids are not reused while it is cached)
@@ -144,6 +171,33 @@ def _plan(templates: tuple[Template, ...]) -> _Plan:
             _PLANS.clear()  # bounded: a run with many template sets just makes plans again
         plan = _PLANS[key] = _Plan(templates)
     return plan
+
+
+def _inside(root: Element, candidates: dict[Element, Any]) -> list[Element]:
+    """The ``candidates`` strictly inside ``root`` (not in document order): each climbs its
+    parent links until ``root``, the top, or a node whose answer an earlier climb gave (the
+    candidates of a page share most of their ancestors), so the climbs cost about the number of
+    distinct ancestors rather than the size of ``root``'s subtree, which a walk would visit."""
+    known: dict[Node, bool] = {root: True}
+    out: list[Element] = []
+    for el in candidates:
+        if el is root:
+            continue
+        trail: list[Node] = []
+        p = el.parent
+        v = False
+        while p is not None:
+            seen = known.get(p)
+            if seen is not None:
+                v = seen
+                break
+            trail.append(p)
+            p = p.parent
+        for t in trail:
+            known[t] = v
+        if v:
+            out.append(el)
+    return out
 
 
 def _child_indices(root: Element, el: Element) -> list[int]:
@@ -233,7 +287,9 @@ class WptConsumer:
         }
         #: paths ending with ``@name`` (their matches need only the element's attributes)
         self._at_start_paths = {xi for xi, x in enumerate(self._xpaths) if x.final is not None and x.final[0] == "@"}
-        self._summaries: dict[tuple[State, ...], Summary] = {}
+        self._plan = plan
+        #: summaries by states tuple, shared by the plan's parses (:meth:`_Plan.summaries_for`)
+        self._summaries = plan.summaries_for(False, self._alive)
         self._last_states: tuple[State, ...] = ()
         self._last_summary = Summary(self._xpaths, (), None)
         #: the states whose start-tag table :meth:`opened` reads (``None``: none yet)
@@ -278,7 +334,7 @@ class WptConsumer:
         self._misnest.withdraw = withdraw
         self._misnest.keep_holding = keep_holding
         # (the start-tag tables tell formatting and special elements apart only while holding)
-        self._summaries.clear()
+        self._summaries = self._plan.summaries_for(True, self._alive)
         self._last_states = ()
         self._quick_states = None
 
@@ -343,12 +399,23 @@ class WptConsumer:
         if states is not self._quick_states:
             self._quick_for(states)
         steps, kind, states = self._quick.get(name) or self._quick_entry(name)
-        if (
-            kind < 0
-            or (steps is not None and any_may_match(steps, element.attrs))
-            or self._misnest.region
-            or (self._needs_id and "id" in element.attrs)
-        ):
+        if steps is not None and kind >= 0:
+            # (may a step take it? by the value of the one attribute its steps test, if one)
+            summary = self._quick_summary
+            key, memo = summary.may_memos.get(name) or summary.may_memo(name, steps)
+            if memo is None:
+                may = any_may_match(steps, element.attrs)
+            else:
+                value = element.attrs.get(key)
+                known = memo.get(value)
+                if known is None:
+                    if len(memo) >= _MAX_LEAF_MEMO:
+                        memo.clear()
+                    known = memo[value] = any_may_match(steps, element.attrs)
+                may = known
+            if may:
+                return self._opened(element, parent, pplace)
+        if kind < 0 or self._misnest.region or (self._needs_id and "id" in element.attrs):
             return self._opened(element, parent, pplace)
         if kind:
             mis = self._misnest
@@ -488,7 +555,18 @@ class WptConsumer:
             summary = self._last_summary if states is self._last_states else self._summary(states)
             cands = summary.leaf_tags.get(name)
             if cands is None or cands:  # (else no last step of that name: nothing to ask final_hit)
-                hit = summary.final_hit(name, attrs)
+                key, memo = summary.leaf_memos.get(name) or summary.leaf_memo(name)
+                if memo is None:
+                    hit = summary.final_hit(name, attrs)
+                else:
+                    # (its last steps test one attribute at most: the answer by its value)
+                    value = attrs.get(key)
+                    got = memo.get(value)
+                    if got is None:
+                        if len(memo) >= _MAX_LEAF_MEMO:
+                            memo.clear()
+                        got = memo[value] = summary.final_hit(name, attrs)
+                    hit = got
                 if hit == 2:
                     return True
                 if hit == 1:
@@ -874,27 +952,61 @@ class WptConsumer:
             # The candidates inside ``root``, in document order: one walk of the subtree, which
             # the matches walk anyway (its text, its HTML). Filtering every pending candidate
             # for each root instead was quadratic on the rows of one table, all handed over
-            # together when the table closes.
+            # together when the table closes. But a large root (an mf2 root the capture keeps
+            # whole, a page's small matches waiting inside it) is most of the page: the walk has
+            # a budget of steps in proportion to the candidates, past which they are found by
+            # climbs instead (:func:`_inside`, about their distinct ancestors).
             found = [root] if root in candidates else []
             left = len(candidates) - len(found)  # (the walk ends once it has found them all)
             walk: list[tuple[list[Node], int]] = [(root.children, 0)]
-            while walk and left:
-                kids, i = walk.pop()
-                n = len(kids)
-                while i < n:
-                    el = kids[i]
-                    i += 1
-                    if type(el) is not Element:
-                        continue
-                    if el in candidates:
-                        found.append(el)
-                        left -= 1
-                        if not left:
+            if len(candidates) > _CLIMBED_CANDIDATES:
+                # (many candidates: the walk, whatever it costs; sorting them by child indices,
+                # each climb's list.index a linear search of a wide parent, costs more)
+                while walk and left:
+                    kids, i = walk.pop()
+                    n = len(kids)
+                    while i < n:
+                        el = kids[i]
+                        i += 1
+                        if type(el) is not Element:
+                            continue
+                        if el in candidates:
+                            found.append(el)
+                            left -= 1
+                            if not left:
+                                break
+                        if el.children:
+                            walk.append((kids, i))
+                            walk.append((el.children, 0))
                             break
-                    if el.children:
-                        walk.append((kids, i))
-                        walk.append((el.children, 0))
+            else:
+                budget = _WALK_STEPS * len(candidates)
+                while walk and left:
+                    budget -= 1
+                    if not budget:
+                        found = [root] if root in candidates else []
+                        inside = _inside(root, candidates)
+                        if len(inside) > 1:
+                            keyed = sorted([(_child_indices(root, el), i) for i, el in enumerate(inside)])
+                            inside = [inside[i] for _, i in keyed]
+                        found.extend(inside)
                         break
+                    kids, i = walk.pop()
+                    n = len(kids)
+                    while i < n:
+                        el = kids[i]
+                        i += 1
+                        if type(el) is not Element:
+                            continue
+                        if el in candidates:
+                            found.append(el)
+                            left -= 1
+                            if not left:
+                                break
+                        if el.children:
+                            walk.append((kids, i))
+                            walk.append((el.children, 0))
+                            break
         # per block: (node, (match, [last()] alternatives)), in document order of the elements
         out: dict[int, list[tuple[Node, tuple[dict[str, Any], list[tuple[Cond, ...]]]]]] = {}
         mis = self._misnest
@@ -1047,8 +1159,8 @@ class WptConsumer:
         xi = self._path_of.get(k)
         if xi is not None and all(not self._wanted(kk) for kk in self._xpath_blocks[xi]):
             self._alive[xi] = False
-            # summaries leave dead paths out: work them out again
-            self._summaries.clear()
+            # summaries leave dead paths out: those of the paths still alive
+            self._summaries = self._plan.summaries_for(self._misnest.withdraw is not None, self._alive)
             self._last_states = ()
             self._quick_states = None
 
@@ -1102,6 +1214,7 @@ class WptConsumer:
             s.close()
         self._candidates.clear()
         self._misnest.clear()
+        self._summaries = {}  # (holding is off: the plan's summaries are not for what may follow)
         self._watched.clear()
         self._places.clear()
         errors = tuple(self.errors)

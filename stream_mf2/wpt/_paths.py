@@ -347,7 +347,9 @@ class Summary:
         "final_named",
         "final_wild",
         "finals",
+        "leaf_memos",
         "leaf_tags",
+        "may_memos",
         "named",
         "names",
         "quick",
@@ -413,6 +415,12 @@ class Summary:
         self.tags: dict[str, bool | tuple[Step, ...]] = {}
         #: per element name, the last steps a leaf of that name may pass (for :meth:`final_hit`)
         self.leaf_tags: dict[str, tuple[tuple[Step, bool], ...]] = {}
+        #: per element name, :meth:`final_hit` by the value of the one attribute its last steps
+        #: test (see :meth:`leaf_memo`)
+        self.leaf_memos: dict[str, tuple[str, dict[str | None, int] | None]] = {}
+        #: per element name, :func:`any_may_match` of its start-tag table's steps by the value of
+        #: the one attribute they test (see :meth:`may_memo`)
+        self.may_memos: dict[str, tuple[str, dict[str | None, bool] | None]] = {}
         #: per element name, the streaming consumer's start-tag table (what it may skip for an
         #: element of that name: see ``WptConsumer.opened``), filled by the consumer as names come
         self.quick: dict[str, Quick] = {}
@@ -470,6 +478,46 @@ class Summary:
                     return 2
                 hit = 1
         return hit
+
+    def may_memo(self, name: str, steps: tuple[Step, ...]) -> tuple[str, dict[str | None, bool] | None]:
+        """``(key, memo)`` for the elements ``name`` whose ``steps`` (from :meth:`verdict`, the
+        same for every element of that name) must be asked :func:`any_may_match`: as
+        :meth:`leaf_memo`, when they test one attribute (``key``), the answers by its value."""
+        got = self.may_memos.get(name)
+        if got is None:
+            keys: set[str] = set()
+            for step in steps:
+                if step.attr is not None:
+                    keys.add(step.attr[0])
+                for _, key, _ in step.tests:
+                    keys.add(key)
+            got = ("", None) if len(keys) != 1 else (keys.pop(), {})
+            self.may_memos[name] = got
+        return got
+
+    def leaf_memo(self, name: str) -> tuple[str, dict[str | None, int] | None]:
+        """``(key, memo)`` for the leaves ``name``: when the last steps a leaf of that name may
+        pass test one attribute at most (``key``; ``""``: none), :meth:`final_hit` depends on
+        its value alone, and ``memo`` (filled by the caller, by value) holds the answers;
+        ``None`` when they test several."""
+        got = self.leaf_memos.get(name)
+        if got is None:
+            cands = self.leaf_tags.get(name)
+            if cands is None:
+                self.final_hit(name, {})  # (works out the leaf's last steps)
+                cands = self.leaf_tags[name]
+            keys: set[str] = set()
+            for step, _ in cands:
+                if step.attr is not None:
+                    keys.add(step.attr[0])
+                for _, key, _ in step.tests:
+                    keys.add(key)
+            if len(keys) > 1:
+                got = ("", None)
+            else:
+                got = (keys.pop() if keys else "", {})
+            self.leaf_memos[name] = got
+        return got
 
 
 def summarize(xpaths: list[XPath], states: tuple[State, ...]) -> tuple[frozenset[str] | None, frozenset[str] | None]:

@@ -79,7 +79,27 @@ def _open_source(ns: argparse.Namespace) -> tuple[Any, str | None, Callable[[], 
         return sys.stdin.buffer, ns.url, lambda: None
     if src.endswith((".warc", ".warc.gz")):
         _refuse_archive(src)
+    if not _is_regular_or_missing(src):
+        # A named pipe (or /dev/stdin): opened here, so that its first byte can be peeked
+        # at for the empty-page check, as standard input's is; the parse reads the rest.
+        try:
+            f = open(src, "rb")  # noqa: SIM115  # closed by the returned closer
+        except OSError as e:
+            raise UserError(f"cannot open {src}: {e.strerror or e}") from None
+        return f, ns.url, f.close
     return Path(src), ns.url, lambda: None
+
+
+def _is_regular_or_missing(path: str) -> bool:
+    """Whether ``path`` is a regular file or cannot be looked at (the parse then says why)."""
+    import os
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return True
+    return stat.S_ISREG(mode) or stat.S_ISDIR(mode)
 
 
 def _refuse_archive(path: str) -> None:

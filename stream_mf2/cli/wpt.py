@@ -53,6 +53,7 @@ from stream_mf2.cli._common import (
     parser_options,
     positive_seconds,
     refuse_empty,
+    stream_children_option,
 )
 from stream_mf2.errors import StreamMF2Error
 
@@ -144,6 +145,16 @@ def _wpt_parser() -> argparse.ArgumentParser:
         metavar="TYPES",
         help="with --items: only mf2 items of these types (comma-separated, e.g. h-entry,h-card), found at any "
         "depth, with their path, as 'stream-mf2 warc --type' (the items of other --syntaxes are all written)",
+    )
+    p.add_argument(
+        "--stream-children",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="TYPES",
+        help="with --items: write the children of container items (e.g. a page-wide h-feed) as item lines as they "
+        'close, with their "path", and the container later with "children-streamed": N, as \'stream-mf2 warc '
+        "--stream-children' (--stream-children=TYPES or --stream-children TYPES limits which containers)",
     )
     p.add_argument("--warc", action="store_true", help="the inputs are WARC archives whatever their names")
     p.add_argument(
@@ -287,6 +298,11 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
         raise UsageError("--type chooses which item lines are written: give it with --items")
     types = _cli_warc.type_option(ns.type, WPT_PROG)
     opts = parser_options(ns)
+    if ns.stream_children is not None:
+        if not ns.items:
+            # the children would be streamed for item lines that are not written: it would change nothing
+            raise UsageError("--stream-children writes the children as item lines as they close: give it with --items")
+        opts["stream_children"] = stream_children_option(ns.stream_children)
     if other_syntaxes(opts) and not ns.items:
         raise UsageError("--syntaxes writes item lines: give it with --items")
     if ns.max_pattern_seconds is not None:

@@ -459,6 +459,21 @@ def fetch_options(ns: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def output_name_kind(name: str) -> str | None:
+    """What an output name says of its format, compression suffixes (``.gz``, ``.zst``) aside:
+    ``"json"`` (``.json``), ``"jsonl"`` (``.jsonl``, ``.ndjson``), ``"parquet"``, or ``None``."""
+    lower = name.lower()
+    for suffix in (".gz", ".zst"):
+        lower = lower.removesuffix(suffix)
+    if lower.endswith((".jsonl", ".ndjson")):
+        return "jsonl"
+    if lower.endswith(".json"):
+        return "json"
+    if lower.endswith(".parquet"):
+        return "parquet"
+    return None
+
+
 def is_warc_name(name: str) -> bool:
     """Whether an input name (a path or URL, without its query) ends ``.warc`` or ``.warc.gz``."""
     base = name.split("?", 1)[0].split("#", 1)[0]

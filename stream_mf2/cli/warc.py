@@ -11,7 +11,7 @@ import time
 from collections.abc import Sequence
 from typing import IO, Any, NoReturn
 
-from stream_mf2.cli._common import ArgumentParser, nonneg_int, nonneg_number, positive_seconds
+from stream_mf2.cli._common import ArgumentParser, nonneg_int, nonneg_number, output_name_kind, positive_seconds
 from stream_mf2.errors import StreamMF2Error
 from stream_mf2.io.payload import DEFAULT_MAX_DECODED_BYTES, DEFAULT_MAX_EXPANSION
 
@@ -238,6 +238,14 @@ def check_run_arguments(ns: argparse.Namespace, prog: str) -> None:
         _fail(prog, "--checkpoint-records must be at least 1")
     if ns.input_prefix is not None and not ns.input_list:
         _fail(prog, "--input-prefix goes before the names read from --input-list files: give it with --input-list")
+    if ns.output and output_name_kind(ns.output) == "json":
+        # JSON Lines under a .json name would not load as JSON: say so before the run, not after
+        _fail(
+            prog,
+            f"cannot write {ns.output}: {prog} writes JSON Lines (a line per item, record, ...), not one JSON "
+            "document: name it .jsonl (.jsonl.gz, .jsonl.zst) or .parquet",
+            1,
+        )
     if ns.resume and (not ns.output or ns.output == "-") and not getattr(ns, "dask", None):
         _fail(prog, "--resume needs a named output (-o FILE)")
     if ns.summary_json:

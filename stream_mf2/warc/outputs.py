@@ -274,6 +274,20 @@ class JsonlWriter(Writer):
         if self._size >= 256:
             self._drain()
 
+    def write_bytes(self, data: bytes) -> None:
+        """Write ``data`` as it is (already encoded: the page command's whole-document JSON)."""
+        self._buf.append(data)
+        self._size += 1
+        if self._size >= 256:
+            self._drain()
+
+    def discard(self) -> None:
+        """Stop and remove the temporary output (a run that cannot be resumed and failed)."""
+        self.abandon()
+        if self._tmp is not None:
+            with contextlib.suppress(OSError):
+                os.remove(self._tmp)
+
     def _drain(self) -> None:
         if self._buf:
             data = self._comp.compress(b"".join(self._buf))

@@ -3,6 +3,10 @@
 * ``wpt --items`` had no ``--stream-children`` (``stream-mf2 --jsonl`` and ``warc`` have it):
   it now streams a container's children as item lines, over pages and WARC archives, with the
   same lines as those commands, and the same WPT lines as without it.
+* The page command had no ``-o`` (``warc`` and ``wpt`` have it): ``-o OUT`` now writes the page's
+  JSON (``.json``) or JSON Lines (``.jsonl``, ``.ndjson``; ``.gz``/``.zst`` compress) through the
+  same output targets (``OUT.partial`` renamed into place, a named pipe written in place, a
+  folder refused); ``warc``/``wpt`` refuse a ``.json`` name, which would hold JSON Lines.
 * A named pipe given as the page to the page command was parsed as an empty document when
   nothing was written to it (a regular file or standard input of no bytes is an error): it is
   the same error now. ``tokens`` and ``tree`` gave neither that error nor the page command's
@@ -11,6 +15,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import subprocess
@@ -179,3 +184,97 @@ def test_debug_commands_warn_of_an_unknown_encoding_as_the_page_command(tmp_path
     assert r.returncode == 0 and warning in r.stderr.decode()
     # ignored: the output is that of no --encoding
     assert r.stdout == run_cli(command, str(page)).stdout
+
+
+# --- 2. -o of the page command, and the same output names in every command --------------------
+
+
+@pytest.fixture
+def page(tmp_path: Path) -> Path:
+    path = tmp_path / "home.html"
+    path.write_bytes(BLOG)
+    return path
+
+
+@pytest.mark.parametrize("pretty", [(), ("--pretty",)], ids=["compact", "pretty"])
+def test_page_output_json_file_is_the_standard_output(page: Path, tmp_path: Path, pretty: tuple[str, ...]) -> None:
+    out = tmp_path / "home.json"
+    r = run_cli(str(page), "--url", HOME, *pretty, "-o", str(out))
+    assert r.returncode == 0 and r.stdout == b"", r.stderr.decode()
+    assert out.read_bytes() == run_cli(str(page), "--url", HOME, *pretty).stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["home.html", "home.json"]  # no .partial, no .lock
+
+
+@pytest.mark.parametrize("name", ["home.jsonl", "home.ndjson", "home.jsonl.gz", "HOME.JSONL"])
+def test_page_output_jsonl_name_writes_json_lines(page: Path, tmp_path: Path, name: str) -> None:
+    out = tmp_path / name
+    want = run_cli(str(page), "--url", HOME, "--jsonl", "--stream-children").stdout
+    # the name says JSON Lines: --jsonl may be left out (and --stream-children then goes with it)
+    r = run_cli(str(page), "--url", HOME, "--stream-children", "-o", str(out))
+    assert r.returncode == 0, r.stderr.decode()
+    data = out.read_bytes()
+    assert (gzip.decompress(data) if name.endswith(".gz") else data) == want
+    r = run_cli(str(page), "--url", HOME, "--jsonl", "-o", str(out))
+    assert r.returncode == 0, r.stderr.decode()
+
+
+def test_page_output_zst(page: Path, tmp_path: Path) -> None:
+    zstandard = pytest.importorskip("zstandard")
+    out = tmp_path / "home.jsonl.zst"
+    assert run_cli(str(page), "-o", str(out)).returncode == 0
+    data = zstandard.ZstdDecompressor().stream_reader(out.read_bytes()).read()
+    assert data == run_cli(str(page), "--jsonl").stdout
+
+
+def test_page_output_failed_page(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.html"
+    empty.write_bytes(b"")
+    # JSON: the earlier file is left as it was, nothing half-written beside it
+    out = tmp_path / "page.json"
+    out.write_text("earlier\n")
+    assert_user_error(run_cli(str(empty), "-o", str(out)), 1, EMPTY)
+    assert out.read_text() == "earlier\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.html", "page.json"]
+    # JSON Lines: the lines end with the error line, as on standard output
+    lines_out = tmp_path / "page.jsonl"
+    assert_user_error(run_cli(str(empty), "-o", str(lines_out)), 1, EMPTY)
+    assert [x["kind"] for x in lines(lines_out.read_bytes())] == ["error"]
+    assert lines_out.read_bytes() == run_cli(str(empty), "--jsonl").stdout
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
+def test_page_output_named_pipe_is_written_in_place(page: Path, tmp_path: Path) -> None:
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "stream_mf2", str(page), "--jsonl", "-o", str(fifo)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        cwd=REPO,
+    )
+    with open(fifo, "rb") as f:  # (returns once the command opened the pipe to write)
+        data = f.read()
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err.decode()
+    assert data == run_cli(str(page), "--jsonl").stdout
+    assert fifo.exists() and not Path(f"{fifo}.partial").exists()
+
+
+def test_page_output_names_refused(page: Path, tmp_path: Path) -> None:
+    parquet = run_cli(str(page), "-o", str(tmp_path / "x.parquet"))
+    assert_user_error(parquet, 2, "wpt --items")
+    assert_user_error(run_cli(str(page), "--jsonl", "-o", str(tmp_path / "x.json")), 2, "names a JSON file")
+    assert_user_error(run_cli(str(page), "--pretty", "-o", str(tmp_path / "x.jsonl")), 2, "--pretty")
+    # as warc's and wpt's: a folder, a compression no writer has, a folder that is not there
+    assert_user_error(run_cli(str(page), "-o", str(tmp_path)), 1, "it is a directory")
+    assert_user_error(run_cli(str(page), "-o", str(tmp_path / "x.jsonl.bz2")), 1, ".bz2 compression")
+    assert_user_error(run_cli(str(page), "-o", str(tmp_path / "no" / "x.json")), 1, "no folder")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["home.html"]
+
+
+def test_warc_and_wpt_refuse_a_json_name(site: dict[str, Path], tmp_path: Path) -> None:
+    for command in (("warc", str(site["crawl"])), ("wpt", str(site["template"]), str(site["crawl"]))):
+        r = run_cli(*command, "-o", str(tmp_path / "out.json"))
+        assert_user_error(r, 1, "name it .jsonl")
+        assert not (tmp_path / "out.json").exists()

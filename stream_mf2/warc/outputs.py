@@ -454,6 +454,12 @@ _TABLE_OF = {"wpt-errors": "wpt-match"}
 DEFAULT_TABLES = ("item", "record", "error")
 
 
+def table_columns(tables: Sequence[str] | None = None) -> dict[str, list[str]]:
+    """The column names of each Parquet table of an output with ``tables`` (default :data:`DEFAULT_TABLES`)."""
+    kinds = dict.fromkeys(_TABLE_OF.get(t, t) for t in (tables or DEFAULT_TABLES))
+    return {kind: [name for name, _ in _TABLES[kind][1]] for kind in kinds}
+
+
 def parquet_paths(path: str, tables: Sequence[str] = DEFAULT_TABLES) -> dict[str, str]:
     """The file of each table for the output name ``path`` (``X.parquet``)."""
     stem = path[: -len(".parquet")] if path.endswith(".parquet") else path

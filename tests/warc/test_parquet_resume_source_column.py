@@ -40,7 +40,7 @@ pa = pytest.importorskip("pyarrow")
 
 def _post(i: int) -> bytes:
     return (
-        f'<!doctype html><html><head><meta charset="utf-8"><title>Post {i}</title></head><body>'
+        f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Post {i}</title></head><body>'
         f'<article class="h-entry"><h1 class="p-name">Post {i}</h1><a class="u-url" href="/p/{i}">#</a>'
         f'<a class="p-author h-card" href="/">Ada</a><div class="e-content">Body {i}.</div></article>'
         "</body></html>"
@@ -182,3 +182,39 @@ def test_resume_over_a_part_with_other_columns_is_refused(crawl: tuple[list[str]
     assert_user_error(r, 1, f"cannot resume {out}.partial.d: its part {name}")
     assert "start the run again" in r.stderr.decode()
     assert not out.exists()
+
+
+# --- Dask parts: one run's options and one schema per folder -------------------------------------
+
+
+def test_dask_parts_of_other_options_or_columns_are_written_again(tmp_path: Path) -> None:
+    """A part is kept by a later run only when it was written with the same options and columns:
+    before, a rerun with other options (or by a version with other Parquet columns) kept the
+    earlier parts beside new ones, a folder of two kinds of output."""
+    pytest.importorskip("fsspec")
+    from stream_mf2.warc import dask as _dask
+    from stream_mf2.warc.runner import Options
+
+    archive = html_archive(tmp_path / "a.warc.gz", [_post(i) for i in range(3)])
+    out = tmp_path / "parts"
+    out.mkdir()
+
+    def run(options: Options) -> dict[str, Any]:
+        (task,) = _dask.plan([str(archive)], str(out), "parquet", options=options)
+        return _dask.run_part(task)
+
+    first = run(Options(parser={"text": "spec"}))
+    assert first["status"] == "done"
+    assert run(Options(parser={"text": "spec"}, workers=4, timeout=5.0))["status"] == "skipped"
+    # other parse options: the part is the new options' output
+    again = run(Options(parser={"text": "spec", "lang": True}))
+    assert again["status"] == "done"
+    items = pq.read_table(out / again["part"]).column("item").to_pylist()
+    assert items and all(json.loads(item)["lang"] == "en" for item in items)
+    # a manifest an earlier version wrote (no key: its part may lack the source column) is not trusted
+    manifest = out / (again["part"] + _dask.MANIFEST_SUFFIX)
+    doc = json.loads(manifest.read_text())
+    del doc["key"]
+    manifest.write_text(json.dumps(doc))
+    assert run(Options(parser={"text": "spec", "lang": True}))["status"] == "done"
+    assert run(Options(parser={"text": "spec", "lang": True}))["status"] == "skipped"

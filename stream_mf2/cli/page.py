@@ -167,7 +167,16 @@ HINT_CHILDREN = 1000
 
 
 def main(argv: Sequence[str], out: IO[bytes]) -> int:
-    ns = _parse_command_parser().parse_args(argv)
+    parser = _parse_command_parser()
+    ns, extra = parser.parse_known_args(argv)
+    if extra:
+        if all(not a.startswith("-") for a in extra):
+            # several pages: say that this command reads one (argparse would only call them unrecognized)
+            raise UsageError(
+                f"the page command reads one page, not {len(extra) + 1}: run it once per page (with -o to keep "
+                f"each output), or read several with '{PROG} wpt TEMPLATE.xml PAGE... --items'"
+            )
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     target = _output_target(ns)
     if target is None:
         return _run(ns, out)

@@ -433,7 +433,10 @@ def run(
     total = warc_run.summary_line(files)
     for fs in files:
         if fs.failed:
-            print(f"{prog}: {fs.warc_file}: could not be read: {fs.reason or 'see its error line'}", file=sys.stderr)
+            hint = _html_page_hint(fs.warc_file, prog) if fs.records == 0 else ""
+            print(
+                f"{prog}: {fs.warc_file}: could not be read: {fs.reason or 'see its error line'}{hint}", file=sys.stderr
+            )
     extra = "".join(f"{n} {kind} lines, " for kind, n in total.items() if kind not in _SUMMARY_KEYS)
     unparsed = f"{total['unparsed']} not parsed (--prefilter), " if getattr(ns, "prefilter", False) else ""
     print(
@@ -445,6 +448,29 @@ def run(
     if no_lines is not None and not extra and total["html_records"]:
         print(f"{prog}: warning: {no_lines}", file=sys.stderr)
     return int(result.status)
+
+
+def _html_page_hint(name: str, prog: str) -> str:
+    """For a local input with no WARC record that is an HTML page (a doctype, ``<html>``,
+    ``<head>``, ``<body>``, ``<meta>`` or ``<title>`` in its first bytes): which command reads
+    it, as the page command names ``stream-mf2 warc`` for an archive given as a page. ``""``
+    otherwise."""
+    if name == "-" or "://" in name:
+        return ""
+    try:
+        with open(name, "rb") as f:
+            head = f.read(512)
+    except OSError:
+        return ""
+    import re
+
+    if not re.search(rb"<(?:!doctype\s+html|html|head|body|meta|title)[\s>/]", head, re.IGNORECASE):
+        return ""
+    if prog.endswith(" wpt"):
+        return "; it is an HTML page: give HTML pages without --warc (or --input-list)"
+    import shlex
+
+    return f"; it is an HTML page: read it with '{PROG.split()[0]} {shlex.quote(name)}'"
 
 
 _SUMMARY_KEYS = frozenset(

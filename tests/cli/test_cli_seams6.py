@@ -7,6 +7,11 @@
   JSON (``.json``) or JSON Lines (``.jsonl``, ``.ndjson``; ``.gz``/``.zst`` compress) through the
   same output targets (``OUT.partial`` renamed into place, a named pipe written in place, a
   folder refused); ``warc``/``wpt`` refuse a ``.json`` name, which would hold JSON Lines.
+* Flags between the inputs of ``warc``, ``wpt`` and ``wpt lint`` (``wpt t.xml --items a.html``)
+  were "unrecognized arguments": argparse took the inputs before the first flag only.
+* ``stream-mf2 warc page.html`` said only "no WARC record found"; it now names the command that
+  reads an HTML page, as the page command names ``warc`` for an archive. The page command given
+  several pages says it reads one.
 * A named pipe given as the page to the page command was parsed as an empty document when
   nothing was written to it (a regular file or standard input of no bytes is an error): it is
   the same error now. ``tokens`` and ``tree`` gave neither that error nor the page command's
@@ -278,3 +283,38 @@ def test_warc_and_wpt_refuse_a_json_name(site: dict[str, Path], tmp_path: Path) 
         r = run_cli(*command, "-o", str(tmp_path / "out.json"))
         assert_user_error(r, 1, "name it .jsonl")
         assert not (tmp_path / "out.json").exists()
+
+
+# --- flags between inputs; the command for the input given -------------------------------------
+
+
+def test_flags_between_the_inputs(site: dict[str, Path], tmp_path: Path) -> None:
+    other = tmp_path / "other.html"
+    other.write_bytes(BLOG.replace(b"Ada's notes", b"Grace's notes"))
+    pages = (str(site["page"]), str(other))
+    want = _ok(run_cli("wpt", str(site["template"]), *pages, "--url", HOME, "--items"))
+    got = _ok(run_cli("wpt", str(site["template"]), "--items", pages[0], "--url", HOME, pages[1]))
+    assert got == want and {x["source"] for x in got} == set(pages)
+    crawls = (str(site["crawl"]), str(site["crawl"]))
+    want = _ok(run_cli("warc", *crawls, "--no-progress"))
+    assert _ok(run_cli("warc", crawls[0], "--no-progress", crawls[1])) == want
+    lint = run_cli("wpt", "lint", str(site["template"]), "--url", HOME, pages[0])
+    assert lint.returncode == run_cli("wpt", "lint", str(site["template"]), pages[0], "--url", HOME).returncode
+    assert "unrecognized" not in lint.stderr.decode()
+
+
+def test_an_html_page_given_to_warc_names_the_page_command(site: dict[str, Path]) -> None:
+    page = str(site["page"])
+    r = run_cli("warc", page, "--no-progress")
+    assert_user_error(r, 4, f"it is an HTML page: read it with 'stream-mf2 {page}'")
+    r = run_cli("wpt", str(site["template"]), "--warc", page, "--no-progress")
+    assert_user_error(r, 4, "it is an HTML page: give HTML pages without --warc")
+    # a file that is no HTML page gets no such hint
+    r = run_cli("warc", str(site["template"]), "--no-progress")
+    assert r.returncode == 4 and "HTML page" not in r.stderr.decode()
+
+
+def test_the_page_command_given_several_pages_says_it_reads_one(site: dict[str, Path]) -> None:
+    r = run_cli(str(site["page"]), str(site["page"]))
+    assert_user_error(r, 2, "the page command reads one page, not 2")
+    assert_user_error(run_cli(str(site["page"]), "--no-such-flag"), 2, "unrecognized arguments: --no-such-flag")

@@ -250,9 +250,9 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
     from stream_mf2.wpt.lines import WptLines
 
     if ns.matches and (ns.records or ns.jsonld):
-        raise UserError("--matches writes a line per match as it is found; --records and --jsonld are per page")
+        raise UsageError("--matches writes a line per match as it is found; --records and --jsonld are per page")
     if ns.vocab is not None and not ns.jsonld:
-        raise UserError("--vocab applies to --jsonld")
+        raise UsageError("--vocab applies to --jsonld")
     if not ns.templates:
         if not ns.files:
             parser.error("the following arguments are required: TEMPLATE.xml (or --templates PATH)")
@@ -312,15 +312,15 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
     try:
         check_options({**opts, **lines.parser_options()})
     except (TypeError, ValueError) as e:
-        raise UserError("--" + str(e).replace("_", "-")) from None
+        raise UsageError("--" + str(e).replace("_", "-")) from None
     inputs = _cli_warc.run_inputs(ns, WPT_PROG)
     warc = [_is_warc_name(n) for n in ns.files]
     if ns.warc or ns.input_list or all(warc):
         if ns.url is not None:
-            raise UserError("--url applies to HTML pages: a WARC record's templates are chosen by its target URI")
+            raise UsageError("--url applies to HTML pages: a WARC record's templates are chosen by its target URI")
         for flag, dest, default in FETCH_FLAGS:
             if getattr(ns, dest) != default:
-                raise UserError(f"{flag} applies to HTML pages fetched from http(s):// URLs, not to WARC inputs")
+                raise UsageError(f"{flag} applies to HTML pages fetched from http(s):// URLs, not to WARC inputs")
         _cli_warc.check_workers(ns, WPT_PROG, inputs)
         options = _cli_warc.run_options(ns, opts, consumer=lines, items=ns.items, types=types)
         # Records no template is for are skipped quietly, but a run where none applied at all
@@ -334,7 +334,7 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
         )
         return _cli_warc.run(ns, inputs, options, out, WPT_PROG, no_lines=none)
     if any(warc):
-        raise UserError("give either WARC archives or HTML pages (or --warc to read every input as an archive)")
+        raise UsageError("give either WARC archives or HTML pages (or --warc to read every input as an archive)")
     from stream_mf2.io.payload import DEFAULT_MAX_DECODED_BYTES, DEFAULT_MAX_EXPANSION
 
     for flag, used in (
@@ -347,7 +347,7 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
         ("--max-expansion", ns.max_expansion != DEFAULT_MAX_EXPANSION),
     ):
         if used:
-            raise UserError(f"{flag} applies to WARC inputs")
+            raise UsageError(f"{flag} applies to WARC inputs")
     if ns.metaformats:
         # A WARC record line carries the meta-item; an HTML page has none, so the meta-item is a
         # line of its own (as in 'stream-mf2 --jsonl'), with the page's other mf2 lines.
@@ -526,9 +526,9 @@ def cmd_xpath(argv: Sequence[str], out: IO[bytes]) -> int:
     """``stream-mf2 xpath``."""
     ns = _xpath_parser().parse_args(argv)
     if ns.skeleton and (ns.id is not None or ns.text is not None):
-        raise UserError("--skeleton describes the whole page: give it without --id and --text")
+        raise UsageError("--skeleton describes the whole page: give it without --id and --text")
     if not ns.skeleton and ns.id is None and ns.text is None:
-        raise UserError("give --id or --text (or both), or --skeleton")
+        raise UsageError("give --id or --text (or both), or --skeleton")
     from stream_mf2.html.decode import Decoder
     from stream_mf2.wpt.find import element_paths
 
@@ -540,7 +540,7 @@ def cmd_xpath(argv: Sequence[str], out: IO[bytes]) -> int:
         from stream_mf2.wpt.skeleton import skeleton
 
         if page_url is None:
-            raise UserError("--skeleton needs the page's URL: give --url")
+            raise UsageError("--skeleton needs the page's URL: give --url")
         try:
             out.write(skeleton(html, page_url).encode("utf-8"))
         except ValueError as e:

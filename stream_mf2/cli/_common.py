@@ -90,14 +90,6 @@ class ArgumentParser(argparse.ArgumentParser):
         print(f"{self.prog}: error: {message} (see '{self.prog} --help')", file=sys.stderr)
         raise SystemExit(2)
 
-    def parse_args(self, args: Iterable[str] | None = None, namespace: Any = None) -> Any:
-        """The arguments; flags may come between the inputs of a command that takes several
-        (``stream-mf2 wpt t.xml --items a.html b.html``, ``stream-mf2 warc a.warc.gz -o x.jsonl
-        b.warc.gz``), where argparse alone takes the inputs before the first flag only."""
-        if any(not a.option_strings and a.nargs in ("*", "+") for a in self._actions):
-            return self.parse_intermixed_args(args, namespace)
-        return super().parse_args(args, namespace)
-
     @overload
     def parse_known_args(
         self, args: Iterable[str] | None = None, namespace: None = None
@@ -110,6 +102,17 @@ class ArgumentParser(argparse.ArgumentParser):
     def parse_known_args(self, args: Iterable[str] | None = None, namespace: Any = None) -> tuple[Any, list[str]]:
         if args is None:
             args = sys.argv[1:]
+        # Flags may come between the inputs of a command that takes several (``stream-mf2 wpt
+        # t.xml --items a.html b.html``), where argparse alone takes the inputs before the first
+        # flag only: intermixed parsing (which calls this method again, then plainly).
+        if not getattr(self, "_intermixing", False) and any(
+            not a.option_strings and a.nargs in ("*", "+") for a in self._actions
+        ):
+            self._intermixing = True
+            try:
+                return self.parse_known_intermixed_args(attach_values(args), namespace)
+            finally:
+                self._intermixing = False
         return super().parse_known_args(attach_values(args), namespace)
 
 

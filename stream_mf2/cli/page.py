@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
-from typing import IO, Any
+from typing import IO, Any, NoReturn
 
 from stream_mf2.cli._common import (
     COMMAND_HELP,
@@ -30,8 +30,31 @@ from stream_mf2.cli._common import (
 from stream_mf2.errors import StreamMF2Error
 
 
+class _PageParser(ArgumentParser):
+    """The page command's parser: several pages are answered with what to do instead of
+    argparse's "unrecognized arguments"."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._extra: list[str] = []
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> tuple[Any, list[str]]:
+        ns, extra = super().parse_known_args(args, namespace)
+        self._extra = extra
+        return ns, extra
+
+    def error(self, message: str) -> NoReturn:
+        extra = self._extra
+        if extra and message.startswith("unrecognized arguments") and all(not a.startswith("-") for a in extra):
+            raise UsageError(
+                f"the page command reads one page, not {len(extra) + 1}: run it once per page (with -o to keep "
+                f"each output), or read several with '{PROG} wpt TEMPLATE.xml PAGE... --items'"
+            )
+        super().error(message)
+
+
 def _parse_command_parser() -> argparse.ArgumentParser:
-    p = ArgumentParser(
+    p = _PageParser(
         prog=PROG,
         description="Extract microformats2 from HTML as it streams in.",
         epilog="other commands (see 'stream-mf2 COMMAND --help'):\n"
@@ -167,16 +190,7 @@ HINT_CHILDREN = 1000
 
 
 def main(argv: Sequence[str], out: IO[bytes]) -> int:
-    parser = _parse_command_parser()
-    ns, extra = parser.parse_known_args(argv)
-    if extra:
-        if all(not a.startswith("-") for a in extra):
-            # several pages: say that this command reads one (argparse would only call them unrecognized)
-            raise UsageError(
-                f"the page command reads one page, not {len(extra) + 1}: run it once per page (with -o to keep "
-                f"each output), or read several with '{PROG} wpt TEMPLATE.xml PAGE... --items'"
-            )
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    ns = _parse_command_parser().parse_args(argv)
     target = _output_target(ns)
     if target is None:
         return _run(ns, out)

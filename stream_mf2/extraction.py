@@ -5,7 +5,8 @@
 syntax under extruct's key (``"json-ld"``, ``"microdata"``, ``"opengraph"``,
 ``"microformat"``, ``"rdfa"``, ``"dublincore"``; ``"twitter"`` has none in
 extruct and keeps its own name). The microformats2 items are given as extruct
-gives mf2py's: with mf2py's text rules (``text="normalized"``, ``lang=True``).
+gives mf2py's: with mf2py's text rules (``text="normalized"``, ``lang=True``) and its
+choices where the spec is silent (``mf2py_compat=True``), as the mf2py drop-in gives them.
 ``uniform=True`` gives extruct's uniform shape (``@context``/``@type`` objects)
 for microdata, microformats, OpenGraph and Dublin Core (:mod:`stream_mf2._uniform`).
 
@@ -36,10 +37,10 @@ _KEY_ORDER: Final = (*EXTRUCT_SYNTAXES, "twitter")
 
 def extract_events(doc: object, url: str | None = None, **options: Unpack[ParseOptions]) -> list[Event]:
     """Every event of ``doc`` with ``syntaxes`` on (default: extruct's six; mf2py's text rules
-    for the mf2 items), :class:`~stream_mf2.events.DocumentEnd` last; the notes are logged
+    and choices for the mf2 items), :class:`~stream_mf2.events.DocumentEnd` last; the notes are logged
     (:mod:`stream_mf2.io.notes`)."""
     names = resolve_syntaxes(options.get("syntaxes", EXTRUCT_SYNTAXES))
-    given: dict[str, Any] = {"text": "normalized", "lang": True} if "mf2" in names else {}
+    given: dict[str, Any] = {"text": "normalized", "lang": True, "mf2py_compat": True} if "mf2" in names else {}
     given.update(options)
     given["syntaxes"] = names
     check_options(given, "extract")

@@ -102,6 +102,17 @@ class ArgumentParser(argparse.ArgumentParser):
     def parse_known_args(self, args: Iterable[str] | None = None, namespace: Any = None) -> tuple[Any, list[str]]:
         if args is None:
             args = sys.argv[1:]
+        # Flags may come between the inputs of a command that takes several (``stream-mf2 wpt
+        # t.xml --items a.html b.html``), where argparse alone takes the inputs before the first
+        # flag only: intermixed parsing (which calls this method again, then plainly).
+        if not getattr(self, "_intermixing", False) and any(
+            not a.option_strings and a.nargs in ("*", "+") for a in self._actions
+        ):
+            self._intermixing = True
+            try:
+                return self.parse_known_intermixed_args(attach_values(args), namespace)
+            finally:
+                self._intermixing = False
         return super().parse_known_args(attach_values(args), namespace)
 
 
@@ -457,6 +468,21 @@ def fetch_options(ns: argparse.Namespace) -> dict[str, Any]:
         "max_redirects": ns.max_redirects,
         "max_bytes": DEFAULT_MAX_BYTES if ns.max_bytes is None else ns.max_bytes,
     }
+
+
+def output_name_kind(name: str) -> str | None:
+    """What an output name says of its format, compression suffixes (``.gz``, ``.zst``) aside:
+    ``"json"`` (``.json``), ``"jsonl"`` (``.jsonl``, ``.ndjson``), ``"parquet"``, or ``None``."""
+    lower = name.lower()
+    for suffix in (".gz", ".zst"):
+        lower = lower.removesuffix(suffix)
+    if lower.endswith((".jsonl", ".ndjson")):
+        return "jsonl"
+    if lower.endswith(".json"):
+        return "json"
+    if lower.endswith(".parquet"):
+        return "parquet"
+    return None
 
 
 def is_warc_name(name: str) -> bool:

@@ -14,8 +14,10 @@ from stream_mf2.cli._common import (
     UserError,
     add_fetch_arguments,
     dump,
+    encoding_option,
     fetch_options,
     fetch_page,
+    refuse_empty,
 )
 
 
@@ -38,27 +40,41 @@ def _byte_chunks(f: IO[bytes]) -> Iterator[bytes]:
 
 
 def _decoded_chunks(ns: argparse.Namespace) -> Iterator[str]:
-    from stream_mf2.html.decode import Decoder
+    """The page's text, decoded as the page command decodes it. The page is opened, and refused
+    when it is empty, before the first chunk is asked for (as the page command does), and
+    ``--encoding`` is checked as there: an unknown label is a warning and is ignored."""
+    chunks, encoding, close = _open_page(ns)
+    return _decode(chunks, encoding, close)
+
+
+def _open_page(ns: argparse.Namespace) -> tuple[Iterable[bytes], str | None, Callable[[], None]]:
     from stream_mf2.io.fetch import is_url
 
     path: str = ns.file
-    encoding: str | None = ns.encoding
-    close: Callable[[], None] = lambda: None  # noqa: E731  # nothing opened yet
+    encoding = encoding_option(ns.encoding)
     if is_url(path):
         resp = fetch_page(path, fetch_options(ns), f"{PROG} warc")
-        close = resp.close
-        chunks: Iterable[bytes] = resp
         if encoding is None:
             encoding = resp.charset  # the transport-layer encoding, as the page command takes it
-    elif path == "-":
-        chunks = _byte_chunks(sys.stdin.buffer)
-    else:
-        try:
-            f = open(path, "rb")  # noqa: SIM115  # closed in the finally below
-        except OSError as e:
-            raise UserError(f"cannot open {path}: {e.strerror or e}") from None
-        close = f.close
-        chunks = _byte_chunks(f)
+        return resp, encoding, resp.close
+    if path == "-":
+        refuse_empty(path, sys.stdin.buffer)
+        return _byte_chunks(sys.stdin.buffer), encoding, lambda: None
+    try:
+        f = open(path, "rb")  # noqa: SIM115  # closed by the returned closer
+    except OSError as e:
+        raise UserError(f"cannot open {path}: {e.strerror or e}") from None
+    try:
+        refuse_empty(path, f)
+    except BaseException:
+        f.close()
+        raise
+    return _byte_chunks(f), encoding, f.close
+
+
+def _decode(chunks: Iterable[bytes], encoding: str | None, close: Callable[[], None]) -> Iterator[str]:
+    from stream_mf2.html.decode import Decoder
+
     decoder = Decoder(encoding)
     try:
         for chunk in chunks:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
-from typing import IO, Any
+from typing import IO, Any, NoReturn
 
 from stream_mf2.cli._common import (
     COMMAND_HELP,
@@ -21,6 +21,7 @@ from stream_mf2.cli._common import (
     is_warc_content,
     jsonl_item,
     jsonl_syntax_item,
+    output_name_kind,
     parser_options,
     refuse_empty,
     stream_children_option,
@@ -29,8 +30,31 @@ from stream_mf2.cli._common import (
 from stream_mf2.errors import StreamMF2Error
 
 
+class _PageParser(ArgumentParser):
+    """The page command's parser: several pages are answered with what to do instead of
+    argparse's "unrecognized arguments"."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._extra: list[str] = []
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> tuple[Any, list[str]]:
+        ns, extra = super().parse_known_args(args, namespace)
+        self._extra = extra
+        return ns, extra
+
+    def error(self, message: str) -> NoReturn:
+        extra = self._extra
+        if extra and message.startswith("unrecognized arguments") and all(not a.startswith("-") for a in extra):
+            raise UsageError(
+                f"the page command reads one page, not {len(extra) + 1}: run it once per page (with -o to keep "
+                f"each output), or read several with '{PROG} wpt TEMPLATE.xml PAGE... --items'"
+            )
+        super().error(message)
+
+
 def _parse_command_parser() -> argparse.ArgumentParser:
-    p = ArgumentParser(
+    p = _PageParser(
         prog=PROG,
         description="Extract microformats2 from HTML as it streams in.",
         epilog="other commands (see 'stream-mf2 COMMAND --help'):\n"
@@ -59,9 +83,54 @@ def _parse_command_parser() -> argparse.ArgumentParser:
         "--stream-children=TYPES (comma-separated, e.g. h-feed; or as the next argument) limits which containers "
         "(default: every top-level item)",
     )
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="OUT",
+        help="write to OUT instead of standard output, by its ending: .json the whole-document JSON, .jsonl (or "
+        ".ndjson) JSON Lines as with --jsonl, either with .gz or .zst to compress; any other name what the flags "
+        "say. A file is written under OUT.partial and renamed into place when the page was read (JSON Lines: "
+        "with its error line if it failed); a named pipe or a device is written in place; - is standard output",
+    )
     add_fetch_arguments(p)
     add_parser_options(p)
     return p
+
+
+class _WriterOut:
+    """The page command's output written through a :class:`~stream_mf2.warc.outputs.JsonlWriter`
+    (``-o FILE``): the bytes it is given, flushed when asked."""
+
+    def __init__(self, writer: Any) -> None:
+        self._writer = writer
+
+    def write(self, data: bytes) -> int:
+        self._writer.write_bytes(data)
+        return len(data)
+
+    def flush(self) -> None:
+        self._writer.flush()
+
+
+def _output_target(ns: argparse.Namespace) -> Any:
+    """The resolved ``-o`` target (``None``: standard output); ``ns.jsonl`` set when its name says
+    JSON Lines. A name that says another format than the flags, or Parquet, is a usage error."""
+    from stream_mf2.warc.target import resolve_output
+
+    name: str | None = ns.output
+    if name is None or name == "-":
+        return None
+    kind = output_name_kind(name)
+    if kind == "parquet":
+        raise UsageError(
+            f"-o {name}: the page command writes JSON (.json) or JSON Lines (.jsonl); Parquet tables of items are "
+            f"written by '{PROG} warc' (WARC archives) and '{PROG} wpt --items' (pages)"
+        )
+    if kind == "json" and ns.jsonl:
+        raise UsageError(f"--jsonl writes JSON Lines, but -o {name} names a JSON file: name it .jsonl, or drop --jsonl")
+    if kind == "jsonl":
+        ns.jsonl = True  # the name says JSON Lines, as warc's -o X.jsonl does
+    return resolve_output(name)
 
 
 def _open_source(ns: argparse.Namespace) -> tuple[Any, str | None, Callable[[], None]]:
@@ -79,7 +148,27 @@ def _open_source(ns: argparse.Namespace) -> tuple[Any, str | None, Callable[[], 
         return sys.stdin.buffer, ns.url, lambda: None
     if src.endswith((".warc", ".warc.gz")):
         _refuse_archive(src)
+    if not _is_regular_or_missing(src):
+        # A named pipe (or /dev/stdin): opened here, so that its first byte can be peeked
+        # at for the empty-page check, as standard input's is; the parse reads the rest.
+        try:
+            f = open(src, "rb")  # noqa: SIM115  # closed by the returned closer
+        except OSError as e:
+            raise UserError(f"cannot open {src}: {e.strerror or e}") from None
+        return f, ns.url, f.close
     return Path(src), ns.url, lambda: None
+
+
+def _is_regular_or_missing(path: str) -> bool:
+    """Whether ``path`` is a regular file or cannot be looked at (the parse then says why)."""
+    import os
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return True
+    return stat.S_ISREG(mode) or stat.S_ISDIR(mode)
 
 
 def _refuse_archive(path: str) -> None:
@@ -102,6 +191,30 @@ HINT_CHILDREN = 1000
 
 def main(argv: Sequence[str], out: IO[bytes]) -> int:
     ns = _parse_command_parser().parse_args(argv)
+    target = _output_target(ns)
+    if target is None:
+        return _run(ns, out)
+    from stream_mf2.warc.outputs import open_writer
+    from stream_mf2.warc.target import OutputLock
+
+    with OutputLock(target):  # a second run naming this output fails at once, as warc's and wpt's
+        writer: Any = open_writer(target)
+        try:
+            status = _run(ns, _WriterOut(writer))
+        except (StreamMF2Error, UserError) as e:
+            if ns.jsonl and not isinstance(e, UsageError):
+                writer.close()  # its lines end with the error line, as on standard output
+            else:
+                writer.discard()  # no half a JSON document under the name
+            raise
+        except BaseException:
+            writer.discard()
+            raise
+        writer.close()
+    return status
+
+
+def _run(ns: argparse.Namespace, out: Any) -> int:
     from stream_mf2.core.reassemble import reassemble
     from stream_mf2.core.syntax_results import SyntaxResults
     from stream_mf2.events import DocumentEnd, ItemEvent, MetaItemEvent

@@ -11,7 +11,7 @@ import time
 from collections.abc import Sequence
 from typing import IO, Any, NoReturn
 
-from stream_mf2.cli._common import ArgumentParser, nonneg_int, nonneg_number, positive_seconds
+from stream_mf2.cli._common import ArgumentParser, nonneg_int, nonneg_number, output_name_kind, positive_seconds
 from stream_mf2.errors import StreamMF2Error
 from stream_mf2.io.payload import DEFAULT_MAX_DECODED_BYTES, DEFAULT_MAX_EXPANSION
 
@@ -245,6 +245,14 @@ def check_run_arguments(ns: argparse.Namespace, prog: str) -> None:
         _fail(prog, "--checkpoint-records must be at least 1")
     if ns.input_prefix is not None and not ns.input_list:
         _fail(prog, "--input-prefix goes before the names read from --input-list files: give it with --input-list")
+    if ns.output and output_name_kind(ns.output) == "json":
+        # JSON Lines under a .json name would not load as JSON: say so before the run, not after
+        _fail(
+            prog,
+            f"cannot write {ns.output}: {prog} writes JSON Lines (a line per item, record, ...), not one JSON "
+            "document: name it .jsonl (.jsonl.gz, .jsonl.zst) or .parquet",
+            1,
+        )
     if ns.resume and (not ns.output or ns.output == "-") and not getattr(ns, "dask", None):
         _fail(prog, "--resume needs a named output (-o FILE)")
     if ns.summary_json:
@@ -437,7 +445,10 @@ def run(
     total = warc_run.summary_line(files)
     for fs in files:
         if fs.failed:
-            print(f"{prog}: {fs.warc_file}: could not be read: {fs.reason or 'see its error line'}", file=sys.stderr)
+            hint = _html_page_hint(fs.warc_file, prog) if fs.records == 0 else ""
+            print(
+                f"{prog}: {fs.warc_file}: could not be read: {fs.reason or 'see its error line'}{hint}", file=sys.stderr
+            )
     extra = "".join(f"{n} {kind} lines, " for kind, n in total.items() if kind not in _SUMMARY_KEYS)
     unparsed = f"{total['unparsed']} not parsed (--prefilter), " if getattr(ns, "prefilter", False) else ""
     print(
@@ -449,6 +460,29 @@ def run(
     if no_lines is not None and not extra and total["html_records"]:
         print(f"{prog}: warning: {no_lines}", file=sys.stderr)
     return int(result.status)
+
+
+def _html_page_hint(name: str, prog: str) -> str:
+    """For a local input with no WARC record that is an HTML page (a doctype, ``<html>``,
+    ``<head>``, ``<body>``, ``<meta>`` or ``<title>`` in its first bytes): which command reads
+    it, as the page command names ``stream-mf2 warc`` for an archive given as a page. ``""``
+    otherwise."""
+    if name == "-" or "://" in name:
+        return ""
+    try:
+        with open(name, "rb") as f:
+            head = f.read(512)
+    except OSError:
+        return ""
+    import re
+
+    if not re.search(rb"<(?:!doctype\s+html|html|head|body|meta|title)[\s>/]", head, re.IGNORECASE):
+        return ""
+    if prog.endswith(" wpt"):
+        return "; it is an HTML page: give HTML pages without --warc (or --input-list)"
+    import shlex
+
+    return f"; it is an HTML page: read it with '{PROG.split()[0]} {shlex.quote(name)}'"
 
 
 _SUMMARY_KEYS = frozenset(

@@ -53,6 +53,7 @@ from stream_mf2.cli._common import (
     parser_options,
     positive_seconds,
     refuse_empty,
+    stream_children_option,
 )
 from stream_mf2.errors import StreamMF2Error
 
@@ -144,6 +145,16 @@ def _wpt_parser() -> argparse.ArgumentParser:
         metavar="TYPES",
         help="with --items: only mf2 items of these types (comma-separated, e.g. h-entry,h-card), found at any "
         "depth, with their path, as 'stream-mf2 warc --type' (the items of other --syntaxes are all written)",
+    )
+    p.add_argument(
+        "--stream-children",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="TYPES",
+        help="with --items: write the children of container items (e.g. a page-wide h-feed) as item lines as they "
+        'close, with their "path", and the container later with "children-streamed": N, as \'stream-mf2 warc '
+        "--stream-children' (--stream-children=TYPES or --stream-children TYPES limits which containers)",
     )
     p.add_argument("--warc", action="store_true", help="the inputs are WARC archives whatever their names")
     p.add_argument(
@@ -239,9 +250,9 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
     from stream_mf2.wpt.lines import WptLines
 
     if ns.matches and (ns.records or ns.jsonld):
-        raise UserError("--matches writes a line per match as it is found; --records and --jsonld are per page")
+        raise UsageError("--matches writes a line per match as it is found; --records and --jsonld are per page")
     if ns.vocab is not None and not ns.jsonld:
-        raise UserError("--vocab applies to --jsonld")
+        raise UsageError("--vocab applies to --jsonld")
     if not ns.templates:
         if not ns.files:
             parser.error("the following arguments are required: TEMPLATE.xml (or --templates PATH)")
@@ -287,6 +298,11 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
         raise UsageError("--type chooses which item lines are written: give it with --items")
     types = _cli_warc.type_option(ns.type, WPT_PROG)
     opts = parser_options(ns)
+    if ns.stream_children is not None:
+        if not ns.items:
+            # the children would be streamed for item lines that are not written: it would change nothing
+            raise UsageError("--stream-children writes the children as item lines as they close: give it with --items")
+        opts["stream_children"] = stream_children_option(ns.stream_children)
     if other_syntaxes(opts) and not ns.items:
         raise UsageError("--syntaxes writes item lines: give it with --items")
     if ns.max_pattern_seconds is not None:
@@ -296,15 +312,15 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
     try:
         check_options({**opts, **lines.parser_options()})
     except (TypeError, ValueError) as e:
-        raise UserError("--" + str(e).replace("_", "-")) from None
+        raise UsageError("--" + str(e).replace("_", "-")) from None
     inputs = _cli_warc.run_inputs(ns, WPT_PROG)
     warc = [_is_warc_name(n) for n in ns.files]
     if ns.warc or ns.input_list or all(warc):
         if ns.url is not None:
-            raise UserError("--url applies to HTML pages: a WARC record's templates are chosen by its target URI")
+            raise UsageError("--url applies to HTML pages: a WARC record's templates are chosen by its target URI")
         for flag, dest, default in FETCH_FLAGS:
             if getattr(ns, dest) != default:
-                raise UserError(f"{flag} applies to HTML pages fetched from http(s):// URLs, not to WARC inputs")
+                raise UsageError(f"{flag} applies to HTML pages fetched from http(s):// URLs, not to WARC inputs")
         _cli_warc.check_workers(ns, WPT_PROG, inputs)
         options = _cli_warc.run_options(ns, opts, consumer=lines, items=ns.items, types=types)
         # Records no template is for are skipped quietly, but a run where none applied at all
@@ -318,7 +334,7 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
         )
         return _cli_warc.run(ns, inputs, options, out, WPT_PROG, no_lines=none)
     if any(warc):
-        raise UserError("give either WARC archives or HTML pages (or --warc to read every input as an archive)")
+        raise UsageError("give either WARC archives or HTML pages (or --warc to read every input as an archive)")
     from stream_mf2.io.payload import DEFAULT_MAX_DECODED_BYTES, DEFAULT_MAX_EXPANSION
 
     for flag, used in (
@@ -331,7 +347,7 @@ def cmd_wpt(argv: Sequence[str], out: IO[bytes]) -> int:
         ("--max-expansion", ns.max_expansion != DEFAULT_MAX_EXPANSION),
     ):
         if used:
-            raise UserError(f"{flag} applies to WARC inputs")
+            raise UsageError(f"{flag} applies to WARC inputs")
     if ns.metaformats:
         # A WARC record line carries the meta-item; an HTML page has none, so the meta-item is a
         # line of its own (as in 'stream-mf2 --jsonl'), with the page's other mf2 lines.
@@ -510,9 +526,9 @@ def cmd_xpath(argv: Sequence[str], out: IO[bytes]) -> int:
     """``stream-mf2 xpath``."""
     ns = _xpath_parser().parse_args(argv)
     if ns.skeleton and (ns.id is not None or ns.text is not None):
-        raise UserError("--skeleton describes the whole page: give it without --id and --text")
+        raise UsageError("--skeleton describes the whole page: give it without --id and --text")
     if not ns.skeleton and ns.id is None and ns.text is None:
-        raise UserError("give --id or --text (or both), or --skeleton")
+        raise UsageError("give --id or --text (or both), or --skeleton")
     from stream_mf2.html.decode import Decoder
     from stream_mf2.wpt.find import element_paths
 
@@ -524,7 +540,7 @@ def cmd_xpath(argv: Sequence[str], out: IO[bytes]) -> int:
         from stream_mf2.wpt.skeleton import skeleton
 
         if page_url is None:
-            raise UserError("--skeleton needs the page's URL: give --url")
+            raise UsageError("--skeleton needs the page's URL: give --url")
         try:
             out.write(skeleton(html, page_url).encode("utf-8"))
         except ValueError as e:

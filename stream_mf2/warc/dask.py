@@ -390,6 +390,22 @@ def _write_part(task: PartTask, folder: _Folder) -> tuple[FileSummary, list[str]
     return summary, lines.messages, files
 
 
+def part_key(task: PartTask) -> dict[str, Any]:
+    """What a part's lines depend on besides its input: the options that shape the output (not
+    ``workers`` or ``timeout``), the line schema, and a Parquet part's columns. A part whose
+    manifest has another key (a run with other options, or by a version with other columns) is
+    written again, so the parts of one folder are always of one run's options and one schema."""
+    from stream_mf2.warc.schema import SCHEMA_VERSION
+
+    key = {k: v for k, v in task.options.key().items() if k not in ("workers", "timeout")}
+    key["schema"] = SCHEMA_VERSION
+    if task.fmt == "parquet":
+        from stream_mf2.warc.outputs import table_columns
+
+        key["columns"] = table_columns(task.options.tables())
+    return key
+
+
 def run_part(task: PartTask) -> dict[str, Any]:
     """Run on a worker: write the part and manifest of one input, unless they already verify.
 
@@ -401,7 +417,8 @@ def run_part(task: PartTask) -> dict[str, Any]:
     _use_storage_options(task.storage_options)
     folder = _Folder(task.output_dir)
     found = verified_manifest(folder, task.part)
-    if found is not None and not found.get("failed"):
+    key = part_key(task)
+    if found is not None and not found.get("failed") and found.get("key") == key:
         return {**found, "status": "skipped"}
     # A worker process holds about 60,000 objects the cyclic garbage collector tracks (distributed,
     # its state, its imports), 2.5 times a plain process's, and every older-generation collection
@@ -432,6 +449,7 @@ def run_part(task: PartTask) -> dict[str, Any]:
         "bytes": sum(f["bytes"] for f in files),
         "sha256": files[0]["sha256"],
         "files": files,
+        "key": key,
     }
     # The manifest is written after the part: a part without one is redone, never trusted.
     with folder.atomic_write(task.part + MANIFEST_SUFFIX) as f:

@@ -279,6 +279,20 @@ class JsonlWriter(Writer):
         if self._size >= 256:
             self._drain()
 
+    def write_bytes(self, data: bytes) -> None:
+        """Write ``data`` as it is (already encoded: the page command's whole-document JSON)."""
+        self._buf.append(data)
+        self._size += 1
+        if self._size >= 256:
+            self._drain()
+
+    def discard(self) -> None:
+        """Stop and remove the temporary output (a run that cannot be resumed and failed)."""
+        self.abandon()
+        if self._tmp is not None:
+            with contextlib.suppress(OSError):
+                os.remove(self._tmp)
+
     def _drain(self) -> None:
         if self._buf:
             data = self._comp.compress(b"".join(self._buf))
@@ -425,6 +439,11 @@ WPT_JSONLD_COLUMNS: tuple[tuple[str, str], ...] = (
     ("errors", "json"),
 )
 
+#: Columns added to a table since parts of a resumable run could have been written without
+#: them, null in every row such a run writes (``source`` names an HTML page, and runs over
+#: pages are not resumed): a resumed run reads an earlier part without them as null.
+ADDED_NULL_COLUMNS = frozenset({"source"})
+
 _TABLES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
     "item": ("", ITEM_COLUMNS),
     "record": (".records", RECORD_COLUMNS),
@@ -438,6 +457,12 @@ _TABLES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
 _TABLE_OF = {"wpt-errors": "wpt-match"}
 #: The tables of an output when none are named: those of ``stream-mf2 warc``.
 DEFAULT_TABLES = ("item", "record", "error")
+
+
+def table_columns(tables: Sequence[str] | None = None) -> dict[str, list[str]]:
+    """The column names of each Parquet table of an output with ``tables`` (default :data:`DEFAULT_TABLES`)."""
+    kinds = dict.fromkeys(_TABLE_OF.get(t, t) for t in (tables or DEFAULT_TABLES))
+    return {kind: [name for name, _ in _TABLES[kind][1]] for kind in kinds}
 
 
 def parquet_paths(path: str, tables: Sequence[str] = DEFAULT_TABLES) -> dict[str, str]:
@@ -530,6 +555,8 @@ class ParquetWriter(Writer):
         self._schemas = {k: _schema(self._pa, _TABLES[k][1]) for k in tables}
         # Finished part files: name -> [size, sha256] (what a checkpoint token vouches for).
         self._done: dict[str, list[Any]] = {}
+        # Parts of an earlier run without some ADDED_NULL_COLUMNS (filled in by close()).
+        self._short: set[str] = set()
         try:
             if resume is None:
                 shutil.rmtree(self._dir, ignore_errors=True)
@@ -551,11 +578,45 @@ class ParquetWriter(Writer):
                 raise _bad_resume(self._dir, f"its part {name} is missing") from None
             if actual != [size, digest]:
                 raise _bad_resume(self._dir, f"its part {name} is not the one its checkpoint made durable")
+        for name in files:
+            self._check_columns(name)
         for name in os.listdir(self._dir):
             if name not in files and _part_number(name) >= parts:
                 os.remove(os.path.join(self._dir, name))
         self._part = parts
         self._done = {name: list(v) for name, v in files.items()}
+
+    def _check_columns(self, name: str) -> None:
+        """A part an earlier run wrote must have this version's columns, or lack only columns
+        added since that are null in every row a resumable run writes (:data:`ADDED_NULL_COLUMNS`):
+        those are filled in when the tables are joined. Anything else is refused, never joined
+        into a table of two schemas."""
+        kind = name.removesuffix(".parquet").rsplit("-", 1)[0]
+        want = self._schemas.get(kind)
+        if want is None:
+            raise _bad_resume(self._dir, f"its part {name} is of no table of this run")
+        have = self._pa.parquet.read_schema(os.path.join(self._dir, name))
+        if have.equals(want, check_metadata=False):
+            return
+        missing = [f.name for f in want if f.name not in have.names]
+        kept = self._pa.schema([f for f in want if f.name in have.names])
+        if missing and set(missing) <= ADDED_NULL_COLUMNS and have.equals(kept, check_metadata=False):
+            self._short.add(name)
+            return
+        raise _bad_resume(
+            self._dir,
+            f"its part {name} has other columns than this version writes (written by another version of "
+            f"stream-mf2?): {', '.join(have.names)}",
+        )
+
+    def _conform(self, name: str, table: Any, schema: Any) -> Any:
+        """A row group of the part ``name`` with this version's columns (added ones null)."""
+        if name not in self._short:
+            return table
+        pa = self._pa
+        n = table.num_rows
+        columns = [table.column(f.name) if f.name in table.column_names else pa.nulls(n, f.type) for f in schema]
+        return pa.Table.from_arrays(columns, schema=schema)
 
     def write(self, line: dict[str, Any]) -> None:
         kind = line["kind"]
@@ -625,7 +686,7 @@ class ParquetWriter(Writer):
                         continue  # (the parts of "wpt" and of "wpt-match" share a prefix)
                     pf = pa.parquet.ParquetFile(os.path.join(self._dir, name))
                     for i in range(pf.num_row_groups):
-                        table = pf.read_row_group(i)
+                        table = self._conform(name, pf.read_row_group(i), schema)
                         pending.append(table)
                         rows += table.num_rows
                         if rows >= ROW_GROUP_ROWS:

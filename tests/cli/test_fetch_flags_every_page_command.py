@@ -78,4 +78,4 @@ def test_wpt_over_warc_archives_refuses_them(tmp_path: Path) -> None:
     archive.write_bytes(b"")
     for flag in (("--user-agent", AGENT), ("--header", f"Cookie: {COOKIE}"), ("--max-bytes", "10")):
         r = run_cli("wpt", TEMPLATE, str(archive), *flag)
-        assert_user_error(r, 1, f"{flag[0]} applies to HTML pages fetched from http(s):// URLs")
+        assert_user_error(r, 2, f"{flag[0]} applies to HTML pages fetched from http(s):// URLs")

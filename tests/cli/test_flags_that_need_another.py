@@ -102,6 +102,6 @@ def test_warc_run_flags_without_what_they_need_are_refused(tmp_path: Path) -> No
     page.write_bytes(PRODUCT)
     for flag in (("--max-decoded-bytes", "1000"), ("--max-expansion", "5")):
         r = run_cli("wpt", template, str(page), *flag)
-        assert_user_error(r, 1, f"{flag[0]} applies to WARC inputs")
+        assert_user_error(r, 2, f"{flag[0]} applies to WARC inputs")
         r = run_cli("wpt", template, archive, *flag)  # where it means something
         assert r.returncode == 0, r.stderr.decode()

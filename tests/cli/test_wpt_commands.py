@@ -118,7 +118,7 @@ def test_xpath_helper() -> None:
     assert page["blocks"][0]["matches"][0]["attributes"]["id"] == "art_img"
     r = run_cli("xpath", str(FIX / "artist.html"), "--id", "nope")
     assert r.returncode == 1 and r.stdout == b""
-    assert_user_error(run_cli("xpath", str(FIX / "artist.html")), 1, "give --id or --text")
+    assert_user_error(run_cli("xpath", str(FIX / "artist.html")), 2, "give --id or --text")
 
 
 def _warc(path: Path, records: list[tuple[str, bytes, list[tuple[str, str]]]]) -> None:

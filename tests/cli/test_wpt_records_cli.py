@@ -126,8 +126,8 @@ def test_one_template_file_usage_is_unchanged(files: dict[str, Path]) -> None:
 def test_bad_combinations_are_user_errors(files: dict[str, Path], tmp_path: Path) -> None:
     page = str(files["product"])
     assert_user_error(run_cli("wpt"), 2, "required: TEMPLATE.xml (or --templates PATH)")
-    assert_user_error(run_cli("wpt", str(files["shop"]), page, "--matches", "--records"), 1, "--matches")
-    assert_user_error(run_cli("wpt", str(files["shop"]), page, "--vocab", "https://schema.org/"), 1, "--vocab applies to --jsonld")
+    assert_user_error(run_cli("wpt", str(files["shop"]), page, "--matches", "--records"), 2, "--matches")
+    assert_user_error(run_cli("wpt", str(files["shop"]), page, "--vocab", "https://schema.org/"), 2, "--vocab applies to --jsonld")
     empty = tmp_path / "empty"
     empty.mkdir()
     assert_user_error(run_cli("wpt", "--templates", str(empty), page), 1, "no WPT file (*.xml) in the folder")

@@ -227,6 +227,21 @@ def _page_jsonl(inputs: Inputs, page: Page) -> Seen:
     return Seen("lines", _json_lines(r.stdout), printed_notes(r.stderr, page.url))
 
 
+def _page_output(name: str) -> Callable[[Inputs, Page], Seen]:
+    """The page command with ``-o PAGE.NAME``: the format by the name (JSON or JSON Lines)."""
+
+    def run(inputs: Inputs, page: Page) -> Seen:
+        file = inputs.page_file(page)
+        out = file.with_name(f"{file.name}.{name}")
+        r = _command(str(file), "--url", page.url, "-o", str(out), *CLI_OPTIONS)
+        assert r.stdout == b""
+        if name == "json":
+            return Seen("result", json.loads(out.read_bytes()), printed_notes(r.stderr, page.url))
+        return Seen("lines", read_jsonl(out), printed_notes(r.stderr, page.url))
+
+    return run
+
+
 def _wpt_page(*flags: str) -> Callable[[Inputs, Page], Seen]:
     def run(inputs: Inputs, page: Page) -> Seen:
         r = _command("wpt", str(inputs.template), str(inputs.page_file(page)), "--url", page.url, "--items",
@@ -393,6 +408,16 @@ COLUMNS: tuple[Column, ...] = (
         per_page(_page_jsonl, concurrent=True),
         na=_none(WPT_ROWS, _NO_WPT_PAGE),
         shared=True,
+    ),
+    *(
+        Column(
+            f"cli-page-o-{name}",
+            f"python -m stream_mf2 FILE --url URL -o X.{name}: the page command's output file, its format by the name",
+            per_page(_page_output(name), concurrent=True),
+            na=_none(WPT_ROWS, _NO_WPT_PAGE),
+            shared=True,
+        )
+        for name in ("json", "jsonl.zst")
     ),
     Column(
         "cli-wpt-page",

@@ -254,11 +254,11 @@ def test_python_api_yields_wpt_lines_beside_items(archives: list[Path]) -> None:
 @pytest.mark.slow
 def test_command_line_choices(archives: list[Path], tmp_path: Path) -> None:
     page = str(FIX / "artist.html")
-    assert_user_error(run_cli("wpt", str(TEMPLATE), str(archives[0]), page), 1, "either WARC archives or HTML pages")
-    assert_user_error(run_cli("wpt", str(TEMPLATE), str(archives[0]), "--url", "http://x/"), 1, "--url applies to HTML")
-    assert_user_error(run_cli("wpt", str(TEMPLATE), page, "--resume", "-o", str(tmp_path / "o.jsonl")), 1,
+    assert_user_error(run_cli("wpt", str(TEMPLATE), str(archives[0]), page), 2, "either WARC archives or HTML pages")
+    assert_user_error(run_cli("wpt", str(TEMPLATE), str(archives[0]), "--url", "http://x/"), 2, "--url applies to HTML")
+    assert_user_error(run_cli("wpt", str(TEMPLATE), page, "--resume", "-o", str(tmp_path / "o.jsonl")), 2,
                       "--resume applies to WARC inputs")
-    assert_user_error(run_cli("wpt", str(TEMPLATE), str(archives[0]), "--max-pattern-chars", "0"), 1,
+    assert_user_error(run_cli("wpt", str(TEMPLATE), str(archives[0]), "--max-pattern-chars", "0"), 2,
                       "--max-pattern-chars must be at least 1")
     # --warc reads any name (here standard input) as an archive
     r = run_cli("wpt", str(TEMPLATE), "-", "--warc", stdin=archives[0].read_bytes())

@@ -107,7 +107,7 @@ def test_the_command_prints_a_template_that_lint_finds_clean(tmp_path: Path) -> 
 
 def test_the_command_needs_the_pages_url() -> None:
     r = run_cli("xpath", str(FIX / "readme.html"), "--skeleton")
-    assert r.returncode == 1
+    assert r.returncode == 2
     assert "--skeleton needs the page's URL: give --url" in r.stderr.decode()
     r = run_cli("xpath", str(FIX / "readme.html"), "--skeleton", "--id", "albums", "--url", "https://h.example/")
-    assert r.returncode == 1
+    assert r.returncode == 2

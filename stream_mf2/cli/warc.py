@@ -145,13 +145,6 @@ def build_parser() -> argparse.ArgumentParser:
         f"(default {DEFAULT_MAX_PREFILTER_BYTES}; 0: no limit)",
     )
     p.add_argument(
-        "--no-inflate-ahead",
-        dest="inflate_ahead",
-        action="store_false",
-        help="inflate a .warc.gz in the reading thread only (by default a second thread reads and inflates a "
-        "seekable archive's gzip members ahead, beside the parse; the output is the same)",
-    )
-    p.add_argument(
         "--stream-children",
         nargs="?",
         const="",
@@ -341,12 +334,7 @@ def main(argv: Sequence[str], out: IO[bytes]) -> int:
     inputs = run_inputs(ns, PROG)
     check_workers(ns, PROG, inputs)
     options = run_options(
-        ns,
-        parser_opts,
-        types=types,
-        prefilter=ns.prefilter,
-        max_prefilter_bytes=ns.max_prefilter_bytes or None,
-        inflate_ahead=ns.inflate_ahead,
+        ns, parser_opts, types=types, prefilter=ns.prefilter, max_prefilter_bytes=ns.max_prefilter_bytes or None
     )
     if ns.dask:
         try:

@@ -30,11 +30,9 @@ from __future__ import annotations
 
 import contextlib
 import re
-import threading
 import zlib
-from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from typing import IO, Any, Final
+from typing import IO, Final
 
 from stream_mf2.errors import SourceError
 from stream_mf2.io.payload import MAX_HTTP_HEADER, BodyDecoder, PayloadError
@@ -52,15 +50,6 @@ MAX_WARC_HEADER = 64 * 1024
 #: Compressed bytes of a gzip member kept from a non-seekable input, so that the scan for the
 #: next member after a damaged one starts inside it (a stray gzip magic swallows what follows).
 MAX_REPLAY = 4 * 1024 * 1024
-
-#: Bytes the inflate-ahead thread (:class:`_Ahead`) holds at most: compressed bytes read and
-#: not yet taken, and inflated members not yet taken. It waits while it holds more.
-AHEAD_BYTES = 8 * 1024 * 1024
-#: Inflated size past which the inflate-ahead thread does not keep a member (the reading
-#: thread inflates that one itself): with :data:`AHEAD_BYTES`, what bounds its memory.
-AHEAD_MEMBER = 4 * 1024 * 1024
-#: Most bytes one ``decompress`` call of the inflate-ahead thread gives out.
-AHEAD_OUT = 1024 * 1024
 
 GZIP_MAGIC = b"\x1f\x8b\x08"
 WARC_MAGIC = b"WARC/1."
@@ -187,198 +176,10 @@ class _Buffered:
             self._consumed(-len(data))
 
 
-class _Ahead:
-    """A thread that reads a seekable archive ahead of :class:`Input` and inflates its gzip
-    members, so that inflating (zlib lets go of the GIL while it inflates) runs beside the
-    parse on another core.
-
-    Only the thread reads the file while it runs. :meth:`take` hands out the compressed bytes
-    it has read, in order, to :class:`Input`, which frames the archive exactly as without it;
-    :meth:`member` hands a :class:`Member` the whole inflated output of the member that starts
-    at an offset, when the thread inflated it without trouble. Anything unusual -- bytes that
-    are not a gzip member, a corrupt or truncated member, a read error -- ends the thread's
-    inflating where it is (it reads no more): what it had read is taken as before, and the
-    reading thread inflates from there itself, reporting what is wrong as it always did.
-    It holds at most about ``max_bytes`` (plus one member being inflated, at most
-    ``max_member``: past that it inflates the member without keeping it, and the reading
-    thread inflates it itself); :meth:`close` stops it and waits for it.
-    """
-
-    def __init__(
-        self, f: IO[bytes], pos: int, held: bytes, max_bytes: int = AHEAD_BYTES, max_member: int = AHEAD_MEMBER
-    ) -> None:
-        self._f = f
-        self._max_bytes = max_bytes
-        self._max_member = max_member
-        self._cond = threading.Condition()
-        self._raw: deque[bytes] = deque()  # compressed bytes read, not yet taken
-        self._members: deque[tuple[int, int, list[bytes] | None, int]] = deque()  # start, end, output, size
-        self._held = 0
-        self._stop = False  # close() was called
-        self._blocked = False  # the thread waits for room
-        self._done = False  # the thread ended: nothing more will come
-        self._error: OSError | None = None
-        #: Offset in the archive just past the compressed bytes taken.
-        self.taken = pos + len(held)
-        self._thread = threading.Thread(
-            target=self._run, args=(pos, held), name="stream-mf2-inflate-ahead", daemon=True
-        )
-        self._thread.start()
-
-    def _run(self, pos: int, held: bytes) -> None:
-        try:
-            self._inflate(pos, held)
-        except OSError as e:
-            self._error = e
-        except ValueError:
-            pass  # the file was closed under the walk (its owner gave up on it): nothing more comes
-        finally:
-            with self._cond:
-                self._done = True
-                self._cond.notify_all()
-
-    def _room(self) -> bool:
-        """Wait (the lock held) while the thread holds too much; ``False`` once stopped."""
-        while self._held >= self._max_bytes and not self._stop:
-            self._blocked = True
-            self._cond.notify_all()
-            self._cond.wait()
-        self._blocked = False
-        return not self._stop
-
-    def _inflate(self, pos: int, buf: bytes) -> None:
-        f = self._f
-        cond = self._cond
-        i = 0  # buf[i:] is not yet inflated; buf[0] is at offset ``pos``
-        eof = False
-        obj: Any = None
-        start = 0
-        pieces: list[bytes] | None = []
-        size = 0
-        while True:
-            if len(buf) - i < (1 if obj is not None else len(GZIP_MAGIC)):
-                if eof:
-                    return  # the file ends (inside a member: the reading thread reports it)
-                data = f.read(READ_SIZE)
-                if not data:
-                    eof = True
-                    if i >= len(buf):
-                        return
-                    continue
-                with cond:
-                    if not self._room():
-                        return
-                    self._raw.append(data)
-                    self._held += len(data)
-                    cond.notify_all()
-                pos += i
-                buf = buf[i:] + data
-                i = 0
-                continue
-            if obj is None:
-                if not buf.startswith(GZIP_MAGIC, i):
-                    return
-                obj = zlib.decompressobj(16 + zlib.MAX_WBITS)
-                start = pos + i
-                pieces = []
-                size = 0
-            view = memoryview(buf)[i:]
-            try:
-                out = obj.decompress(view, AHEAD_OUT)
-            except zlib.error:
-                return
-            size += len(out)
-            if pieces is not None and out:
-                if size > self._max_member:
-                    pieces = None  # too large to keep: inflated again by the reading thread
-                else:
-                    pieces.append(out)
-            if obj.eof:
-                i += len(view) - len(obj.unused_data)
-                obj = None
-                with cond:
-                    if not self._room():
-                        return
-                    self._members.append((start, pos + i, pieces, size if pieces is not None else 0))
-                    if pieces is not None:
-                        self._held += size
-                    cond.notify_all()
-            else:
-                i += len(view) - len(obj.unconsumed_tail)
-
-    def take(self, n: int) -> bytes | None:
-        """At most ``n`` more compressed bytes; ``None`` once the thread has ended and all it
-        read was taken (the file is then where the thread stopped reading)."""
-        cond = self._cond
-        with cond:
-            while not self._raw:
-                if self._done:
-                    if self._error is not None:
-                        raise SourceError(f"read failed: {self._error}")
-                    return None
-                if self._blocked and self._members:
-                    # It waits for room, held by members ahead: give them up (they are
-                    # inflated here instead), or it would never read what is asked for.
-                    self._members.clear()
-                    self._held = 0
-                    cond.notify_all()
-                cond.wait()
-            data = self._raw.popleft()
-            if len(data) > n:
-                self._raw.appendleft(data[n:])
-                data = data[:n]
-            self._held -= len(data)
-            self.taken += len(data)
-            cond.notify_all()
-            return data
-
-    def member(self, start: int) -> tuple[int, list[bytes]] | None:
-        """``(end, output)`` of the member at ``start`` when the thread inflated and kept it;
-        ``None`` when it did not (or will not: it ended, or waits for room)."""
-        cond = self._cond
-        with cond:
-            members = self._members
-            while True:
-                while members and members[0][0] < start:
-                    self._held -= members.popleft()[3]  # members the reading thread went past
-                    cond.notify_all()
-                if members:
-                    at, end, pieces, size = members[0]
-                    if at != start or pieces is None:
-                        return None
-                    members.popleft()
-                    self._held -= size
-                    cond.notify_all()
-                    return end, pieces
-                if self._done or self._blocked:
-                    return None
-                cond.wait()
-
-    @property
-    def ended(self) -> bool:
-        """The thread ended and everything it read was taken."""
-        with self._cond:
-            return self._done and not self._raw
-
-    def close(self) -> None:
-        """Stop the thread and wait for it (it finishes a read it is in)."""
-        with self._cond:
-            self._stop = True
-            self._cond.notify_all()
-        self._thread.join()
-
-
 class Input(_Buffered):
     """The archive file with push-back, absolute offsets and forward scanning."""
 
-    def __init__(
-        self,
-        f: IO[bytes],
-        summary: WarcSummary,
-        *,
-        inflate_ahead: bool = False,
-        ahead_limits: tuple[int, int] = (AHEAD_BYTES, AHEAD_MEMBER),
-    ) -> None:
+    def __init__(self, f: IO[bytes], summary: WarcSummary) -> None:
         super().__init__()
         self._f = f
         self._summary = summary
@@ -390,57 +191,14 @@ class Input(_Buffered):
         except (OSError, AttributeError, ValueError):
             self._pos = 0
             self._seekable = False
-        # Only on a seekable file: stopping the thread puts the file back where reading stands.
-        self._inflate_ahead = inflate_ahead and self._seekable
-        self._ahead_limits = ahead_limits
-        self._ahead: _Ahead | None = None
 
     def _fill(self, n: int) -> bytes:
-        ahead = self._ahead
-        if ahead is not None:
-            got = ahead.take(n)
-            if got is not None:
-                self._summary.bytes_read += len(got)
-                return got
-            self.close_ahead()  # it ended: the file is where it stopped reading
         try:
             data = self._f.read(n)
         except OSError as e:
             raise SourceError(f"read failed: {e}") from e
         self._summary.bytes_read += len(data)
         return data
-
-    def ahead_member(self) -> tuple[int, list[bytes]] | None:
-        """``(end, output)`` of the gzip member that starts here when the inflate-ahead thread
-        has it (started here if it is on and not running); ``None``: inflate it here."""
-        if not self._inflate_ahead:
-            return None
-        ahead = self._ahead
-        if ahead is None or ahead.ended:
-            if ahead is not None:
-                self.close_ahead()
-            held = self._buf[self._i :]
-            self._ahead = ahead = _Ahead(self._f, self._pos, held, *self._ahead_limits)
-        return ahead.member(self._pos)
-
-    def close_ahead(self) -> None:
-        """Stop the inflate-ahead thread, if one runs, and put the file back just past the
-        bytes this input has read (the thread read further)."""
-        ahead = self._ahead
-        if ahead is not None:
-            self._ahead = None
-            ahead.close()
-            try:
-                self._f.seek(ahead.taken)
-            except OSError as e:
-                raise SourceError(f"seek failed: {e}") from e
-            except ValueError:
-                pass  # a closed file: nothing to put back
-
-    def skip_to(self, pos: int) -> None:
-        """Read on (discarding) up to offset ``pos``."""
-        while self._pos < pos and self.read(pos - self._pos):
-            pass
 
     def _consumed(self, n: int) -> None:
         self._pos += n
@@ -491,7 +249,6 @@ class Input(_Buffered):
         return self._seekable
 
     def seek(self, pos: int) -> None:
-        self.close_ahead()
         self._f.seek(pos)
         self._buf = b""
         self._i = 0
@@ -503,7 +260,6 @@ class Input(_Buffered):
         if self._pos <= pos and pos + n <= self._pos + held:
             start = self._i + pos - self._pos
             return self._buf[start : start + n]
-        self.close_ahead()
         raw = self._pos + held
         try:
             self._f.seek(pos)
@@ -515,7 +271,6 @@ class Input(_Buffered):
 
     def next_record_from(self, pos: int) -> int | None:
         """Offset of the first valid ``WARC/1.x`` record header at or after ``pos`` (seekable only)."""
-        self.close_ahead()
         here, buf, i = self._pos, self._buf, self._i
         self.seek(pos)
         found = self.find(((WARC_MAGIC, _valid_warc_start),)) is not None
@@ -526,7 +281,6 @@ class Input(_Buffered):
 
     def find_in(self, needle: bytes, start: int, end: int) -> int | None:
         """Offset of the first ``needle`` wholly inside ``[start, end)`` without moving (seekable only)."""
-        self.close_ahead()
         raw = self._pos + len(self._buf) - self._i
         keep = len(needle) - 1
         try:
@@ -628,45 +382,8 @@ class Member(_Buffered):
         self._obj = zlib.decompressobj(16 + zlib.MAX_WBITS)
         self._tail = b""
         self.done = False
-        # Inflated ahead (Input.ahead_member): the output, where the member ends, the next piece.
-        self._pieces: list[bytes] | None = None
-        self._end = 0
-        self._k = 0
-        self._off = 0
-        got = inp.ahead_member()
-        if got is not None:
-            self._end, self._pieces = got
-
-    def _fill_ahead(self, pieces: list[bytes], n: int) -> bytes:
-        """:meth:`_fill` from the output inflated ahead; the archive's input is moved past the
-        member when its last byte is handed out, as :meth:`_fill` leaves it."""
-        if n <= 0:
-            n = len(pieces[self._k]) if self._k < len(pieces) else 0  # (as zlib: 0 is no limit)
-        k = self._k
-        out = b""
-        while k < len(pieces):
-            piece = pieces[k]
-            off = self._off
-            if len(piece) - off > n:
-                self._off = off + n
-                out = piece[off : off + n]
-                break
-            out = piece[off:] if off else piece
-            pieces[k] = b""
-            self._off = 0
-            k += 1
-            if out:
-                break
-        self._k = k
-        if k >= len(pieces) and not self.done:
-            self.done = True
-            self._inp.skip_to(self._end)
-        return out
 
     def _fill(self, n: int) -> bytes:
-        pieces = self._pieces
-        if pieces is not None:
-            return self._fill_ahead(pieces, n)
         while not self.done:
             data = self._tail or self._inp.read(INFLATE_READ)
             if not data:

@@ -68,9 +68,8 @@ class WarcReaderOptions(TypedDict, total=False):
     ``types`` (default ``None``: every item), ``warc_file`` (default: the path),
     ``max_decoded_bytes`` (default ``DEFAULT_MAX_DECODED_BYTES``) and
     ``max_expansion`` (default ``DEFAULT_MAX_EXPANSION``) and ``consumer`` (default
-    ``None``: items only), ``prefilter`` (default ``False``), ``max_prefilter_bytes``
-    (default ``DEFAULT_MAX_PREFILTER_BYTES``) and ``inflate_ahead`` (default ``True``);
-    see :func:`iter_warc`.
+    ``None``: items only), ``prefilter`` (default ``False``) and ``max_prefilter_bytes``
+    (default ``DEFAULT_MAX_PREFILTER_BYTES``); see :func:`iter_warc`.
     """
 
     types: Sequence[str] | frozenset[str] | str | None
@@ -80,7 +79,6 @@ class WarcReaderOptions(TypedDict, total=False):
     consumer: RecordConsumer | None
     prefilter: bool
     max_prefilter_bytes: int | None
-    inflate_ahead: bool
 
 
 class WarcOptions(ParseOptions, WarcReaderOptions, total=False):
@@ -143,7 +141,6 @@ class WarcReader:
         consumer: RecordConsumer | None = None,
         prefilter: bool = False,
         max_prefilter_bytes: int | None = DEFAULT_MAX_PREFILTER_BYTES,
-        inflate_ahead: bool = True,
         **options: Any,
     ) -> None:
         check_call(source, options, "iter_warc")
@@ -157,7 +154,6 @@ class WarcReader:
             raise ValueError("max_prefilter_bytes must be >= 0 or None")
         self._prefilter = prefilter
         self._max_prefilter_bytes = max_prefilter_bytes
-        self._inflate_ahead = inflate_ahead
         self.summary = WarcSummary()
         self._gzip = gzip
         self._source = source
@@ -211,7 +207,6 @@ class WarcReader:
                 consumer=self._consumer,
                 prefilter=self._prefilter,
                 max_prefilter_bytes=self._max_prefilter_bytes,
-                inflate_ahead=self._inflate_ahead,
             )
             for entry in walker.walk():
                 if isinstance(entry, int):
@@ -256,11 +251,6 @@ def iter_warc(
     bytes cannot hold a root class name (:mod:`stream_mf2.warc.prefilter`): its
     :class:`~stream_mf2.warc.entries.WarcRecord` has ``parsed=False`` and no ``rels``;
     ``max_prefilter_bytes`` caps the bytes held while deciding (past it the record is parsed).
-    ``inflate_ahead`` (default ``True``): a seekable ``.warc.gz`` is read and its gzip members
-    inflated ahead by a second thread, beside the parse (:class:`stream_mf2.warc.framing.Input`;
-    at most about 8 MiB held, the thread stopped when iteration ends; not for a non-seekable
-    source nor a stretch given by ``length``); ``False`` inflates in the iterating thread only.
-    The entries are the same either way.
     """
     check_warc_options(options, "iter_warc")
     return WarcReader(source, offset=offset, length=length, **options)

@@ -117,9 +117,6 @@ class Options:
     #: ``--prefilter``: leave HTML records without a root class name unparsed (items-only runs)
     prefilter: bool = False
     max_prefilter_bytes: int | None = DEFAULT_MAX_PREFILTER_BYTES  #: ``None``: no cap
-    #: inflate a seekable ``.warc.gz`` in a second thread (``--no-inflate-ahead``: ``False``);
-    #: the lines are the same either way, so it is no part of a checkpoint's :meth:`key`
-    inflate_ahead: bool = True
 
     def reader_kwargs(self) -> dict[str, Any]:
         kw: dict[str, Any] = dict(self.parser)
@@ -130,8 +127,6 @@ class Options:
             kw["types"] = self.types
         kw["max_decoded_bytes"] = self.max_decoded_bytes
         kw["max_expansion"] = self.max_expansion
-        if not self.inflate_ahead:
-            kw["inflate_ahead"] = False
         if self.consumer is not None:
             kw.update(self.consumer.parser_options())
             kw["consumer"] = self.consumer
@@ -139,7 +134,7 @@ class Options:
 
     def key(self) -> dict[str, Any]:
         """The options as plain data, for a checkpoint (the consumer by its fingerprint)."""
-        plain = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("consumer", "items", "inflate_ahead")}
+        plain = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("consumer", "items")}
         key: dict[str, Any] = _canonical(plain)
         if self.consumer is not None:
             key["consumer"] = self.consumer.fingerprint()

@@ -72,8 +72,6 @@ from stream_mf2.warc.entries import (
     WarcSummary,
 )
 from stream_mf2.warc.framing import (
-    AHEAD_BYTES,
-    AHEAD_MEMBER,
     ANY_START,
     CRLF_CRLF,
     GZIP_MAGIC,
@@ -148,13 +146,8 @@ class Walker:
         consumer: RecordConsumer | None = None,
         prefilter: bool = False,
         max_prefilter_bytes: int | None = DEFAULT_MAX_PREFILTER_BYTES,
-        inflate_ahead: bool = False,
-        inflate_ahead_limits: tuple[int, int] = (AHEAD_BYTES, AHEAD_MEMBER),
     ) -> None:
-        # Not for an index (a parallel run forks its workers while that walk is under way), nor
-        # for a run of a few units (a worker's task: the thread would inflate far past its end).
-        ahead = inflate_ahead and not index_only and max_units is None
-        self.inp = Input(f, summary, inflate_ahead=ahead, ahead_limits=inflate_ahead_limits)
+        self.inp = Input(f, summary)
         self.prefilter = prefilter
         self.max_prefilter_bytes = max_prefilter_bytes
         self.gzip = gzip  # None: decide from the first bytes
@@ -182,12 +175,6 @@ class Walker:
         return self.max_units is None or self.units < self.max_units
 
     def walk(self) -> Iterator[WarcEntry | int]:
-        try:
-            yield from self._walk()
-        finally:
-            self.inp.close_ahead()  # however the walk ends: no thread left reading the file
-
-    def _walk(self) -> Iterator[WarcEntry | int]:
         if self.gzip is None:
             first = self.inp.peek(len(WARC_MAGIC))
             if not first:

@@ -131,6 +131,16 @@ class _Plan:
         #: the parses of the plan: by holding or not and which paths are still followed
         self.summaries: dict[tuple[bool, tuple[bool, ...]], dict[tuple[State, ...], Summary]] = {}
 
+    def start_parse(self) -> None:
+        """Forget the shared summaries when their tables by element name have grown past
+        :data:`_MAX_SHARED_NAMES` (each parse may add the names of its page)."""
+        names = 0
+        for summaries in self.summaries.values():
+            for summary in summaries.values():
+                names += len(summary.quick) + len(summary.tags) + len(summary.leaf_tags)
+        if names > _MAX_SHARED_NAMES:
+            self.summaries.clear()
+
     def summaries_for(self, holding: bool, alive: list[bool]) -> dict[tuple[State, ...], Summary]:
         """The summaries of states tuples made while ``holding`` (or not) with the paths
         ``alive`` still followed: a summary leaves dead paths out, and its start-tag table
@@ -152,6 +162,13 @@ _MAX_SUMMARY_SETS = 32
 #: at most this many answers of ``Summary.final_hit`` (``any_may_match`` for ``opened``) by
 #: attribute value an element name
 _MAX_LEAF_MEMO = 1024
+#: the longest attribute value remembered there: a memo outlives the elements, so a page of
+#: long distinct values (or a crawl of them: the summaries are shared) must not be kept by it
+_MAX_MEMO_VALUE = 256
+#: at most this many element names in the start-tag and leaf tables of a plan's summaries,
+#: checked as each parse starts: they are shared by the parses, and a crawl's pages bring
+#: new names (custom elements) without end
+_MAX_SHARED_NAMES = 20_000
 #: at most this many pending candidates: :meth:`WptConsumer.complete` finds those inside a
 #: root through their parent links (a bounded number of climbs), more: in a walk of the root
 _FEW_CANDIDATES = 8
@@ -288,6 +305,7 @@ class WptConsumer:
         #: paths ending with ``@name`` (their matches need only the element's attributes)
         self._at_start_paths = {xi for xi, x in enumerate(self._xpaths) if x.final is not None and x.final[0] == "@"}
         self._plan = plan
+        plan.start_parse()
         #: summaries by states tuple, shared by the plan's parses (:meth:`_Plan.summaries_for`)
         self._summaries = plan.summaries_for(False, self._alive)
         self._last_states: tuple[State, ...] = ()
@@ -409,9 +427,11 @@ class WptConsumer:
                 value = element.attrs.get(key)
                 known = memo.get(value)
                 if known is None:
-                    if len(memo) >= _MAX_LEAF_MEMO:
-                        memo.clear()
-                    known = memo[value] = any_may_match(steps, element.attrs)
+                    known = any_may_match(steps, element.attrs)
+                    if value is None or len(value) <= _MAX_MEMO_VALUE:
+                        if len(memo) >= _MAX_LEAF_MEMO:
+                            memo.clear()
+                        memo[value] = known
                 may = known
             if may:
                 return self._opened(element, parent, pplace)
@@ -563,9 +583,11 @@ class WptConsumer:
                     value = attrs.get(key)
                     got = memo.get(value)
                     if got is None:
-                        if len(memo) >= _MAX_LEAF_MEMO:
-                            memo.clear()
-                        got = memo[value] = summary.final_hit(name, attrs)
+                        got = summary.final_hit(name, attrs)
+                        if value is None or len(value) <= _MAX_MEMO_VALUE:
+                            if len(memo) >= _MAX_LEAF_MEMO:
+                                memo.clear()
+                            memo[value] = got
                     hit = got
                 if hit == 2:
                     return True

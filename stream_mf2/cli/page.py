@@ -160,7 +160,8 @@ def _open_source(ns: argparse.Namespace) -> tuple[Any, str | None, Callable[[], 
 
 
 def _is_regular_or_missing(path: str) -> bool:
-    """Whether ``path`` is a regular file or cannot be looked at (the parse then says why)."""
+    """Whether ``path`` is a regular file or a folder, or cannot be looked at: the parse opens
+    those itself (and says why it cannot); anything else, a named pipe, is opened here."""
     import os
     import stat
 

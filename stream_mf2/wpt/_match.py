@@ -217,6 +217,15 @@ def _inside(root: Element, candidates: dict[Element, Any]) -> list[Element]:
     return out
 
 
+def _in_document_order(root: Element, inside: list[Element]) -> list[Element]:
+    """``inside`` (elements inside ``root``) sorted into document order, by their child indices."""
+    if len(inside) < 2:
+        return inside
+    # (no sort key function: a lambda is a closure, a reference cycle per call once compiled)
+    keyed = sorted([(_child_indices(root, el), i) for i, el in enumerate(inside)])
+    return [inside[i] for _, i in keyed]
+
+
 def _child_indices(root: Element, el: Element) -> list[int]:
     """The child indices from ``root`` down to ``el`` (inside it): sorting by them is document order."""
     out: list[int] = []
@@ -964,12 +973,7 @@ class WptConsumer:
             # Few pending (the usual case: a kept block and a match or two inside it): each is
             # looked for up its parent links, not in a walk of the whole subtree.
             found = [root] if root in candidates else []
-            inside = [el for el in candidates if el is not root and is_ancestor(root, el)]
-            if len(inside) > 1:
-                # (no sort key function: a lambda is a closure, a reference cycle per call once compiled)
-                keyed = sorted([(_child_indices(root, el), i) for i, el in enumerate(inside)])
-                inside = [inside[i] for _, i in keyed]
-            found.extend(inside)
+            found.extend(_in_document_order(root, [el for el in candidates if el is not root and is_ancestor(root, el)]))
         else:
             # The candidates inside ``root``, in document order: one walk of the subtree, which
             # the matches walk anyway (its text, its HTML). Filtering every pending candidate
@@ -1010,11 +1014,7 @@ class WptConsumer:
                     budget -= 1
                     if not budget:
                         found = [root] if root in candidates else []
-                        inside = _inside(root, candidates)
-                        if len(inside) > 1:
-                            keyed = sorted([(_child_indices(root, el), i) for i, el in enumerate(inside)])
-                            inside = [inside[i] for _, i in keyed]
-                        found.extend(inside)
+                        found.extend(_in_document_order(root, _inside(root, candidates)))
                         break
                     kids, i = walk.pop()
                     n = len(kids)
